@@ -1,0 +1,332 @@
+"""Rule profiles: every number and every interpretation of RULES.md, with the rule it cites.
+
+A profile is a TOML file (`rules/profiles/NAME.toml`). Each table is one rule and carries a
+`rule` key naming the section it comes from, so the software can cite it wherever it applies a
+number or a choice. Loading is strict: a missing key, an unknown key or a value of the wrong
+type fails with a `ProfileError` that names the field.
+"""
+
+from __future__ import annotations
+
+import tomllib
+import types
+from dataclasses import dataclass, fields, is_dataclass
+from pathlib import Path
+from typing import Any, Union, get_args, get_origin, get_type_hints
+
+PROFILE_DIR = Path(__file__).with_name("profiles")
+
+
+class ProfileError(ValueError):
+    """A profile file that cannot be used; the message names the file and the field."""
+
+
+@dataclass(frozen=True, slots=True)
+class PointsRule:
+    rule: str
+    win: float
+    draw: float
+    loss: float
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedRule:
+    rule: str
+    # Interpretation (e-SP 3.5): a game the server ended after two rounds with no valid move
+    # ends "by forfeit, i.e. by the current score" — scored as a normal finish, not a forfeit.
+    passes_rule: str
+    passes_is_forfeit: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlainRule:
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResignedRule:
+    rule: str
+    # ČAS 13.1/14.2 treat a resignation as a one-sided forfeit; SSS e-SP 3.5 does not.
+    forfeit: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DisconnectRule:
+    rule: str
+    # "margin": the winner's score becomes max(winner, loser + margin) — Interpretation of
+    #           "by 50" (e-SP 4.8) = "at least 50" (e-SP 4.9 table);
+    # "forfeit_or_current": the no-show forfeit score or the current score, whichever gives
+    #           the winner the larger lead (ČAS 14.2).
+    mode: str
+    margin: int
+
+
+@dataclass(frozen=True, slots=True)
+class NoShowRule:
+    # also the one-sided forfeit score that ČAS 14.2 uses for resignations and disconnections
+    rule: str
+    winner_score: int
+    loser_score: int
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleForfeitRule:
+    rule: str
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class OverLimitRule:
+    rule: str
+    score: int
+    # Interpretation (e-SP 4.5): the counting game ended after the limit, or had not ended by it.
+    ended_after_limit: bool
+    unfinished_at_limit: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ByeRule:
+    rule: str
+    points: float
+    score: int
+    opponent_score: int
+
+
+@dataclass(frozen=True, slots=True)
+class SaveFailedRule:
+    rule: str
+    agreed_rule: str
+    winner_score: int
+    loser_score: int
+    no_agreement_score: int
+
+
+@dataclass(frozen=True, slots=True)
+class AgreedDrawRule:
+    rule: str
+    # "lower": both players get the lower of the two scores (420:300 -> 300:300).
+    score: str
+    confirmations_required: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatedRule:
+    rule: str
+    # Interpretation (e-SP 5): games actually played count for online screlo.
+    ends: list[str]
+    save_failed_agreed: bool
+    require_moves_by_both: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ExclusionRule:
+    rule: str
+    # e-SP 3.6 (a): forfeited against him with no move made, or resigned — counted together.
+    no_move_or_resigned: int
+    # e-SP 3.6 (b): forfeited against him for any reason.
+    any_forfeit: int
+    # Interpretation: resignations count for (a) only; time losses for neither.
+    resignations_count: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsRule:
+    rule: str
+    # criteria after which the seed order breaks a full tie; names from
+    # points, wins, median_buchholz, buchholz, score, spread, neustadtl
+    tiebreaks: list[str]
+    round_robin_rule: str
+    round_robin_tiebreaks: list[str]
+    # Interpretations (SP 1.3 / e-SP 2.4):
+    bye_counts_as_win: bool
+    forfeit_win_counts_as_win: bool
+    bye_in_buchholz: bool
+    forfeit_opponent_counts: bool
+    # how many opponents median Buchholz drops at each end (the best- and worst-placed one)
+    median_drop: int
+
+
+@dataclass(frozen=True, slots=True)
+class QualificationRule:
+    rule: str
+    table: list[int]
+    out_rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class TimingRule:
+    rule: str
+    game_limit_minutes: int
+    # e-SP 4.3 leaves the waiting period to the propozície; this default is used only when a
+    # tournament's propozície name none.
+    waiting_rule: str
+    waiting_minutes_default: int
+    time_control_rule: str
+    minutes_per_player: int
+    move_rule: str
+    max_move_minutes: int
+    move_warning_seconds: int
+    dispute_rule: str
+    last_round_dispute_minutes: int
+
+
+@dataclass(frozen=True, slots=True)
+class PairingRule:
+    rule: str
+    newcomer_rating: float
+    top_seed_starts: bool
+    max_start_difference: int
+    max_same_in_a_row: int
+    round_robin_rule: str
+    # round robin when players <= rounds + round_robin_extra (SP 1.3); -1 = never
+    round_robin_extra: int
+
+
+@dataclass(frozen=True, slots=True)
+class ScreloRule:
+    rule: str
+    newcomer_rating: float
+    decay_rule: str
+    decay_per_season: float
+    decay_floor: float
+    k_bands: list[int]  # band boundaries, ascending: [1800, 2000]
+    k_few_games: list[float]  # K per band for fewer than `experienced_games` games
+    k_many_games: list[float]
+    experienced_games: int
+    acceleration_below_games: int  # fewer than this many games before -> acceleration
+    acceleration_per_game: float
+    curve_scale: float
+    probability_decimals: int
+    # explicit table of [rating difference, expected score] rows; empty = use the curve
+    table: list[list[float]]
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    name: str
+    title: str
+    kind: str  # "online" | "live"
+    points: PointsRule
+    finished: FinishedRule
+    time_loss: PlainRule
+    resigned: ResignedRule
+    disconnect: DisconnectRule
+    no_show: NoShowRule
+    both_no_show: DoubleForfeitRule
+    over_limit: OverLimitRule
+    bye: ByeRule
+    save_failed: SaveFailedRule
+    agreed_draw: AgreedDrawRule
+    rated: RatedRule
+    exclusion: ExclusionRule
+    standings: StandingsRule
+    qualification: QualificationRule
+    timing: TimingRule
+    pairing: PairingRule
+    screlo: ScreloRule
+
+    @classmethod
+    def load(cls, name_or_path: str | Path) -> Profile:
+        """Load a bundled profile by name ("sss-online") or any profile file by path."""
+        path = Path(name_or_path)
+        if path.suffix != ".toml":
+            path = PROFILE_DIR / f"{name_or_path}.toml"
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            known = ", ".join(sorted(p.stem for p in PROFILE_DIR.glob("*.toml")))
+            raise ProfileError(f"profile {name_or_path!r} not found (bundled: {known})") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ProfileError(f"{path.name}: not valid TOML: {exc}") from None
+        profile = _build(cls, data, path.name)
+        _check(profile, path.name)
+        return profile
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], source: str = "<dict>") -> Profile:
+        profile = _build(cls, data, source)
+        _check(profile, source)
+        return profile
+
+
+def _build(cls: type, data: Any, where: str) -> Any:
+    if not isinstance(data, dict):
+        raise ProfileError(f"{where}: expected a table")
+    hints = get_type_hints(cls)
+    names = {f.name for f in fields(cls)}
+    unknown = sorted(set(data) - names)
+    if unknown:
+        raise ProfileError(f"{where}: unknown field {unknown[0]!r}")
+    values = {}
+    for f in fields(cls):
+        path = f"{where}: {f.name}" if ":" not in where else f"{where}.{f.name}"
+        if f.name not in data:
+            raise ProfileError(f"{path}: missing")
+        values[f.name] = _convert(hints[f.name], data[f.name], path)
+    return cls(**values)
+
+
+def _convert(tp: Any, value: Any, path: str) -> Any:
+    origin = get_origin(tp)
+    if is_dataclass(tp):
+        return _build(tp, value, path)
+    if origin in (Union, types.UnionType):
+        for arg in get_args(tp):
+            try:
+                return _convert(arg, value, path)
+            except ProfileError:
+                continue
+        raise ProfileError(f"{path}: expected {tp}, got {type(value).__name__}")
+    if origin is list:
+        if not isinstance(value, list):
+            raise ProfileError(f"{path}: expected a list, got {type(value).__name__}")
+        (item,) = get_args(tp)
+        return [_convert(item, v, f"{path}[{i}]") for i, v in enumerate(value)]
+    if tp is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ProfileError(f"{path}: expected a number, got {type(value).__name__}")
+        return float(value)
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ProfileError(f"{path}: expected an integer, got {type(value).__name__}")
+        return value
+    if tp is type(None):
+        if value is not None:
+            raise ProfileError(f"{path}: expected nothing")
+        return None
+    if not isinstance(value, tp):
+        raise ProfileError(f"{path}: expected {tp.__name__}, got {type(value).__name__}")
+    return value
+
+
+_CRITERIA = {"points", "wins", "median_buchholz", "buchholz", "score", "spread", "neustadtl"}
+
+
+def _check(p: Profile, where: str) -> None:
+    """Cross-field checks that a type alone cannot express."""
+
+    def fail(field_name: str, why: str) -> None:
+        raise ProfileError(f"{where}: {field_name}: {why}")
+
+    if p.disconnect.mode not in {"margin", "forfeit_or_current"}:
+        fail("disconnect.mode", "must be 'margin' or 'forfeit_or_current'")
+    if p.agreed_draw.score not in {"lower", "as_played"}:
+        fail("agreed_draw.score", "must be 'lower' or 'as_played'")
+    for key in ("tiebreaks", "round_robin_tiebreaks"):
+        for c in getattr(p.standings, key):
+            if c not in _CRITERIA:
+                fail(f"standings.{key}", f"unknown criterion {c!r}")
+    from rules.model import End  # local: model has no dependency on profile
+
+    for e in p.rated.ends:
+        if e not in End.__members__.values():
+            fail("rated.ends", f"unknown end {e!r}")
+    s = p.screlo
+    if not (len(s.k_few_games) == len(s.k_many_games) == len(s.k_bands) + 1):
+        fail("screlo.k_bands", "needs one K more than band boundaries in each K list")
+    if s.k_bands != sorted(s.k_bands):
+        fail("screlo.k_bands", "must be ascending")
+    if any(len(row) != 2 for row in s.table):
+        fail("screlo.table", "rows must be [difference, expected]")
+    if any(q < 0 for q in p.qualification.table):
+        fail("qualification.table", "points must not be negative")
