@@ -35,7 +35,6 @@ class FinishedRule:
     # Interpretation (e-SP 3.5): a game the server ended after two rounds with no valid move
     # ends "by forfeit, i.e. by the current score" — scored as a normal finish, not a forfeit.
     passes_rule: str
-    passes_is_forfeit: bool
 
 
 @dataclass(frozen=True, slots=True)
