@@ -1,0 +1,228 @@
+"""The static results page of one online tournament: standings, crosstable, rounds, screlo.
+
+One self-contained `index.html` (the stylesheet is inlined) with no script and no resource from
+the network, so it can be uploaded anywhere or sent as a file. Every piece of text from the
+report goes through `escape`: player names and nicks are user input. A Content-Security-Policy
+forbids scripts outright, so even a missed escape could not run code.
+"""
+
+from __future__ import annotations
+
+import os
+from html import escape
+from importlib import resources
+from pathlib import Path
+
+from bot.publish.chart import screlo_chart
+from bot.publish.report import TournamentReport
+from bot.publish.slovak import (
+    CRITERION_LABELS,
+    STATUS_LABELS,
+    forfeit_note,
+    game_points,
+    how_it_ended,
+    local_time,
+    number,
+)
+from rules.model import End, Result, Standing
+
+TIE = ' <span class="tie" title="rovnosť vo všetkých kritériách: rozhodlo nasadenie">*</span>'
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'"
+
+
+def write_results_page(report: TournamentReport, directory: str | Path) -> Path:
+    """Write `index.html` into `directory` (created if missing) and return its path.
+
+    The file is written next to the old one and then renamed over it, so a visitor never
+    gets a half-written page.
+    """
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / "index.html"
+    partial = folder / ".index.html.part"
+    partial.write_text(render(report), encoding="utf-8")
+    os.replace(partial, target)
+    return target
+
+
+def render(report: TournamentReport) -> str:
+    """The whole page as a string."""
+    css = resources.files("bot.publish").joinpath("style.css").read_text(encoding="utf-8")
+    title = escape(report.name)
+    sections = [
+        _section("poradie", "Poradie", _standings(report)),
+        _section("tabulka", "Krížová tabuľka", _crosstable(report)),
+        _section("kola", "Výsledky kôl", _rounds(report)),
+    ]
+    if report.screlo:
+        names = {p: report.name_of(p) for p in report.screlo}
+        chart = screlo_chart(report.screlo, names)
+        sections.append(
+            _section("screlo", "Zmeny online screla", f'<div class="chart-box">{chart}</div>')
+        )
+    nav = "".join(
+        f'<li><a href="#{anchor}">{label}</a></li>'
+        for anchor, label in (
+            ("poradie", "Poradie"),
+            ("tabulka", "Krížová tabuľka"),
+            ("kola", "Kolá"),
+            ("screlo", "Screlo"),
+        )
+        if anchor != "screlo" or report.screlo
+    )
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="sk"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
+        f"<title>{title} — výsledky</title><style>{css}</style></head><body>"
+        f"<header><h1>{title}</h1>"
+        f'<p class="meta">{escape(report.profile_title)}</p>'
+        f'<p class="meta">Stav k {escape(local_time(report.generated_at))}</p>'
+        f'<nav aria-label="Obsah"><ul>{nav}</ul></nav></header>'
+        f"<main>{''.join(sections)}</main>"
+        "<footer><p>Časy sú uvedené v miestnom čase (Bratislava). "
+        "Oficiálnym zdrojom informácií je riadiace stredisko turnaja (e-SP 2.6).</p></footer>"
+        "</body></html>\n"
+    )
+
+
+def _section(anchor: str, heading: str, body: str) -> str:
+    return f'<section id="{anchor}"><h2>{heading}</h2>{body}</section>'
+
+
+def _scroll(table: str, label: str) -> str:
+    """A table in its own horizontally scrolling box, so the page itself never gets wider."""
+    return f'<div class="scroll" role="region" tabindex="0" aria-label="{label}">{table}</div>'
+
+
+def _player_cell(report: TournamentReport, player: str) -> str:
+    p = report.players[player]
+    nick = f'<span class="nick">{escape(p.nick)}</span>' if p.nick else ""
+    return f'<td class="player" data-player="{escape(player)}">{escape(p.name)}{nick}</td>'
+
+
+def _criterion_value(s: Standing, criterion: str) -> str:
+    value = getattr(s, criterion)
+    return number(value, 2) if isinstance(value, float) else str(value)  # Neustadtl has ¼s
+
+
+def _standings(report: TournamentReport) -> str:
+    if not report.standings:
+        return '<p class="empty">Poradie zatiaľ nie je k dispozícii.</p>'
+    heads = "".join(
+        f'<th class="num" title="{escape(tip)}">{escape(head)}</th>'
+        for head, tip in (CRITERION_LABELS[c] for c in report.criteria)
+    )
+    rows = []
+    for s in report.standings:
+        out = report.out_reason(s)
+        cells = "".join(f'<td class="num">{_criterion_value(s, c)}</td>' for c in report.criteria)
+        qualification = "—" if out else str(s.qualification_points)
+        rows.append(
+            f'<tr class="{"out" if out else "in"}">'
+            f'<td class="num rank">{s.rank}.{TIE if s.tied else ""}</td>'
+            f"{_player_cell(report, s.player)}{cells}"
+            f'<td class="num">{qualification}</td>'
+            f'<td class="reason">{escape(out or "")}</td></tr>'
+        )
+    rule = f'<p class="meta">Poradie podľa {escape(report.standings_rule)}.</p>'
+    table = (
+        '<table class="standings"><thead><tr><th class="num">#</th><th>Hráč</th>'
+        f'{heads}<th class="num" title="kvalifikačné body (SP A3)">Kval. body</th>'
+        "<th>Mimo poradia</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+    return (rule if report.standings_rule else "") + _scroll(table, "Poradie")
+
+
+def _crosstable(report: TournamentReport) -> str:
+    numbers = sorted(report.rounds)
+    if not report.standings or not numbers:
+        return '<p class="empty">Zatiaľ sa nehralo.</p>'
+    rank = {s.player: s.rank for s in report.standings}
+    games: dict[tuple[str, int], Result] = {}
+    for n in numbers:
+        for t in report.rounds[n]:
+            for p in t.result.case.players:
+                games[(p, n)] = t.result
+    head = "".join(f'<th class="game">{n}.</th>' for n in numbers)
+    rows = []
+    for s in report.standings:
+        cells = "".join(_cross_cell(s.player, n, games.get((s.player, n)), rank) for n in numbers)
+        rows.append(
+            f'<tr><td class="num rank">{s.rank}.</td>{_player_cell(report, s.player)}'
+            f'{cells}<td class="num">{number(s.points)}</td></tr>'
+        )
+    legend = (
+        '<p class="legend">V bunke: poradové číslo súpera, <b>+</b> hráč začínal, '
+        "<b>−</b> začínal súper; body a skóre hráča : súpera; <b>K</b> kontumácia proti hráčovi; "
+        "BYE voľno.</p>"
+    )
+    table = (
+        '<table class="cross"><thead><tr><th class="num">#</th><th>Hráč</th>'
+        f'{head}<th class="num">Body</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    )
+    return legend + _scroll(table, "Krížová tabuľka")
+
+
+def _cross_cell(player: str, n: int, result: Result | None, rank: dict[str, int]) -> str:
+    if result is None:
+        return f'<td class="game none" data-round="{n}">—</td>'
+    mine = f"{game_points(result.points_of(player))} · {result.score_of(player)}:" + str(
+        result.conceded_by(player)
+    )
+    forfeit = ' <abbr class="k" title="kontumácia">K</abbr>' if player in result.forfeited else ""
+    if result.case.end is End.BYE:
+        top = '<span class="opp">BYE</span>'
+        attrs = 'data-opponent=""'
+    else:
+        opponent = result.case.opponent(player) or ""
+        start = "+" if result.first == player else "−"
+        who = rank.get(opponent, "?")
+        top = f'<span class="opp">{who}{start}</span>'
+        attrs = f'data-opponent="{escape(opponent)}" data-start="{start}"'
+    return (
+        f'<td class="game" data-round="{n}" {attrs}>{top}'
+        f'<span class="res">{mine}{forfeit}</span></td>'
+    )
+
+
+def _rounds(report: TournamentReport) -> str:
+    if not report.rounds:
+        return '<p class="empty">Zatiaľ nie sú žiadne výsledky.</p>'
+    names = {p: report.name_of(p) for p in report.players}
+    parts = []
+    for n in sorted(report.rounds):
+        start = report.round_starts.get(n)
+        when = (
+            f'<p class="meta">Oficiálny začiatok: {escape(local_time(start))}</p>' if start else ""
+        )
+        rows = []
+        for t in sorted(report.rounds[n], key=lambda t: t.table):
+            r = t.result
+            second = _player_cell(report, r.second) if r.second else '<td class="player">—</td>'
+            points = game_points(r.first_points)
+            if r.second:
+                points += f" : {game_points(r.second_points)}"
+            forfeit = forfeit_note(r, names)
+            note = f'<span class="forfeit">{escape(forfeit)}</span>' if forfeit else ""
+            rows.append(
+                f'<tr class="{"forfeited" if forfeit else "played"}">'
+                f'<td class="num">{t.table}</td>{_player_cell(report, r.first)}{second}'
+                f'<td class="num score">{r.first_score}:{r.second_score}</td>'
+                f'<td class="num points">{points}</td>'
+                f'<td class="end">{escape(how_it_ended(r, names))}{note}</td>'
+                f'<td class="rule">{escape(r.rule)}</td>'
+                f'<td class="status {t.status.value}">{STATUS_LABELS[t.status]}</td></tr>'
+            )
+        table = (
+            '<table class="round"><thead><tr><th class="num">Stôl</th><th>Začína</th>'
+            "<th>Druhý</th><th>Skóre</th><th>Body</th><th>Ako sa skončila</th>"
+            f"<th>Pravidlo</th><th>Stav</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        )
+        parts.append(
+            f'<section class="round-block" id="kolo-{n}"><h3>{n}. kolo</h3>{when}'
+            f"{_scroll(table, f'{n}. kolo')}</section>"
+        )
+    return "".join(parts)

@@ -1,0 +1,188 @@
+"""What a visitor sees: the page in a real headless Chromium, at a phone's width (390 px).
+
+The page is served over HTTP on 127.0.0.1 only. The page itself has no script (its CSP forbids
+one), so the width is measured by a separate wrapper page of the same origin that loads it in a
+390 px wide iframe, measures the layout and writes the numbers into its own DOM, which
+`--dump-dom` then prints.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import subprocess
+import threading
+import zlib
+from collections.abc import Iterator
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from bot.publish import write_results_page
+
+PHONE = (390, 844)
+
+MEASURE = """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">
+<iframe id="page" src="index.html" style="width:%dpx;height:%dpx;border:0"></iframe>
+<pre id="out">pending</pre>
+<script>
+function inScroll(el) { return el.closest('.scroll') !== null; }
+function measure() {
+  var frame = document.getElementById('page');
+  var d = frame.contentDocument, w = frame.contentWindow;
+  var width = d.documentElement.clientWidth;
+  var offenders = [];
+  d.body.querySelectorAll('*').forEach(function (el) {
+    if (inScroll(el) && !el.classList.contains('scroll')) return;
+    var r = el.getBoundingClientRect();
+    if (r.width > 0 && (r.right > width + 0.5 || r.left < -0.5)) {
+      offenders.push(el.tagName + '.' + el.className + ' ' + Math.round(r.right));
+    }
+  });
+  var boxes = Array.prototype.map.call(d.querySelectorAll('.scroll'), function (b) {
+    return {label: b.getAttribute('aria-label'), client: b.clientWidth, scroll: b.scrollWidth};
+  });
+  var svg = d.querySelector('svg.chart');
+  var font = function (sel) {
+    return parseFloat(w.getComputedStyle(d.querySelector(sel)).fontSize);
+  };
+  document.getElementById('out').textContent = JSON.stringify({
+    viewport: width,
+    page: d.documentElement.scrollWidth,
+    offenders: offenders,
+    boxes: boxes,
+    bodyFont: font('body'),
+    cellFont: font('td'),
+    chartText: svg.getBoundingClientRect().width / svg.viewBox.baseVal.width *
+      parseFloat(w.getComputedStyle(svg.querySelector('text')).fontSize)
+  });
+}
+var frame = document.getElementById('page');
+if (frame.contentDocument && frame.contentDocument.readyState === 'complete'
+    && frame.contentDocument.querySelector('main')) { measure(); }
+else { frame.addEventListener('load', measure); }
+</script></body></html>
+"""
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def site(report, tmp_path: Path) -> Iterator[str]:
+    """The results page and the measuring wrapper, served on 127.0.0.1; yields the base URL."""
+    root = tmp_path / "site"
+    write_results_page(report, root)
+    (root / "measure.html").write_text(MEASURE % PHONE, encoding="utf-8")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=root))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def run_chromium(binary: str, args: list[str], *extra: str) -> str:
+    done = subprocess.run(
+        [binary, *args, *extra], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_visitor_sees_the_results(chromium, browser_args, site, report):
+    dom = run_chromium(chromium, browser_args, "--dump-dom", f"{site}/index.html")
+    soup = BeautifulSoup(dom, "lxml")
+    assert soup.h1.get_text() == report.name
+    rows = soup.select("table.standings tbody tr")
+    assert len(rows) == len(report.standings)
+    # the hostile name is text in the browser's DOM: it created no element
+    assert soup.find_all(["script", "img"]) == []
+    assert report.players["d"].name in rows[1].get_text()
+    assert len(soup.select("section.round-block")) == len(report.rounds)
+    assert len(soup.select("svg.chart g.bar")) == len(report.screlo)
+
+
+def test_phone_width_does_not_overflow(chromium, browser_args, site):
+    dom = run_chromium(
+        chromium, browser_args, "--virtual-time-budget=5000", "--dump-dom", f"{site}/measure.html"
+    )
+    out = BeautifulSoup(dom, "lxml").find(id="out").get_text()
+    assert out != "pending", "the measuring script did not run"
+    m = json.loads(out)
+    assert m["viewport"] == PHONE[0]
+    assert m["page"] <= m["viewport"], m  # the page never scrolls sideways
+    assert m["offenders"] == [], m["offenders"]
+    boxes = {b["label"]: b for b in m["boxes"]}
+    assert all(b["client"] <= m["viewport"] for b in boxes.values())
+    # the crosstable is wider than a phone and scrolls inside its own box
+    assert boxes["Krížová tabuľka"]["scroll"] > boxes["Krížová tabuľka"]["client"]
+    assert m["bodyFont"] >= 14 and m["cellFont"] >= 12, m
+    assert m["chartText"] >= 11, m  # the SVG scales down; its text must stay readable
+
+
+def png_pixels(path: Path) -> tuple[int, int, list[bytes]]:
+    """Width, height and RGB(A) rows of an 8-bit, non-interlaced PNG (what Chromium writes)."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, header = 8, b"", b""
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
+        header = body if kind == b"IHDR" else header
+        idat += body if kind == b"IDAT" else b""
+        pos += 12 + length
+    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
+    assert depth == 8 and colour in (2, 6) and interlace == 0, "unexpected PNG format"
+    bpp = 3 if colour == 2 else 4
+    raw, stride, rows, prev = zlib.decompress(idat), width * bpp, [], bytes(width * bpp)
+    for y in range(height):
+        kind, line = (
+            raw[y * (stride + 1)],
+            bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)]),
+        )
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 0xFF
+            elif kind == 2:
+                line[i] = (line[i] + b) & 0xFF
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 0xFF
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pred = a if pa <= pb and pa <= pc else b if pb <= pc else c
+                line[i] = (line[i] + pred) & 0xFF
+        rows.append(bytes(line))
+        prev = bytes(line)
+    return width, height, rows
+
+
+def test_phone_screenshot_is_not_blank(chromium, browser_args, site, tmp_path):
+    shot = tmp_path / "phone.png"
+    run_chromium(
+        chromium,
+        browser_args,
+        f"--screenshot={shot}",
+        f"--window-size={PHONE[0]},{PHONE[1]}",
+        f"{site}/index.html",
+    )
+    width, height, rows = png_pixels(shot)
+    assert (width, height) == PHONE
+    bpp = len(rows[0]) // width
+    pixels = [row[i : i + 3] for row in rows for i in range(0, len(row), bpp)]
+    ink = sum(1 for p in pixels if min(p) < 200) / len(pixels)
+    assert 0.02 < ink < 0.6, f"{ink:.1%} of the screen is dark: blank or unreadable"
+    assert len(set(pixels)) > 20  # text is anti-aliased: a real page has many shades
+    # the title is at the top: the first 80 rows hold dark text
+    top = [p for p in pixels[: 80 * width] if max(p) < 100]
+    assert len(top) > 200

@@ -1,0 +1,283 @@
+"""Structure of the written results page, read back with BeautifulSoup (lxml)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup, Tag
+
+from bot.publish import (
+    Player,
+    ResultStatus,
+    TableResult,
+    TournamentReport,
+    criteria_for,
+    render,
+    write_results_page,
+)
+from bot.publish.slovak import END_LABELS
+from rules.model import End, Result
+from rules.profile import Profile
+
+
+def soup_of(report: TournamentReport, tmp_path: Path) -> BeautifulSoup:
+    path = write_results_page(report, tmp_path / "web")
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "lxml")
+
+
+def texts(cells: list[Tag]) -> list[str]:
+    return [c.get_text(" ", strip=True) for c in cells]
+
+
+def test_write_creates_folder_returns_path_and_replaces_atomically(report, tmp_path):
+    folder = tmp_path / "a" / "b"
+    first = write_results_page(report, folder)
+    assert first == folder / "index.html"
+    renamed = dataclasses.replace(report, name="Iný názov")
+    second = write_results_page(renamed, folder)
+    assert second == first
+    assert "Iný názov" in first.read_text(encoding="utf-8")
+    assert sorted(p.name for p in folder.iterdir()) == ["index.html"]  # no partial file left
+
+
+def test_page_is_self_contained_slovak_and_phone_ready(report, tmp_path):
+    soup = soup_of(report, tmp_path)
+    assert soup.html["lang"] == "sk"
+    viewport = soup.find("meta", attrs={"name": "viewport"})
+    assert viewport is not None and "width=device-width" in viewport["content"]
+    csp = soup.find("meta", attrs={"http-equiv": "Content-Security-Policy"})
+    assert csp is not None and "default-src 'none'" in csp["content"]
+    assert soup.find_all("script") == []
+    assert soup.find_all("link") == []
+    for tag in soup.find_all(src=True) + soup.find_all(href=True):
+        assert not str(tag.get("src") or tag["href"]).startswith(("http", "//")), tag
+    assert "overflow-x: auto" in soup.style.get_text()
+    # every table sits in its own scrolling box
+    for table in soup.find_all("table"):
+        assert "scroll" in table.parent["class"], table["class"]
+
+
+def test_generated_time_is_shown_in_bratislava_time(report, tmp_path):
+    header = soup_of(report, tmp_path).header.get_text(" ", strip=True)
+    assert "Stav k 7. 3. 2025 20:05 SEČ" in header  # 19:05 UTC in winter
+    summer = dataclasses.replace(report, generated_at=datetime(2025, 7, 1, 19, 5, tzinfo=UTC))
+    assert "Stav k 1. 7. 2025 21:05 SELČ" in soup_of(summer, tmp_path).header.get_text()
+    rounds = soup_of(report, tmp_path).find(id="kolo-1").get_text(" ", strip=True)
+    assert "Oficiálny začiatok: 7. 3. 2025 18:00 SEČ" in rounds
+
+
+def test_standings_list_every_player_in_order_with_the_profile_columns(report, tmp_path):
+    table = soup_of(report, tmp_path).select_one("table.standings")
+    heads = texts(table.thead.find_all("th"))
+    assert heads == [
+        "#", "Hráč", "Body", "Výhry", "Medián Buch.", "Buchholz", "Skóre (Dal)",
+        "Kval. body", "Mimo poradia",
+    ]  # fmt: skip
+    rows = table.tbody.find_all("tr")
+    assert [r.find("td", class_="player")["data-player"] for r in rows] == list("adceb")
+    first = texts(rows[0].find_all("td"))
+    assert first == ["1.", "Ján Kováč jkovac", "3,5", "3", "3", "5,5", "1001", "40", ""]
+    excluded = rows[3]
+    assert "out" in excluded["class"]
+    cells = texts(excluded.find_all("td"))
+    assert cells[-2:] == ["—", "vylúčený: 2 kontumácie bez ťahu (e-SP 3.6 a)"]
+    assert texts(rows[4].find_all("td"))[-2:] == ["30", ""]
+    page = soup_of(report, tmp_path)
+    assert "Poradie podľa e-SP 2.4." in page.find(id="poradie").get_text()
+
+
+def test_excluded_map_alone_marks_a_player_out(report, tmp_path):
+    # The standings may come without `out` set; the report's `excluded` still shows.
+    standings = [dataclasses.replace(s, out=None) for s in report.standings]
+    soup = soup_of(dataclasses.replace(report, standings=standings), tmp_path)
+    row = soup.select("table.standings tbody tr")[3]
+    assert "e-SP 3.6" in row.find("td", class_="reason").get_text()
+
+
+@pytest.mark.parametrize(
+    ("profile", "round_robin", "shown", "hidden"),
+    [
+        (Profile.load("sss-online"), False, ["Skóre (Dal)", "Medián Buch."], ["Rozdiel"]),
+        (
+            Profile.load("sss-live"),
+            False,
+            ["Rozdiel"],
+            ["Skóre (Dal)"],
+        ),
+        (
+            Profile.load("sss-live"),
+            True,
+            ["Neustadtl (SB)", "Rozdiel"],
+            ["Výhry", "Buchholz", "Skóre (Dal)"],
+        ),
+    ],
+    ids=["online-swiss", "live-swiss", "round-robin"],
+)
+def test_standing_columns_follow_the_profile(report, tmp_path, profile, round_robin, shown, hidden):
+    criteria, rule = criteria_for(profile, round_robin=round_robin)
+    assert rule == (profile.standings.round_robin_rule if round_robin else profile.standings.rule)
+    page = soup_of(dataclasses.replace(report, criteria=criteria), tmp_path)
+    heads = texts(page.select("table.standings thead th"))
+    assert all(h in heads for h in shown), heads
+    assert not any(h in heads for h in hidden), heads
+    first_row = texts(page.select("table.standings tbody tr")[0].find_all("td"))
+    assert len(first_row) == len(heads)
+    if "neustadtl" in criteria:
+        assert first_row[heads.index("Neustadtl (SB)")] == "1,25"
+    if "spread" in criteria:
+        assert first_row[heads.index("Rozdiel")] == "20"
+
+
+def cross_cells(soup: BeautifulSoup, player: str) -> dict[int, Tag]:
+    row = soup.select_one(f'table.cross td.player[data-player="{player}"]').parent
+    return {int(td["data-round"]): td for td in row.find_all("td", class_="game")}
+
+
+def test_crosstable_cells(report, tmp_path):
+    soup = soup_of(report, tmp_path)
+    heads = texts(soup.select("table.cross thead th"))
+    assert heads == ["#", "Hráč", "1.", "2.", "3.", "4.", "Body"]
+    a = cross_cells(soup, "a")
+    assert texts([a[n] for n in (1, 2, 3, 4)]) == [
+        "5+ 1 · 420:380",  # beat b (rank 5), a started
+        "BYE 1 · 20:0",
+        "3+ 1 · 370:320",  # c disconnected: forfeited against c, not a
+        "2+ ½ · 300:300",
+    ]
+    b = cross_cells(soup, "b")
+    assert texts([b[1], b[2]]) == ["1− 0 · 380:420", "3+ 0 · 400:350"]
+    assert b[3].find("abbr", class_="k") is not None  # both did not come: forfeit against b
+    assert a[3].find("abbr", class_="k") is None
+    e = cross_cells(soup, "e")
+    assert texts([e[2]]) == ["2− 0 · 0:100 K"]
+    assert e[4].get_text(strip=True) == "—"  # excluded: no game in round 4
+    assert a[1]["data-opponent"] == "b" and a[1]["data-start"] == "+"
+    # rows follow the standings, the last column repeats the points
+    rows = soup.select("table.cross tbody tr")
+    assert [texts(r.find_all("td"))[-1] for r in rows] == ["3,5", "2,5", "2", "1", "0"]
+
+
+def test_round_tables_show_end_rule_and_status(report, tmp_path):
+    soup = soup_of(report, tmp_path)
+    assert [h.get_text() for h in soup.select("section.round-block h3")] == [
+        "1. kolo", "2. kolo", "3. kolo", "4. kolo",
+    ]  # fmt: skip
+    heads = texts(soup.select_one("table.round thead").find_all("th"))
+    assert heads == [
+        "Stôl", "Začína", "Druhý", "Skóre", "Body", "Ako sa skončila", "Pravidlo", "Stav",
+    ]  # fmt: skip
+    round2 = [texts(r.find_all("td")) for r in soup.select("#kolo-2 table.round tbody tr")]
+    assert round2[0] == [
+        "1", "Zuzana Šťastná zuza", "Peter Ďurica", "400:350", "0 : 1",
+        "prehra na čas (Zuzana Šťastná)", "e-SP 3.5", "potvrdený",
+    ]  # fmt: skip
+    assert round2[1][5] == "nedostavil sa (Mária Nováková) kontumácia proti: Mária Nováková"
+    assert round2[1][6] == "e-SP 4.3, 4.9"
+    assert round2[2][2:5] == ["—", "20:0", "1"]
+    assert round2[2][5] == "voľno (BYE)"
+    statuses = [td.get_text() for td in soup.select("table.round td.status")]
+    assert {"predbežný", "sporný", "návrh pre hl. administrátora", "potvrdený"} <= set(statuses)
+
+
+def test_every_forfeit_shows_its_rule(report, tmp_path):
+    soup = soup_of(report, tmp_path)
+    forfeits = [(n, t) for n, tables in report.rounds.items() for t in tables if t.result.forfeited]
+    assert len(forfeits) == 4
+    for n, t in forfeits:
+        row = soup.select(f"#kolo-{n} table.round tbody tr")[t.table - 1]
+        assert "forfeited" in row["class"]
+        assert row.find("td", class_="rule").get_text() == t.result.rule
+        assert row.find("span", class_="forfeit").get_text().startswith("kontumácia proti")
+    both = soup.select("#kolo-3 table.round tbody tr")[1]
+    assert both.find("span", class_="forfeit").get_text() == "kontumácia proti obom"
+
+
+def one_game(table: TableResult) -> TournamentReport:
+    """A report of a single game between Xénia (x) and Ypsilon (y), without standings."""
+    players = {"x": Player("x", "Xénia"), "y": Player("y", "Ypsilon")}
+    when = datetime(2025, 1, 1, tzinfo=UTC)
+    return TournamentReport("T", "P", when, players, {1: [table]}, standings=[])
+
+
+@pytest.mark.parametrize("end", list(End))
+def test_every_end_has_its_slovak_label(end, result: Callable[..., Result], tmp_path):
+    second = None if end is End.BYE else "y"
+    loser = "y" if end in {End.TIME_LOSS, End.RESIGNED, End.DISCONNECTED, End.NO_SHOW} else None
+    game = result(end, "x", second, (10, 5), (1, 0), f"pravidlo-{end.value}", loser=loser)
+    row = soup_of(one_game(TableResult(1, game)), tmp_path).select_one("table.round tbody tr")
+    assert row.find("td", class_="end").get_text().startswith(END_LABELS[end])
+    assert row.find("td", class_="rule").get_text() == f"pravidlo-{end.value}"
+
+
+@pytest.mark.parametrize(
+    ("winner", "agreed", "suffix"),
+    [
+        (None, True, "výsledok podľa dohody hráčov"),
+        ("x", False, "hráči sa zhodli na víťazovi (Xénia)"),
+        (None, False, "hráči sa nezhodli na víťazovi"),
+    ],
+)
+def test_save_failed_says_what_the_players_agreed_on(result, tmp_path, winner, agreed, suffix):
+    game = result(End.SAVE_FAILED, "x", "y", (50, 0), (1, 0), "e-SP 4.6", winner=winner,
+                  agreed=agreed)  # fmt: skip
+    soup = soup_of(one_game(TableResult(1, game, ResultStatus.PROPOSED)), tmp_path)
+    assert soup.select_one("td.end").get_text() == f"zápis sa neuložil — {suffix}"
+    assert "Poradie zatiaľ nie je k dispozícii." in soup.find(id="poradie").get_text()
+
+
+def test_player_names_are_escaped(report, tmp_path):
+    hostile_name, hostile_nick = report.players["d"].name, report.players["d"].nick
+    assert "<script>" in hostile_name and "<img" in hostile_nick
+    path = write_results_page(report, tmp_path)
+    raw = path.read_text(encoding="utf-8")
+    assert "<script>" not in raw and "<img" not in raw
+    soup = BeautifulSoup(raw, "lxml")
+    assert soup.find_all(["script", "img"]) == []
+    cells = soup.select('td.player[data-player="d"]')
+    assert len(cells) == 1 + 1 + 4  # standings, crosstable, rounds 1, 2 (second), 3, 4
+    for cell in cells:
+        assert cell.find(string=True, recursive=False) == hostile_name
+        assert cell.find("span", class_="nick").get_text() == hostile_nick
+    # the name is text in the chart too, and the title carries it whole
+    bar = soup.select_one('svg g[data-player="d"]')
+    assert bar.title.get_text().startswith(hostile_name)
+    assert soup.title.get_text() == "1. online kvalifikácia 2025 — výsledky"
+    hostile = dataclasses.replace(report, name="</title><script>x()</script>")
+    raw = render(hostile)
+    assert "<script>" not in raw
+    assert BeautifulSoup(raw, "lxml").h1.get_text() == "</title><script>x()</script>"
+
+
+def test_screlo_chart_bars(report, tmp_path):
+    svg = soup_of(report, tmp_path).select_one("#screlo svg.chart")
+    assert svg["viewbox"].startswith("0 0 ")  # lxml lower-cases attribute names
+    bars = svg.find_all("g", class_="bar")
+    assert [g["data-player"] for g in bars] == ["d", "a", "c", "b"]  # largest gain first
+    kinds = {g["data-player"]: next(c for c in g["class"] if c != "bar") for g in bars}
+    assert kinds == {"d": "pos", "a": "pos", "c": "zero", "b": "neg"}
+    values = {g["data-player"]: g.find("text", class_="value").get_text() for g in bars}
+    assert values == {"d": "+20,5", "a": "+6,2", "c": "0", "b": "−24,6"}
+    label = bars[1].find("text", class_="label").get_text()
+    assert label == "Ján Kováč: 1850 → 1856,2"
+    widths = {g["data-player"]: float(g.rect["width"]) for g in bars}
+    assert widths["b"] > widths["d"] > widths["a"] > widths["c"]
+    # a loss grows to the left of the zero line, a gain to the right
+    axis = float(bars[0].line["x1"])
+    assert float(bars[0].rect["x"]) == axis
+    assert float(bars[3].rect["x"]) + widths["b"] == pytest.approx(axis, abs=0.1)
+
+
+def test_no_screlo_no_chart_and_empty_tournament(tmp_path):
+    report = TournamentReport(
+        name="Prázdny", profile_title="P", generated_at=datetime(2025, 1, 1, tzinfo=UTC),
+        players={}, rounds={}, standings=[],
+    )  # fmt: skip
+    soup = soup_of(report, tmp_path)
+    assert soup.find(id="screlo") is None
+    assert soup.select('nav a[href="#screlo"]') == []
+    assert "Zatiaľ sa nehralo." in soup.find(id="tabulka").get_text()
+    assert "Zatiaľ nie sú žiadne výsledky." in soup.find(id="kola").get_text()
