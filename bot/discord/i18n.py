@@ -1,189 +1,31 @@
-"""The chat's language layer: Slovak first, English as the only other language.
+"""Discord's side of the language layer: command-name localizations.
 
-Messages live in TOML catalogues next to this module (`locales/sk.toml`, `locales/en.toml`).
-A message is a `str.format` template; three kinds of value are rendered for the reader:
-- a placeholder whose format spec names a plural table (`{n:game}`) renders "3 partie";
-- a `datetime` renders in Europe/Bratislava time ("21. 11. 2026 9:00");
-- a float renders with a decimal comma in Slovak ("2,5").
-
-Discord has no Slovak locale, so the language comes from the user's Discord locale: English for
-"en-US"/"en-GB", Slovak for everything else (a Slovak player's client is often set to Czech).
+Everything else (catalogues, plurals, times) is `bot.i18n`, re-exported here for the cogs.
 """
 
 from __future__ import annotations
 
-import string
-import tomllib
-from collections.abc import Mapping
-from dataclasses import dataclass
-from datetime import datetime
-from functools import cache
-from pathlib import Path
-from typing import Any
-from zoneinfo import ZoneInfo
-
 import discord
 from discord import app_commands
 
-SLOVAK = "sk"
-ENGLISH = "en"
-LANGUAGES = (SLOVAK, ENGLISH)
-ENGLISH_LOCALES = frozenset({"en-US", "en-GB"})
-BRATISLAVA = ZoneInfo("Europe/Bratislava")
-LOCALES_DIR = Path(__file__).with_name("locales")
-
-_EN_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-
-
-class CatalogueError(ValueError):
-    """A catalogue file is malformed, or a message key or parameter is missing."""
-
-
-def language(locale: discord.Locale | str | None) -> str:
-    """The catalogue language for a Discord locale: English only for English locales."""
-    value = locale.value if isinstance(locale, discord.Locale) else locale
-    return ENGLISH if value in ENGLISH_LOCALES else SLOVAK
-
-
-def plural_form(n: int | float, lang: str) -> str:
-    """The plural category of a number: Slovak one/few/many/fraction, English one/other."""
-    if isinstance(n, float) and not n.is_integer():
-        # Slovak uses the genitive singular after decimals ("2,5 bodu"); English the plural.
-        return "fraction" if lang == SLOVAK else "other"
-    count = abs(int(n))
-    if lang == SLOVAK:
-        if count == 1:
-            return "one"
-        return "few" if 2 <= count <= 4 else "many"
-    return "one" if count == 1 else "other"
-
-
-def format_number(n: int | float, lang: str) -> str:
-    if isinstance(n, float) and n.is_integer():
-        n = int(n)
-    text = f"{n:g}" if isinstance(n, float) else str(n)
-    return text.replace(".", ",") if lang == SLOVAK else text
-
-
-def format_datetime(moment: datetime, lang: str) -> str:
-    """A moment in Bratislava time: "21. 11. 2026 9:00" (sk) or "21 Nov 2026, 09:00" (en)."""
-    if moment.tzinfo is None:
-        raise ValueError("čas bez časového pásma nemožno zobraziť (očakáva sa UTC)")
-    local = moment.astimezone(BRATISLAVA)
-    if lang == SLOVAK:
-        return f"{local.day}. {local.month}. {local.year} {local.hour}:{local.minute:02d}"
-    month = _EN_MONTHS[local.month - 1]
-    return f"{local.day} {month} {local.year}, {local.hour:02d}:{local.minute:02d}"
-
-
-def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    flat: dict[str, Any] = {}
-    for key, value in table.items():
-        if isinstance(value, Mapping):
-            flat.update(_flatten(value, f"{prefix}{key}."))
-        else:
-            flat[f"{prefix}{key}"] = value
-    return flat
-
-
-def placeholders(template: str) -> frozenset[str]:
-    """The parameter names a message template uses (`{n:game}` → "n")."""
-    return frozenset(
-        field.split(".")[0].split("[")[0]
-        for _, field, _, _ in string.Formatter().parse(template)
-        if field
-    )
-
-
-@dataclass(frozen=True)
-class Language:
-    """One catalogue: flat message templates and plural tables (word per plural category)."""
-
-    code: str
-    messages: Mapping[str, str]
-    plurals: Mapping[str, Mapping[str, str]]
-
-    @classmethod
-    def load(cls, code: str, path: Path) -> Language:
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise CatalogueError(f"{path}: {exc}") from exc
-        plurals = data.pop("plural", {})
-        messages = _flatten(data)
-        bad = [key for key, value in messages.items() if not isinstance(value, str)]
-        if bad:
-            raise CatalogueError(f"{path}: not text: {', '.join(sorted(bad))}")
-        return cls(code=code, messages=messages, plurals=plurals)
-
-    def plural(self, n: int | float, word: str) -> str:
-        forms = self.plurals[word]
-        form = plural_form(n, self.code)
-        # English has no fraction form; Slovak catalogues must give all four.
-        return forms.get(form) or forms["other"]
-
-
-class _Formatter(string.Formatter):
-    def __init__(self, lang: Language) -> None:
-        self.lang = lang
-
-    def format_field(self, value: Any, format_spec: str) -> str:
-        if format_spec in self.lang.plurals and isinstance(value, int | float):
-            number = format_number(value, self.lang.code)
-            return f"{number} {self.lang.plural(value, format_spec)}"
-        if isinstance(value, datetime) and not format_spec:
-            return format_datetime(value, self.lang.code)
-        if isinstance(value, float) and not format_spec:
-            return format_number(value, self.lang.code)
-        return super().format_field(value, format_spec)
-
-
-class Catalogue:
-    """Both languages; `t()` falls back to Slovak when an English message is missing."""
-
-    def __init__(self, languages: Mapping[str, Language]) -> None:
-        if SLOVAK not in languages:
-            raise CatalogueError("the Slovak catalogue is required")
-        self.languages = dict(languages)
-        sk = self.languages[SLOVAK].messages
-        en = self.languages.get(ENGLISH)
-        # Slovak command text → English text, for the translator (keys under "app.").
-        self._english = {
-            text: en.messages[key]
-            for key, text in sk.items()
-            if key.startswith("app.") and en is not None and key in en.messages
-        }
-
-    @classmethod
-    def load(cls, directory: Path = LOCALES_DIR) -> Catalogue:
-        return cls({code: Language.load(code, directory / f"{code}.toml") for code in LANGUAGES})
-
-    def t(self, key: str, locale: discord.Locale | str | None = SLOVAK, **params: Any) -> str:
-        lang = self.languages.get(language(locale)) or self.languages[SLOVAK]
-        template = lang.messages.get(key)
-        if template is None:
-            lang = self.languages[SLOVAK]
-            template = lang.messages.get(key)
-        if template is None:
-            raise CatalogueError(f"unknown message key {key!r}")
-        try:
-            return _Formatter(lang).vformat(template, (), params)
-        except KeyError as exc:
-            raise CatalogueError(f"message {key!r} needs parameter {exc.args[0]!r}") from exc
-
-    def english_for(self, slovak_text: str) -> str | None:
-        """The English text of a Slovak `app.*` string (command names and descriptions)."""
-        return self._english.get(slovak_text)
-
-
-@cache
-def default_catalogue() -> Catalogue:
-    return Catalogue.load()
-
-
-def t(key: str, locale: discord.Locale | str | None = SLOVAK, **params: Any) -> str:
-    """The message `key` in the language of `locale`, with `params` filled in."""
-    return default_catalogue().t(key, locale, **params)
+from bot.i18n import (  # noqa: F401  (re-exported for cogs and tests)
+    BRATISLAVA,
+    ENGLISH,
+    ENGLISH_LOCALES,
+    LANGUAGES,
+    LOCALES_DIR,
+    SLOVAK,
+    Catalogue,
+    CatalogueError,
+    Language,
+    default_catalogue,
+    format_datetime,
+    format_number,
+    language,
+    placeholders,
+    plural_form,
+    t,
+)
 
 
 def app_str(key: str) -> app_commands.locale_str:

@@ -1,0 +1,163 @@
+"""Results: the current verdict per pairing, its append-only history, and discrepancies.
+
+`put_result` is optimistic: the caller names the version it read (0 = there is none yet) and
+the write fails with `VersionConflictError` if someone changed the result meanwhile. Every
+version is copied into `result_versions` by a trigger; a confirmed result is frozen by another
+(e-SP 4.7: "never changes again").
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from sqlite_utils import Database
+
+from bot.store.audit import record
+from bot.store.pairings import tournament_of_pairing
+from bot.store.rows import (
+    Change,
+    Discrepancy,
+    FrozenError,
+    ResultFields,
+    ResultStatus,
+    StoredResult,
+    VersionConflictError,
+)
+from bot.store.sql import insert, must, one, rows, to_db
+
+_JOINED = "SELECT r.* FROM results r JOIN pairings p ON p.id = r.pairing_id"
+
+
+def get_result(db: Database, pairing_id: int) -> StoredResult | None:
+    return one(db, StoredResult, "SELECT * FROM results WHERE pairing_id = ?", [pairing_id])
+
+
+def put_result(
+    db: Database, pairing_id: int, fields: ResultFields, expected_version: int, by: Change
+) -> StoredResult:
+    """Write the next version of a pairing's result; `expected_version` is the one replaced
+    (0 when the pairing has no result yet). `by.reason` is kept with the version."""
+    tournament_id = tournament_of_pairing(db, pairing_id)  # NotFoundError if none
+    current = get_result(db, pairing_id)
+    current_version = 0 if current is None else current.version
+    if current_version != expected_version:
+        raise VersionConflictError(pairing_id, expected_version, current_version)
+    if current is not None and current.status is ResultStatus.CONFIRMED:
+        raise FrozenError(f"the result of pairing {pairing_id} is confirmed and never changes "
+                          "again (e-SP 4.7)")
+    status = ResultStatus(fields.status)
+    values: dict[str, Any] = {
+        **asdict(fields),
+        "status": status,
+        "version": current_version + 1,
+        "updated_at": by.at,
+        "actor_kind": by.actor,
+        "actor_id": by.actor_id,
+        "reason": by.reason,
+        "confirmed_at": by.at if status is ResultStatus.CONFIRMED else None,
+    }
+    # Read and write share the store's BEGIN IMMEDIATE transaction, so nobody (no other
+    # process either) can slip in between the version check above and the write below.
+    if current is None:
+        insert(db, "results", {"pairing_id": pairing_id, **values})
+    else:
+        assignments = ", ".join(f"{column} = ?" for column in values)
+        cursor = db.execute(
+            f"UPDATE results SET {assignments} WHERE pairing_id = ? AND version = ?",
+            [*(to_db(v) for v in values.values()), pairing_id, expected_version],
+        )
+        if cursor.rowcount != 1:  # cannot happen on the owner thread; kept as the guard
+            raise VersionConflictError(pairing_id, expected_version, current_version)
+    record(db, by, "result.put", tournament_id=tournament_id,
+           subject=f"pairing:{pairing_id}",
+           data={"version": current_version + 1, "status": status, "end": fields.end_kind,
+                 "rule": fields.rule})
+    return must(get_result(db, pairing_id), f"result of pairing {pairing_id}")
+
+
+def list_results(
+    db: Database,
+    tournament_id: int,
+    *,
+    round_no: int | None = None,
+    status: ResultStatus | None = None,
+) -> list[StoredResult]:
+    """A tournament's current results by round and table, optionally of one round / status."""
+    where: list[str] = ["p.tournament_id = ?"]
+    params: list[Any] = [tournament_id]
+    if round_no is not None:
+        where.append("p.round_no = ?")
+        params.append(round_no)
+    if status is not None:
+        where.append("r.status = ?")
+        params.append(ResultStatus(status))
+    sql = f"{_JOINED} WHERE {' AND '.join(where)} ORDER BY p.round_no, p.table_no"
+    return rows(db, StoredResult, sql, params)
+
+
+def result_history(db: Database, pairing_id: int) -> list[StoredResult]:
+    """Every version of a pairing's result, oldest first."""
+    return rows(
+        db,
+        StoredResult,
+        """SELECT *, CASE WHEN status = 'confirmed' THEN updated_at END AS confirmed_at
+           FROM result_versions WHERE pairing_id = ? ORDER BY version""",
+        [pairing_id],
+    )
+
+
+def add_discrepancy(
+    db: Database, pairing_id: int, recomputed: dict[str, Any], by: Change,
+    *, note: str | None = None,
+) -> Discrepancy | None:
+    """Store that a recomputation disagrees with the (confirmed) result; never applies it.
+    Returns None when exactly this disagreement with this version is already stored."""
+    current = must(get_result(db, pairing_id), f"result of pairing {pairing_id}")
+    cursor = db.execute(
+        """INSERT INTO discrepancies (pairing_id, result_version, found_at, recomputed, note)
+           VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING""",
+        [pairing_id, current.version, to_db(by.at), to_db(recomputed), note],
+    )
+    if cursor.rowcount == 0:
+        return None
+    discrepancy_id = int(cursor.lastrowid or 0)
+    record(db, by, "discrepancy.add", tournament_id=tournament_of_pairing(db, pairing_id),
+           subject=f"pairing:{pairing_id}", data={"discrepancy_id": discrepancy_id})
+    return _get_discrepancy(db, discrepancy_id)
+
+
+def _get_discrepancy(db: Database, discrepancy_id: int) -> Discrepancy:
+    return must(one(db, Discrepancy, "SELECT * FROM discrepancies WHERE id = ?",
+                    [discrepancy_id]), f"discrepancy {discrepancy_id}")
+
+
+def list_discrepancies(
+    db: Database, tournament_id: int | None = None, *, unresolved_only: bool = True
+) -> list[Discrepancy]:
+    sql = "SELECT d.* FROM discrepancies d JOIN pairings p ON p.id = d.pairing_id WHERE 1"
+    params: list[Any] = []
+    if tournament_id is not None:
+        sql += " AND p.tournament_id = ?"
+        params.append(tournament_id)
+    if unresolved_only:
+        sql += " AND d.resolved = 0"
+    return rows(db, Discrepancy, sql + " ORDER BY d.id", params)
+
+
+def resolve_discrepancy(
+    db: Database, discrepancy_id: int, resolution: str, by: Change
+) -> Discrepancy:
+    """Mark a discrepancy handled (the head admin looked at it); `resolution` says how."""
+    found = _get_discrepancy(db, discrepancy_id)
+    if found.resolved:
+        raise FrozenError(f"discrepancy {discrepancy_id} is already resolved: {found.resolution}")
+    db.execute(
+        "UPDATE discrepancies SET resolved = 1, resolved_at = ?, resolution = ? WHERE id = ?",
+        [to_db(by.at), resolution, discrepancy_id],
+    )
+    record(db, by, "discrepancy.resolve",
+           tournament_id=tournament_of_pairing(db, found.pairing_id),
+           subject=f"pairing:{found.pairing_id}",
+           data={"discrepancy_id": discrepancy_id, "resolution": resolution})
+    return _get_discrepancy(db, discrepancy_id)

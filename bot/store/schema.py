@@ -1,0 +1,336 @@
+"""The database schema, as named `sqlite_utils.Migrations`.
+
+Migrations are append-only too: never edit one that has shipped; add the next. A database made
+by an older version upgrades in place when the store opens it (`migrate`). Tables are STRICT so
+a wrong type is refused by SQLite instead of silently stored. Every JSON column is checked with
+`json_valid`, every enumeration with CHECK, and the append-only tables (evidence,
+result_versions, audit, rating_history) refuse UPDATE and DELETE in triggers, so not even a
+hand-written query can rewrite history.
+"""
+
+from __future__ import annotations
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+MIGRATIONS = Migrations("stredisko")
+
+# Literal copies of the enums in rows.py, on purpose: a shipped migration must not change when
+# an enum grows (a new value needs a new migration); a test keeps the two in step.
+ACTOR_KINDS = ("player", "admin", "platform", "scheduler")
+EVIDENCE_KINDS = (
+    "platform_game",
+    "score_report",
+    "absence",
+    "arrival",
+    "draw_confirmation",
+    "dispute",
+    "ruling",
+)
+RESULT_STATUSES = ("pending", "proposed", "provisional", "disputed", "confirmed")
+TOURNAMENT_STATUSES = ("draft", "checkin", "running", "finished")
+TIMER_STATUSES = ("pending", "fired", "cancelled")
+SYNC_KINDS = ("round", "nightly")
+SYNC_OUTCOMES = ("running", "ok", "partial", "failed")
+
+#: Tables whose rows, once written, never change.
+APPEND_ONLY = ("evidence", "result_versions", "audit", "rating_history")
+
+
+def _one_of(column: str, values: tuple[str, ...]) -> str:
+    listed = ", ".join(f"'{value}'" for value in values)
+    return f"CHECK ({column} IN ({listed}))"
+
+
+def _flag(column: str, default: int = 0) -> str:
+    return f"{column} INTEGER NOT NULL DEFAULT {default} CHECK ({column} IN (0, 1))"
+
+
+def _json(column: str, default: str) -> str:
+    return f"{column} TEXT NOT NULL DEFAULT '{default}' CHECK (json_valid({column}))"
+
+
+def _run(db: Database, statements: list[str]) -> None:
+    # One statement at a time: executescript() would commit the migration's transaction.
+    for statement in statements:
+        db.execute(statement)
+
+
+def _append_only(table: str) -> list[str]:
+    return [
+        f"""CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table}
+            BEGIN SELECT RAISE(ABORT, '{table} is append-only: rows cannot be changed'); END""",
+        f"""CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table}
+            BEGIN SELECT RAISE(ABORT, '{table} is append-only: rows cannot be deleted'); END""",
+    ]
+
+
+_ACTOR = f"actor_kind TEXT NOT NULL {_one_of('actor_kind', ACTOR_KINDS)}, actor_id TEXT"
+
+# The columns a result version carries: results and result_versions share them.
+_RESULT_COLUMNS = (
+    "pairing_id, version, status, end_kind, first_points, second_points, first_score, "
+    "second_score, forfeited, rated, rule, verdict, updated_at, actor_kind, actor_id, reason"
+)
+
+_HISTORY_UPDATE = f"""CREATE TRIGGER results_history_update AFTER UPDATE ON results
+    BEGIN INSERT INTO result_versions ({_RESULT_COLUMNS})
+          SELECT {_RESULT_COLUMNS} FROM results WHERE pairing_id = NEW.pairing_id; END"""
+_VERSION_STEP = """CREATE TRIGGER results_version_step BEFORE UPDATE ON results
+    WHEN NEW.version <> OLD.version + 1 OR NEW.pairing_id <> OLD.pairing_id
+    BEGIN SELECT RAISE(ABORT, 'a result update must raise its version by exactly one'); END"""
+
+_INITIAL = [
+    f"""CREATE TABLE players (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL CHECK (name <> ''),
+        herna_nick TEXT NOT NULL CHECK (herna_nick <> ''),
+        -- casefold() of the nick, computed in Python: NOCASE folds ASCII only, not Ď/ď.
+        herna_key TEXT NOT NULL UNIQUE CHECK (herna_key <> ''),
+        discord_id INTEGER UNIQUE,
+        discord_name TEXT,
+        {_flag('sss_member')},
+        screlo REAL,
+        rated_games INTEGER NOT NULL DEFAULT 0 CHECK (rated_games >= 0),
+        last_season TEXT,
+        created_at TEXT NOT NULL
+    ) STRICT""",
+    f"""CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY,
+        slug TEXT NOT NULL UNIQUE CHECK (slug <> '' AND slug NOT GLOB '*[^a-z0-9-]*'),
+        name TEXT NOT NULL CHECK (name <> ''),
+        profile TEXT NOT NULL DEFAULT 'sss-online',
+        season TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'draft' {_one_of('status', TOURNAMENT_STATUSES)},
+        rounds_planned INTEGER NOT NULL CHECK (rounds_planned >= 1),
+        waiting_minutes INTEGER NOT NULL CHECK (waiting_minutes >= 0),
+        game_limit_minutes INTEGER NOT NULL CHECK (game_limit_minutes > 0),
+        checkin_opens_at TEXT,
+        checkin_closes_at TEXT,
+        tempo TEXT NOT NULL DEFAULT '2x20',
+        language_version TEXT NOT NULL DEFAULT 'slovenský jazyk',
+        channel_id INTEGER,
+        admin_role_id INTEGER,
+        {_json('admin_ids', '[]')},
+        auto_apply_forfeits_after_minutes INTEGER
+            CHECK (auto_apply_forfeits_after_minutes IS NULL
+                   OR auto_apply_forfeits_after_minutes >= 0),
+        {_json('settings', '{}')},
+        created_at TEXT NOT NULL
+    ) STRICT""",
+    """CREATE TABLE rounds (
+        id INTEGER PRIMARY KEY,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        number INTEGER NOT NULL CHECK (number >= 1),
+        starts_at TEXT NOT NULL,
+        limit_at TEXT NOT NULL CHECK (limit_at > starts_at),
+        paired_at TEXT,
+        published_at TEXT,
+        closed_at TEXT,
+        dispute_closes_at TEXT,
+        UNIQUE (tournament_id, number)
+    ) STRICT""",
+    f"""CREATE TABLE entries (
+        id INTEGER PRIMARY KEY,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        registration_no INTEGER NOT NULL CHECK (registration_no >= 1),
+        registered_at TEXT NOT NULL,
+        {_flag('paid')},
+        {_flag('member')},
+        seed_rating REAL,
+        seed_games INTEGER NOT NULL DEFAULT 0,
+        checked_in_at TEXT,
+        withdrawn_at TEXT,
+        withdrawn_reason TEXT,
+        excluded_at TEXT,
+        excluded_reason TEXT,
+        UNIQUE (tournament_id, player_id),
+        UNIQUE (tournament_id, registration_no),
+        CHECK ((withdrawn_at IS NULL) = (withdrawn_reason IS NULL)),
+        CHECK ((excluded_at IS NULL) = (excluded_reason IS NULL))
+    ) STRICT""",
+    # A pairing names entrants of its own tournament and an existing round (composite keys).
+    """CREATE TABLE pairings (
+        id INTEGER PRIMARY KEY,
+        tournament_id INTEGER NOT NULL,
+        round_no INTEGER NOT NULL,
+        table_no INTEGER NOT NULL CHECK (table_no >= 1),
+        first_id INTEGER NOT NULL,
+        second_id INTEGER CHECK (second_id IS NULL OR second_id <> first_id),
+        source TEXT NOT NULL DEFAULT 'ours' CHECK (source IN ('ours', 'imported')),
+        created_at TEXT NOT NULL,
+        UNIQUE (tournament_id, round_no, table_no),
+        FOREIGN KEY (tournament_id, round_no) REFERENCES rounds(tournament_id, number),
+        FOREIGN KEY (tournament_id, first_id) REFERENCES entries(tournament_id, player_id),
+        FOREIGN KEY (tournament_id, second_id) REFERENCES entries(tournament_id, player_id)
+    ) STRICT""",
+    """CREATE TRIGGER pairings_once_per_round BEFORE INSERT ON pairings
+        WHEN EXISTS (SELECT 1 FROM pairings p
+                     WHERE p.tournament_id = NEW.tournament_id AND p.round_no = NEW.round_no
+                       AND (p.first_id IN (NEW.first_id, NEW.second_id)
+                            OR p.second_id IN (NEW.first_id, NEW.second_id)))
+        BEGIN SELECT RAISE(ABORT, 'a player can sit at only one table in a round'); END""",
+    f"""CREATE TABLE evidence (
+        id INTEGER PRIMARY KEY,
+        pairing_id INTEGER NOT NULL REFERENCES pairings(id),
+        kind TEXT NOT NULL {_one_of('kind', EVIDENCE_KINDS)},
+        {_ACTOR},
+        at TEXT NOT NULL,
+        recorded_at TEXT NOT NULL,
+        {_json('payload', '{}')},
+        attachment_url TEXT
+    ) STRICT""",
+    """CREATE TABLE platform_records (
+        game_id TEXT PRIMARY KEY,
+        payload TEXT NOT NULL CHECK (json_valid(payload)),
+        first_seen_at TEXT NOT NULL,
+        last_seen_at TEXT NOT NULL,
+        changed_at TEXT NOT NULL,
+        changes INTEGER NOT NULL DEFAULT 0
+    ) STRICT""",
+    f"""CREATE TABLE results (
+        pairing_id INTEGER PRIMARY KEY REFERENCES pairings(id),
+        version INTEGER NOT NULL CHECK (version >= 1),
+        status TEXT NOT NULL {_one_of('status', RESULT_STATUSES)},
+        end_kind TEXT,
+        first_points REAL,
+        second_points REAL,
+        first_score INTEGER,
+        second_score INTEGER,
+        {_json('forfeited', '[]')},
+        {_flag('rated')},
+        rule TEXT,
+        {_json('verdict', '{}')},
+        updated_at TEXT NOT NULL,
+        {_ACTOR},
+        reason TEXT
+    ) STRICT""",
+    f"""CREATE TABLE result_versions (
+        id INTEGER PRIMARY KEY,
+        pairing_id INTEGER NOT NULL REFERENCES pairings(id),
+        version INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        end_kind TEXT,
+        first_points REAL,
+        second_points REAL,
+        first_score INTEGER,
+        second_score INTEGER,
+        forfeited TEXT NOT NULL,
+        rated INTEGER NOT NULL,
+        rule TEXT,
+        verdict TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        {_ACTOR},
+        reason TEXT,
+        UNIQUE (pairing_id, version)
+    ) STRICT""",
+    # The history is written by the database, so no code path can change a result unrecorded.
+    f"""CREATE TRIGGER results_history_insert AFTER INSERT ON results
+        BEGIN INSERT INTO result_versions ({_RESULT_COLUMNS})
+              SELECT {_RESULT_COLUMNS} FROM results WHERE pairing_id = NEW.pairing_id; END""",
+    _HISTORY_UPDATE,
+    _VERSION_STEP,
+    """CREATE TRIGGER results_no_delete BEFORE DELETE ON results
+        BEGIN SELECT RAISE(ABORT, 'results are never deleted'); END""",
+    f"""CREATE TABLE discrepancies (
+        id INTEGER PRIMARY KEY,
+        pairing_id INTEGER NOT NULL REFERENCES pairings(id),
+        result_version INTEGER NOT NULL,
+        found_at TEXT NOT NULL,
+        recomputed TEXT NOT NULL CHECK (json_valid(recomputed)),
+        note TEXT,
+        {_flag('resolved')},
+        resolved_at TEXT,
+        resolution TEXT,
+        UNIQUE (pairing_id, result_version, recomputed)
+    ) STRICT""",
+    f"""CREATE TABLE timers (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind <> ''),
+        tournament_id INTEGER REFERENCES tournaments(id),
+        key TEXT NOT NULL UNIQUE,
+        due_at TEXT NOT NULL,
+        {_json('payload', '{}')},
+        created_at TEXT NOT NULL,
+        fired_at TEXT,
+        status TEXT NOT NULL DEFAULT 'pending' {_one_of('status', TIMER_STATUSES)},
+        CHECK ((status = 'fired') = (fired_at IS NOT NULL))
+    ) STRICT""",
+    """CREATE TABLE rating_history (
+        id INTEGER PRIMARY KEY,
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        tournament_id INTEGER REFERENCES tournaments(id),
+        kind TEXT NOT NULL CHECK (kind IN ('tournament', 'decay')),
+        before_value REAL,
+        before_games INTEGER NOT NULL,
+        after_value REAL NOT NULL,
+        after_games INTEGER NOT NULL,
+        at TEXT NOT NULL
+    ) STRICT""",
+    # A tournament changes a player's rating once.
+    """CREATE UNIQUE INDEX rating_history_once ON rating_history (player_id, tournament_id)
+        WHERE tournament_id IS NOT NULL""",
+    f"""CREATE TABLE sync_runs (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL {_one_of('kind', SYNC_KINDS)},
+        tournament_id INTEGER REFERENCES tournaments(id),
+        started_at TEXT NOT NULL,
+        finished_at TEXT,
+        outcome TEXT NOT NULL DEFAULT 'running' {_one_of('outcome', SYNC_OUTCOMES)},
+        {_json('summary', '{}')}
+    ) STRICT""",
+    f"""CREATE TABLE audit (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        {_ACTOR},
+        tournament_id INTEGER REFERENCES tournaments(id),
+        action TEXT NOT NULL CHECK (action <> ''),
+        subject TEXT,
+        reason TEXT,
+        {_json('data', '{}')}
+    ) STRICT""",
+    *(statement for table in APPEND_ONLY for statement in _append_only(table)),
+]
+
+
+@MIGRATIONS(name="0001_initial")
+def _initial(db: Database) -> None:
+    _run(db, _INITIAL)
+
+
+@MIGRATIONS(name="0002_lookups_and_frozen_results")
+def _lookups_and_frozen_results(db: Database) -> None:
+    """Indexes for the hot queries, and confirmed results frozen by the database (e-SP 4.7)."""
+    _run(
+        db,
+        [
+            "CREATE INDEX timers_pending_due ON timers (due_at, id) WHERE status = 'pending'",
+            "CREATE INDEX evidence_by_pairing ON evidence (pairing_id, at, id)",
+            "CREATE INDEX results_by_status ON results (status)",
+            "CREATE INDEX audit_by_tournament ON audit (tournament_id, id)",
+            "CREATE INDEX pairings_second ON pairings (tournament_id, round_no, second_id)",
+            "CREATE INDEX pairings_first ON pairings (tournament_id, round_no, first_id)",
+            "CREATE INDEX rating_history_by_player ON rating_history (player_id, at)",
+            "CREATE INDEX sync_runs_by_kind ON sync_runs (kind, tournament_id, started_at)",
+            "ALTER TABLE results ADD COLUMN confirmed_at TEXT",
+            # Results confirmed before this migration: their last version confirmed them. The
+            # backfill is not a new version, so the version triggers step aside for it.
+            "DROP TRIGGER results_history_update",
+            "DROP TRIGGER results_version_step",
+            "UPDATE results SET confirmed_at = updated_at WHERE status = 'confirmed'",
+            _HISTORY_UPDATE,
+            _VERSION_STEP,
+            """CREATE TRIGGER results_confirmed_frozen BEFORE UPDATE ON results
+                WHEN OLD.status = 'confirmed'
+                BEGIN SELECT RAISE(ABORT,
+                    'a confirmed result never changes again (e-SP 4.7)'); END""",
+        ],
+    )
+
+
+def migrate(db: Database) -> list[str]:
+    """Apply every pending migration; returns the names applied (empty when up to date)."""
+    pending = [migration.name for migration in MIGRATIONS.pending(db)]
+    MIGRATIONS.apply(db)
+    return pending

@@ -1,0 +1,94 @@
+"""Small shared SQL helpers for the query modules (not part of the public API)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any, TypeVar
+
+from sqlite_utils import Database
+
+from bot.store.rows import NotFoundError, from_row
+from bot.store.times import to_text
+
+R = TypeVar("R")
+
+
+def dumps(value: Any) -> str:
+    """Canonical JSON (sorted keys, no spaces), so equal data gives equal text."""
+    return json.dumps(
+        value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=_json_default
+    )
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return to_text(value)
+    if isinstance(value, set | frozenset):
+        return sorted(value)
+    raise TypeError(f"cannot store {type(value).__name__} as JSON: {value!r}")
+
+
+def to_db(value: Any) -> Any:
+    """A Python value as SQLite stores it."""
+    if isinstance(value, datetime):
+        return to_text(value)
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, dict | list | tuple):
+        return dumps(value)
+    return value
+
+
+def rows(db: Database, cls: type[R], sql: str, params: Sequence[Any] = ()) -> list[R]:
+    # A plain cursor, not db.query(): that wraps every SELECT in a savepoint, which costs
+    # more than the query itself here; we always run inside the store's transaction anyway.
+    cursor = db.execute(sql, [to_db(p) for p in params])
+    names = [column[0] for column in cursor.description]
+    return [from_row(cls, dict(zip(names, row, strict=True))) for row in cursor.fetchall()]
+
+
+def one(db: Database, cls: type[R], sql: str, params: Sequence[Any] = ()) -> R | None:
+    found = rows(db, cls, sql, params)
+    return found[0] if found else None
+
+
+def must(found: R | None, what: str) -> R:
+    if found is None:
+        raise NotFoundError(f"{what} does not exist")
+    return found
+
+
+def insert(db: Database, table: str, values: Mapping[str, Any]) -> int:
+    """INSERT one row; returns its rowid."""
+    columns = ", ".join(values)
+    marks = ", ".join("?" for _ in values)
+    cursor = db.execute(
+        f"INSERT INTO {table} ({columns}) VALUES ({marks})", [to_db(v) for v in values.values()]
+    )
+    return int(cursor.lastrowid or 0)
+
+
+def check_columns(changes: Mapping[str, Any], allowed: Iterable[str], what: str) -> None:
+    unknown = set(changes) - set(allowed)
+    if unknown:
+        raise ValueError(f"{what}: cannot change {', '.join(sorted(unknown))}")
+    if not changes:
+        raise ValueError(f"{what}: nothing to change")
+
+
+def update(
+    db: Database, table: str, where: str, params: Sequence[Any], changes: Mapping[str, Any]
+) -> dict[str, dict[str, Any]]:
+    """UPDATE the columns in `changes`; returns {'before': …, 'after': …} for the audit."""
+    columns = ", ".join(changes)
+    before = next(iter(db.query(f"SELECT {columns} FROM {table} WHERE {where}", params)), None)
+    if before is None:
+        raise NotFoundError(f"{table} row ({where} with {list(params)}) does not exist")
+    assignments = ", ".join(f"{column} = ?" for column in changes)
+    db.execute(
+        f"UPDATE {table} SET {assignments} WHERE {where}",
+        [*(to_db(v) for v in changes.values()), *params],
+    )
+    return {"before": before, "after": {k: to_db(v) for k, v in changes.items()}}

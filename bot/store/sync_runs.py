@@ -1,0 +1,63 @@
+"""Sync runs (round syncs and the nightly sync), so a restart knows what to catch up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlite_utils import Database
+
+from bot.store.audit import record
+from bot.store.rows import Change, StoreError, SyncKind, SyncOutcome, SyncRun
+from bot.store.sql import insert, must, one, to_db
+
+
+def start_sync_run(
+    db: Database, kind: SyncKind, by: Change, *, tournament_id: int | None = None
+) -> SyncRun:
+    run_id = insert(db, "sync_runs", {"kind": SyncKind(kind), "tournament_id": tournament_id,
+                                      "started_at": by.at})
+    record(db, by, "sync.start", tournament_id=tournament_id, subject=f"sync:{run_id}",
+           data={"kind": kind})
+    return _get(db, run_id)
+
+
+def finish_sync_run(
+    db: Database, run_id: int, outcome: SyncOutcome, by: Change,
+    *, summary: dict[str, Any] | None = None,
+) -> SyncRun:
+    outcome = SyncOutcome(outcome)
+    if outcome is SyncOutcome.RUNNING:
+        raise ValueError("a finished sync run needs an outcome other than 'running'")
+    run = _get(db, run_id)
+    if run.finished_at is not None:
+        raise StoreError(f"sync run {run_id} already finished ({run.outcome})")
+    db.execute("UPDATE sync_runs SET finished_at = ?, outcome = ?, summary = ? WHERE id = ?",
+               [to_db(by.at), outcome, to_db(summary or {}), run_id])
+    record(db, by, "sync.finish", tournament_id=run.tournament_id, subject=f"sync:{run_id}",
+           data={"outcome": outcome, "summary": summary or {}})
+    return _get(db, run_id)
+
+
+def last_sync_run(
+    db: Database,
+    kind: SyncKind,
+    *,
+    tournament_id: int | None = None,
+    outcome: SyncOutcome | None = SyncOutcome.OK,
+) -> SyncRun | None:
+    """The latest run of `kind` (for `tournament_id`, or across all when None) that ended with
+    `outcome` (None = any, running included)."""
+    sql = "SELECT * FROM sync_runs WHERE kind = ?"
+    params: list[Any] = [SyncKind(kind)]
+    if tournament_id is not None:
+        sql += " AND tournament_id = ?"
+        params.append(tournament_id)
+    if outcome is not None:
+        sql += " AND outcome = ?"
+        params.append(SyncOutcome(outcome))
+    return one(db, SyncRun, sql + " ORDER BY started_at DESC, id DESC LIMIT 1", params)
+
+
+def _get(db: Database, run_id: int) -> SyncRun:
+    return must(one(db, SyncRun, "SELECT * FROM sync_runs WHERE id = ?", [run_id]),
+                f"sync run {run_id}")
