@@ -104,15 +104,26 @@ class Language:
 
     @classmethod
     def load(cls, code: str, path: Path) -> Language:
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise CatalogueError(f"{path}: {exc}") from exc
-        plurals = data.pop("plural", {})
-        messages = _flatten(data)
-        bad = [key for key, value in messages.items() if not isinstance(value, str)]
-        if bad:
-            raise CatalogueError(f"{path}: not text: {', '.join(sorted(bad))}")
+        """Read `path` (e.g. `sk.toml`) and every `*.toml` in the folder of the same name
+        (`sk/`), so each part of the application keeps its messages in a file of its own."""
+        parts = [path, *sorted(path.with_suffix("").glob("*.toml"))]
+        messages: dict[str, str] = {}
+        plurals: dict[str, Mapping[str, str]] = {}
+        for part in parts:
+            try:
+                data = tomllib.loads(part.read_text(encoding="utf-8"))
+            except (OSError, tomllib.TOMLDecodeError) as exc:
+                raise CatalogueError(f"{part}: {exc}") from exc
+            more_plurals = data.pop("plural", {})
+            more = _flatten(data)
+            bad = [key for key, value in more.items() if not isinstance(value, str)]
+            if bad:
+                raise CatalogueError(f"{part}: not text: {', '.join(sorted(bad))}")
+            twice = sorted((set(more) & set(messages)) | (set(more_plurals) & set(plurals)))
+            if twice:
+                raise CatalogueError(f"{part}: defined twice: {', '.join(twice)}")
+            messages.update(more)
+            plurals.update(more_plurals)
         return cls(code=code, messages=messages, plurals=plurals)
 
     def plural(self, n: int | float, word: str) -> str:
