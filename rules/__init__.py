@@ -3,7 +3,7 @@
 Contract: DESIGN.md section 2. Rules text: RULES.md (digest of e-SP, Príloha D).
 """
 
-from rules.exclusion import exclusions
+from rules.exclusion import exclusion_details, exclusions
 from rules.model import Case, End, Entrant, Exclusion, Pairing, Rating, Result, Standing
 from rules.pairing import PairingError, is_round_robin, pair_round
 from rules.profile import Profile, ProfileError
@@ -24,6 +24,7 @@ __all__ = [
     "Result",
     "Standing",
     "decay",
+    "exclusion_details",
     "exclusions",
     "expected",
     "is_round_robin",

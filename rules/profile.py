@@ -45,8 +45,14 @@ class PlainRule:
 @dataclass(frozen=True, slots=True)
 class ResignedRule:
     rule: str
-    # ČAS 13.1/14.2 treat a resignation as a one-sided forfeit; SSS e-SP 3.5 does not.
+    # ČAS 13.1/14.2 and SP 2.6 d) treat a resignation as a one-sided forfeit; e-SP 3.5 does not.
     forfeit: bool
+    # "as_played": the score at the moment of resignation (e-SP 3.5);
+    # "forfeit_or_current": the no-show forfeit score or the current score, whichever gives the
+    #           winner the larger lead (ČAS 14.2);
+    # "forfeit_or_difference": the no-show forfeit score, or 0 : current lead when the lead is
+    #           larger (SP 2.6 d: "0:100, prípadne ... 0:rozdiel skóre").
+    mode: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +61,8 @@ class DisconnectRule:
     # "margin": the winner's score becomes max(winner, loser + margin) — Interpretation of
     #           "by 50" (e-SP 4.8) = "at least 50" (e-SP 4.9 table);
     # "forfeit_or_current": the no-show forfeit score or the current score, whichever gives
-    #           the winner the larger lead (ČAS 14.2).
+    #           the winner the larger lead (ČAS 14.2);
+    # "forfeit_or_difference": as for a resignation (SP 2.6 d, live rules by analogy).
     mode: str
     margin: int
 
@@ -120,6 +127,7 @@ class RatedRule:
 @dataclass(frozen=True, slots=True)
 class ExclusionRule:
     rule: str
+    # A threshold of 0 means the rules set no automatic exclusion (ČAS: only the HR excludes).
     # e-SP 3.6 (a): forfeited against him with no move made, or resigned — counted together.
     no_move_or_resigned: int
     # e-SP 3.6 (b): forfeited against him for any reason.
@@ -205,6 +213,8 @@ class Profile:
     name: str
     title: str
     kind: str  # "online" | "live"
+    # the ends (End values) these rules know; `score` refuses the others with a clear message
+    ends: list[str]
     points: PointsRule
     finished: FinishedRule
     time_loss: PlainRule
@@ -298,7 +308,9 @@ def _convert(tp: Any, value: Any, path: str) -> Any:
     return value
 
 
-_CRITERIA = {"points", "wins", "median_buchholz", "buchholz", "score", "spread", "neustadtl"}
+_CRITERIA = ("points", "wins", "median_buchholz", "buchholz", "score", "spread", "neustadtl")
+# one-sided forfeit scores shared by resignations and disconnections (rules.scoring)
+_FORFEIT_MODES = ("forfeit_or_current", "forfeit_or_difference")
 
 
 def _check(p: Profile, where: str) -> None:
@@ -307,19 +319,30 @@ def _check(p: Profile, where: str) -> None:
     def fail(field_name: str, why: str) -> None:
         raise ProfileError(f"{where}: {field_name}: {why}")
 
-    if p.disconnect.mode not in {"margin", "forfeit_or_current"}:
-        fail("disconnect.mode", "must be 'margin' or 'forfeit_or_current'")
-    if p.agreed_draw.score not in {"lower", "as_played"}:
-        fail("agreed_draw.score", "must be 'lower' or 'as_played'")
+    def one_of(field_name: str, value: str, allowed: tuple[str, ...]) -> None:
+        if value not in allowed:
+            fail(field_name, f"{value!r} is not one of {', '.join(map(repr, allowed))}")
+
+    one_of("kind", p.kind, ("online", "live"))
+    one_of("disconnect.mode", p.disconnect.mode, ("margin", *_FORFEIT_MODES))
+    one_of("resigned.mode", p.resigned.mode, ("as_played", *_FORFEIT_MODES))
+    one_of("agreed_draw.score", p.agreed_draw.score, ("lower", "as_played"))
     for key in ("tiebreaks", "round_robin_tiebreaks"):
-        for c in getattr(p.standings, key):
-            if c not in _CRITERIA:
-                fail(f"standings.{key}", f"unknown criterion {c!r}")
+        criteria = getattr(p.standings, key)
+        if not criteria or len(set(criteria)) != len(criteria):
+            fail(f"standings.{key}", "must name at least one criterion, each once")
+        for c in criteria:
+            one_of(f"standings.{key}", c, _CRITERIA)
+    if p.standings.median_drop < 0:
+        fail("standings.median_drop", "must not be negative")
     from rules.model import End  # local: model has no dependency on profile
 
-    for e in p.rated.ends:
-        if e not in End.__members__.values():
-            fail("rated.ends", f"unknown end {e!r}")
+    for key, ends in (("ends", p.ends), ("rated.ends", p.rated.ends)):
+        for e in ends:
+            one_of(key, e, tuple(x.value for x in End))
+    for key in ("no_move_or_resigned", "any_forfeit"):
+        if getattr(p.exclusion, key) < 0:
+            fail(f"exclusion.{key}", "must be 0 (no automatic exclusion) or more")
     s = p.screlo
     if not (len(s.k_few_games) == len(s.k_many_games) == len(s.k_bands) + 1):
         fail("screlo.k_bands", "needs one K more than band boundaries in each K list")
