@@ -1,0 +1,1 @@
+"""Scrapers of the game portals the tournaments are played on (herna.net)."""

@@ -1,0 +1,34 @@
+"""herna.net: the client, the page parsers and the plain records they produce.
+
+The simulator (`scrapers.herna.simulator`) is imported on its own: it needs aiohttp.
+"""
+
+from scrapers.herna.client import Credentials, HernaClient, HernaSettings, Scrape
+from scrapers.herna.errors import (
+    HernaError,
+    HernaUnavailable,
+    LayoutChanged,
+    LoginFailed,
+    PageMissing,
+)
+from scrapers.herna.parser import parse_game, parse_history
+from scrapers.herna.records import EndKind, GameRecord, HistoryEntry, HistoryPage, TableSettings
+
+__all__ = [
+    "Credentials",
+    "EndKind",
+    "GameRecord",
+    "HernaClient",
+    "HernaError",
+    "HernaSettings",
+    "HernaUnavailable",
+    "HistoryEntry",
+    "HistoryPage",
+    "LayoutChanged",
+    "LoginFailed",
+    "PageMissing",
+    "Scrape",
+    "TableSettings",
+    "parse_game",
+    "parse_history",
+]

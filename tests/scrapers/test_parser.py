@@ -1,0 +1,128 @@
+"""The parser on saved pages: good ones read back exactly, broken ones raise LayoutChanged
+naming what is missing."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from scrapers.herna import parser
+from scrapers.herna.errors import LayoutChanged
+from scrapers.herna.records import EndKind
+
+GAMES = [
+    "game_finished",
+    "game_passes",
+    "game_resigned",
+    "game_time_loss",
+    "game_disconnected",
+    "game_draw",
+    "game_unfinished",
+]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_saved_game_pages_read_back_exactly(name, samples, saved):
+    assert parser.parse_game(saved(name)) == samples[name]
+
+
+def test_game_page_details(saved):
+    record = parser.parse_game(saved("game_time_loss"), game_id="700104")
+    # the page shows 19:00:00 summer time (CEST) -> 17:00:00 UTC
+    assert record.started == datetime(2026, 7, 4, 17, 0, 0, tzinfo=UTC)
+    assert record.end is EndKind.TIME_LOSS and record.ended_on == "Ľubo_Š"
+    assert record.starter == "Ľubo_Š"
+    assert (record.settings.tempo, record.settings.language) == ("2x15", "český jazyk")
+
+
+def test_starter_is_read_from_the_mark_not_the_seat_order(saved):
+    page = saved("game_passes")
+    seats = page.decode().split('<td class="nick">')[1:]
+    assert seats[0].startswith("Ľubo_Š") and seats[1].startswith("Žofka&amp;Co&lt;3")
+    record = parser.parse_game(page)
+    assert (record.first, record.second) == ("Žofka&Co<3", "Ľubo_Š")
+    assert record.score_of("Ľubo_Š") == 389 and record.moves_of("Žofka&Co<3") == 14
+
+
+def test_unfinished_game_has_no_end_time(saved):
+    record = parser.parse_game(saved("game_unfinished"))
+    assert record.end is EndKind.UNFINISHED and record.ended is None and not record.finished
+
+
+def test_game_id_must_match_the_request(saved):
+    with pytest.raises(LayoutChanged, match="asked for game 1, the page shows game 700101"):
+        parser.parse_game(saved("game_finished"), game_id="1")
+
+
+def test_history_pages_follow_pagination(saved, samples):
+    history = [parser.parse_history(saved(f"history_{n}")) for n in (1, 2, 3)]
+    assert [(p.page, p.pages) for p in history] == [(1, 3), (2, 3), (3, 3)]
+    assert history[0].next_url == "/partie?strana=2"
+    assert history[1].next_url == "/partie?strana=3"
+    assert history[2].next_url is None
+    entries = [e for p in history for e in p.entries]
+    assert [e.started for e in entries] == sorted((e.started for e in entries), reverse=True)
+    by_id = {r.game_id: r for r in samples.values()}
+    for entry in entries:
+        record = by_id[entry.game_id]
+        assert (entry.nicks, entry.started, entry.end) == (record.nicks, record.started, record.end)
+
+
+def test_empty_history(saved):
+    page = parser.parse_history(saved("history_empty"))
+    assert page.entries == () and page.next_url is None and (page.page, page.pages) == (1, 1)
+
+
+def test_login_pages(saved):
+    assert parser.is_login_page(saved("login"))
+    assert not parser.is_login_page(saved("game_finished"))
+    assert parser.login_error(saved("login")) is None
+    assert parser.login_error(saved("login_refused")) == "Nesprávne meno alebo heslo."
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("bad_no_scores", "td.skore"),
+        ("bad_score_text", "'412 b.' is not a whole number"),
+        ("bad_time", "'2026-03-07 09:05' is not %d.%m.%Y %H:%M:%S"),
+        ("bad_status", "unknown game status 'prerušená'"),
+        ("bad_status_nick", "inconsistent record"),
+        ("bad_two_starters", "exactly one starter expected, found 2"),
+        ("bad_stranger_move", "no player's nick"),
+        ("bad_unfinished_end", "a game in progress shows an end time"),
+        ("bad_no_tempo", "Tempo missing"),
+        ("bad_renamed_table", "two player rows expected, found 0"),
+        ("bad_truncated", "two player rows expected, found 0"),
+    ],
+)
+def test_broken_game_pages_name_what_is_missing(name, message, saved):
+    with pytest.raises(LayoutChanged) as caught:
+        parser.parse_game(saved(name))
+    assert message in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("bad_history_no_table", "'table.partie' not found"),
+        ("bad_history_pager", "pager text"),
+        ("bad_history_truncated", "game 700104: two different nicks expected, got []"),
+        ("game_finished", "'table.partie' not found"),
+    ],
+)
+def test_broken_history_pages(name, message, saved):
+    with pytest.raises(LayoutChanged) as caught:
+        parser.parse_history(saved(name))
+    assert message in str(caught.value)
+
+
+def test_a_login_form_is_not_a_game(saved):
+    with pytest.raises(LayoutChanged, match=r"h1\.partia"):
+        parser.parse_game(saved("login"))
+
+
+def test_bytes_that_are_not_utf8_are_a_layout_change(saved):
+    with pytest.raises(LayoutChanged, match="not utf-8 text"):
+        parser.parse_game(saved("game_finished").decode().encode("cp1250"))
