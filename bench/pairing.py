@@ -1,0 +1,224 @@
+"""Pairing speed and quality: ours (rules.pairing) against py4swiss 0.3.1 (FIDE Dutch).
+
+1. Round 5 of a Swiss event (rounds 1–4 paired by us, random results, one withdrawal) for 64,
+   200 and 1,000 players: both engines get the same history; time, ratio and quality
+   (pairs across score groups, players whose starts differ by 2, rule breaks).
+2. Twenty 40-player, 7-round events, each engine pairing its own event from the same seeds:
+   events finished without a rule break, and players who were at ±2 starts at some point.
+Run: .venv/bin/python bench/pairing.py   (numbers are printed, never asserted)
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+
+from py4swiss.engines import DutchEngine
+from py4swiss.trf import ParsedTrf
+from py4swiss.trf.codes import PlayerCode
+from py4swiss.trf.results import ColorToken, ResultToken, RoundResult
+from py4swiss.trf.sections import PlayerSection, XSection
+from py4swiss.trf.sections.x_section import XSectionConfiguration
+
+from rules.model import Case, End, Entrant, Pairing, Result
+from rules.pairing import pair_round
+from rules.pairing.players import seeded
+from rules.profile import Profile
+from rules.screlo import expected
+
+PROFILE = Profile.load("sss-online")
+ROUNDS = 7
+Pairer = Callable[[list[Entrant], list[Result], int], list[Pairing]]
+
+
+def ours(entrants: list[Entrant], results: list[Result], rnd: int) -> list[Pairing]:
+    return pair_round(entrants, results, rnd, ROUNDS, PROFILE)
+
+
+def py4swiss(entrants: list[Entrant], results: list[Result], rnd: int) -> list[Pairing]:
+    """The same request as TRF(x) in memory; white = the player who starts."""
+    everyone = _everyone(entrants, results)
+    number = {e.id: i + 1 for i, e in enumerate(everyone)}
+    present = {e.id for e in entrants}
+    rows: dict[str, list[RoundResult]] = {e.id: [] for e in everyone}
+    points: dict[str, float] = {e.id: 0.0 for e in everyone}
+    by_round: dict[int, dict[str, Result]] = {}
+    for r in results:
+        for p in r.case.players:
+            by_round.setdefault(r.case.round, {})[p] = r
+    for k in range(1, rnd):
+        for e in everyone:
+            r = by_round.get(k, {}).get(e.id)
+            rows[e.id].append(_trf_result(r, e.id, number))
+            points[e.id] += r.points_of(e.id) if r else 0.0
+    sections = [
+        PlayerSection(code=PlayerCode.PLAYER, starting_number=number[e.id], name=e.id,
+                      fide_rating=int(e.rating), points_times_ten=round(points[e.id] * 10),
+                      rank=number[e.id], results=rows[e.id])
+        for e in everyone
+    ]
+    x = XSection(number_of_rounds=ROUNDS,
+                 zeroed_ids={number[e.id] for e in everyone if e.id not in present},
+                 configuration=XSectionConfiguration(first_round_color=False))
+    trf = ParsedTrf(player_sections=sections, x_section=x)
+    ids = {v: k for k, v in number.items()}
+    out = []
+    for table, p in enumerate(DutchEngine.generate_pairings(trf), start=1):
+        if p.black == 0 or p.white == 0:
+            out.append(Pairing(table, ids[p.white or p.black], None))
+        else:
+            out.append(Pairing(table, ids[p.white], ids[p.black]))
+    return out
+
+
+def _everyone(entrants: list[Entrant], results: list[Result]) -> list[Entrant]:
+    """Entrants plus withdrawn players (rated 1600 here), in seed order."""
+    known = {e.id for e in entrants}
+    gone = sorted({p for r in results for p in r.case.players} - known)
+    return seeded([*entrants, *(Entrant(g, 1600.0) for g in gone)], PROFILE)
+
+
+def _trf_result(r: Result | None, pid: str, number: dict[str, int]) -> RoundResult:
+    if r is None:
+        return RoundResult(id=0, color=ColorToken.BYE_OR_NOT_PAIRED,
+                           result=ResultToken.ZERO_POINT_BYE)
+    if r.case.second is None:
+        return RoundResult(id=0, color=ColorToken.BYE_OR_NOT_PAIRED,
+                           result=ResultToken.PAIRING_ALLOCATED_BYE)
+    pts = r.points_of(pid)
+    token = ResultToken.WIN if pts == 1 else ResultToken.LOSS if pts == 0 else ResultToken.DRAW
+    colour = ColorToken.WHITE if r.case.first == pid else ColorToken.BLACK
+    return RoundResult(id=number[r.case.opponent(pid)], color=colour, result=token)
+
+
+def play(rng: random.Random, pairing: Sequence[Pairing], rnd: int,
+         rating: dict[str, float]) -> list[Result]:
+    """Results drawn from the screlo expectation (no draws: fewer ties, harder pairing)."""
+    out = []
+    for t in pairing:
+        if t.second is None:
+            case = Case(End.BYE, t.first, None, round=rnd)
+            out.append(Result(case, 1.0, 0.0, 20, 0, frozenset(), False, "e-SP 4.9"))
+            continue
+        p = expected(rating[t.first] - rating[t.second], PROFILE)
+        first_points = 1.0 if rng.random() < p else 0.0
+        case = Case(End.FINISHED, t.first, t.second, round=rnd)
+        out.append(Result(case, first_points, 1 - first_points, 0, 0, frozenset(), True, "x"))
+    return out
+
+
+def breaks(pairing: Sequence[Pairing], results: list[Result]) -> int:
+    """Rule breaks of a round: rematches, second byes, start difference 3, three in a row."""
+    met = {frozenset(r.case.players) for r in results if r.case.second}
+    byes = {r.case.first for r in results if r.case.second is None}
+    seq = _starts(results)
+    bad = 0
+    for t in pairing:
+        if t.second is None:
+            bad += t.first in byes
+            continue
+        bad += frozenset((t.first, t.second)) in met
+        for p, s in ((t.first, True), (t.second, False)):
+            after = [*seq.get(p, []), s]
+            bad += abs(2 * sum(after) - len(after)) > 2 or after[-3:] in ([s] * 3,)
+    return bad
+
+
+def _starts(results: list[Result]) -> dict[str, list[bool]]:
+    seq: dict[str, list[bool]] = {}
+    for r in sorted(results, key=lambda r: r.case.round):
+        if r.case.second:
+            seq.setdefault(r.case.first, []).append(True)
+            seq.setdefault(r.case.second, []).append(False)
+    return seq
+
+
+def quality(pairing: Sequence[Pairing], results: list[Result]) -> tuple[int, int, int]:
+    """(pairs across score groups, players at ±2 starts after the round, rule breaks)."""
+    points: dict[str, float] = {}
+    for r in results:
+        for p in r.case.players:
+            points[p] = points.get(p, 0.0) + r.points_of(p)
+    cross = sum(1 for t in pairing if t.second and points.get(t.first) != points.get(t.second))
+    seq = _starts(results)
+    at_two = 0
+    for t in pairing:
+        if t.second:
+            for p, s in ((t.first, True), (t.second, False)):
+                after = [*seq.get(p, []), s]
+                at_two += abs(2 * sum(after) - len(after)) == 2
+    return cross, at_two, breaks(pairing, results)
+
+
+def history(n: int, seed: int, upto: int) -> tuple[list[Entrant], list[Result], dict[str, float]]:
+    rng = random.Random(seed)
+    entrants = [Entrant(f"h{i:04d}", float(round(rng.uniform(1300, 2300)))) for i in range(n)]
+    rating = {e.id: e.rating for e in entrants}
+    results: list[Result] = []
+    for rnd in range(1, upto):
+        if rnd == 3:
+            entrants.pop(rng.randrange(len(entrants)))
+        results += play(rng, ours(entrants, results, rnd), rnd, rating)
+    return entrants, results, rating
+
+
+def timed(pairer: Pairer, entrants: list[Entrant], results: list[Result],
+          repeat: int) -> tuple[float, list[Pairing]]:
+    best, out = float("inf"), []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        out = pairer(entrants, results, 5)
+        best = min(best, time.perf_counter() - start)
+    return best, out
+
+
+def round_five() -> None:
+    print("Round 5 with history (rounds 1–4 by us, one withdrawal), best of N runs")
+    print(f"{'players':>7} {'ours s':>8} {'py4swiss s':>10} {'ratio':>6}   "
+          f"{'cross-group':>11} {'at ±2':>9} {'breaks':>7}  (ours / py4swiss)")
+    for n in (64, 200, 1000):
+        entrants, results, _ = history(n, n, 5)
+        t_ours, p_ours = timed(ours, entrants, results, 5)
+        t_ref, p_ref = timed(py4swiss, entrants, results, 1 if n >= 1000 else 3)
+        q_ours, q_ref = quality(p_ours, results), quality(p_ref, results)
+        print(f"{n:>7} {t_ours:>8.3f} {t_ref:>10.3f} {t_ref / t_ours:>5.0f}×   "
+              f"{q_ours[0]:>5} / {q_ref[0]:<5} {q_ours[1]:>4} / {q_ref[1]:<4} "
+              f"{q_ours[2]:>3} / {q_ref[2]:<3}")
+
+
+def events(count: int = 20, n: int = 40) -> None:
+    print(f"\n{count} events of {n} players, {ROUNDS} rounds, one withdrawal before round 4")
+    for name, pairer in (("ours", ours), ("py4swiss", py4swiss)):
+        clean = at_two = 0
+        spent = 0.0
+        for seed in range(count):
+            rng = random.Random(seed)
+            entrants = [Entrant(f"e{i:02d}", float(round(rng.uniform(1300, 2300))))
+                        for i in range(n)]
+            rating = {e.id: e.rating for e in entrants}
+            results: list[Result] = []
+            bad = 0
+            for rnd in range(1, ROUNDS + 1):
+                if rnd == 4:
+                    entrants.pop(rng.randrange(len(entrants)))
+                start = time.perf_counter()
+                pairing = pairer(entrants, results, rnd)
+                spent += time.perf_counter() - start
+                bad += breaks(pairing, results)
+                results += play(rng, pairing, rnd, rating)
+            clean += bad == 0
+            at_two += sum(
+                any(abs(2 * sum(s[:k]) - k) == 2 for k in range(1, len(s) + 1))
+                for s in _starts(results).values()
+            )
+        print(f"{name:>9}: {clean}/{count} events without a rule break; "
+              f"{at_two / count:.1f} players per event reached ±2 starts; "
+              f"{spent / count / ROUNDS * 1000:.1f} ms per round")
+
+
+if __name__ == "__main__":
+    round_five()
+    if "--quick" not in sys.argv:
+        events()

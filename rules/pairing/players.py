@@ -1,0 +1,170 @@
+"""Each entrant's state for pairing: seed, points, who he has met, byes and his starts.
+
+Starts ("who moves first", the colour of the FIDE systems) follow SP 1.3 "starts must be
+balanced" as the profile states it: after this round a player's starts and seconds may differ
+by at most `max_start_difference`, and nobody starts (or goes second) more than
+`max_same_in_a_row` times in a row. Only games actually played count for starts (a no-show
+forfeit was never started); every pairing, played or not, counts as "met" (e-SP 2.4: no two
+players are paired twice).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from rules.model import End, Entrant, Result
+from rules.profile import Profile
+
+#: Ends of a pairing at which no game was started: they leave the start history alone.
+UNPLAYED = frozenset({End.NO_SHOW, End.BOTH_NO_SHOW, End.BYE})
+
+#: Strength of a start preference: only one side legal > unbalanced > alternation > none.
+ABSOLUTE, IMBALANCE, ALTERNATION, NONE = 3, 2, 1, 0
+
+
+@dataclass(slots=True, eq=False)
+class Player:
+    id: str
+    seed: int  # 0 = top seed: online screlo descending, then registration order (e-SP 2.4)
+    points: float = 0.0
+    starts: list[bool] = field(default_factory=list)  # played games, round order; True = started
+    byes: int = 0
+    met: set[str] = field(default_factory=set)
+    blocked: set[str] = field(default_factory=set)  # met or kept apart (`avoid`)
+    order: int = 0  # place in the pairing order: points descending, then seed
+    can_first: bool = True
+    can_second: bool = True
+    want: int = 0  # +1 wants to start, −1 wants to go second, 0 no wish
+    strength: int = NONE
+
+    @property
+    def balance(self) -> int:
+        """Starts minus seconds over the games played so far."""
+        return 2 * sum(self.starts) - len(self.starts)
+
+
+def rating_of(entrant: Entrant, profile: Profile) -> float:
+    """The seeding rating; a newcomer (no rating: None or NaN) is seeded at 1600 (e-SP 2.4)."""
+    value = entrant.rating
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return profile.pairing.newcomer_rating
+    return float(value)
+
+
+def seeded(entrants: Sequence[Entrant], profile: Profile) -> list[Entrant]:
+    """Seed order: rating descending; equal ratings keep the registration order (stable sort)."""
+    ids = [e.id for e in entrants]
+    if len(set(ids)) != len(ids):
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        raise ValueError(f"hráč {twice[0]!r} je v zozname hráčov viackrát")
+    return sorted(entrants, key=lambda e: -rating_of(e, profile))
+
+
+def ordered_results(results: Iterable[Result], round_no: int) -> list[Result]:
+    """Earlier rounds' results in round order; anything else is refused with a clear message."""
+    seen: set[tuple[int, str]] = set()
+    ordered = sorted(results, key=lambda r: r.case.round)
+    for result in ordered:
+        case = result.case
+        if not 1 <= case.round < round_no:
+            raise ValueError(
+                f"výsledok {case.first} – {case.second} má kolo {case.round}; pri párovaní "
+                f"{round_no}. kola sa berú len výsledky kôl 1 až {round_no - 1}"
+            )
+        for player in case.players:
+            if (case.round, player) in seen:
+                raise ValueError(f"hráč {player!r} má v {case.round}. kole viac výsledkov")
+            seen.add((case.round, player))
+    return ordered
+
+
+def build(
+    entrants: Sequence[Entrant],
+    results: Sequence[Result],
+    avoid: Iterable[tuple[str, str]],
+    profile: Profile,
+) -> list[Player]:
+    """The entrants as Players, in pairing order (points descending, then seed)."""
+    players = {e.id: Player(e.id, seed) for seed, e in enumerate(seeded(entrants, profile))}
+    for result in results:
+        case = result.case
+        for pid in case.players:
+            player = players.get(pid)
+            if player is None:  # withdrawn or excluded: still a past opponent of others
+                continue
+            player.points += result.points_of(pid)
+            opponent = case.opponent(pid)
+            if opponent is None:
+                player.byes += 1
+                continue
+            player.met.add(opponent)
+            if case.end not in UNPLAYED:
+                player.starts.append(pid == case.first)
+    for a, b in avoid:
+        for x, y in ((a, b), (b, a)):
+            if x in players:
+                players[x].blocked.add(y)
+    ranked = sorted(players.values(), key=lambda p: (-p.points, p.seed))
+    for order, player in enumerate(ranked):
+        player.order = order
+        player.blocked |= player.met
+        _start_rules(player, profile)
+    return ranked
+
+
+def _start_rules(player: Player, profile: Profile) -> None:
+    """Which sides the player may take this round (SP 1.3) and which one he would rather."""
+    limit = profile.pairing.max_start_difference
+    run = profile.pairing.max_same_in_a_row
+    balance, last = player.balance, player.starts[-run:]
+    full_run = len(last) == run
+    player.can_first = balance + 1 <= limit and not (full_run and all(last))
+    player.can_second = balance - 1 >= -limit and not (full_run and not any(last))
+    if not (player.can_first or player.can_second):
+        # only a history that already broke the rule (a manual pairing) gets here: the side
+        # that brings the balance back is the only one that does not make it worse
+        player.can_first, player.can_second = balance < 0, balance >= 0
+    if player.can_first != player.can_second:
+        player.want, player.strength = (1 if player.can_first else -1), ABSOLUTE
+    elif balance:
+        player.want, player.strength = (-1 if balance > 0 else 1), IMBALANCE
+    elif player.starts:
+        player.want, player.strength = (-1 if player.starts[-1] else 1), ALTERNATION
+
+
+def legal(a: Player, b: Player) -> bool:
+    """They may meet: never met, not kept apart, and one of them can start while the other
+    goes second."""
+    return b.id not in a.blocked and (
+        (a.can_first and b.can_second) or (a.can_second and b.can_first)
+    )
+
+
+def clash(a: Player, b: Player) -> int:
+    """How strongly their start wishes collide (0 = compatible); used to rank candidates."""
+    if a.want and a.want == b.want:
+        return min(a.strength, b.strength)
+    return 0
+
+
+def orient(a: Player, b: Player, table: int, profile: Profile) -> tuple[Player, Player]:
+    """(starts, goes second) for a legal pair; `a` is the higher-placed of the two.
+
+    The stronger wish wins; on equal wishes the higher-placed player gets his. Without any
+    wish (round 1) the table decides: at odd tables the lower seed starts, at even tables the
+    higher seed — so the top seed, at table 1, does not start (e-SP 2.4), and "player A" at odd
+    tables is the lower seed as SP 2.1 asks of the live pairing program.
+    """
+    a_first = a.can_first and b.can_second
+    b_first = b.can_first and a.can_second
+    if a_first != b_first:
+        return (a, b) if a_first else (b, a)
+    if a.strength or b.strength:
+        decider = a if a.strength >= b.strength else b
+        other = b if decider is a else a
+        return (decider, other) if decider.want > 0 else (other, decider)
+    higher, lower = (a, b) if a.seed < b.seed else (b, a)
+    higher_starts = (table % 2 == 0) != profile.pairing.top_seed_starts
+    return (higher, lower) if higher_starts else (lower, higher)
