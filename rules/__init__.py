@@ -30,7 +30,7 @@ from rules.reconcile import (
     reconcile,
 )
 from rules.scoring import score
-from rules.screlo import decay, expected, rate
+from rules.screlo import decay, expected, rate, replay
 from rules.standings import standings
 
 __all__ = [
@@ -70,6 +70,7 @@ __all__ = [
     "pair_round",
     "rate",
     "reconcile",
+    "replay",
     "score",
     "standings",
 ]
