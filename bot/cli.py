@@ -1,18 +1,37 @@
-"""The `stredisko` command: one subcommand per task (today `demo`; later rehearse, sync, run).
+"""The `stredisko` command: one subcommand per task (demo; set-up, rounds, views, exports).
 
 Each subcommand is a function taking the parsed arguments and returning the exit code. Errors
 the user can fix end in one clear line on stderr and a non-zero exit, never a traceback.
+Tournament commands run a use case of `bot.services` on the store (`--db`, default from
+config.toml or stredisko.db) as the head administrator `--admin` (default: the OS user); the
+replies and the messages the use case sends are printed in Slovak.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import getpass
+import sqlite3
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any
 
-from rules import Profile
+from bot.clock import SystemClock
+from bot.config import ConfigError, load_config
+from bot.console import ConsoleNotifier, render_reply
+from bot.i18n import t
+from bot.services import admin, exports, lookup, rounds, setup, views
+from bot.services.app import App, Tx
+from bot.services.replies import Refusal, Reply, done
+from bot.store import Store, StoreError, get_player, list_audit, pairings_of_round
+from rules import End, Profile
 
 Command = Callable[[argparse.Namespace], int]
+UseCase = Callable[[App], Awaitable[Any]]
+#: how many audit rows `show audit` prints at most
+AUDIT_LIMIT = 10_000
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -22,19 +41,281 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- running a use case on the store --------------------------------------------------------
+
+
+def _db_path(args: argparse.Namespace) -> Path:
+    if getattr(args, "db", None):
+        return Path(args.db)
+    config = Path(getattr(args, "config", None) or "config.toml")
+    if config.exists():
+        return Path(load_config(config).store.path)
+    return Path("stredisko.db")
+
+
+def _admin(args: argparse.Namespace) -> str:
+    return getattr(args, "admin", None) or getpass.getuser()
+
+
+def _progress(text: str) -> None:
+    print(f"stredisko: {text} …", file=sys.stderr, flush=True)
+
+
+def _run(args: argparse.Namespace, use_case: UseCase) -> Any:
+    async def go() -> Any:
+        store = await Store.open(_db_path(args))
+        try:
+            return await use_case(App(store, SystemClock(), ConsoleNotifier()))
+        finally:
+            await store.close()
+
+    return asyncio.run(go())
+
+
+def _show(reply: Reply) -> int:
+    """Print a reply (with its rows); a refusal goes to stderr and exits with 1."""
+    out = sys.stdout if reply.ok else sys.stderr
+    for line in render_reply(reply):
+        print(line, file=out)
+    return 0 if reply.ok else 1
+
+
+def _reply_command(factory: Callable[[argparse.Namespace, str], UseCase],
+                   progress: str | None = None) -> Command:
+    def command(args: argparse.Namespace) -> int:
+        if progress:
+            _progress(progress)
+        return _show(_run(args, factory(args, _admin(args))))
+
+    return command
+
+
+# -- the commands -----------------------------------------------------------------------------
+
+
+def _create(a: argparse.Namespace, who: str) -> UseCase:
+    return lambda app: setup.create_from_file(app, a.file, who)
+
+
+def _import_players(a: argparse.Namespace, who: str) -> UseCase:
+    return lambda app: setup.import_players_csv(app, a.slug, a.file, who)
+
+
+def _import_screlo(a: argparse.Namespace, who: str) -> UseCase:
+    return lambda app: setup.import_screlo_list(app, a.file, who)
+
+
+def _checkin(a: argparse.Namespace, who: str) -> UseCase:
+    fn = setup.open_checkin if a.action == "open" else setup.close_checkin
+    return lambda app: fn(app, a.slug, who)
+
+
+def _pair(a: argparse.Namespace, who: str) -> UseCase:
+    return lambda app: rounds.pair_round(app, a.slug, a.round, who, force=a.force)
+
+
+def _publish(a: argparse.Namespace, who: str) -> UseCase:
+    return lambda app: rounds.publish_round(app, a.slug, a.round, who)
+
+
+def _close(a: argparse.Namespace, who: str) -> UseCase:
+    return lambda app: rounds.close_round(app, a.slug, a.round, who, force=a.force)
+
+
+def _finish(a: argparse.Namespace, who: str) -> UseCase:
+    return lambda app: rounds.finish_tournament(app, a.slug, who, force=a.force)
+
+
+def _decay(a: argparse.Namespace, who: str) -> UseCase:
+    return lambda app: setup.decay_season(app, a.season, who)
+
+
+def _audit_tx(tx: Tx, slug: str) -> Reply:
+    tournament = lookup.tournament(tx, slug)
+    rows = [
+        {"at": a.at, "actor": f"{a.actor_kind}{':' + a.actor_id if a.actor_id else ''}",
+         "action": a.action, "subject": a.subject or "", "reason": a.reason or ""}
+        for a in list_audit(tx.db, tournament_id=tournament.id, limit=AUDIT_LIMIT)
+    ]
+    return done("cli.audit", data=rows, tournament=tournament.name, count=len(rows))
+
+
+def _show_command(a: argparse.Namespace, who: str) -> UseCase:
+    if a.what in ("pairings", "results") and a.round is None:
+        raise ValueError(f"show {a.what} potrebuje číslo kola")
+    if a.what == "pairings":
+        return lambda app: views.pairings_view(app, a.slug, a.round)
+    if a.what == "results":
+        return lambda app: views.results_view(app, a.slug, a.round)
+    if a.what == "standings":
+        return lambda app: views.standings_view(app, a.slug)
+    return lambda app: app.run(_audit_tx, a.slug)
+
+
+# Ends after which, by default, both players made a move (a ruling may say otherwise: --moved)
+_PLAYED = {End.FINISHED, End.TIME_LOSS, End.RESIGNED, End.DISCONNECTED, End.OVER_LIMIT,
+           End.SAVE_FAILED, End.AGREED_DRAW}
+
+
+def _pairing_tx(tx: Tx, slug: str, round_no: int, table: int) -> tuple[int, dict[str, int]]:
+    """The pairing at `table` of round `round_no` and its players by herna nick (casefold)."""
+    tournament = lookup.tournament(tx, slug)
+    for p in pairings_of_round(tx.db, tournament.id, round_no):
+        if p.table_no == table:
+            ids = [pid for pid in (p.first_id, p.second_id) if pid is not None]
+            return p.id, {get_player(tx.db, pid).herna_nick.casefold(): pid for pid in ids}
+    raise Refusal("cli.no_pairing", round=round_no, table=table)
+
+
+def _rule(a: argparse.Namespace, who: str) -> UseCase:
+
+    async def use_case(app: App) -> Reply:
+        found = await app.run(_pairing_tx, a.slug, a.round, a.table)
+        if isinstance(found, Reply):
+            return found
+        pairing_id, nicks = found
+
+        def player(nick: str) -> int:
+            if nick.casefold() not in nicks:
+                raise Refusal("cli.unknown_nick", nick=nick, table=a.table, round=a.round)
+            return nicks[nick.casefold()]
+
+        try:
+            end = End(a.end)
+            params: dict[str, Any] = {}
+            if a.score:
+                params["first_score"], params["second_score"] = a.score
+            if a.loser:
+                params["loser"] = player(a.loser)
+            if a.winner:
+                params["winner"] = player(a.winner)
+            if a.agreed:
+                params["agreed"] = True
+            moved = a.moved if a.moved is not None else (
+                list(nicks) if end in _PLAYED else [])
+            params["moved"] = [player(n) for n in moved]
+        except Refusal as refusal:
+            return refusal.reply
+        return await admin.rule(app, a.slug, who, pairing_id, (end, params), a.reason)
+
+    return use_case
+
+
+def _export(args: argparse.Namespace) -> int:
+    if args.what != "screlo" and not args.slug:
+        raise ValueError(f"export {args.what} potrebuje skratku turnaja")
+    if args.what == "results":
+        reply = _run(args, lambda app: exports.results_csv(app, args.slug))
+    elif args.what == "tsh":
+        reply = _run(args, lambda app: exports.tsh_file(app, args.slug))
+    else:
+        reply = _run(args, exports.screlo_list_csv)
+    if not reply.ok:
+        return _show(reply)
+    if args.output:
+        Path(args.output).write_text(reply.data, encoding="utf-8")
+        print(t("cli.written", file=args.output), file=sys.stderr)
+    else:
+        sys.stdout.write(reply.data)
+    for line in render_reply(reply):
+        print(line, file=sys.stderr)
+    return 0
+
+
+def _publish_page(args: argparse.Namespace) -> int:
+    from bot.publish import write_results_page
+
+    report = _run(args, lambda app: views.report(app, args.slug))
+    if isinstance(report, Reply):
+        return _show(report)
+    path = write_results_page(report, args.dir)
+    print(t("cli.page_written", file=str(path)))
+    return 0
+
+
+# -- the parser -------------------------------------------------------------------------------
+
+
+def _common() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", default=argparse.SUPPRESS,
+                        help="súbor databázy (predvolene z config.toml, inak stredisko.db)")
+    common.add_argument("--config", default=argparse.SUPPRESS, help="konfiguračný súbor")
+    common.add_argument("--admin", default=argparse.SUPPRESS,
+                        help="hlavný administrátor, ktorý koná (predvolene používateľ OS)")
+    return common
+
+
 def _parser() -> argparse.ArgumentParser:
+    common = _common()
     parser = argparse.ArgumentParser(
-        prog="stredisko",
+        prog="stredisko", parents=[common],
         description="Riadiace stredisko online turnajov Slovenského spolku SCRABBLE.",
     )
     commands = parser.add_subparsers(dest="command", metavar="PRÍKAZ", required=True)
-    demo = commands.add_parser(
-        "demo", help="poradie malého ukážkového turnaja vyhodnoteného podľa pravidiel"
-    )
+
+    def add(name: str, help_text: str, run: Command) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help_text, parents=[common])
+        sub.set_defaults(run=run)
+        return sub
+
+    demo = add("demo", "poradie malého ukážkového turnaja vyhodnoteného podľa pravidiel", _demo)
     demo.add_argument(
         "--profil", default="sss-online", help="profil pravidiel (predvolený: sss-online)"
     )
-    demo.set_defaults(run=_demo)
+    add("create", "založiť turnaj z propozícií (TOML)",
+        _reply_command(_create, "zakladám turnaj")).add_argument("file")
+    sub = add("import-players", "prihlásiť hráčov zo súboru CSV",
+              _reply_command(_import_players, "importujem hráčov"))
+    sub.add_argument("slug")
+    sub.add_argument("file")
+    add("import-screlo", "aktualizovať online screlo zo zoznamu CSV",
+        _reply_command(_import_screlo, "importujem zoznam screla")).add_argument("file")
+    sub = add("checkin", "otvoriť alebo uzavrieť prezentáciu", _reply_command(_checkin))
+    sub.add_argument("action", choices=("open", "close"))
+    sub.add_argument("slug")
+    for name, help_text, factory, forced, note in (
+        ("pair", "spárovať kolo (e-SP 2.4)", _pair, True, "párujem kolo"),
+        ("publish", "zverejniť spárované kolo", _publish, False, None),
+        ("close", "uzavrieť kolo a vyhlásiť poradie", _close, True, "uzatváram kolo"),
+    ):
+        sub = add(name, help_text, _reply_command(factory, note))
+        sub.add_argument("slug")
+        sub.add_argument("round", type=int)
+        if forced:
+            sub.add_argument("--force", action="store_true", help="pokračovať napriek varovaniam")
+    sub = add("finish", "ukončiť turnaj: konečné poradie a online screlo",
+              _reply_command(_finish, "ukončujem turnaj a počítam online screlo"))
+    sub.add_argument("slug")
+    sub.add_argument("--force", action="store_true", help="pokračovať napriek varovaniam")
+    sub = add("show", "zobraziť párovanie, výsledky, poradie alebo záznam zmien",
+              _reply_command(_show_command))
+    sub.add_argument("what", choices=("pairings", "results", "standings", "audit"))
+    sub.add_argument("slug")
+    sub.add_argument("round", type=int, nargs="?")
+    sub = add("rule", "rozhodnutie hlavného administrátora o partii (e-SP 4.9, 5)",
+              _reply_command(_rule))
+    sub.add_argument("slug")
+    sub.add_argument("round", type=int)
+    sub.add_argument("table", type=int)
+    sub.add_argument("end", choices=[e.value for e in End])
+    sub.add_argument("--score", type=int, nargs=2, metavar=("PRVÝ", "DRUHÝ"))
+    sub.add_argument("--loser", metavar="PREZÝVKA")
+    sub.add_argument("--winner", metavar="PREZÝVKA")
+    sub.add_argument("--moved", nargs="*", metavar="PREZÝVKA",
+                     help="kto urobil aspoň jeden ťah (predvolene podľa spôsobu konca)")
+    sub.add_argument("--agreed", action="store_true",
+                     help="zlyhalo uloženie: hráči sa zhodli na celom výsledku (e-SP 4.6)")
+    sub.add_argument("--reason", required=True, help="zdôvodnenie (povinné)")
+    sub = add("export", "export: výsledky CSV, súbor TSH .t, zoznam online screla", _export)
+    sub.add_argument("what", choices=("results", "tsh", "screlo"))
+    sub.add_argument("slug", nargs="?")
+    sub.add_argument("-o", "--output", metavar="SÚBOR")
+    sub = add("publish-page", "zapísať stránku výsledkov (index.html)", _publish_page)
+    sub.add_argument("slug")
+    sub.add_argument("dir")
+    add("decay", "pokles online screla za neaktivitu na začiatku sezóny (e-SP 2.4)",
+        _reply_command(_decay)).add_argument("season", help="začínajúca sezóna, napr. 2026/27")
     return parser
 
 
@@ -43,8 +324,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     run: Command = args.run
     try:
         return run(args)
-    except ValueError as exc:  # ProfileError and invalid rule input: the message says what
-        print(f"stredisko: chyba: {exc}", file=sys.stderr)
+    except (ValueError, ConfigError, StoreError, OSError, sqlite3.Error) as exc:
+        # ProfileError, invalid rule input, a database that cannot be opened: say what
+        print(t("cli.error", reason=str(exc) or type(exc).__name__), file=sys.stderr)
         return 1
 
 

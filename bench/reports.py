@@ -1,0 +1,101 @@
+"""200 concurrent result reports through the services on a real SQLite store.
+
+Each call is one `play.report_result` use case: look up the player and his table, append the
+evidence, recompute the pairing's verdict (`rules.reconcile`), store the new result version
+and audit it — one transaction on the store's single writer thread. Prints the latency of each
+call as the caller sees it (queueing included): median and p99, plus the throughput.
+
+    .venv/bin/python bench/reports.py [--tables 200] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bot.clock import ManualClock
+from bot.services.app import App, Tx
+from bot.services.notifier import RecordingNotifier
+from bot.services.play import report_result
+from bot.store import (
+    Change,
+    Store,
+    TournamentStatus,
+    add_entry,
+    create_player,
+    create_tournament,
+    replace_pairings,
+    set_status,
+    update_round,
+)
+
+START = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
+
+
+def setup(tx: Tx, tables: int, slug: str, base: int) -> list[int]:
+    """A tournament with 2 × `tables` linked players, round 1 paired and published; returns
+    the Discord ids of each table's first player."""
+    by = Change.admin(1, tx.now, "bench")
+    t = create_tournament(tx.db, slug=slug, name="Bench", season="2024/2025",
+                          round_starts=[START], waiting_minutes=10, game_limit_minutes=50,
+                          by=by, settings={"platform_sync": False})
+    ids = []
+    for n in range(2 * tables):
+        player = create_player(tx.db, name=f"Hráč {slug} {n}", herna_nick=f"{slug}-{n}",
+                               discord_id=base + n, by=by)
+        add_entry(tx.db, t.id, player.id, by, paid=True)
+        ids.append(player.id)
+    replace_pairings(tx.db, t.id, 1, [(k + 1, ids[2 * k], ids[2 * k + 1])
+                                      for k in range(tables)], by)
+    set_status(tx.db, t.id, TournamentStatus.RUNNING, by)
+    update_round(tx.db, t.id, 1, by, published_at=tx.now)
+    return [base + 2 * k for k in range(tables)]
+
+
+async def one(app: App, slug: str, discord_id: int, latencies: list[float]) -> None:
+    began = time.perf_counter()
+    reply = await report_result(app, slug, discord_id, "412", "388")
+    latencies.append(time.perf_counter() - began)
+    if not reply.ok:
+        raise SystemExit(f"report refused: {reply.key} {reply.params}")
+
+
+async def main(tables: int, repeat: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        store = await Store.open(Path(folder) / "bench.db")
+        clock = ManualClock(START + timedelta(minutes=55))
+        app = App(store, clock, RecordingNotifier())
+        print(f"{tables} report_result calls per run, real SQLite (WAL) in {folder}")
+        for attempt in range(2 * repeat):
+            concurrent = attempt < repeat
+            slug = f"bench{attempt}"
+            discord_ids = await app.run(setup, tables, slug, 100_000 * (attempt + 1))
+            assert isinstance(discord_ids, list)
+            latencies: list[float] = []
+            began = time.perf_counter()
+            if concurrent:
+                await asyncio.gather(*(one(app, slug, d, latencies) for d in discord_ids))
+            else:
+                for d in discord_ids:
+                    await one(app, slug, d, latencies)
+            wall = time.perf_counter() - began
+            ms = sorted(x * 1000 for x in latencies)
+            p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
+            how = "concurrent" if concurrent else "one by one"
+            print(f"{how:>10}: median {statistics.median(ms):6.1f} ms   p99 {p99:6.1f} ms   "
+                  f"max {ms[-1]:6.1f} ms   total {wall * 1000:7.1f} ms   "
+                  f"{len(ms) / wall:5.0f} reports/s")
+        await store.close()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    asyncio.run(main(args.tables, args.repeat))

@@ -1,0 +1,73 @@
+"""The console adapter: renders replies and messages in Slovak for the CLI and the rehearsal.
+
+A reply or message that carries a list (a reply's `data`, a message's `params["rows"]`) is
+followed by one line per row, rendered with the catalogue key `<key>_row` — or with the key a
+row names itself under "row_key" (rows of different kinds in one list).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from bot.i18n import SLOVAK, t
+from bot.services.notifier import Message
+from bot.services.replies import Reply
+
+_WHERE = {"channel": "kanál", "dm": "DM", "admin": "admin"}
+
+
+def render(key: str, params: dict[str, Any], rows: Any = None, locale: str = SLOVAK
+           ) -> list[str]:
+    """The message and, for a list of dict rows, one line per row."""
+    lines = [t(key, locale, **params)]
+    if isinstance(rows, list):
+        for row in rows:
+            if isinstance(row, dict):
+                row_key = row.get("row_key", f"{key}_row")
+                values = {**params, **{k: v for k, v in row.items() if k != "row_key"}}
+                lines.append("  " + t(row_key, locale, **values))
+    return lines
+
+
+def render_reply(reply: Reply, locale: str = SLOVAK) -> list[str]:
+    params = dict(reply.params)
+    if reply.rule is not None:
+        params.setdefault("rule", reply.rule)
+    rows = reply.data if isinstance(reply.data, list) else params.pop("rows", None)
+    params.pop("rows", None)
+    return render(reply.key, params, rows, locale)
+
+
+def render_message(message: Message, locale: str = SLOVAK) -> list[str]:
+    params = dict(message.params)
+    rows = params.pop("rows", None)
+    return render(message.key, params, rows, locale)
+
+
+class ConsoleNotifier:
+    """Prints every announcement, direct message and admin note as rendered Slovak text."""
+
+    def __init__(self, out: TextIO | None = None,
+                 name_of: Callable[[int], str] | None = None) -> None:
+        self.out = out
+        self.name_of = name_of
+
+    def _print(self, where: str, target: int, message: Message) -> None:
+        label = _WHERE[where]
+        if where == "dm":
+            label += f" {self.name_of(target) if self.name_of else target}"
+        out = self.out or sys.stdout
+        for n, line in enumerate(render_message(message)):
+            print(f"[{label}] {line}" if n == 0 else f"{' ' * (len(label) + 3)}{line}",
+                  file=out)
+
+    async def announce(self, tournament_id: int, message: Message) -> None:
+        self._print("channel", tournament_id, message)
+
+    async def direct(self, player_id: int, message: Message) -> None:
+        self._print("dm", player_id, message)
+
+    async def to_admin(self, tournament_id: int, message: Message) -> None:
+        self._print("admin", tournament_id, message)

@@ -1,0 +1,429 @@
+"""The player commands: register, check in, status, absence, arrival, draw, result, dispute,
+withdrawal, pairings, standings.
+
+Every command calls one use case of `bot.services.play` / `bot.services.views` and renders its
+`Reply` in the player's language; refusals come back from the service with the rule they cite.
+Answers only the player needs are ephemeral. A slow store never costs the 3-second answer
+window: after `defer_after` seconds the interaction is deferred and the answer follows.
+The two buttons that matter beyond one sitting — the opponent's draw confirmation and the
+withdrawal confirmation — are `DynamicItem`s with fixed custom_ids, so they keep working after
+a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable
+from typing import Any, TypeVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.client import Refusal, report_error
+from bot.discord.i18n import SLOVAK, CatalogueError, app_str, t
+from bot.discord.ratelimit import RateLimiter, whole_seconds
+from bot.discord.render import Outgoing, render_reply
+from bot.services import lookup, play, views
+from bot.services.app import App, Tx
+from bot.services.replies import Refusal as ServiceRefusal
+from bot.services.replies import Reply
+
+T = TypeVar("T")
+
+DEFER_AFTER_S = 1.5  # Discord allows 3 s for the first answer; leave room for the network
+DRAW_RULE = play.DRAW_RULE
+COG_NAME = "PlayerCog"
+
+
+def _app_text(key: str, fallback: str) -> app_commands.locale_str:
+    """A command string from the catalogue; `fallback` (Slovak, no English) while the key is
+    missing — `app.param.prezyvka` is requested from the catalogue's owner."""
+    try:
+        return app_str(key)
+    except CatalogueError:
+        return app_commands.locale_str(fallback)
+
+
+# -- answering ---------------------------------------------------------------------------
+
+
+async def send(
+    interaction: discord.Interaction,
+    pieces: list[Outgoing],
+    *,
+    ephemeral: bool = True,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Answer (or follow up) with every piece; a view goes under the last one."""
+    for i, piece in enumerate(pieces):
+        kwargs: dict[str, Any] = piece.kwargs()
+        if view is not None and i == len(pieces) - 1:
+            kwargs["view"] = view
+        if interaction.response.is_done():
+            await interaction.followup.send(**kwargs, ephemeral=ephemeral)
+        else:
+            await interaction.response.send_message(**kwargs, ephemeral=ephemeral)
+
+
+async def replace(interaction: discord.Interaction, pieces: list[Outgoing]) -> None:
+    """Replace the clicked message with the first piece (buttons removed); the rest follow."""
+    first, rest = pieces[0], pieces[1:]
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**first.kwargs(), view=None)
+    else:
+        await interaction.response.edit_message(**first.kwargs(), view=None)
+    for piece in rest:
+        await interaction.followup.send(**piece.kwargs(), ephemeral=True)
+
+
+def _cog(interaction: discord.Interaction) -> PlayerCog:
+    cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+    if not isinstance(cog, PlayerCog):
+        raise RuntimeError("the player cog is not loaded")
+    return cog
+
+
+def _current_round_no(tx: Tx, slug: str) -> int:
+    # views.pairings_view needs a number; "/parovanie" without one means the round in play.
+    rnd = lookup.current_round(tx, lookup.tournament(tx, slug))
+    if rnd is None:
+        raise ServiceRefusal("common.no_round")
+    return rnd.number
+
+
+# -- persistent buttons ------------------------------------------------------------------
+
+
+class ConfirmDrawButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"stredisko:remiza:(?P<round>[0-9]+):(?P<proposer>[0-9]+)",
+):
+    """The opponent's written confirmation of an agreed draw (e-SP 3.5). Whether the clicker
+    may confirm (is the proposer's opponent, before the limit) is the service's decision."""
+
+    def __init__(self, round_no: int, proposer: int, label: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or t("discord.draw.confirm_button", SLOVAK),
+                style=discord.ButtonStyle.success,
+                custom_id=f"stredisko:remiza:{round_no}:{proposer}",
+            )
+        )
+        self.round_no = round_no
+        self.proposer = proposer
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> ConfirmDrawButton:
+        return cls(int(match["round"]), int(match["proposer"]), item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        try:
+            cog = _cog(interaction)
+            cog.limit(interaction)
+            reply = await cog.call(
+                interaction,
+                play.confirm_draw(cog.app, cog.slug, interaction.user.id),
+                update=True,
+            )
+            if reply.ok:
+                before = interaction.message.content if interaction.message else ""
+                note = t("discord.draw.confirmed", SLOVAK, opponent=interaction.user.mention,
+                         round=self.round_no, rule=DRAW_RULE)
+                await replace(interaction, [Outgoing(content=f"{before}\n✅ {note}".strip())])
+            await send(interaction, render_reply(reply, interaction.locale))
+        except Exception as error:  # dynamic items have no on_error: answer like commands
+            await report_error(interaction, error)
+
+
+class WithdrawButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"stredisko:odstupit:(?P<owner>[0-9]+)"
+):
+    """The player's confirmation that he withdraws (e-SP 3.6)."""
+
+    def __init__(self, owner: int, label: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or t("discord.withdraw.confirm_button", SLOVAK),
+                style=discord.ButtonStyle.danger,
+                custom_id=f"stredisko:odstupit:{owner}",
+            )
+        )
+        self.owner = owner
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> WithdrawButton:
+        return cls(int(match["owner"]), item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        try:
+            cog = _cog(interaction)
+            _owner_only(interaction, self.owner)
+            reply = await cog.call(
+                interaction,
+                play.withdraw(cog.app, cog.slug, interaction.user.id, True),
+                update=True,
+            )
+            await replace(interaction, render_reply(reply, interaction.locale))
+        except Exception as error:
+            await report_error(interaction, error)
+
+
+class CancelButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"stredisko:zrusit:(?P<owner>[0-9]+)"
+):
+    """Back out of a confirmation: nothing changes."""
+
+    def __init__(self, owner: int, label: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or t("discord.cancel_button", SLOVAK),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"stredisko:zrusit:{owner}",
+            )
+        )
+        self.owner = owner
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
+    ) -> CancelButton:
+        return cls(int(match["owner"]), item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        try:
+            _owner_only(interaction, self.owner)
+            text = t("discord.cancelled", interaction.locale)
+            await replace(interaction, [Outgoing(content=text)])
+        except Exception as error:
+            await report_error(interaction, error)
+
+
+def _owner_only(interaction: discord.Interaction, owner: int) -> None:
+    if interaction.user.id != owner:
+        raise Refusal("refusal.not_your_button", player=f"<@{owner}>")
+
+
+# -- the cog -----------------------------------------------------------------------------
+
+
+class PlayerCog(commands.Cog, name=COG_NAME):
+    def __init__(
+        self,
+        bot: commands.Bot,
+        app: App,
+        slug: str,
+        *,
+        limiter: RateLimiter | None = None,
+        defer_after: float = DEFER_AFTER_S,
+    ) -> None:
+        self.bot = bot
+        self.app = app
+        self.slug = slug
+        self.limiter = limiter or RateLimiter()
+        self.defer_after = defer_after
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(ConfirmDrawButton, WithdrawButton, CancelButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(ConfirmDrawButton, WithdrawButton, CancelButton)
+
+    # -- shared steps ----------------------------------------------------------------------
+
+    def limit(self, interaction: discord.Interaction) -> None:
+        """Refuse a user who sends commands too fast, or any user when no tournament is set."""
+        if not self.slug:
+            raise Refusal("discord.no_tournament")
+        wait = self.limiter.hit(interaction.user.id)
+        if wait is not None:
+            raise Refusal("discord.rate_limited", seconds=whole_seconds(wait))
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        self.limit(interaction)  # a check for every command of this cog
+        return True
+
+    async def call(
+        self,
+        interaction: discord.Interaction,
+        work: Awaitable[T],
+        *,
+        ephemeral: bool = True,
+        update: bool = False,
+    ) -> T:
+        """Await a service; if it takes longer than `defer_after`, defer the interaction first
+        (a "thinking…" answer, or for a button an update of its message) so Discord does not
+        give up on us, then return its result for a follow-up."""
+        task = asyncio.ensure_future(work)
+        try:
+            return await asyncio.wait_for(asyncio.shield(task), self.defer_after)
+        except TimeoutError:
+            if update:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+            return await task
+
+    async def answer(self, interaction: discord.Interaction, work: Awaitable[Reply]) -> None:
+        reply = await self.call(interaction, work)
+        await send(interaction, render_reply(reply, interaction.locale))
+
+    # -- commands ----------------------------------------------------------------------------
+
+    @app_commands.command(
+        name=app_str("app.registracia.name"), description=app_str("app.registracia.description")
+    )
+    @app_commands.rename(prezyvka=_app_text("app.param.prezyvka", "prezyvka"))
+    @app_commands.describe(
+        prezyvka=_app_text("app.param.prezyvka_description", "Tvoja prezývka na herna.net")
+    )
+    async def registracia(
+        self, interaction: discord.Interaction, prezyvka: app_commands.Range[str, 1, 40]
+    ) -> None:
+        user = interaction.user
+        await self.answer(
+            interaction, play.register(self.app, self.slug, user.id, user.name, prezyvka)
+        )
+
+    @app_commands.command(
+        name=app_str("app.prezentacia.name"), description=app_str("app.prezentacia.description")
+    )
+    async def prezentacia(self, interaction: discord.Interaction) -> None:
+        await self.answer(interaction, play.check_in(self.app, self.slug, interaction.user.id))
+
+    @app_commands.command(
+        name=app_str("app.stav.name"), description=app_str("app.stav.description")
+    )
+    async def stav(self, interaction: discord.Interaction) -> None:
+        await self.answer(interaction, play.status(self.app, self.slug, interaction.user.id))
+
+    @app_commands.command(
+        name=app_str("app.nepritomny.name"), description=app_str("app.nepritomny.description")
+    )
+    async def nepritomny(self, interaction: discord.Interaction) -> None:
+        await self.answer(
+            interaction, play.report_absence(self.app, self.slug, interaction.user.id)
+        )
+
+    @app_commands.command(
+        name=app_str("app.pritomny.name"), description=app_str("app.pritomny.description")
+    )
+    async def pritomny(self, interaction: discord.Interaction) -> None:
+        await self.answer(interaction, play.arrive(self.app, self.slug, interaction.user.id))
+
+    @app_commands.command(
+        name=app_str("app.remiza.name"), description=app_str("app.remiza.description")
+    )
+    @app_commands.guild_only()  # the opponent's button must be visible in the control centre
+    async def remiza(self, interaction: discord.Interaction) -> None:
+        reply, opponent, round_no = await self.call(interaction, self._propose(interaction.user.id))
+        await send(interaction, render_reply(reply, interaction.locale))
+        if not reply.ok:
+            return
+        # The public prompt, in the guild's language, with the consequence before confirming.
+        prompt = t("discord.draw.prompt", SLOVAK, proposer=interaction.user.mention,
+                   opponent=opponent, round=round_no, rule=DRAW_RULE)
+        view = discord.ui.View(timeout=None)
+        view.add_item(ConfirmDrawButton(round_no, interaction.user.id))
+        await interaction.followup.send(
+            prompt,
+            view=view,
+            ephemeral=False,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+
+    async def _propose(self, discord_id: int) -> tuple[Reply, str, int]:
+        """Propose, then look up whom to ping (the service's reply names him, not his id)."""
+        reply = await play.propose_draw(self.app, self.slug, discord_id)
+        if not reply.ok:
+            return reply, "", 0
+        seat = await play.status(self.app, self.slug, discord_id)
+        data = seat.data if isinstance(seat.data, dict) else {}
+        opponent = data.get("opponent") or {}
+        discord_of = opponent.get("discord_id")
+        name = f"<@{discord_of}>" if discord_of else str(reply.params.get("opponent", ""))
+        return reply, name, int(data.get("round") or 0)
+
+    @app_commands.command(
+        name=app_str("app.vysledok.name"), description=app_str("app.vysledok.description")
+    )
+    @app_commands.rename(
+        moje_skore=app_str("app.param.moje_skore"), skore_supera=app_str("app.param.skore_supera")
+    )
+    @app_commands.describe(
+        moje_skore=app_str("app.param.moje_skore_description"),
+        skore_supera=app_str("app.param.skore_supera_description"),
+    )
+    async def vysledok(
+        self,
+        interaction: discord.Interaction,
+        moje_skore: app_commands.Range[str, 1, 8],
+        skore_supera: app_commands.Range[str, 1, 8],
+    ) -> None:
+        # Text, not integer options: a typo gets the service's Slovak explanation instead of
+        # the Discord client's silent red field.
+        await self.answer(
+            interaction,
+            play.report_result(self.app, self.slug, interaction.user.id, moje_skore, skore_supera),
+        )
+
+    @app_commands.command(
+        name=app_str("app.namietka.name"), description=app_str("app.namietka.description")
+    )
+    @app_commands.rename(dovod=app_str("app.param.dovod"), snimka=app_str("app.param.snimka"))
+    @app_commands.describe(
+        dovod=app_str("app.param.dovod_description"),
+        snimka=app_str("app.param.snimka_description"),
+    )
+    async def namietka(
+        self,
+        interaction: discord.Interaction,
+        dovod: app_commands.Range[str, 3, 1000],
+        snimka: discord.Attachment | None = None,
+    ) -> None:
+        url = snimka.url if snimka is not None else None
+        await self.answer(
+            interaction, play.dispute(self.app, self.slug, interaction.user.id, dovod, url)
+        )
+
+    @app_commands.command(
+        name=app_str("app.odstupit.name"), description=app_str("app.odstupit.description")
+    )
+    async def odstupit(self, interaction: discord.Interaction) -> None:
+        user = interaction.user
+        reply = await self.call(interaction, play.withdraw(self.app, self.slug, user.id, False))
+        view = None
+        if reply.ok:  # the consequences (e-SP 3.6) are shown; nothing happens before the click
+            view = discord.ui.View(timeout=None)
+            view.add_item(WithdrawButton(user.id, t("discord.withdraw.confirm_button",
+                                                    interaction.locale)))
+            view.add_item(CancelButton(user.id, t("discord.cancel_button", interaction.locale)))
+        await send(interaction, render_reply(reply, interaction.locale), view=view)
+
+    @app_commands.command(
+        name=app_str("app.parovanie.name"), description=app_str("app.parovanie.description")
+    )
+    @app_commands.rename(kolo=app_str("app.param.kolo"))
+    @app_commands.describe(kolo=app_str("app.param.kolo_description"))
+    async def parovanie(
+        self, interaction: discord.Interaction, kolo: app_commands.Range[int, 1, 99] | None = None
+    ) -> None:
+        await self.answer(interaction, self._pairings(kolo))
+
+    async def _pairings(self, round_no: int | None) -> Reply:
+        if round_no is None:
+            found = await self.app.run(_current_round_no, self.slug)
+            if isinstance(found, Reply):
+                return found
+            round_no = found
+        return await views.pairings_view(self.app, self.slug, round_no)
+
+    @app_commands.command(
+        name=app_str("app.poradie.name"), description=app_str("app.poradie.description")
+    )
+    async def poradie(self, interaction: discord.Interaction) -> None:
+        await self.answer(interaction, views.standings_view(self.app, self.slug))

@@ -1,0 +1,146 @@
+"""The services' `Notifier` port, spoken on Discord.
+
+- `announce`: the tournament's control-centre channel (e-SP 2.6);
+- `direct`: a DM to the player's Discord account; when it cannot be delivered (DMs closed, no
+  linked account) the control centre says so — naming the player, never repeating the content,
+  which may be private;
+- `to_admin`: the head administrator's channel, or DMs to each head admin when there is none.
+
+Everything is rendered in Slovak (the guild's language) and cut to Discord's limits. Messages
+are sent after the use case committed, so a Discord failure is logged (with the message key)
+and never undoes or repeats the decision.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.discord.client import CONTROL_CENTRE_RULE
+from bot.discord.i18n import SLOVAK, t
+from bot.discord.render import Outgoing, render_message
+from bot.services.notifier import Message
+from bot.store import NotFoundError, Player, Store, Tournament, get_player, get_tournament
+
+log = logging.getLogger("stredisko.discord.notifier")
+
+# Announcements may ping players (pairings, results) but never @everyone or roles.
+ANNOUNCE_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+QUIET = discord.AllowedMentions.none()
+
+
+class DiscordNotifier:
+    def __init__(
+        self,
+        client: discord.Client,
+        store: Store,
+        *,
+        locale: str = SLOVAK,
+        default_channel_id: int | None = None,
+        admin_channel_id: int | None = None,
+    ) -> None:
+        """`default_channel_id` is used for a tournament without its own channel and for DM
+        failure notices; when None, the bot's `GuildConfig.control_channel_id` is used."""
+        self.client = client
+        self.store = store
+        self.locale = locale
+        self._default_channel_id = default_channel_id
+        self.admin_channel_id = admin_channel_id
+
+    # -- the port --------------------------------------------------------------------------
+
+    async def announce(self, tournament_id: int, message: Message) -> None:
+        tournament = await self._tournament(tournament_id)
+        channel_id = (tournament.channel_id if tournament else None) or self.default_channel_id
+        if channel_id is None:
+            log.error("no channel for tournament %s: %s not announced", tournament_id, message.key)
+            return
+        await self._post(channel_id, render_message(message, self.locale), ANNOUNCE_MENTIONS)
+
+    async def direct(self, player_id: int, message: Message) -> None:
+        player = await self._player(player_id)
+        if player is None or player.discord_id is None:
+            name = player.name if player else f"#{player_id}"
+            log.info("player %s has no Discord account: %s not sent", player_id, message.key)
+            await self._notice(t("discord.dm.no_account", self.locale, player=name,
+                                 rule=CONTROL_CENTRE_RULE))
+            return
+        if not await self._dm(player.discord_id, render_message(message, self.locale)):
+            await self._notice(t("dm.failed_notice", self.locale, player=f"<@{player.discord_id}>",
+                                 rule=CONTROL_CENTRE_RULE))
+
+    async def to_admin(self, tournament_id: int, message: Message) -> None:
+        tournament = await self._tournament(tournament_id)
+        pieces = render_message(message, self.locale)
+        channel_id = self._admin_channel(tournament)
+        if channel_id is not None:
+            await self._post(channel_id, pieces, QUIET)
+            return
+        admins = tournament.admin_ids if tournament else []
+        delivered = [admin for admin in admins if await self._dm(admin, pieces)]
+        if not delivered:
+            # Nowhere to put it: keep it in the log so the head admin can still find it.
+            log.error("admin message %s of tournament %s reached nobody: %s",
+                      message.key, tournament_id, message.params)
+
+    # -- where -----------------------------------------------------------------------------
+
+    @property
+    def default_channel_id(self) -> int | None:
+        if self._default_channel_id is not None:
+            return self._default_channel_id
+        config = getattr(self.client, "config", None)
+        return config.control_channel_id if config is not None else None
+
+    def _admin_channel(self, tournament: Tournament | None) -> int | None:
+        if tournament is not None:
+            configured = tournament.settings.get("admin_channel_id")
+            if isinstance(configured, int) and configured:
+                return configured
+        return self.admin_channel_id
+
+    async def _tournament(self, tournament_id: int) -> Tournament | None:
+        try:
+            return await self.store.read(get_tournament, tournament_id)
+        except NotFoundError:
+            log.warning("unknown tournament %s", tournament_id)
+            return None
+
+    async def _player(self, player_id: int) -> Player | None:
+        try:
+            return await self.store.read(get_player, player_id)
+        except NotFoundError:
+            log.warning("unknown player %s", player_id)
+            return None
+
+    # -- how -------------------------------------------------------------------------------
+
+    async def _post(
+        self, channel_id: int, pieces: list[Outgoing], mentions: discord.AllowedMentions
+    ) -> None:
+        channel = self.client.get_partial_messageable(channel_id)
+        for piece in pieces:
+            await channel.send(**piece.kwargs(), allowed_mentions=mentions)
+
+    async def _dm(self, discord_id: int, pieces: list[Outgoing]) -> bool:
+        """Deliver every piece by DM; False when Discord refuses (closed DMs, unknown user)."""
+        try:
+            channel = await self.client.create_dm(discord.Object(discord_id))
+            for piece in pieces:
+                await channel.send(**piece.kwargs())
+        except (discord.Forbidden, discord.NotFound) as exc:
+            log.info("DM to %s not delivered: %s", discord_id, exc)
+            return False
+        return True
+
+    async def _notice(self, text: str) -> None:
+        channel_id = self.default_channel_id
+        if channel_id is None:
+            log.warning("no control channel for the notice: %s", text)
+            return
+        await self._post(channel_id, [Outgoing(content=text)], QUIET)
+
+    def __repr__(self) -> str:
+        return f"DiscordNotifier(locale={self.locale!r})"
+

@@ -1,0 +1,319 @@
+"""The head administrator's use cases (`f(app, slug, admin_id, ...) -> Reply`) and the review
+queue. Only he rules forfeits (e-SP 2.5, 4.9) and his word prevails (e-SP 2.6, 5); each of his
+decisions is recorded as evidence (kind `ruling`) with its reason, so it survives every
+recomputation and the audit log explains it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from sqlite_utils import Database
+
+from bot.services import lookup
+from bot.services.app import App, Tx
+from bot.services.evidence_map import pairing_evidence
+from bot.services.lifecycle import (
+    add_ruling,
+    apply_proposal,
+    describe,
+    refresh_pairing,
+)
+from bot.services.replies import Refusal, Reply, done
+from bot.store import (
+    Change,
+    Entry,
+    Evidence,
+    EvidenceKind,
+    FrozenError,
+    NotFoundError,
+    ResultStatus,
+    StoredResult,
+    TablePairing,
+    Tournament,
+    get_entry,
+    get_pairing,
+    get_player,
+    get_result,
+    list_discrepancies,
+    list_evidence,
+    list_results,
+    record,
+    to_text,
+)
+from bot.store import (
+    exclude as store_exclude,
+)
+from bot.store import (
+    resolve_discrepancy as store_resolve_discrepancy,
+)
+from rules import Case, End, Profile, score
+from rules.evidence import EvidenceError
+from rules.reconcile import allowed_rulings, evidence_at
+
+FORFEIT_RULE = "e-SP 4.9"
+EXCLUSION_RULE = "e-SP 3.6"
+QUEUE_STATUSES = (ResultStatus.PROPOSED, ResultStatus.DISPUTED)
+
+#: A ruling given as (end, params): the params a case may carry.
+CASE_PARAMS = ("first_score", "second_score", "loser", "winner", "moved", "agreed")
+
+
+def _admin(tx: Tx, slug: str, admin_id: int) -> tuple[Tournament, Profile]:
+    """The tournament, if `admin_id` is its head administrator (when the tournament names its
+    administrators; otherwise the chat layer's role check is trusted)."""
+    t = lookup.tournament(tx, slug)
+    if t.admin_ids and admin_id not in t.admin_ids:
+        raise Refusal("admin.not_admin", tournament=t.name, rule="e-SP 2.5")
+    return t, tx.profile(t.profile)
+
+
+def _pairing(tx: Tx, t: Tournament, pairing_id: int) -> TablePairing:
+    try:
+        pairing = get_pairing(tx.db, pairing_id)
+    except NotFoundError:
+        pairing = None
+    if pairing is None or pairing.tournament_id != t.id:
+        raise Refusal("admin.unknown_pairing", pairing_id=pairing_id, tournament=t.name)
+    return pairing
+
+
+def _reason(reason: str | None) -> str:
+    text = (reason or "").strip()
+    if not text:
+        raise Refusal("admin.reason_required", rule="e-SP 2.6")
+    return text
+
+
+# -- the review queue -------------------------------------------------------------------
+
+
+def _evidence_view(row: Evidence, names: Mapping[str, str]) -> dict[str, Any]:
+    who = names.get(row.actor_id or "", row.actor_id or str(row.actor_kind))
+    return {"id": row.id, "kind": str(row.kind), "at": row.at, "recorded_at": row.recorded_at,
+            "by": who, "actor_kind": str(row.actor_kind), "payload": row.payload,
+            "attachment_url": row.attachment_url}
+
+
+def _allowed(tx: Tx, t: Tournament, profile: Profile, pairing: TablePairing,
+             result: StoredResult | None) -> list[str]:
+    try:
+        evidence, _ = pairing_evidence(tx.db, pairing, t)
+        return [str(e) for e in allowed_rulings(evidence_at(evidence, tx.now), profile)]
+    except EvidenceError:  # unreadable evidence: the verdict lists what may be ruled
+        return list((result.verdict if result else {}).get("allowed", []))
+
+
+def _item(tx: Tx, t: Tournament, profile: Profile, pairing: TablePairing,
+          result: StoredResult | None) -> dict[str, Any]:
+    """One pairing with its evidence side by side."""
+    ids = [p for p in (pairing.first_id, pairing.second_id) if p is not None]
+    players = [get_player(tx.db, p) for p in ids]
+    names = {str(p.id): p.name for p in players}
+    rows = [_evidence_view(e, names) for e in list_evidence(tx.db, pairing.id)]
+
+    def of(*kinds: EvidenceKind) -> list[dict[str, Any]]:
+        return [r for r in rows if r["kind"] in kinds]
+
+    return {
+        "pairing_id": pairing.id, "round": pairing.round_no, "table": pairing.table_no,
+        "players": [{"id": p.id, "name": p.name, "nick": p.herna_nick,
+                     "discord_id": p.discord_id} for p in players],
+        "status": None if result is None else str(result.status),
+        "result": None if result is None else {
+            "end": result.end_kind, "points": [result.first_points, result.second_points],
+            "scores": [result.first_score, result.second_score], "rule": result.rule,
+            "version": result.version},
+        "verdict": {} if result is None else result.verdict,
+        "platform": of(EvidenceKind.PLATFORM_GAME),
+        "reports": of(EvidenceKind.SCORE_REPORT),
+        "timeline": of(EvidenceKind.ABSENCE, EvidenceKind.ARRIVAL,
+                       EvidenceKind.DRAW_CONFIRMATION),
+        "disputes": of(EvidenceKind.DISPUTE),
+        "rulings": of(EvidenceKind.RULING),
+        "allowed": _allowed(tx, t, profile, pairing, result),
+    }
+
+
+def _review_queue(tx: Tx, slug: str) -> Reply:
+    t = lookup.tournament(tx, slug)
+    profile = tx.profile(t.profile)
+    items = [_item(tx, t, profile, get_pairing(tx.db, r.pairing_id), r)
+             for r in list_results(tx.db, t.id) if r.status in QUEUE_STATUSES]
+    discrepancies = []
+    for d in list_discrepancies(tx.db, t.id):
+        pairing = get_pairing(tx.db, d.pairing_id)
+        item = _item(tx, t, profile, pairing, get_result(tx.db, d.pairing_id))
+        discrepancies.append({**item, "discrepancy_id": d.id, "found_at": d.found_at,
+                              "recomputed": d.recomputed, "note": d.note})
+    data = {"results": items, "discrepancies": discrepancies}
+    return done("admin.queue", data=data, n=len(items), discrepancies=len(discrepancies),
+                rule=FORFEIT_RULE)
+
+
+async def review_queue(app: App, slug: str) -> Reply:
+    """Every proposed / disputed result and unresolved discrepancy, with the evidence side by
+    side and the rulings the rules allow (`Reply.data`)."""
+    return await app.run(_review_queue, slug)
+
+
+# -- rulings ----------------------------------------------------------------------------
+
+
+def _approve(tx: Tx, slug: str, admin_id: int, pairing_id: int, reason: str | None) -> Reply:
+    t, _ = _admin(tx, slug, admin_id)
+    pairing = _pairing(tx, t, pairing_id)
+    why = (reason or "").strip() or f"návrh schválený hlavným administrátorom ({FORFEIT_RULE})"
+    result = apply_proposal(tx, pairing.id, why, tx.by_admin(admin_id, why))
+    if result is None:
+        raise Refusal("admin.nothing_to_approve", pairing_id=pairing_id, rule=FORFEIT_RULE)
+    params = describe(tx, pairing, result)
+    params.pop("rule")
+    return done("admin.approved", rule=FORFEIT_RULE, **params)
+
+
+async def approve(app: App, slug: str, admin_id: int, pairing_id: int,
+                  reason: str | None = None) -> Reply:
+    """Accept a proposal as proposed: it becomes provisional (e-SP 4.9)."""
+    return await app.run(_approve, slug, admin_id, pairing_id, reason)
+
+
+def _player_ref(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def case_for(pairing: TablePairing, end: End | str, params: Mapping[str, Any]) -> Case:
+    """A ruling given as (end, params) as a Case at this pairing; players are named by store
+    id (int or text). Unknown params are refused (ValueError)."""
+    unknown = sorted(set(params) - set(CASE_PARAMS))
+    if unknown:
+        raise ValueError(f"neznáme údaje rozhodnutia: {', '.join(unknown)}")
+    second = None if pairing.second_id is None else lookup.rules_id(pairing.second_id)
+    return Case(
+        End(end), lookup.rules_id(pairing.first_id), second,
+        int(params.get("first_score", 0)), int(params.get("second_score", 0)),
+        loser=_player_ref(params.get("loser")), winner=_player_ref(params.get("winner")),
+        moved=frozenset(str(p) for p in params.get("moved", ())),
+        agreed=bool(params.get("agreed", False)), round=pairing.round_no,
+    )
+
+
+def _rule(tx: Tx, slug: str, admin_id: int, pairing_id: int,
+          ruling: Case | tuple[End | str, Mapping[str, Any]], reason: str) -> Reply:
+    t, profile = _admin(tx, slug, admin_id)
+    pairing = _pairing(tx, t, pairing_id)
+    why = _reason(reason)
+    current = get_result(tx.db, pairing.id)
+    if current is not None and current.status is ResultStatus.CONFIRMED:
+        raise Refusal("admin.confirmed", pairing_id=pairing_id, rule="e-SP 4.7")
+    try:
+        case = ruling if isinstance(ruling, Case) else case_for(pairing, *ruling)
+        if case.round != pairing.round_no:
+            case = replace(case, round=pairing.round_no)
+        pair = {lookup.rules_id(p) for p in (pairing.first_id, pairing.second_id) if p}
+        if set(case.players) != pair:
+            raise ValueError("rozhodnutie musí byť o hráčoch tohto párovania")
+        score(case, profile)
+    except (ValueError, TypeError) as error:
+        raise Refusal("admin.bad_case", error=str(error), rule=FORFEIT_RULE) from None
+    allowed = _allowed(tx, t, profile, pairing, current)
+    if str(case.end) not in allowed:
+        raise Refusal("admin.ruling_not_allowed", end=str(case.end),
+                      allowed=", ".join(allowed), rule=FORFEIT_RULE)
+    by = tx.by_admin(admin_id, why)
+    add_ruling(tx, pairing.id, case, why, by)
+    result = refresh_pairing(tx, pairing.id, by)
+    assert result is not None  # a ruling always decides
+    params = describe(tx, pairing, result)
+    return done("admin.ruled", rule=params.pop("rule"), reason=why, **params)
+
+
+async def rule(app: App, slug: str, admin_id: int, pairing_id: int,
+               case: Case | tuple[End | str, Mapping[str, Any]], reason: str) -> Reply:
+    """Rule a pairing (a forfeit, a conflict, a dispute): `case` is a `rules.Case` or
+    (end, params) with params among `CASE_PARAMS`; a reason is required, the end must be one
+    `rules.reconcile.allowed_rulings` allows, and the case must score (`rules.score`)."""
+    return await app.run(_rule, slug, admin_id, pairing_id, case, reason)
+
+
+# -- exclusion and reinstatement (e-SP 3.6) ------------------------------------------------
+
+
+def _playing_entry(tx: Tx, t: Tournament, player_id: int) -> Entry:
+    entry = get_entry(tx.db, t.id, player_id)
+    if entry is None:
+        raise Refusal("admin.unknown_player", player_id=player_id, tournament=t.name)
+    return entry
+
+
+def _exclude(tx: Tx, slug: str, admin_id: int, player_id: int, reason: str) -> Reply:
+    t, _ = _admin(tx, slug, admin_id)
+    why = _reason(reason)
+    entry = _playing_entry(tx, t, player_id)
+    if entry.out is not None:
+        raise Refusal("admin.already_out", reason=entry.out, rule=EXCLUSION_RULE)
+    store_exclude(tx.db, t.id, player_id, why, tx.by_admin(admin_id, why))
+    name = get_player(tx.db, player_id).name
+    tx.announce(t.id, "result.excluded", player=name, reason=why, rule=EXCLUSION_RULE)
+    tx.direct(player_id, "result.excluded_dm", tournament=t.name, reason=why,
+              rule=EXCLUSION_RULE)
+    return done("admin.excluded", rule=EXCLUSION_RULE, player=name)
+
+
+async def exclude(app: App, slug: str, admin_id: int, player_id: int, reason: str) -> Reply:
+    """Exclude a player (e-SP 3.6) with a reason; announced and told by DM."""
+    return await app.run(_exclude, slug, admin_id, player_id, reason)
+
+
+def reinstate_entry(db: Database, tournament_id: int, player_id: int, by: Change) -> None:
+    """Undo an exclusion or withdrawal. bot.store has no helper for it, so this small query
+    lives here (audited like the store's own writes)."""
+    db.execute("""UPDATE entries SET excluded_at = NULL, excluded_reason = NULL,
+                  withdrawn_at = NULL, withdrawn_reason = NULL
+                  WHERE tournament_id = ? AND player_id = ?""", [tournament_id, player_id])
+    record(db, by, "entry.reinstate", tournament_id=tournament_id,
+           subject=f"player:{player_id}", data={"at": to_text(by.at)})
+
+
+def _reinstate(tx: Tx, slug: str, admin_id: int, player_id: int, reason: str) -> Reply:
+    t, _ = _admin(tx, slug, admin_id)
+    why = _reason(reason)
+    entry = _playing_entry(tx, t, player_id)
+    if entry.out is None:
+        raise Refusal("admin.not_out", player_id=player_id)
+    reinstate_entry(tx.db, t.id, player_id, tx.by_admin(admin_id, why))
+    name = get_player(tx.db, player_id).name
+    tx.announce(t.id, "admin.reinstated_announce", player=name, reason=why)
+    tx.direct(player_id, "admin.reinstated_dm", tournament=t.name, reason=why)
+    return done("admin.reinstated", player=name)
+
+
+async def reinstate(app: App, slug: str, admin_id: int, player_id: int, reason: str) -> Reply:
+    """Take a player back after an exclusion or withdrawal, with a reason."""
+    return await app.run(_reinstate, slug, admin_id, player_id, reason)
+
+
+# -- discrepancies ----------------------------------------------------------------------
+
+
+def _resolve_discrepancy(tx: Tx, slug: str, admin_id: int, discrepancy_id: int,
+                         resolution: str) -> Reply:
+    t, _ = _admin(tx, slug, admin_id)
+    why = _reason(resolution)
+    known = {d.id for d in list_discrepancies(tx.db, t.id, unresolved_only=False)}
+    if discrepancy_id not in known:
+        raise Refusal("admin.unknown_discrepancy", discrepancy_id=discrepancy_id)
+    try:
+        store_resolve_discrepancy(tx.db, discrepancy_id, why, tx.by_admin(admin_id, why))
+    except FrozenError:
+        raise Refusal("admin.discrepancy_resolved", discrepancy_id=discrepancy_id) from None
+    return done("admin.discrepancy_done", discrepancy_id=discrepancy_id, resolution=why,
+                rule="e-SP 4.7")
+
+
+async def resolve_discrepancy(app: App, slug: str, admin_id: int, discrepancy_id: int,
+                              resolution: str) -> Reply:
+    """Mark a discrepancy handled (the confirmed result stays, e-SP 4.7), saying how."""
+    return await app.run(_resolve_discrepancy, slug, admin_id, discrepancy_id, resolution)

@@ -1,0 +1,381 @@
+"""The players' use cases: each is `await f(app, slug, discord_id, ...) -> Reply`, one
+transaction. A refusal says why and cites the rule; evidence is appended (never overwritten)
+and the pairing's result is recomputed at once (`lifecycle.refresh_pairing`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.services import lookup
+from bot.services.app import App, Tx
+from bot.services.lifecycle import (
+    describe,
+    dispute_deadline,
+    refresh_pairing,
+    round_clock,
+    stored_fields,
+)
+from bot.services.replies import Refusal, Reply, done
+from bot.store import (
+    Entry,
+    EvidenceKind,
+    Player,
+    ResultStatus,
+    Round,
+    TablePairing,
+    Tournament,
+    TournamentStatus,
+    append_evidence,
+    find_player_by_discord,
+    find_player_by_nick,
+    get_entry,
+    get_player,
+    get_result,
+    list_evidence,
+    put_result,
+    update_player,
+)
+from bot.store import check_in as store_check_in
+from bot.store import (
+    withdraw as store_withdraw,
+)
+from rules import Profile
+from rules.evidence import RoundClock
+
+MAX_SCORE = 1500  # no Scrabble game reaches it; a larger number is a typo
+ABSENCE_RULE = "e-SP 4.3"
+DRAW_RULE = "e-SP 3.5"
+LIMIT_RULE = "e-SP 4.5"
+BYE_RULE = "e-SP 4.9"
+DISPUTE_RULE = "e-SP 4.7"
+WITHDRAW_RULE = "e-SP 3.6"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who asks and where he sits: the tournament, the round in play and his table."""
+
+    tournament: Tournament
+    profile: Profile
+    player: Player
+    entry: Entry
+    round: Round
+    pairing: TablePairing
+    clock: RoundClock
+
+    @property
+    def opponent_id(self) -> int | None:
+        p = self.pairing
+        return p.second_id if self.player.id == p.first_id else p.first_id
+
+    def opponent(self, tx: Tx) -> Player:
+        opponent_id = self.opponent_id
+        if opponent_id is None:
+            raise Refusal("play.bye", round=self.round.number, rule=BYE_RULE)
+        return get_player(tx.db, opponent_id)
+
+
+def _seat(tx: Tx, slug: str, discord_id: int) -> Seat:
+    t = lookup.tournament(tx, slug)
+    player = lookup.player_by_discord(tx, discord_id)
+    entry = lookup.entry(tx, t, player)
+    rnd, pairing = lookup.my_table(tx, t, player)
+    profile = tx.profile(t.profile)
+    return Seat(t, profile, player, entry, rnd, pairing, round_clock(t, rnd, profile))
+
+
+def _before_limit(tx: Tx, seat: Seat, rule: str = LIMIT_RULE) -> None:
+    if tx.now > seat.round.limit_at:
+        raise Refusal("play.after_limit", limit=seat.round.limit_at, round=seat.round.number,
+                      rule=rule)
+
+
+def _after_start(tx: Tx, seat: Seat) -> None:
+    if tx.now < seat.round.starts_at:
+        raise Refusal("play.before_start", starts=seat.round.starts_at, round=seat.round.number,
+                      rule=LIMIT_RULE)
+
+
+def _kinds_by(tx: Tx, seat: Seat, kind: EvidenceKind, player_id: int | None) -> list[Any]:
+    actor = None if player_id is None else str(player_id)
+    return [e for e in list_evidence(tx.db, seat.pairing.id)
+            if e.kind is kind and (actor is None or e.actor_id == actor)]
+
+
+# -- registration and check-in ----------------------------------------------------------
+
+
+def _register(tx: Tx, slug: str, discord_id: int, discord_name: str, herna_nick: str) -> Reply:
+    t = lookup.tournament(tx, slug)
+    nick = herna_nick.strip()
+    player = find_player_by_nick(tx.db, nick) if nick else None
+    entry = None if player is None else get_entry(tx.db, t.id, player.id)
+    if player is None or entry is None:
+        raise Refusal("play.register_unknown_nick", nick=nick, tournament=t.name,
+                      rule="e-SP 2.2")
+    mine = find_player_by_discord(tx.db, discord_id)
+    if mine is not None and mine.id != player.id:
+        raise Refusal("play.register_other_nick", nick=mine.herna_nick)
+    if player.discord_id is not None and player.discord_id != discord_id:
+        raise Refusal("play.register_taken", nick=player.herna_nick)
+    if player.discord_id == discord_id:
+        return done("play.register_already", nick=player.herna_nick, tournament=t.name)
+    update_player(tx.db, player.id, tx.by_player(player.id, "Discord account linked"),
+                  discord_id=discord_id, discord_name=discord_name)
+    return done("play.registered", name=player.name, nick=player.herna_nick, tournament=t.name)
+
+
+async def register(app: App, slug: str, discord_id: int, discord_name: str,
+                   herna_nick: str) -> Reply:
+    """Link my Discord account to my entry (found by my herna.net nick)."""
+    return await app.run(_register, slug, discord_id, discord_name, herna_nick)
+
+
+def _check_in(tx: Tx, slug: str, discord_id: int) -> Reply:
+    t = lookup.tournament(tx, slug)
+    player = lookup.player_by_discord(tx, discord_id)
+    entry = lookup.entry(tx, t, player)
+    opens, closes = t.checkin_opens_at, t.checkin_closes_at
+    if opens is None or closes is None:
+        raise Refusal("play.checkin_not_set", tournament=t.name)
+    if t.status is not TournamentStatus.CHECKIN or not opens <= tx.now < closes:
+        raise Refusal("play.checkin_closed", opens=opens, closes=closes)
+    if entry.checked_in_at is not None:
+        return done("play.checked_in_already", at=entry.checked_in_at)
+    store_check_in(tx.db, t.id, player.id, tx.by_player(player.id))
+    return done("play.checked_in", at=tx.now, tournament=t.name)
+
+
+async def check_in(app: App, slug: str, discord_id: int) -> Reply:
+    """Check in during the tournament's check-in window."""
+    return await app.run(_check_in, slug, discord_id)
+
+
+# -- /stav ------------------------------------------------------------------------------
+
+
+def _status(tx: Tx, slug: str, discord_id: int) -> Reply:
+    seat = _seat(tx, slug, discord_id)
+    rnd, pairing = seat.round, seat.pairing
+    result = get_result(tx.db, pairing.id)
+    evidence = [{"kind": str(e.kind), "at": e.at, "by": e.actor_id, "payload": e.payload}
+                for e in list_evidence(tx.db, pairing.id)]
+    data: dict[str, Any] = {
+        "round": rnd.number, "table": pairing.table_no, "starts_at": rnd.starts_at,
+        "limit": rnd.limit_at, "waiting_ends": seat.clock.waiting_ends,
+        "waiting_over": tx.now >= seat.clock.waiting_ends,
+        "result": None if result is None else {
+            "status": str(result.status), "end": result.end_kind,
+            "points": [result.first_points, result.second_points],
+            "scores": [result.first_score, result.second_score],
+            "text": result.verdict.get("text"), "rule": result.rule},
+        "evidence": evidence,
+    }
+    summary = "—" if result is None else result.verdict.get("text", "")
+    status = "none" if result is None else str(result.status)
+    if seat.opponent_id is None:
+        return done("play.status_bye", rule=BYE_RULE, data=data, round=rnd.number,
+                    summary=summary, status=status)
+    opponent = seat.opponent(tx)
+    first = get_player(tx.db, pairing.first_id)
+    data["opponent"] = {"name": opponent.name, "nick": opponent.herna_nick,
+                        "discord_id": opponent.discord_id}
+    data["who_starts"] = first.name
+    data["i_start"] = first.id == seat.player.id
+    return done("play.status", data=data, round=rnd.number, table=pairing.table_no,
+                opponent=opponent.name, nick=opponent.herna_nick, who_starts=first.name,
+                starts=rnd.starts_at, limit=rnd.limit_at, waiting_ends=seat.clock.waiting_ends,
+                status=status, summary=summary)
+
+
+async def status(app: App, slug: str, discord_id: int) -> Reply:
+    """My round, table, opponent, who starts, the times, and what is recorded for my game."""
+    return await app.run(_status, slug, discord_id)
+
+
+# -- absence and arrival (e-SP 4.3) -----------------------------------------------------
+
+
+def _report_absence(tx: Tx, slug: str, discord_id: int) -> Reply:
+    seat = _seat(tx, slug, discord_id)
+    opponent = seat.opponent(tx)
+    _after_start(tx, seat)
+    _before_limit(tx, seat, ABSENCE_RULE)
+    if _kinds_by(tx, seat, EvidenceKind.PLATFORM_GAME, None):
+        raise Refusal("play.absence_game_exists", opponent=opponent.name, rule=ABSENCE_RULE)
+    if _kinds_by(tx, seat, EvidenceKind.ARRIVAL, opponent.id):
+        raise Refusal("play.absence_opponent_here", opponent=opponent.name, rule=ABSENCE_RULE)
+    if _kinds_by(tx, seat, EvidenceKind.ABSENCE, seat.player.id):
+        raise Refusal("play.absence_already", opponent=opponent.name,
+                      waiting_ends=seat.clock.waiting_ends, rule=ABSENCE_RULE)
+    me = seat.player
+    append_evidence(tx.db, seat.pairing.id, EvidenceKind.ABSENCE, tx.by_player(me.id),
+                    payload={"absent": opponent.id})
+    refresh_pairing(tx, seat.pairing.id, tx.by_player(me.id))
+    waiting_ends = seat.clock.waiting_ends
+    tx.direct(opponent.id, "play.absence_ping", reporter=me.name, round=seat.round.number,
+              table=seat.pairing.table_no, waiting_ends=waiting_ends, rule=ABSENCE_RULE)
+    return done("play.absence_recorded", rule=ABSENCE_RULE, opponent=opponent.name,
+                waiting_ends=waiting_ends)
+
+
+async def report_absence(app: App, slug: str, discord_id: int) -> Reply:
+    """My opponent has not come: recorded, he is pinged, both learn when the waiting period
+    ends (e-SP 4.3)."""
+    return await app.run(_report_absence, slug, discord_id)
+
+
+def _arrive(tx: Tx, slug: str, discord_id: int) -> Reply:
+    seat = _seat(tx, slug, discord_id)
+    opponent = seat.opponent(tx)
+    _before_limit(tx, seat)
+    me = seat.player
+    append_evidence(tx.db, seat.pairing.id, EvidenceKind.ARRIVAL, tx.by_player(me.id))
+    refresh_pairing(tx, seat.pairing.id, tx.by_player(me.id))
+    if _kinds_by(tx, seat, EvidenceKind.ABSENCE, opponent.id):
+        tx.direct(opponent.id, "play.arrived_ping", player=me.name, round=seat.round.number)
+    waiting_ends = seat.clock.waiting_ends
+    key = "play.arrived_late" if tx.now > waiting_ends else "play.arrived"
+    return done(key, rule=ABSENCE_RULE, opponent=opponent.name, nick=opponent.herna_nick,
+                waiting_ends=waiting_ends)
+
+
+async def arrive(app: App, slug: str, discord_id: int) -> Reply:
+    """I am at the table (ends a waiting period started against me)."""
+    return await app.run(_arrive, slug, discord_id)
+
+
+# -- agreed draw (e-SP 3.5) ---------------------------------------------------------------
+
+
+def _draw(tx: Tx, slug: str, discord_id: int, confirming: bool) -> Reply:
+    seat = _seat(tx, slug, discord_id)
+    opponent = seat.opponent(tx)
+    _before_limit(tx, seat, DRAW_RULE)
+    me = seat.player
+    if _kinds_by(tx, seat, EvidenceKind.DRAW_CONFIRMATION, me.id):
+        raise Refusal("play.draw_already", opponent=opponent.name, rule=DRAW_RULE)
+    proposed = bool(_kinds_by(tx, seat, EvidenceKind.DRAW_CONFIRMATION, opponent.id))
+    if confirming and not proposed:
+        raise Refusal("play.draw_nothing_to_confirm", opponent=opponent.name, rule=DRAW_RULE)
+    append_evidence(tx.db, seat.pairing.id, EvidenceKind.DRAW_CONFIRMATION,
+                    tx.by_player(me.id))
+    refresh_pairing(tx, seat.pairing.id, tx.by_player(me.id))
+    limit = seat.round.limit_at
+    if proposed:  # both have now confirmed in writing
+        tx.direct(opponent.id, "play.draw_confirmed_dm", player=me.name, rule=DRAW_RULE)
+        return done("play.draw_confirmed", rule=DRAW_RULE, opponent=opponent.name)
+    tx.direct(opponent.id, "play.draw_proposed_dm", player=me.name, limit=limit, rule=DRAW_RULE)
+    return done("play.draw_proposed", rule=DRAW_RULE, opponent=opponent.name, limit=limit)
+
+
+async def propose_draw(app: App, slug: str, discord_id: int) -> Reply:
+    """My written confirmation of an agreed draw; the opponent must confirm before the limit."""
+    return await app.run(_draw, slug, discord_id, False)
+
+
+async def confirm_draw(app: App, slug: str, discord_id: int) -> Reply:
+    """Confirm the draw my opponent proposed (both confirmations before the limit)."""
+    return await app.run(_draw, slug, discord_id, True)
+
+
+# -- result report (e-SP 4.6) -----------------------------------------------------------
+
+
+def parse_score(value: int | str) -> int:
+    """A score typed by a player: a whole number 0–1500, else a refusal saying which."""
+    if isinstance(value, bool):
+        raise Refusal("play.score_not_number", value=str(value))
+    if isinstance(value, int):
+        number = value
+    else:
+        text = str(value).strip()
+        if not text.lstrip("-").isdigit():
+            raise Refusal("play.score_not_number", value=text)
+        number = int(text)
+    if not 0 <= number <= MAX_SCORE:
+        raise Refusal("play.score_out_of_range", value=number, max=MAX_SCORE)
+    return number
+
+
+def _report_result(tx: Tx, slug: str, discord_id: int, own: int | str,
+                   opponent_score: int | str) -> Reply:
+    mine, theirs = parse_score(own), parse_score(opponent_score)
+    seat = _seat(tx, slug, discord_id)
+    opponent = seat.opponent(tx)
+    _after_start(tx, seat)
+    current = get_result(tx.db, seat.pairing.id)
+    if current is not None and current.status is ResultStatus.CONFIRMED:
+        raise Refusal("play.result_confirmed", rule=DISPUTE_RULE)
+    me = seat.player
+    append_evidence(tx.db, seat.pairing.id, EvidenceKind.SCORE_REPORT, tx.by_player(me.id),
+                    payload={"own": mine, "opponent": theirs})
+    result = refresh_pairing(tx, seat.pairing.id, tx.by_player(me.id))
+    params = {"own": mine, "opponent_score": theirs, "opponent": opponent.name}
+    if result is not None and result.verdict.get("code") == "report_conflicts_record":
+        return done("play.result_conflict", rule=DISPUTE_RULE, **params)
+    summary = "" if result is None else result.verdict.get("text", "")
+    return done("play.result_recorded", rule="e-SP 4.6", summary=summary, **params)
+
+
+async def report_result(app: App, slug: str, discord_id: int, own: int | str,
+                        opponent: int | str) -> Reply:
+    """Report my game's final score (needed when the server failed to save it, e-SP 4.6)."""
+    return await app.run(_report_result, slug, discord_id, own, opponent)
+
+
+# -- dispute (e-SP 4.7) -----------------------------------------------------------------
+
+
+def _dispute(tx: Tx, slug: str, discord_id: int, text: str,
+             attachment_url: str | None) -> Reply:
+    seat = _seat(tx, slug, discord_id)
+    if not text.strip():
+        raise Refusal("play.dispute_empty", rule=DISPUTE_RULE)
+    closes = dispute_deadline(tx.db, seat.tournament, seat.round, seat.profile)
+    current = get_result(tx.db, seat.pairing.id)
+    closed = closes is not None and tx.now >= closes
+    if closed or (current is not None and current.status is ResultStatus.CONFIRMED):
+        raise Refusal("play.dispute_closed", round=seat.round.number, rule=DISPUTE_RULE)
+    me = seat.player
+    by = tx.by_player(me.id, "dispute")
+    append_evidence(tx.db, seat.pairing.id, EvidenceKind.DISPUTE, by,
+                    payload={"text": text.strip()}, attachment_url=attachment_url)
+    if current is not None and current.status is ResultStatus.PROVISIONAL:
+        current = put_result(tx.db, seat.pairing.id,
+                             stored_fields(current, ResultStatus.DISPUTED), current.version, by)
+    params = describe(tx, seat.pairing, current) if current is not None else {}
+    tx.to_admin(seat.tournament.id, "play.dispute_admin", player=me.name,
+                round=seat.round.number, table=seat.pairing.table_no, text=text.strip(),
+                url=attachment_url or "—", pairing_id=seat.pairing.id,
+                recorded=params.get("text", "—"))
+    return done("play.dispute_recorded", rule=DISPUTE_RULE, round=seat.round.number)
+
+
+async def dispute(app: App, slug: str, discord_id: int, text: str,
+                  attachment_url: str | None = None) -> Reply:
+    """Complain about my recorded result before the e-SP 4.7 window closes."""
+    return await app.run(_dispute, slug, discord_id, text, attachment_url)
+
+
+# -- withdrawal (e-SP 3.6) --------------------------------------------------------------
+
+
+def _withdraw(tx: Tx, slug: str, discord_id: int, confirmed: bool) -> Reply:
+    t = lookup.tournament(tx, slug)
+    player = lookup.player_by_discord(tx, discord_id)
+    lookup.entry(tx, t, player)
+    if not confirmed:
+        return done("play.withdraw_confirm", rule=WITHDRAW_RULE,
+                    data={"needs_confirmation": True}, tournament=t.name)
+    reason = f"odstúpil z turnaja ({WITHDRAW_RULE})"
+    store_withdraw(tx.db, t.id, player.id, reason, tx.by_player(player.id, reason))
+    tx.announce(t.id, "play.withdrawn", player=player.name, rule=WITHDRAW_RULE)
+    return done("play.withdrawn_ok", rule=WITHDRAW_RULE, tournament=t.name)
+
+
+async def withdraw(app: App, slug: str, discord_id: int, confirmed: bool = False) -> Reply:
+    """Withdraw from the tournament; without `confirmed` only the consequences are returned."""
+    return await app.run(_withdraw, slug, discord_id, confirmed)

@@ -1,0 +1,364 @@
+"""A round's way through the tournament: pair (or import pairings), publish, close; then finish.
+
+Careful-human order: before something irreversible — pairing the next round closes the previous
+round's dispute window (e-SP 4.7), closing a round, finishing the tournament — the service
+brings the results up to date (`lifecycle.refresh_round`) and, if anything is still open
+(no result yet, a forfeit proposal waiting for the head admin, a dispute), answers with the
+list first and goes on only with `force=True`. Such a warning is returned, not raised, so the
+refreshed results are kept.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.services import lifecycle, lookup, timers
+from bot.services.app import App, Tx
+from bot.services.replies import Refusal, Reply, done, refused
+from bot.services.setup import season_start
+from bot.services.views import (
+    Table,
+    keyed,
+    ranking,
+    rules_results,
+    seed_rating,
+    standing_rows,
+    table_rows,
+    tables_of,
+)
+from bot.store import (
+    ResultStatus,
+    Round,
+    StoreError,
+    Tournament,
+    TournamentStatus,
+    apply_rating,
+    find_player_by_nick,
+    get_entry,
+    get_player,
+    get_round,
+    list_entries,
+    list_rounds,
+    pairings_of_round,
+    replace_pairings,
+    set_status,
+    update_player,
+    update_round,
+)
+from rules import Entrant, PairingError, Profile, Rating, is_round_robin, rate
+from rules import pair_round as rules_pair_round
+
+OPEN = lifecycle.OPEN  # pending, proposed, disputed: not settled yet
+
+
+def _tournament(tx: Tx, slug: str) -> Tournament:
+    t = lookup.tournament(tx, slug)
+    if t.status is TournamentStatus.FINISHED:
+        raise Refusal("finish.already", tournament=t.name)
+    return t
+
+
+def _round(tx: Tx, t: Tournament, round_no: int) -> Round:
+    try:
+        return get_round(tx.db, t.id, round_no)
+    except StoreError:
+        raise Refusal("round.unknown", round=round_no, tournament=t.name) from None
+
+
+def open_tables(tables: list[Table]) -> list[Table]:
+    """Tables whose result is not settled: nothing recorded, pending, proposed or disputed."""
+    return [tb for tb in tables if tb.result is None or tb.result.status in OPEN]
+
+
+def open_rows(tx: Tx, tables: list[Table]) -> list[dict[str, Any]]:
+    """The open tables as rows; each names its own catalogue key by status."""
+    rows = table_rows(tx.db, tables)
+    for row in rows:
+        row["row_key"] = f"round.open_{row['status']}_row"
+    return rows
+
+
+def _settle_previous(tx: Tx, t: Tournament, round_no: int, admin_id: str,
+                     force: bool) -> Reply | None:
+    """Before round `round_no` is paired: refresh the previous round, warn about its open
+    results, then close its dispute window (e-SP 4.7: confirmed when the next round is paired).
+    Returns the warning to answer with, or None to go on."""
+    if round_no == 1:
+        return None
+    prev = _round(tx, t, round_no - 1)
+    if prev.published_at is None:
+        raise Refusal("round.previous_unpublished", round=round_no, previous=prev.number)
+    by = tx.by_admin(admin_id, f"párovanie {round_no}. kola")
+    lifecycle.refresh_round(tx, t.id, prev.number, by)
+    still = open_tables(tables_of(tx.db, t, prev.number))
+    if still and not force:
+        return refused("round.open_results", rule="e-SP 4.7, 4.9", round=prev.number,
+                       count=len(still), rows=open_rows(tx, still))
+    lifecycle.confirm_round(tx, t.id, prev.number, by)
+    return None
+
+
+def _check_pairable(rnd: Round) -> None:
+    if rnd.published_at is not None:
+        raise Refusal("round.already_published", round=rnd.number)
+
+
+# -- pairing -------------------------------------------
+
+
+def _pair(tx: Tx, slug: str, round_no: int, admin_id: str, force: bool) -> Reply:
+    t = _tournament(tx, slug)
+    rnd = _round(tx, t, round_no)
+    _check_pairable(rnd)
+    warning = _settle_previous(tx, t, round_no, admin_id, force)
+    if warning is not None:
+        return warning
+    profile = tx.profile(t.profile)
+    active = list_entries(tx.db, t.id, active_only=True)
+    unpaid = [get_player(tx.db, e.player_id).name for e in active if not e.paid]
+    entries = [e for e in active if e.paid]  # e-SP 2.2: only those who paid may play
+    if len(entries) < 2:
+        raise Refusal("round.too_few", round=round_no, count=len(entries))
+    entrants = [Entrant(lookup.rules_id(e.player_id), seed_rating(e, profile)) for e in entries]
+    earlier = [tb for tb in tables_of(tx.db, t) if tb.pairing.round_no < round_no]
+    avoid = [(lookup.rules_id(a), lookup.rules_id(b)) for a, b in t.settings.get("avoid", [])]
+    # an earlier game with no result yet (paired with force) still must not be repeated
+    avoid += [(lookup.rules_id(tb.pairing.first_id), lookup.rules_id(tb.pairing.second_id))
+              for tb in earlier if not tb.scored and tb.pairing.second_id is not None]
+    try:
+        pairs = rules_pair_round(entrants, rules_results(earlier), round_no, t.rounds_planned,
+                           profile, avoid=avoid)
+    except (PairingError, ValueError) as exc:
+        raise Refusal("round.pairing_failed", rule=profile.pairing.rule, round=round_no,
+                      reason=str(exc)) from None
+    tables = [(p.table, int(p.first), None if p.second is None else int(p.second))
+              for p in pairs]
+    return _store_pairings(tx, t, round_no, tables, admin_id, "ours", profile,
+                           unpaid=", ".join(unpaid) or "—")
+
+
+def _store_pairings(tx: Tx, t: Tournament, round_no: int,
+                    tables: list[tuple[int, int, int | None]], admin_id: str, source: str,
+                    profile: Profile, **params: Any) -> Reply:
+    by = tx.by_admin(admin_id, f"párovanie {round_no}. kola")
+    try:
+        replace_pairings(tx.db, t.id, round_no, tables, by, source=source)
+    except StoreError as exc:
+        raise Refusal("round.cannot_pair", round=round_no, reason=str(exc)) from None
+    players = sum(1 if second is None else 2 for _, _, second in tables)
+    round_robin = is_round_robin(players, t.rounds_planned, profile)
+    rule = profile.pairing.round_robin_rule if round_robin else profile.pairing.rule
+    rows = table_rows(tx.db, tables_of(tx.db, t, round_no))
+    return done("round.paired", rule=rule, data=keyed(rows, "round.paired"), round=round_no,
+                tables=len(tables), **params)
+
+
+async def pair_round(app: App, slug: str, round_no: int, admin_id: str, *,
+                             force: bool = False) -> Reply:
+    """Pair round `round_no` with `rules.pair_round` (Swiss, or round robin for small fields;
+    e-SP 2.4, SP 1.3). Refuses (with the list) while the previous round has unsettled
+    results, unless `force`."""
+    return await app.run(_pair, slug, round_no, admin_id, force)
+
+
+def _import(tx: Tx, slug: str, round_no: int, tables: list[tuple[str, str | None]],
+            admin_id: str, force: bool) -> Reply:
+    t = _tournament(tx, slug)
+    rnd = _round(tx, t, round_no)
+    _check_pairable(rnd)
+    warning = _settle_previous(tx, t, round_no, admin_id, force)
+    if warning is not None:
+        return warning
+    ids: list[tuple[int, int | None]] = []
+    unknown, seen, twice, out = [], set(), [], []
+    for first, second in tables:
+        pair: list[int | None] = []
+        for nick in (first, second):
+            if nick is None:
+                pair.append(None)
+                continue
+            player = find_player_by_nick(tx.db, nick)
+            entry = None if player is None else get_entry(tx.db, t.id, player.id)
+            if player is None or entry is None:
+                unknown.append(nick)
+                pair.append(None)
+                continue
+            if player.id in seen:
+                twice.append(nick)
+            seen.add(player.id)
+            if entry.out:
+                out.append(f"{nick} ({entry.out})")
+            pair.append(player.id)
+        if pair[0] is None and first is not None and first not in unknown:
+            unknown.append(first)
+        ids.append((pair[0] or 0, pair[1]))
+    if unknown:
+        raise Refusal("round.import_unknown", round=round_no, nicks=", ".join(unknown))
+    if twice:
+        raise Refusal("round.import_twice", round=round_no, nicks=", ".join(twice))
+    if out:
+        raise Refusal("round.import_out", round=round_no, names=", ".join(out),
+                      rule="e-SP 3.6")
+    met = {frozenset((tb.pairing.first_id, tb.pairing.second_id))
+           for tb in tables_of(tx.db, t) if tb.pairing.round_no < round_no}
+    rematches = [f"{first} – {second}" for (first, second), (a, b) in zip(tables, ids,
+                                                                          strict=True)
+                 if b is not None and frozenset((a, b)) in met]
+    missing = [get_player(tx.db, e.player_id).herna_nick
+               for e in list_entries(tx.db, t.id, active_only=True)
+               if e.paid and e.player_id not in seen]
+    if (rematches or missing) and not force:
+        return refused("round.import_warnings", rule="e-SP 2.4", round=round_no,
+                       rematches=", ".join(rematches) or "—", missing=", ".join(missing) or "—")
+    profile = tx.profile(t.profile)
+    numbered = [(n, a, b) for n, (a, b) in enumerate(ids, start=1)]
+    return _store_pairings(tx, t, round_no, numbered, admin_id, "imported", profile,
+                           unpaid="—")
+
+
+async def import_pairings(app: App, slug: str, round_no: int,
+                          tables: list[tuple[str, str | None]], admin_id: str, *,
+                          force: bool = False) -> Reply:
+    """Pairings made by another program (SWIPS, Swiss Perfect), by herna nick, the player
+    who starts first, table numbers in list order; None second = a bye. Unknown, doubled or
+    withdrawn/excluded players are refused; a rematch or a player left out is a warning that
+    `force` overrides."""
+    return await app.run(_import, slug, round_no, tables, admin_id, force)
+
+
+# -- publishing -------------------------------------------
+
+
+def _publish(tx: Tx, slug: str, round_no: int, admin_id: str) -> Reply:
+    t = _tournament(tx, slug)
+    rnd = _round(tx, t, round_no)
+    if rnd.published_at is not None:
+        raise Refusal("round.already_published", round=round_no)
+    if not pairings_of_round(tx.db, t.id, round_no):
+        raise Refusal("round.not_paired", round=round_no)
+    if round_no > 1 and _round(tx, t, round_no - 1).published_at is None:
+        raise Refusal("round.previous_unpublished", round=round_no, previous=round_no - 1)
+    by = tx.by_admin(admin_id, f"zverejnenie {round_no}. kola")
+    rnd = update_round(tx.db, t.id, round_no, by, published_at=tx.now)
+    if t.status in (TournamentStatus.DRAFT, TournamentStatus.CHECKIN):
+        t = set_status(tx.db, t.id, TournamentStatus.RUNNING, by)
+    rows = keyed(table_rows(tx.db, tables_of(tx.db, t, round_no)), "round.published")
+    params = {"tournament": t.name, "round": round_no, "start": rnd.starts_at,
+              "limit": rnd.limit_at, "n": t.waiting_minutes, "tables": len(rows),
+              "rule": "e-SP 4.3, 4.5"}
+    tx.announce(t.id, "round.published", rows=rows, **params)
+    timers.schedule_round_timers(tx, t, rnd)
+    return done("round.published", data=rows, **params)
+
+
+async def publish_round(app: App, slug: str, round_no: int, admin_id: str) -> Reply:
+    """Publish a paired round: announce the tables (who starts, herna nicks, the official
+    start and the game time limit) and schedule its timers; the tournament is running."""
+    return await app.run(_publish, slug, round_no, admin_id)
+
+
+# -- closing a round -------------------------------------------
+
+
+def _close(tx: Tx, slug: str, round_no: int, admin_id: str, force: bool) -> Reply:
+    t = _tournament(tx, slug)
+    rnd = _round(tx, t, round_no)
+    if rnd.published_at is None:
+        raise Refusal("round.not_published", round=round_no)
+    if rnd.closed_at is not None:
+        raise Refusal("round.already_closed", round=round_no, at=rnd.closed_at)
+    by = tx.by_admin(admin_id, f"uzavretie {round_no}. kola")
+    lifecycle.refresh_round(tx, t.id, round_no, by)
+    tables = tables_of(tx.db, t, round_no)
+    still = open_tables(tables)
+    if still and not force:
+        return refused("round.close_warnings", rule="e-SP 4.9", round=round_no,
+                       count=len(still), rows=open_rows(tx, still))
+    update_round(tx.db, t.id, round_no, by, closed_at=tx.now)
+    profile = tx.profile(t.profile)
+    so_far = [tb for tb in tables_of(tx.db, t) if tb.pairing.round_no <= round_no]
+    rows = standing_rows(tx.db, ranking(tx.db, t, profile, so_far).standings)
+    tx.announce(t.id, "round.closed", rows=rows, tournament=t.name, round=round_no,
+                open=len(still), rule=profile.standings.rule)
+    return done("round.closed", rule=profile.standings.rule, data=rows, tournament=t.name,
+                round=round_no, open=len(still))
+
+
+async def close_round(app: App, slug: str, round_no: int, admin_id: str, *,
+                      force: bool = False) -> Reply:
+    """Close a round: refresh its results; with anything unsettled, answer with the list
+    (unless `force`); else mark it closed and announce the standings after it."""
+    return await app.run(_close, slug, round_no, admin_id, force)
+
+
+# -- finishing the tournament -------------------------------------------
+
+
+def _finish(tx: Tx, slug: str, admin_id: str, force: bool) -> Reply:
+    t = _tournament(tx, slug)
+    profile = tx.profile(t.profile)
+    by = tx.by_admin(admin_id, "koniec turnaja")
+    rounds = list_rounds(tx.db, t.id)
+    last = rounds[-1]
+    deadline = lifecycle.dispute_deadline(tx.db, t, last, profile)
+    if last.published_at is not None and deadline is not None and deadline <= tx.now:
+        lifecycle.confirm_round(tx, t.id, last.number, by)  # e-SP 4.7: the window is over
+    tables = tables_of(tx.db, t)
+    unclosed = [str(r.number) for r in rounds if r.closed_at is None]
+    unconfirmed = [tb for tb in tables
+                   if tb.result is None or tb.result.status is not ResultStatus.CONFIRMED]
+    if (unclosed or unconfirmed) and not force:
+        return refused("finish.warnings", rule="e-SP 4.7", unclosed=", ".join(unclosed) or "—",
+                       count=len(unconfirmed), rows=open_rows(tx, unconfirmed))
+    rank = ranking(tx.db, t, profile, tables)
+    changes = _rate(tx, t, profile, rank.results, by)
+    set_status(tx.db, t.id, TournamentStatus.FINISHED, by)
+    rows = standing_rows(tx.db, rank.standings)
+    for row, line in zip(rows, rank.standings, strict=True):
+        before, after = changes.get(int(line.player), (None, None))
+        row["screlo_before"] = "" if before is None else round(before, 2)
+        row["screlo_after"] = "" if after is None else round(after, 2)
+        row["screlo_delta"] = "" if before is None or after is None else round(after - before, 2)
+        if row["out"]:
+            row["row_key"] = "finish.done_out_row"
+        elif before is None:
+            row["row_key"] = "finish.done_unrated_row"
+    params = {"tournament": t.name, "season": t.season, "rule": profile.qualification.rule,
+              "screlo_rule": profile.screlo.rule}
+    tx.announce(t.id, "finish.done", rows=rows, **params)
+    return done("finish.done", data=rows, **params)
+
+
+def _rate(tx: Tx, t: Tournament, profile: Profile, results: list[Any],
+          by: Any) -> dict[int, tuple[float, float]]:
+    """Online screlo after the tournament (e-SP 2.4, 5): every rated game against the ratings
+    before it (the entries' seeds). Each changed rating is applied with its history row; every
+    player who sat at a table has played a qualifier this season (for the decay rule)."""
+    entries = {e.player_id: e for e in list_entries(tx.db, t.id)}
+    before = {lookup.rules_id(pid): Rating(e.seed_rating, e.seed_games)
+              for pid, e in entries.items() if e.seed_rating is not None}
+    rated = [r for r in results if r.rated]
+    changes: dict[int, tuple[float, float]] = {}
+    for player, after in rate(before, rated, profile).items():
+        start = before.get(player, Rating(profile.screlo.newcomer_rating, 0))
+        if after == start:
+            continue
+        pid = int(player)
+        apply_rating(tx.db, pid, after.value, after.games, by, tournament_id=t.id,
+                     season=t.season)
+        changes[pid] = (start.value, after.value)
+    played = {int(p) for r in results for p in r.case.players}
+    for pid in played - set(changes):
+        last = get_player(tx.db, pid).last_season
+        if last is None or season_start(last) < season_start(t.season):
+            update_player(tx.db, pid, by, last_season=t.season)
+    return changes
+
+
+async def finish_tournament(app: App, slug: str, admin_id: str, *,
+                            force: bool = False) -> Reply:
+    """Finish: final standings with qualification points (SP A3; withdrawn and excluded
+    players get none and nobody gets their place's, e-SP 3.6), the online screlo update, and
+    the announcement. Warns first (unless `force`) about unclosed rounds and results that
+    are not confirmed."""
+    return await app.run(_finish, slug, admin_id, force)

@@ -1,0 +1,166 @@
+"""DiscordNotifier: announcements, DMs (and what happens when they cannot be delivered), admin
+notes — through discord.py's real HTTP layer, recorded by the harness, against a real store."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from sqlite_utils import Database
+
+from bot.discord.client import StrediskoBot
+from bot.discord.notifier import DiscordNotifier
+from bot.discord.testkit import CONTROL_CHANNEL_ID, DiscordHarness, FakeUser
+from bot.services.notifier import Message
+from bot.store import Change, Player, Store, Tournament, create_player, create_tournament
+
+START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
+ADMIN_CHANNEL_ID = 1_100_000_000_000_000_900
+OTHER_CHANNEL_ID = 1_100_000_000_000_000_901
+
+
+@dataclass
+class Setup:
+    harness: DiscordHarness
+    store: Store
+    notifier: DiscordNotifier
+    ana: FakeUser
+    boris: FakeUser
+    tournament: Tournament
+    players: dict[str, Player]
+
+
+def _seed(db: Database, ana: int, boris: int, admin_ids: list[int],
+          settings: dict[str, object]) -> tuple[Tournament, dict[str, Player]]:
+    by = Change.admin("test", START, "test setup")
+    t = create_tournament(db, slug="online-1", name="Online 1", season="2026/27",
+                          round_starts=[START], waiting_minutes=10, game_limit_minutes=50,
+                          by=by, admin_ids=admin_ids, settings=settings)
+    players = {
+        "ana": create_player(db, name="Ana Ábelová", herna_nick="ana", discord_id=ana, by=by),
+        "boris": create_player(db, name="Boris Bán", herna_nick="boris", discord_id=boris,
+                               by=by),
+        "cyril": create_player(db, name="Cyril Čierny", herna_nick="cyril", by=by),
+    }
+    return t, players
+
+
+async def _setup(tmp_path: Path, *, admin_channel: int | None = None,
+                 admins: bool = False, settings: dict[str, object] | None = None
+                 ) -> AsyncIterator[Setup]:
+    store = await Store.open(tmp_path / "stredisko.db")
+    bot = StrediskoBot()
+    try:
+        async with DiscordHarness(bot) as h:
+            ana, boris = h.member("Ana"), h.member("Boris")
+            admin_ids = [h.head_admin.id] if admins else []
+            t, players = await store.call(_seed, ana.id, boris.id, admin_ids, settings or {})
+            notifier = DiscordNotifier(bot, store, admin_channel_id=admin_channel)
+            yield Setup(h, store, notifier, ana, boris, t, players)
+    finally:
+        await store.close()
+
+
+@pytest.fixture
+async def s(tmp_path: Path) -> AsyncIterator[Setup]:
+    async for setup in _setup(tmp_path, admin_channel=ADMIN_CHANNEL_ID):
+        yield setup
+
+
+def _posts(h: DiscordHarness, channel_id: int) -> list[str]:
+    return [m.text for m in h.messages.values() if m.channel_id == channel_id]
+
+
+async def test_announce_goes_to_the_control_centre_in_slovak(s: Setup) -> None:
+    await s.notifier.announce(s.tournament.id, Message("common.not_paired", {"round": 2}))
+    assert [m.content for m in s.harness.channel_messages] == ["V 2. kole nemáš súpera ani voľno."]
+
+
+async def test_announce_uses_the_tournaments_own_channel(tmp_path: Path) -> None:
+    async for s in _setup(tmp_path):
+        def move(db: Database) -> None:
+            db.execute("UPDATE tournaments SET channel_id = ?", [OTHER_CHANNEL_ID])
+
+        await s.store.call(move)
+        await s.notifier.announce(s.tournament.id, Message("common.no_round"))
+        assert _posts(s.harness, OTHER_CHANNEL_ID) == ["Ešte nie je zverejnené žiadne kolo."]
+        assert s.harness.channel_messages == []
+
+
+async def test_long_announcement_is_split(s: Setup) -> None:
+    await s.notifier.announce(s.tournament.id,
+                              Message("common.unknown_tournament", {"slug": "x" * 4500}))
+    contents = [m.content for m in s.harness.channel_messages]
+    assert len(contents) == 3 and all(len(c) <= 2000 for c in contents)
+
+
+async def test_direct_message_reaches_the_player(s: Setup) -> None:
+    params = {"player": "Ana", "round": 1}
+    await s.notifier.direct(s.players["boris"].id, Message("play.arrived_ping", params))
+    [dm] = s.harness.dms(s.boris)
+    assert dm.content == "Ana prišiel k stolu (1. kolo). Začnite partiu."
+    assert s.harness.channel_messages == []
+
+
+async def test_closed_dms_are_reported_in_the_channel_without_the_content(s: Setup) -> None:
+    s.harness.close_dms(s.boris)
+    secret = {"tournament": "Online 1", "reason": "tajný dôvod", "rule": "e-SP 3.6"}
+    await s.notifier.direct(s.players["boris"].id, Message("result.excluded_dm", secret))
+    assert s.harness.dms(s.boris) == []
+    [notice] = s.harness.channel_messages
+    assert f"<@{s.boris.id}>" in notice.content
+    assert "zablokované" in notice.content and "e-SP 2.6" in notice.content
+    assert "tajný dôvod" not in notice.content
+    # The notice names the player without pinging him (nor anybody else).
+    assert s.harness.calls[-1].payload["allowed_mentions"] == {"parse": []}
+
+
+async def test_player_without_discord_is_named_in_the_channel(s: Setup) -> None:
+    await s.notifier.direct(s.players["cyril"].id, Message("play.arrived_ping",
+                                                           {"player": "Ana", "round": 1}))
+    [notice] = s.harness.channel_messages
+    assert "Cyril Čierny" in notice.content and "nemá prepojený Discord účet" in notice.content
+    assert "prišiel k stolu" not in notice.content
+
+
+async def test_admin_note_goes_to_the_admin_channel(s: Setup) -> None:
+    await s.notifier.to_admin(s.tournament.id, Message("common.no_round"))
+    assert _posts(s.harness, ADMIN_CHANNEL_ID) == ["Ešte nie je zverejnené žiadne kolo."]
+    assert s.harness.channel_messages == []
+
+
+async def test_admin_channel_in_tournament_settings_wins(tmp_path: Path) -> None:
+    async for s in _setup(tmp_path, admin_channel=ADMIN_CHANNEL_ID,
+                          settings={"admin_channel_id": OTHER_CHANNEL_ID}):
+        await s.notifier.to_admin(s.tournament.id, Message("common.no_round"))
+        assert _posts(s.harness, OTHER_CHANNEL_ID) == ["Ešte nie je zverejnené žiadne kolo."]
+        assert _posts(s.harness, ADMIN_CHANNEL_ID) == []
+
+
+async def test_admin_note_by_dm_without_an_admin_channel(tmp_path: Path) -> None:
+    async for s in _setup(tmp_path, admins=True):
+        await s.notifier.to_admin(s.tournament.id, Message("common.no_round"))
+        [dm] = s.harness.dms(s.harness.head_admin)
+        assert dm.content == "Ešte nie je zverejnené žiadne kolo."
+        assert s.harness.channel_messages == []
+
+
+async def test_admin_note_that_reaches_nobody_is_logged(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async for s in _setup(tmp_path, admins=True):
+        s.harness.close_dms(s.harness.head_admin)
+        s.harness.errors.clear()
+        with caplog.at_level(logging.ERROR, "stredisko.discord.notifier"):
+            await s.notifier.to_admin(s.tournament.id, Message("common.no_round"))
+        assert "reached nobody" in caplog.text
+        assert s.harness.channel_messages == []  # never leaked into the public channel
+        s.harness.errors.clear()  # the harness collects errors too: this one was expected
+
+
+async def test_default_channel_comes_from_the_bot(s: Setup) -> None:
+    assert s.notifier.default_channel_id == CONTROL_CHANNEL_ID

@@ -1,0 +1,373 @@
+"""The player commands through discord.py's real dispatch (bot.discord.testkit), against a real
+SQLite store, the real player services and a ManualClock; messages go out through the
+DiscordNotifier, recorded by the harness."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlite_utils import Database
+
+from bot.clock import ManualClock
+from bot.discord.client import StrediskoBot
+from bot.discord.cogs.player import PlayerCog
+from bot.discord.notifier import DiscordNotifier
+from bot.discord.ratelimit import RateLimiter, whole_seconds
+from bot.discord.testkit import DiscordHarness, FakeUser
+from bot.services.app import App
+from bot.store import (
+    Change,
+    EvidenceKind,
+    Player,
+    Store,
+    TablePairing,
+    Tournament,
+    TournamentStatus,
+    add_entry,
+    create_player,
+    create_tournament,
+    get_entry,
+    list_evidence,
+    replace_pairings,
+    set_status,
+    update_round,
+)
+
+START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)  # round 1: 9:00 in Bratislava
+SLUG = "online-1"
+ADMIN_CHANNEL_ID = 1_100_000_000_000_000_900
+
+
+class FakeMonotonic:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@dataclass
+class World:
+    h: DiscordHarness
+    app: App
+    clock: ManualClock
+    store: Store
+    cog: PlayerCog
+    limiter_clock: FakeMonotonic
+    users: dict[str, FakeUser]
+    players: dict[str, Player]
+    tournament: Tournament
+    tables: list[TablePairing]
+
+    def at(self, minutes: float) -> None:
+        """Move the clock to `minutes` after round 1's official start."""
+        self.clock.set(START + timedelta(minutes=minutes))
+
+
+def _seed(db: Database, discord_ids: dict[str, int | None]
+          ) -> tuple[Tournament, dict[str, Player], list[TablePairing]]:
+    by = Change.admin("hlavny", START - timedelta(days=1), "test setup")
+    t = create_tournament(
+        db, slug=SLUG, name="Online kvalifikácia 1", season="2026/27", round_starts=[START],
+        waiting_minutes=10, game_limit_minutes=50, by=by,
+        checkin_opens_at=START - timedelta(hours=1), checkin_closes_at=START)
+    names = {"ana": "Ana Ábelová", "boris": "Boris Bán", "cyril": "Cyril Čierny",
+             "dana": "Dana Ďurišová"}
+    players = {}
+    for n, (key, name) in enumerate(names.items()):
+        players[key] = create_player(db, name=name, herna_nick=key, by=by,
+                                     discord_id=discord_ids[key], screlo=1800.0 - 10 * n)
+        add_entry(db, t.id, players[key].id, by, paid=True)
+    tables = replace_pairings(db, t.id, 1, [(1, players["ana"].id, players["boris"].id),
+                                            (2, players["cyril"].id, players["dana"].id)], by)
+    set_status(db, t.id, TournamentStatus.CHECKIN, by)
+    update_round(db, t.id, 1, by, published_at=by.at)
+    return t, players, tables
+
+
+@pytest.fixture
+async def w(tmp_path: Path) -> AsyncIterator[World]:
+    store = await Store.open(tmp_path / "stredisko.db")
+    clock = ManualClock(START - timedelta(minutes=30))
+    limiter_clock = FakeMonotonic()
+    holder: list[PlayerCog] = []
+
+    def build(bot: StrediskoBot) -> PlayerCog:
+        holder.append(PlayerCog(bot, app, SLUG, limiter=RateLimiter(5, 10, clock=limiter_clock)))
+        return holder[0]
+
+    bot = StrediskoBot(cogs=[build])
+    app = App(store, clock, DiscordNotifier(bot, store, admin_channel_id=ADMIN_CHANNEL_ID))
+    try:
+        async with DiscordHarness(bot) as h:
+            users = {name: h.member(name.capitalize()) for name in ("ana", "boris", "cyril")}
+            users["dana"] = h.member("Dana")
+            ids: dict[str, int | None] = {k: u.id for k, u in users.items()}
+            ids["dana"] = None  # Dana links her account with /registracia
+            t, players, tables = await store.call(_seed, ids)
+            yield World(h, app, clock, store, holder[0], limiter_clock, users, players, t,
+                        tables)
+    finally:
+        await store.close()
+
+
+async def _evidence(w: World, table: int) -> list[EvidenceKind]:
+    found = await w.store.read(list_evidence, w.tables[table].id)
+    return [e.kind for e in found]
+
+
+# -- registration, check-in, status -------------------------------------------------------
+
+
+async def test_register_check_in_and_status(w: World) -> None:
+    dana = w.users["dana"]
+    ex = await w.h.slash("stav", user=dana)
+    assert ex.ephemeral and "nie je prepojený" in ex.content  # not linked yet
+
+    ex = await w.h.slash("registracia", user=dana, options={"prezyvka": "dana"})
+    assert ex.ephemeral
+    assert ex.content == (
+        "Hotovo, Dana Ďurišová: tvoj Discord účet je prepojený s prezývkou „dana“ "
+        "v turnaji Online kvalifikácia 1."
+    )
+    ex = await w.h.slash("prezentacia", user=dana)
+    assert ex.ephemeral and ex.content.startswith("Prezentácia prijatá (21. 11. 2026 8:30)")
+
+    ex = await w.h.slash("stav", user=dana)
+    assert ex.ephemeral
+    assert ex.content.startswith(
+        "1. kolo, stôl 2: súper Cyril Čierny (herna.net: cyril), začína Cyril Čierny. "
+        "Oficiálny začiatok 21. 11. 2026 9:00, čakacia lehota do 21. 11. 2026 9:10, "
+        "časový limit 21. 11. 2026 9:50."
+    )
+    assert w.h.channel_messages == []  # nothing here concerned anybody else
+
+
+async def test_unknown_nick_is_refused_citing_the_rule(w: World) -> None:
+    ex = await w.h.slash("registracia", user=w.users["dana"], options={"prezyvka": "nikto"})
+    assert ex.ephemeral and "„nikto“ nie je prihlásená" in ex.content
+    assert "(e-SP 2.2)" in ex.content
+
+
+async def test_english_locale_replies_in_english(w: World) -> None:
+    ex = await w.h.slash("stav", user=w.users["ana"], locale="en-US")
+    assert ex.content.startswith(
+        "Round 1, table 1: opponent Boris Bán (herna.net: boris), Ana Ábelová starts. "
+        "Official start 21 Nov 2026, 09:00"
+    )
+    ex = await w.h.slash("vysledok", user=w.users["ana"], locale="en-GB",
+                         options={"moje_skore": "four", "skore_supera": "300"})
+    assert ex.content == "“four” is not a score: enter a whole number, e.g. 412."
+
+
+# -- absence (e-SP 4.3) --------------------------------------------------------------------
+
+
+async def test_absence_pings_the_opponent_by_dm(w: World) -> None:
+    w.at(12)
+    ex = await w.h.slash("nepritomny", user=w.users["ana"])
+    assert ex.ephemeral
+    assert ex.content.startswith("Neprítomnosť hráča Boris Bán je zaznamenaná")
+    assert "(e-SP 4.3)" in ex.content
+    [dm] = w.h.dms(w.users["boris"])
+    assert dm.content.startswith("Ana Ábelová ťa čaká pri stole (1. kolo, stôl 1)")
+    assert await _evidence(w, 0) == [EvidenceKind.ABSENCE]
+
+
+async def test_closed_dms_give_a_channel_notice_without_the_content(w: World) -> None:
+    w.at(12)
+    w.h.close_dms(w.users["boris"])
+    ex = await w.h.slash("nepritomny", user=w.users["ana"])
+    assert ex.content.startswith("Neprítomnosť hráča Boris Bán je zaznamenaná")
+    assert w.h.dms(w.users["boris"]) == []
+    [notice] = w.h.channel_messages
+    assert f"<@{w.users['boris'].id}>" in notice.content and "zablokované" in notice.content
+    assert "čaká" not in notice.content and "0:100" not in notice.content
+
+
+# -- agreed draw (e-SP 3.5) ----------------------------------------------------------------
+
+
+async def test_draw_is_confirmed_by_the_opponents_button(w: World) -> None:
+    ana, boris, cyril = w.users["ana"], w.users["boris"], w.users["cyril"]
+    w.at(30)
+    ex = await w.h.slash("remiza", user=ana)
+    assert ex.ephemeral and ex.content.startswith("Návrh remízy je zaznamenaný.")
+    [prompt] = ex.followups
+    assert not prompt.ephemeral and prompt in w.h.channel_messages
+    assert prompt.content.startswith(f"<@{ana.id}> navrhuje remízu dohodou v 1. kole. "
+                                     f"<@{boris.id}>, ak súhlasíš")
+    assert "obaja dostanete nižšie z vašich dvoch skóre" in prompt.content  # the consequence
+    custom_id = f"stredisko:remiza:1:{ana.id}"
+    assert [b["custom_id"] for b in prompt.buttons] == [custom_id]
+    assert "navrhuje remízu" in w.h.dms(boris)[0].content
+
+    # The proposer cannot confirm for his opponent; a stranger cannot either.
+    ex = await w.h.click(prompt, ana)
+    assert ex.ephemeral and "Remízu so súperom Boris Bán si už potvrdil (e-SP 3.5)" in ex.content
+    ex = await w.h.click(prompt, cyril)
+    assert ex.ephemeral and "(e-SP 3.5)" in ex.content
+    assert prompt.buttons  # still waiting for Boris
+
+    ex = await w.h.click(prompt, boris)
+    assert prompt.buttons == []
+    assert f"✅ Remízu v 1. kole potvrdil aj <@{boris.id}> (e-SP 3.5)." in prompt.content
+    [answer] = ex.followups
+    assert answer.ephemeral and answer.content.startswith(
+        "Remíza so súperom Ana Ábelová je potvrdená oboma hráčmi")
+    assert await _evidence(w, 0) == [EvidenceKind.DRAW_CONFIRMATION] * 2
+
+
+async def test_draw_after_the_limit_is_refused_and_posts_nothing(w: World) -> None:
+    w.at(51)
+    ex = await w.h.slash("remiza", user=w.users["ana"])
+    assert ex.ephemeral and "(e-SP 3.5)" in ex.content and ex.followups == []
+    assert w.h.channel_messages == []
+
+
+# -- result report and dispute ------------------------------------------------------------
+
+
+async def test_result_that_is_not_a_number_is_refused_in_slovak(w: World) -> None:
+    w.at(45)
+    ex = await w.h.slash("vysledok", user=w.users["ana"],
+                         options={"moje_skore": "štyristo", "skore_supera": "300"})
+    assert ex.ephemeral
+    assert ex.content == "„štyristo“ nie je skóre: zadaj celé číslo, napríklad 412."
+    assert await _evidence(w, 0) == []  # nothing recorded
+
+
+async def test_result_report_is_recorded(w: World) -> None:
+    w.at(45)
+    ex = await w.h.slash("vysledok", user=w.users["ana"],
+                         options={"moje_skore": " 412 ", "skore_supera": "380"})
+    assert ex.content.startswith("Hlásenie 412:380 proti hráčovi Boris Bán je zaznamenané.")
+    assert await _evidence(w, 0) == [EvidenceKind.SCORE_REPORT]
+
+
+async def test_dispute_after_the_window_is_refused_citing_the_rule(w: World) -> None:
+    w.at(50 + 10)  # the last round's window: 10 minutes after the game time limit
+    ex = await w.h.slash("namietka", user=w.users["ana"],
+                         options={"dovod": "Skóre je zapísané naopak."})
+    assert ex.ephemeral
+    assert ex.content == (
+        "Lehota na reklamáciu výsledku 1. kola uplynula; výsledok je potvrdený (e-SP 4.7)."
+    )
+    assert await _evidence(w, 0) == []
+
+
+async def test_dispute_keeps_the_screenshot_url(w: World) -> None:
+    w.at(55)
+    shot = w.h.attachment("skore.png")
+    ex = await w.h.slash("namietka", user=w.users["ana"],
+                         options={"dovod": "Skóre je zapísané naopak.", "snimka": shot})
+    assert ex.content.startswith("Reklamácia výsledku 1. kola je zaznamenaná")
+    [evidence] = await w.store.read(list_evidence, w.tables[0].id)
+    assert evidence.kind is EvidenceKind.DISPUTE
+    assert evidence.attachment_url == shot.payload()["url"]
+    [note] = [m for m in w.h.messages.values() if m.channel_id == ADMIN_CHANNEL_ID]
+    assert shot.payload()["url"] in note.content and "Skóre je zapísané naopak." in note.content
+
+
+# -- withdrawal (e-SP 3.6) -----------------------------------------------------------------
+
+
+async def test_withdrawal_asks_first_and_can_be_cancelled(w: World) -> None:
+    ana = w.users["ana"]
+    ex = await w.h.slash("odstupit", user=ana)
+    assert ex.ephemeral
+    assert ex.content.startswith("Naozaj odstupuješ z turnaja Online kvalifikácia 1?")
+    assert "kvalifikačné body" in ex.content and "(e-SP 3.6)" in ex.content
+    ids = [b["custom_id"] for b in ex.message.buttons]  # type: ignore[union-attr]
+    assert ids == [f"stredisko:odstupit:{ana.id}", f"stredisko:zrusit:{ana.id}"]
+
+    cancel = await w.h.click(ex.message, ana, custom_id=f"stredisko:zrusit:{ana.id}")  # type: ignore[arg-type]
+    assert cancel.message is ex.message and ex.content == "Zrušené, nič sa nezmenilo."
+    assert ex.message.buttons == []  # type: ignore[union-attr]
+    entry = await w.store.read(get_entry, w.tournament.id, w.players["ana"].id)
+    assert entry is not None and entry.out is None
+
+    ex = await w.h.slash("odstupit", user=ana)
+    await w.h.click(ex.message, ana, custom_id=f"stredisko:odstupit:{ana.id}")  # type: ignore[arg-type]
+    assert ex.content == "Odstúpil si z turnaja Online kvalifikácia 1 (e-SP 3.6)."
+    entry = await w.store.read(get_entry, w.tournament.id, w.players["ana"].id)
+    assert entry is not None and entry.withdrawn_at is not None
+    assert [m.content for m in w.h.channel_messages] == [
+        "Hráč Ana Ábelová odstúpil z turnaja (e-SP 3.6)."
+    ]
+    ex = await w.h.slash("stav", user=ana)
+    assert "Už nehráš v turnaji" in ex.content
+
+
+# -- pairings and standings ---------------------------------------------------------------
+
+
+async def test_pairings_and_standings_show_their_rows(w: World) -> None:
+    ex = await w.h.slash("parovanie", user=w.users["cyril"])
+    assert ex.ephemeral and "párovanie 1. kola" in ex.content
+    [embed] = ex.embeds
+    assert embed["description"].split("\n") == [
+        "stôl 1: Ana Ábelová (ana) – Boris Bán (boris)",
+        "stôl 2: Cyril Čierny (cyril) – Dana Ďurišová (dana)",
+    ]
+    ex = await w.h.slash("parovanie", user=w.users["cyril"], options={"kolo": 4})
+    assert ex.content == "Turnaj Online kvalifikácia 1 nemá 4. kolo."
+
+    ex = await w.h.slash("poradie", user=w.users["cyril"])
+    assert "priebežné poradie" in ex.content
+    assert len(ex.embeds[0]["description"].split("\n")) == 4
+
+
+# -- speed and manners --------------------------------------------------------------------
+
+
+async def test_slow_store_is_deferred_then_answered(w: World) -> None:
+    w.cog.defer_after = 0.05
+    # The store is busy with someone else's long transaction: our use case waits in its queue.
+    busy = asyncio.ensure_future(w.store.call(lambda db: time.sleep(0.6)))
+    await asyncio.sleep(0.01)
+    ex = await w.h.slash("stav", user=w.users["ana"])
+    await busy
+    assert ex.deferred and ex.first_response_s is not None and ex.first_response_s < 0.5
+    assert ex.ephemeral  # the "thinking…" answer keeps the visibility of the final one
+    assert ex.content.startswith("1. kolo, stôl 1: súper Boris Bán")
+
+
+async def test_spamming_a_command_is_rate_limited_per_user(w: World) -> None:
+    ana, boris = w.users["ana"], w.users["boris"]
+    for _ in range(5):
+        ex = await w.h.slash("stav", user=ana)
+        assert ex.content.startswith("1. kolo")
+    ex = await w.h.slash("stav", user=ana)
+    assert ex.ephemeral
+    assert ex.content == (
+        "Pomalšie, prosím: poslal si príliš veľa príkazov za sebou. Skús to znova o 10 s."
+    )
+    ex = await w.h.slash("stav", user=boris)  # others are not affected
+    assert ex.content.startswith("1. kolo")
+    w.limiter_clock.now += 10
+    ex = await w.h.slash("stav", user=ana)
+    assert ex.content.startswith("1. kolo")
+
+
+def test_rate_limiter_window_slides() -> None:
+    now = FakeMonotonic()
+    limiter = RateLimiter(2, 10, clock=now)
+    assert limiter.hit(1) is None
+    now.now += 3
+    assert limiter.hit(1) is None
+    now.now += 1
+    assert limiter.hit(1) == pytest.approx(6)  # the first hit leaves the window at +10
+    now.now += 6
+    assert limiter.hit(1) is None  # it left; the refused attempt at +4 was not counted
+    assert limiter.hit(1) == pytest.approx(3)  # the hit at +3 leaves at +13
+    assert limiter.hit(2) is None  # per user
+    assert whole_seconds(0.2) == 1 and whole_seconds(4.0) == 4
+    with pytest.raises(ValueError):
+        RateLimiter(0, 10)

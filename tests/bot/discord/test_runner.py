@@ -1,0 +1,284 @@
+"""`stredisko run`: start-up errors, a clean stop on SIGTERM/Ctrl-C, the heartbeat file, the
+command sync only on request — without ever contacting Discord."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot.config import DiscordConfig, load_config
+from bot.discord import runner
+from bot.discord.client import GuildConfig, StrediskoBot
+from bot.discord.heartbeat import Heartbeat, is_fresh, read_heartbeat, write_heartbeat
+from bot.discord.heartbeat import main as heartbeat_main
+from bot.discord.testkit import (
+    CONTROL_CHANNEL_ID,
+    GUILD_ID,
+    HEAD_ADMIN_ROLE_ID,
+    DiscordHarness,
+)
+from bot.store import Change, Store, create_tournament
+
+ROOT = Path(__file__).resolve().parents[3]
+START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
+
+
+def _config_file(tmp_path: Path, token: str = "") -> Path:
+    path = tmp_path / "config.toml"
+    token_line = f'token = "{token}"\n' if token else ""
+    path.write_text(
+        f'[store]\npath = "{tmp_path / "stredisko.db"}"\n'
+        f'[discord]\nguild_id = {GUILD_ID}\nheartbeat_file = "{tmp_path / "heartbeat"}"\n'
+        + token_line,
+        encoding="utf-8",
+    )
+    return path
+
+
+# -- start-up errors: one line, exit code 2 ------------------------------------------------
+
+
+def test_missing_token_is_one_clear_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert runner.run(str(_config_file(tmp_path)), False) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith("stredisko: chyba: chýba token Discordu") and "DISCORD_TOKEN" in err
+
+
+def test_rejected_token_is_one_clear_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    class Unauthorized:
+        status = 401
+        reason = "Unauthorized"
+
+    async def request(self: Any, route: Any, **kwargs: Any) -> Any:
+        # What Discord answers a bad token with; discord.py's static_login turns it into
+        # LoginFailure exactly as in production.
+        raise discord.HTTPException(Unauthorized(), {"code": 0, "message": "401: Unauthorized"})
+
+    monkeypatch.setattr(discord.http.HTTPClient, "request", request)
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    assert runner.run(str(_config_file(tmp_path)), False) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "Discord odmietol token" in err and "not-a-real-token" not in err
+
+
+def test_bad_config_is_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("[discord]\nguild = 1\n", encoding="utf-8")
+    assert runner.run(str(path), False) == 2
+    err = capsys.readouterr().err
+    assert err == "stredisko: chyba: konfigurácia: [discord] guild: unknown key\n"
+
+
+def test_unknown_tournament_is_refused_at_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(runner, "tournament_slug", lambda config: "neexistuje")
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    assert runner.run(str(_config_file(tmp_path)), False) == 2
+    assert "turnaj „neexistuje“ v databáze nie je" in capsys.readouterr().err
+
+
+# -- the running process, in-process ------------------------------------------------------
+
+
+def _fake_gateway(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Log in without Discord, idle instead of connecting; returns where syncs are recorded."""
+
+    async def login(self: discord.Client, token: str) -> None:
+        state = self._connection
+        state.user = discord.ClientUser(state=state, data={
+            "id": "1", "username": "stredisko", "discriminator": "0", "avatar": None,
+            "verified": True, "mfa_enabled": False})
+        state.application_id = 1
+        await self.setup_hook()
+
+    async def connect(self: discord.Client, *, reconnect: bool = True) -> None:
+        self.dispatch("ready")
+        await asyncio.Event().wait()
+
+    syncs: list[object] = []
+
+    async def sync(self: app_commands.CommandTree, *, guild: Any = None) -> list[Any]:
+        syncs.append(guild.id if guild else "global")
+        return []
+
+    monkeypatch.setattr(discord.Client, "login", login)
+    monkeypatch.setattr(discord.Client, "connect", connect)
+    monkeypatch.setattr(app_commands.CommandTree, "sync", sync)
+    return syncs
+
+
+async def _wait_for(path: Path, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path} never appeared"
+        await asyncio.sleep(0.02)
+
+
+@pytest.mark.parametrize("sync_commands", [False, True])
+async def test_serve_runs_until_stopped_and_syncs_only_when_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+    sync_commands: bool,
+) -> None:
+    syncs = _fake_gateway(monkeypatch)
+    config = load_config(_config_file(tmp_path), env={})
+    stop = asyncio.Event()
+    with caplog.at_level(logging.INFO, "stredisko"):
+        task = asyncio.create_task(
+            runner.serve(config, "token", sync_commands=sync_commands, stop=stop))
+        await _wait_for(tmp_path / "heartbeat")
+        while "scheduler started" not in caplog.text:
+            assert not task.done()
+            await asyncio.sleep(0.01)
+        stop.set()
+        assert await asyncio.wait_for(task, 10) == 0
+    assert syncs == ([GUILD_ID] if sync_commands else [])
+    assert read_heartbeat(tmp_path / "heartbeat") is not None
+    messages = [r.getMessage() for r in caplog.records]
+    assert messages[-2:] == ["scheduler stopped", "store closed"]
+    assert messages.index("scheduler started") < messages.index("stop requested: shutting down")
+
+
+def _driver(tmp_path: Path) -> Path:
+    script = tmp_path / "driver.py"
+    script.write_text(textwrap.dedent("""
+        import asyncio, sys
+        import discord
+        from bot.discord import runner
+        from bot.scheduler import Scheduler
+
+        async def login(self, token):
+            state = self._connection
+            state.user = discord.ClientUser(state=state, data={
+                "id": "1", "username": "stredisko", "discriminator": "0", "avatar": None,
+                "verified": True, "mfa_enabled": False})
+            state.application_id = 1
+            await self.setup_hook()
+
+        async def connect(self, *, reconnect=True):
+            self.dispatch("ready")
+            await asyncio.Event().wait()  # a gateway that idles until the process is stopped
+
+        started = Scheduler.start
+
+        async def start(self):
+            await started(self)
+            open(sys.argv[2], "w").close()  # tells the test the bot is fully up
+
+        discord.Client.login = login
+        discord.Client.connect = connect
+        Scheduler.start = start
+        sys.exit(runner.run(sys.argv[1], False))
+    """), encoding="utf-8")
+    return script
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_signal_stops_the_process_cleanly(tmp_path: Path, sig: signal.Signals) -> None:
+    env = {**os.environ, "DISCORD_TOKEN": "fake", "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, str(_driver(tmp_path)), str(_config_file(tmp_path)),
+         str(tmp_path / "started")],
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not (tmp_path / "started").exists():
+            assert proc.poll() is None, proc.communicate()[1]
+            assert time.monotonic() < deadline, "the bot never started its scheduler"
+            time.sleep(0.05)
+        assert read_heartbeat(tmp_path / "heartbeat") is not None
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err
+    assert "stop requested" in err
+    assert err.index("scheduler started") < err.index("stop requested")
+    assert err.index("scheduler stopped") < err.index("store closed")
+    assert "Traceback" not in err
+
+
+# -- where the tournament lives -----------------------------------------------------------
+
+
+async def test_guild_config_found_by_names_or_taken_from_the_tournament(tmp_path: Path) -> None:
+    async with DiscordHarness(StrediskoBot()) as h:
+        found = runner.resolve_guild_config(h.guild, None, DiscordConfig())
+        assert found == GuildConfig(GUILD_ID, CONTROL_CHANNEL_ID, HEAD_ADMIN_ROLE_ID)
+        with pytest.raises(runner.StartupError, match="#stredisko-admin"):
+            runner.resolve_guild_config(h.guild, None, DiscordConfig(channel="stredisko-admin"))
+        async with await Store.open(tmp_path / "db.sqlite") as store:
+            t = await store.call(
+                lambda db: create_tournament(
+                    db, slug="o1", name="O1", season="2026/27", round_starts=[START],
+                    waiting_minutes=10, game_limit_minutes=50,
+                    by=Change.admin("t", START), channel_id=42, admin_role_id=43))
+        assert runner.resolve_guild_config(h.guild, t, DiscordConfig(channel="x")) == (
+            GuildConfig(GUILD_ID, 42, 43))
+
+
+# -- the heartbeat file -------------------------------------------------------------------
+
+
+def test_heartbeat_file_round_trip_and_freshness(tmp_path: Path) -> None:
+    path = tmp_path / "hb"
+    assert read_heartbeat(path) is None
+    write_heartbeat(path, START)
+    assert read_heartbeat(path) == START
+    assert is_fresh(path, timedelta(seconds=60), START + timedelta(seconds=60))
+    assert not is_fresh(path, timedelta(seconds=60), START + timedelta(seconds=61))
+    path.write_text("garbage")
+    assert read_heartbeat(path) is None
+    with pytest.raises(ValueError):
+        write_heartbeat(path, datetime(2026, 1, 1))
+
+
+async def test_heartbeat_beats_every_interval(tmp_path: Path) -> None:
+    beats: list[datetime] = []
+
+    def now() -> datetime:
+        beats.append(START + timedelta(seconds=len(beats)))
+        return beats[-1]
+
+    heartbeat = Heartbeat(tmp_path / "hb", interval=0.01, now=now)
+    heartbeat.start()
+    while len(beats) < 3:
+        await asyncio.sleep(0.01)
+    await heartbeat.stop()
+    count = len(beats)
+    await asyncio.sleep(0.05)
+    assert len(beats) == count  # stopped means stopped
+    assert read_heartbeat(tmp_path / "hb") == beats[-1]
+
+
+def test_health_check_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "hb"
+    assert heartbeat_main([str(path)]) == 1
+    assert "chýba alebo je starší" in capsys.readouterr().err
+    write_heartbeat(path, datetime.now(UTC))
+    assert heartbeat_main([str(path), "--max-age", "60"]) == 0

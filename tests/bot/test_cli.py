@@ -1,0 +1,86 @@
+"""The tournament commands of `stredisko`, run through `main([...])` on a real SQLite file."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+SLUG = "kt-2026-11"
+
+
+@pytest.fixture
+def cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
+    db = str(tmp_path / "cli.db")
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = main([*argv, "--db", db, "--admin", "hlavny"])
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+
+    return run
+
+
+def test_a_round_from_the_command_line(cli, tmp_path: Path) -> None:  # type: ignore
+    code, out, _ = cli("create", str(EXAMPLES / "propozicie.toml"))
+    assert code == 0 and "Online KT — skúška (kt-2026-11, sezóna 2026/27) je založený" in out
+    code, out, _ = cli("import-players", SLUG, str(EXAMPLES / "players.csv"))
+    assert code == 0 and "prihlásených 2 hráčov" in out
+    code, out, err = cli("pair", SLUG, "1")
+    assert code == 0 and "1. kolo je spárované: 4 stolov (e-SP 2.4)" in out
+    assert "párujem kolo" in err  # progress goes to stderr
+    assert "stôl 1: Filip Čierny (fifo) začína – Cyril Ďurica (cyro)" in out  # top seed second
+    code, out, _ = cli("publish", SLUG, "1")
+    assert code == 0 and out.startswith("[kanál] Online KT — skúška — 1. kolo")
+    code, out, _ = cli("rule", SLUG, "1", "1", "finished", "--score", "350", "420",
+                       "--reason", "zápis z herna.net")
+    assert code == 0, out
+    code, out, _ = cli("show", "results", SLUG, "1")
+    assert code == 0 and "Filip Čierny – Cyril Ďurica 350:420 (0:1)" in out
+    code, out, _ = cli("show", "standings", SLUG)
+    assert code == 0 and out.splitlines()[1].startswith("  1. Cyril Ďurica (cyro): 1 bod")
+    code, out, _ = cli("show", "audit", SLUG)
+    assert code == 0 and "pairings.replace round:1" in out
+
+    target = tmp_path / "vysledky.csv"
+    code, _, err = cli("export", "results", SLUG, "-o", str(target))
+    assert code == 0 and "Export (results): 4 riadkov." in err
+    rows = list(csv.DictReader(io.StringIO(target.read_text(encoding="utf-8"))))
+    assert rows[0]["first_score"] == "350" and rows[0]["status"] == "provisional"
+    code, out, _ = cli("export", "tsh", SLUG)
+    assert code == 0 and len(out.splitlines()) == 8
+    code, out, _ = cli("publish-page", SLUG, str(tmp_path / "web"))
+    assert code == 0 and (tmp_path / "web" / "index.html").exists()
+    code, out, _ = cli("close", SLUG, "1")
+    assert code == 1  # three tables still without a result: the warning comes first
+    code, out, _ = cli("decay", "2027/28")
+    assert code == 0 and "Začiatok sezóny 2027/28" in out
+
+
+def test_errors_end_in_one_line_and_a_non_zero_exit(cli, tmp_path: Path) -> None:  # type: ignore
+    bad = tmp_path / "zle.toml"
+    bad.write_text('[tournament]\nname = "X"\nrounds = "tri"\nround_starts = []\n',
+                   encoding="utf-8")
+    code, out, err = cli("create", str(bad))
+    assert code == 1 and out == ""
+    assert err.strip().splitlines()[-1].startswith(f"Propozície {bad}, riadok 3:")
+    code, _, err = cli("pair", "nic", "1")
+    assert code == 1 and "Turnaj „nic“ nepoznám." in err
+    code, _, err = cli("show", "pairings", "nic")
+    assert code == 1 and err.strip() == "stredisko: chyba: show pairings potrebuje číslo kola"
+    code, _, err = main_with_bad_db(tmp_path)
+    assert code == 1 and err.startswith("stredisko: chyba:") and len(err.splitlines()) == 1
+
+
+def main_with_bad_db(tmp_path: Path) -> tuple[int, str, str]:
+    import contextlib
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["show", "standings", "x", "--db", str(tmp_path / "no" / "such" / "x.db")])
+    return code, out.getvalue(), err.getvalue()
