@@ -68,6 +68,9 @@ _ENV = {
     ("discord", "token"): "DISCORD_TOKEN",
     ("herna", "user"): "HERNA_USER",
     ("herna", "password"): "HERNA_PASSWORD",
+    # where the container keeps its state (the Dockerfile sets both to the /data volume)
+    ("store", "path"): "STREDISKO_DB",
+    ("discord", "heartbeat_file"): "STREDISKO_HEARTBEAT",
 }
 
 

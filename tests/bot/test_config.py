@@ -43,3 +43,9 @@ def test_bad_config_names_the_key(tmp_path: Path, text: str, message: str) -> No
 def test_missing_file_is_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="file not found"):
         load_config(tmp_path / "nope.toml", env={})
+
+
+def test_container_paths_come_from_the_environment() -> None:
+    cfg = load_config(None, env={"STREDISKO_DB": "/data/s.db", "STREDISKO_HEARTBEAT": "/data/hb"})
+    assert cfg.store.path == "/data/s.db"
+    assert cfg.discord.heartbeat_file == "/data/hb"
