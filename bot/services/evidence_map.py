@@ -109,7 +109,8 @@ def game_payload(
     flags: Iterable[str] = (),
 ) -> dict[str, Any]:
     """The evidence payload of a herna.net game between two of our players (store ids);
-    `first` is who actually started. The sync appends it with `at=started`."""
+    `first` is who actually started. The sync appends it with `at` = the end (the start while
+    unfinished)."""
     return {
         "game_id": game_id,
         "first": first,
@@ -224,7 +225,7 @@ def platform_checked(db: Database, tournament: Tournament) -> datetime | None:
     if not tournament.settings.get("platform_sync", True):
         return None
     runs = [last_sync_run(db, SyncKind.ROUND, tournament_id=tournament.id),
-            last_sync_run(db, SyncKind.NIGHTLY)]
+            last_sync_run(db, SyncKind.NIGHTLY, tournament_id=tournament.id)]
     started = [run.started_at for run in runs if run is not None]
     return max(started, default=NEVER_CHECKED)
 

@@ -74,7 +74,7 @@ def open_rows(tx: Tx, tables: list[Table]) -> list[dict[str, Any]]:
     """The open tables as rows; each names its own catalogue key by status."""
     rows = table_rows(tx.db, tables)
     for row in rows:
-        row["row_key"] = f"round.open_{row['status']}_row"
+        row["key"] = f"round.open_{row['status']}_row"
     return rows
 
 
@@ -320,9 +320,9 @@ def _finish(tx: Tx, slug: str, admin_id: str, force: bool) -> Reply:
         row["screlo_after"] = "" if after is None else round(after, 2)
         row["screlo_delta"] = "" if before is None or after is None else round(after - before, 2)
         if row["out"]:
-            row["row_key"] = "finish.done_out_row"
+            row["key"] = "finish.done_out_row"
         elif before is None:
-            row["row_key"] = "finish.done_unrated_row"
+            row["key"] = "finish.done_unrated_row"
     params = {"tournament": t.name, "season": t.season, "rule": profile.qualification.rule,
               "screlo_rule": profile.screlo.rule}
     tx.announce(t.id, "finish.done", rows=rows, **params)

@@ -204,7 +204,7 @@ def keyed(rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
     """A bye is rendered with `<key>_bye_row` (it has no opponent to name)."""
     for row in rows:
         if row["bye"]:
-            row["row_key"] = f"{key}_bye_row"
+            row["key"] = f"{key}_bye_row"
     return rows
 
 
@@ -226,7 +226,7 @@ def _standings(tx: Tx, slug: str) -> Reply:
     rows = standing_rows(tx.db, rank.standings)
     for row in rows:
         if row["out"]:
-            row["row_key"] = "view.standings_out_row"
+            row["key"] = "view.standings_out_row"
     return done("view.standings", rule=rule, data=rows,
                 tournament=t.name)
 
@@ -251,7 +251,7 @@ def _results(tx: Tx, slug: str, round_no: int) -> Reply:
         raise Refusal("view.not_paired", round=round_no)
     rows = table_rows(tx.db, tables)
     for row in rows:
-        row["row_key"] = f"view.result_{row['status']}_row"
+        row["key"] = f"view.result_{row['status']}_row"
     open_ = sum(1 for row in rows if row["status"] != "confirmed")
     return done("view.results", data=rows, tournament=t.name, round=round_no, open=open_)
 

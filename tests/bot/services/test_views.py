@@ -27,7 +27,7 @@ async def test_pairings_results_and_standings_views(app: App, tmp_path: Path) ->
 
     pairings = await pairings_view(app, SLUG, 1)
     assert pairings.ok and len(pairings.data) == 3 and pairings.params["limit"] > WHEN
-    assert pairings.data[-1]["bye"] and pairings.data[-1]["row_key"] == "view.pairings_bye_row"
+    assert pairings.data[-1]["bye"] and pairings.data[-1]["key"] == "view.pairings_bye_row"
     lines = render_reply(pairings)
     assert lines[-1].endswith("má voľno") and "začiatok 1. 3. 2025 10:00" in lines[0]
 
