@@ -27,7 +27,7 @@ ENV STREDISKO_DB=/data/stredisko.db \
 
 # Healthy while the bot keeps touching its heartbeat file (every 30 s).
 HEALTHCHECK --interval=60s --timeout=5s --start-period=60s --retries=3 \
-    CMD python -c "import os,sys,time; p=os.environ['STREDISKO_HEARTBEAT']; sys.exit(0 if os.path.exists(p) and time.time()-os.path.getmtime(p) < 120 else 1)"
+    CMD python -m bot.discord.heartbeat "$STREDISKO_HEARTBEAT" --max-age 120
 
 ENTRYPOINT ["stredisko"]
 CMD ["run", "--config", "/app/config.toml"]

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.clock import SystemClock
-from bot.config import ConfigError, load_config
+from bot.config import Config, ConfigError, load_config
 from bot.console import ConsoleNotifier, render_reply
 from bot.i18n import t
 from bot.services import admin, exports, lookup, rounds, setup, views
@@ -44,13 +44,17 @@ def _demo(args: argparse.Namespace) -> int:
 # -- running a use case on the store --------------------------------------------------------
 
 
+def _config(args: argparse.Namespace) -> Config:
+    """config.toml (or --config) when there is one, always with the environment applied."""
+    given = getattr(args, "config", None)
+    path = Path(given or "config.toml")
+    return load_config(path if given or path.exists() else None)
+
+
 def _db_path(args: argparse.Namespace) -> Path:
     if getattr(args, "db", None):
         return Path(args.db)
-    config = Path(getattr(args, "config", None) or "config.toml")
-    if config.exists():
-        return Path(load_config(config).store.path)
-    return Path("stredisko.db")
+    return Path(_config(args).store.path)
 
 
 def _admin(args: argparse.Namespace) -> str:
@@ -201,6 +205,35 @@ def _rule(a: argparse.Namespace, who: str) -> UseCase:
     return use_case
 
 
+def _sync(a: argparse.Namespace, who: str) -> UseCase:
+    """Read the tournament's games from herna.net now (the same pass the bot runs)."""
+    from bot.services.sync import sync_command
+    from scrapers.herna import Credentials, HernaClient, HernaSettings
+
+    herna = _config(a).herna
+    if not herna.user or not herna.password:
+        raise ConfigError("herna.net login missing: set HERNA_USER and HERNA_PASSWORD "
+                          "(or [herna] user/password in config.toml)")
+    overrides = {"base_url": a.base_url} if a.base_url else {}
+
+    def progress(fetched: int, wanted: int) -> None:
+        print(f"stredisko: herna.net {fetched}/{wanted}", file=sys.stderr, flush=True)
+
+    async def use_case(app: App) -> Reply:
+        credentials = Credentials(herna.user, herna.password)
+        settings = HernaSettings.from_config(herna, **overrides)
+        async with HernaClient(credentials, settings) as client:
+            return await sync_command(app, a.slug, client, progress)
+
+    return use_case
+
+
+def _run_bot(args: argparse.Namespace) -> int:
+    from bot.discord.runner import run
+
+    return run(getattr(args, "config", None), args.sync_commands)
+
+
 def _export(args: argparse.Namespace) -> int:
     if args.what != "screlo" and not args.slug:
         raise ValueError(f"export {args.what} potrebuje skratku turnaja")
@@ -314,6 +347,13 @@ def _parser() -> argparse.ArgumentParser:
     sub = add("publish-page", "zapísať stránku výsledkov (index.html)", _publish_page)
     sub.add_argument("slug")
     sub.add_argument("dir")
+    sub = add("sync", "načítať partie turnaja z herna.net a vyhodnotiť ich",
+              _reply_command(_sync, "čítam partie z herna.net"))
+    sub.add_argument("slug")
+    sub.add_argument("--base-url", help="iná adresa herna.net (napr. lokálny simulátor)")
+    sub = add("run", "spustiť bota riadiaceho strediska na Discorde", _run_bot)
+    sub.add_argument("--sync-commands", action="store_true",
+                     help="zaregistrovať lomkové príkazy na Discorde (len keď sa zmenili)")
     add("decay", "pokles online screla za neaktivitu na začiatku sezóny (e-SP 2.4)",
         _reply_command(_decay)).add_argument("season", help="začínajúca sezóna, napr. 2026/27")
     return parser

@@ -31,6 +31,9 @@ class DiscordConfig:
     channel: str = "riadiace-stredisko"
     locale: str = "sk"
     heartbeat_file: str = "heartbeat"
+    heartbeat_seconds: float = 30.0
+    tournament: str = ""  # the short name (slug) of the tournament this guild runs
+    admin_channel_id: int = 0  # where the head admin's queue and summaries go (0 = DMs)
 
 
 @dataclass(frozen=True, slots=True)

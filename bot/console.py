@@ -2,7 +2,7 @@
 
 A reply or message that carries a list (a reply's `data`, a message's `params["rows"]`) is
 followed by one line per row, rendered with the catalogue key `<key>_row` — or with the key a
-row names itself under "row_key" (rows of different kinds in one list).
+row names itself under "key" (rows of different kinds in one list).
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ def render(key: str, params: dict[str, Any], rows: Any = None, locale: str = SLO
     if isinstance(rows, list):
         for row in rows:
             if isinstance(row, dict):
-                row_key = row.get("row_key", f"{key}_row")
-                values = {**params, **{k: v for k, v in row.items() if k != "row_key"}}
+                row_key = row.get("key") or f"{key}_row"
+                values = {**params, **{k: v for k, v in row.items() if k != "key"}}
                 lines.append("  " + t(row_key, locale, **values))
     return lines
 

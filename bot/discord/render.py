@@ -209,7 +209,8 @@ def row_lines(
     for row in rows:
         row_key = str(row.get("key") or f"{key}_row")
         try:
-            lines.append(t(row_key, locale, **{**(params or {}), **row}))
+            values = {k: v for k, v in {**(params or {}), **row}.items() if k != "key"}
+            lines.append(t(row_key, locale, **values))
         except CatalogueError:
             # A missing row template must not hide the list: show the values plainly.
             log.warning("no catalogue template %s; showing the row's values", row_key)

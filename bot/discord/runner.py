@@ -17,6 +17,7 @@ import signal
 import sqlite3
 import sys
 from collections.abc import Awaitable, Callable
+from datetime import time
 from pathlib import Path
 
 import discord
@@ -28,7 +29,9 @@ from bot.discord.heartbeat import DEFAULT_INTERVAL_S, Heartbeat
 from bot.discord.notifier import DiscordNotifier
 from bot.scheduler import Scheduler
 from bot.services.app import App
+from bot.services.sync import nightly
 from bot.store import NotFoundError, Store, Tournament, get_tournament_by_slug
+from scrapers.herna import Credentials, HernaClient, HernaSettings
 
 log = logging.getLogger("stredisko.runner")
 
@@ -86,19 +89,42 @@ def tournament_slug(config: DiscordConfig) -> str:
     return str(getattr(config, "tournament", "") or "")
 
 
-def build_bot(app_holder: list[App], slug: str) -> StrediskoBot:
-    """The bot with the player cog; the cog reads the App from `app_holder` (the App needs
-    the bot's notifier, the bot needs the cog: the holder breaks the cycle)."""
-    from bot.discord.cogs import player_cog_factory
+def herna_factory(config: Config) -> Callable[[], HernaClient] | None:
+    """Opens a herna.net client with the configured login; None when no login is configured
+    (then the bot neither syncs at night nor on `/admin synchronizuj`)."""
+    herna = config.herna
+    if not herna.user or not herna.password:
+        return None
+    credentials = Credentials(herna.user, herna.password)
+    settings = HernaSettings.from_config(herna)
+    return lambda: HernaClient(credentials, settings)
 
-    return StrediskoBot(cogs=[player_cog_factory(app_holder, slug)])
+
+def build_bot(
+    app_holder: list[App], slug: str, herna: Callable[[], HernaClient] | None = None
+) -> StrediskoBot:
+    """The bot with the player and head-admin cogs; they read the App from `app_holder` (the
+    App needs the bot's notifier, the bot needs the cogs: the holder breaks the cycle)."""
+    from bot.discord.cogs import admin_cog_factory, player_cog_factory
+
+    return StrediskoBot(cogs=[player_cog_factory(app_holder, slug),
+                              admin_cog_factory(app_holder, slug, herna=herna)])
 
 
-def make_scheduler(app: App) -> Scheduler:
-    """The restart-safe timer scheduler, started inside the bot's event loop.
+def make_scheduler(
+    app: App, herna: Callable[[], HernaClient] | None = None, nightly_at: str = "03:00"
+) -> Scheduler:
+    """The restart-safe timer scheduler, started inside the bot's event loop, with the
+    nightly herna.net sync (a fresh client each night) when a login is configured."""
+    if herna is None:
+        return Scheduler(app)
 
-    The nightly herna.net sync is not wired here: it needs the herna client (`nightly=`)."""
-    return Scheduler(app)
+    async def nightly_sync() -> None:
+        async with herna() as client:
+            await nightly(app, client)
+
+    hour, minute = (int(part) for part in nightly_at.split(":"))
+    return Scheduler(app, nightly=nightly_sync, nightly_at=time(hour, minute))
 
 
 def resolve_guild_config(
@@ -175,11 +201,12 @@ async def serve(
         slug = tournament_slug(config.discord)
         tournament = await _load_tournament(store, slug)
         holder: list[App] = []
-        bot = build_bot(holder, slug)
+        herna = herna_factory(config)
+        bot = build_bot(holder, slug, herna)
         admin_channel = int(getattr(config.discord, "admin_channel_id", 0) or 0) or None
         app = App(store, SystemClock(), DiscordNotifier(bot, store, admin_channel_id=admin_channel))
         holder.append(app)
-        scheduler = make_scheduler(app)
+        scheduler = make_scheduler(app, herna, config.sync.nightly)
         bot.add_listener(_on_ready(bot, config.discord, tournament, scheduler), "on_ready")
         async with bot:
             await bot.login(token)

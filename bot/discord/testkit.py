@@ -1055,6 +1055,8 @@ class DiscordHarness:
         if exchange.callback is None:
             raise _http_error(404, 10015, "Unknown Webhook")  # no followups before a response
         message_id = _route_params(route).get("message_id")
+        if message_id is None and route.path.endswith("/messages/@original"):
+            message_id = "@original"  # discord.py writes this route with a literal id
         if key == "POST /webhooks/{webhook_id}/{webhook_token}":
             message = self._followup(exchange, payload or {}, names)
             exchange.followups.append(message)

@@ -1,8 +1,10 @@
-"""The cogs of the control centre's bot; `player_cog_factory` is what the runner plugs in."""
+"""The cogs of the control centre's bot; the runner plugs in `player_cog_factory` and
+`admin_cog_factory`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from discord.ext import commands
 
@@ -21,3 +23,10 @@ def player_cog_factory(app: App | Sequence[App], slug: str) -> CogFactory:
         return PlayerCog(bot, resolved, slug)
 
     return build
+
+
+def admin_cog_factory(*args: Any, **kwargs: Any) -> CogFactory:
+    """The head administrator's `/admin` commands (bot.discord.cogs.admin)."""
+    from bot.discord.cogs.admin import admin_cog_factory as factory
+
+    return factory(*args, **kwargs)

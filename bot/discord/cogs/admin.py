@@ -16,6 +16,7 @@ them — the scores.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -27,7 +28,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.client import (
-    HEAD_ADMIN_RULE,
     CogFactory,
     Refusal,
     StrediskoBot,
@@ -67,7 +67,8 @@ FORFEIT_RULE = "e-SP 4.9"  # only the head administrator rules forfeits
 MAX_SCORE = 1500  # as bot.services.play: no Scrabble game reaches it
 QUEUE_PAGE = 10  # review items shown per /admin fronta; the rest after these are decided
 IMPORT_FILE_LIMIT = 64 * 1024  # a pairing list of 100 tables is a few kB
-BYE_WORDS = frozenset({"volno", "voľno", "bye", "-", "—"})
+BYE_WORDS = frozenset({"volno", "voľno", "bye"})
+DEFER_AFTER_S = 1.5  # a click answered by editing its message: defer only if work is slow
 
 #: The service warnings that a "… anyway" button overrides: our header and the button label.
 WARNINGS = {
@@ -103,7 +104,8 @@ def _lines(key: str, rows: Sequence[Mapping[str, Any]], locale: Any) -> list[str
     lines = []
     for row in rows:
         try:
-            lines.append(t(_row_key(row, key), locale, **row))
+            params = {k: v for k, v in row.items() if k not in ("key", "row_key")}
+            lines.append(t(_row_key(row, key), locale, **params))
         except CatalogueError:  # never hide a list because one template is missing
             lines.append(" · ".join(str(v) for v in row.values() if v not in ("", None)))
     return lines
@@ -304,7 +306,7 @@ def parse_pairings(text: str) -> list[tuple[str, str | None]]:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        words = [w for w in re.split(r"[\s,:–]+|\s-\s", line) if w]
+        words = [w for w in re.split(r"[\s,:–—]+", line) if w and w != "-"]
         if words and words[0].rstrip(".").isdigit() and len(words) > 2:
             words = words[1:]  # "1. ana bob" or "1 ana bob": the table number
         if len(words) != 2:
@@ -372,8 +374,11 @@ async def _on_click(interaction: discord.Interaction, work: Callable[[AdminCog],
     try:
         require_head_admin(interaction)
         cog = _cog(interaction)
-        await interaction.response.defer()
-        reply = await work(cog)
+        task = asyncio.ensure_future(work(cog))
+        finished, _ = await asyncio.wait({task}, timeout=DEFER_AFTER_S)
+        if not finished:  # slow: acknowledge now (Discord's 3 s), edit the message later
+            await interaction.response.defer()
+        reply = await task
         pieces = render(reply, interaction.locale)
         if reply.ok:
             await replace(interaction, pieces)
@@ -630,7 +635,7 @@ class AdminCog(
 
     # -- check-in ------------------------------------------------------------------------
 
-    prezentacia = app_commands.Group(name=app_str("app.admin.prezentacia.name"),
+    prezentacia = app_commands.Group(name=app_str("app.prezentacia.name"),
                                      description=app_str("app.admin.prezentacia.description"))
 
     @prezentacia.command(name=app_str("app.admin.otvor.name"),
@@ -786,7 +791,7 @@ class AdminCog(
                           description=app_str("app.admin.vyluc.description"))
     @app_commands.rename(hrac=_param("app.admin.param.hrac"), dovod=_param("app.param.dovod"))
     @app_commands.describe(hrac=_param("app.admin.param.hrac_description"),
-                           dovod=_param("app.admin.param.dovod_vylucenia"))
+                           dovod=_param("app.admin.param.dovod_vylucenia_description"))
     async def vyluc(self, interaction: discord.Interaction,
                     hrac: app_commands.Range[str, 1, 60],
                     dovod: app_commands.Range[str, 1, 500]) -> None:
@@ -797,7 +802,7 @@ class AdminCog(
                           description=app_str("app.admin.obnov.description"))
     @app_commands.rename(hrac=_param("app.admin.param.hrac"), dovod=_param("app.param.dovod"))
     @app_commands.describe(hrac=_param("app.admin.param.hrac_description"),
-                           dovod=_param("app.admin.param.dovod_vylucenia"))
+                           dovod=_param("app.admin.param.dovod_vylucenia_description"))
     async def obnov(self, interaction: discord.Interaction,
                     hrac: app_commands.Range[str, 1, 60],
                     dovod: app_commands.Range[str, 1, 500]) -> None:

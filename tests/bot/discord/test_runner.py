@@ -282,3 +282,29 @@ def test_health_check_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert "chýba alebo je starší" in capsys.readouterr().err
     write_heartbeat(path, datetime.now(UTC))
     assert heartbeat_main([str(path), "--max-age", "60"]) == 0
+
+
+def test_the_runner_wires_both_cogs_and_the_nightly_sync_only_with_a_herna_login(
+    tmp_path: Path,
+) -> None:
+    from bot.clock import SystemClock
+    from bot.config import Config, HernaConfig
+    from bot.discord.runner import build_bot, herna_factory, make_scheduler
+    from bot.services.app import App as _App
+    from bot.services.notifier import RecordingNotifier
+    from bot.store import Store as _Store
+
+    assert herna_factory(Config()) is None
+    factory = herna_factory(Config(herna=HernaConfig(user="sss", password="tajne")))
+    assert factory is not None
+    bot = build_bot([], "kt", factory)
+    assert len(bot._cog_factories) == 2  # player + head admin
+    store = _Store(tmp_path / "s.db")
+    try:
+        app = _App(store, SystemClock(), RecordingNotifier())
+        assert make_scheduler(app).nightly is None
+        scheduler = make_scheduler(app, factory, "02:30")
+        assert scheduler.nightly is not None
+        assert (scheduler.nightly_at.hour, scheduler.nightly_at.minute) == (2, 30)
+    finally:
+        store.close_sync()
