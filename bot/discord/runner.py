@@ -29,7 +29,7 @@ from bot.discord.heartbeat import DEFAULT_INTERVAL_S, Heartbeat
 from bot.discord.notifier import DiscordNotifier
 from bot.scheduler import Scheduler
 from bot.services.app import App
-from bot.services.sync import nightly
+from bot.services.sync import nightly, poll_current_round
 from bot.store import NotFoundError, Store, Tournament, get_tournament_by_slug
 from scrapers.herna import Credentials, HernaClient, HernaSettings
 
@@ -213,10 +213,37 @@ async def serve(
             if sync_commands:
                 await sync_app_commands(bot, config.discord.guild_id)
             heartbeat.start()
-            await _until_stopped(bot, stop)
+            poll = _start_round_poll(app, slug, herna, config.sync.poll_minutes, stop)
+            try:
+                await _until_stopped(bot, stop)
+            finally:
+                if poll is not None:
+                    poll.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await poll
     finally:
         await _shutdown(scheduler, heartbeat, store, signals)
     return EXIT_OK
+
+
+def _start_round_poll(
+    app: App, slug: str, herna: Callable[[], HernaClient] | None, minutes: int,
+    stop: asyncio.Event,
+) -> asyncio.Task[None] | None:
+    """During a round, read herna.net every `minutes` until every table has its game."""
+    if herna is None or not slug:
+        return None
+
+    async def loop() -> None:
+        while not stop.is_set():
+            try:
+                await poll_current_round(app, slug, herna)
+            except Exception:  # a herna.net outage must never stop the bot
+                log.exception("round poll failed; trying again in %s min", minutes)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=minutes * 60)
+
+    return asyncio.create_task(loop(), name="stredisko-round-poll")
 
 
 def _on_ready(

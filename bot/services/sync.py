@@ -30,6 +30,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
@@ -266,6 +267,25 @@ async def poll_round(
     if not await _run(app, _worth_polling, slug, round_no, margin):
         return None
     return await sync_round(app, slug, round_no, client)
+
+
+async def poll_current_round(
+    app: App, slug: str, open_client: Callable[[], AbstractAsyncContextManager[Herna]],
+    *, margin: timedelta = POLL_MARGIN,
+) -> SyncSummary | None:
+    """One tick of the bot's round poll (every `config.sync.poll_minutes`): sync the
+    tournament's current round while some table still lacks a counting game before its limit
+    + `margin`. herna.net is logged into only when there is something to look for."""
+    round_no = await _run(app, _current_round_no, slug)
+    if round_no is None or not await _run(app, _worth_polling, slug, round_no, margin):
+        return None
+    async with open_client() as client:
+        return await sync_round(app, slug, round_no, client)
+
+
+def _current_round_no(tx: Tx, slug: str) -> int | None:
+    rnd = lookup.current_round(tx, lookup.tournament(tx, slug))
+    return None if rnd is None or rnd.closed_at is not None else rnd.number
 
 
 @dataclass(slots=True)

@@ -422,3 +422,25 @@ async def test_nightly_skips_what_is_confirmed_and_rated(
     assert len(sim.requests) == requests  # herna.net was not asked at all
     idle = await read(app, last_sync_run, SyncKind.NIGHTLY)
     assert isinstance(idle, SyncRun) and idle.tournament_id is None  # the night still ran
+
+
+async def test_the_bots_round_poll_logs_in_only_while_there_is_something_to_find(
+        app: App, clock: ManualClock, sim: Simulator) -> None:
+    from bot.services.sync import poll_current_round
+
+    await setup_tournament(app)
+    for record in round_games():
+        sim.add_game(record, release_at=record.ended)
+    async with sim.serve() as url:
+        def open_client() -> HernaClient:
+            return HernaClient(Credentials("sss", PASSWORD), polite_off(url))
+
+        at(clock, 40)
+        first = await poll_current_round(app, SLUG, open_client)
+        assert first is not None and first.open_tables > 0
+        at(clock, 55)
+        last = await poll_current_round(app, SLUG, open_client)
+        assert last is not None and last.open_tables == 0
+        logins = sim.logins
+        assert await poll_current_round(app, SLUG, open_client) is None  # all tables decided
+        assert sim.logins == logins  # nothing to look for: herna.net is left alone
