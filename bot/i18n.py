@@ -21,13 +21,14 @@ from datetime import datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
+
+from bot.clock import BRATISLAVA
 
 SLOVAK = "sk"
 ENGLISH = "en"
 LANGUAGES = (SLOVAK, ENGLISH)
 ENGLISH_LOCALES = frozenset({"en-US", "en-GB"})
-BRATISLAVA = ZoneInfo("Europe/Bratislava")
+
 LOCALES_DIR = Path(__file__).with_name("locales")
 
 _EN_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")

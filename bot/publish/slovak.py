@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime
-from zoneinfo import ZoneInfo
 
+from bot.clock import BRATISLAVA
 from bot.publish.report import ResultStatus
 from rules.model import End, Result
-
-BRATISLAVA = ZoneInfo("Europe/Bratislava")
 
 END_LABELS: dict[End, str] = {
     End.FINISHED: "dohrané",
