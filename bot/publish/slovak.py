@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot.clock import BRATISLAVA
+from bot.i18n import SLOVAK, format_datetime
 from bot.publish.report import ResultStatus
 from rules.model import End, Result
 
@@ -66,10 +67,11 @@ def game_points(points: float) -> str:
 
 
 def local_time(when: datetime) -> str:
-    """A moment in Bratislava time, Slovak style: "7. 3. 2025 20:05 SEČ"."""
-    t = when.astimezone(BRATISLAVA)
-    zone = "SELČ" if t.dst() else "SEČ"  # summer / winter Central European time
-    return f"{t.day}. {t.month}. {t.year} {t:%H:%M} {zone}"
+    """A moment in Bratislava time, Slovak style: "7. 3. 2025 9:05 SEČ"."""
+    # the chat's own formatter, so the page and the chat show a moment the same way; the page
+    # adds the zone because its readers are not all in Bratislava
+    zone = "SELČ" if when.astimezone(BRATISLAVA).dst() else "SEČ"  # summer / winter time
+    return f"{format_datetime(when, SLOVAK)} {zone}"
 
 
 def how_it_ended(result: Result, name_of: dict[str, str]) -> str:
