@@ -41,15 +41,21 @@ from bot.store import (
 )
 
 REMINDER_BEFORE_LIMIT = timedelta(minutes=10)
+REMINDER_BEFORE_START = timedelta(minutes=10)
+ABSENCE_RULE = "e-SP 4.3, 4.9"
 
 
 def schedule_round_timers(tx: Tx, tournament: Tournament, rnd: Round) -> None:
-    """Create the round's timers: the start announcement, the end of the waiting period
+    """Create the round's timers: a reminder 10 minutes before the start (when the round is
+    published earlier than that), the start announcement, the end of the waiting period
     (e-SP 4.3), a reminder 10 minutes before the game time limit, the limit (e-SP 4.5), and
     for the last round the close of the dispute window (e-SP 4.7: limit + 10 minutes)."""
     profile = tx.profile(tournament.profile)
     clock = round_clock(tournament, rnd, profile)
-    due: dict[str, datetime] = {
+    due: dict[str, datetime] = {}
+    if rnd.starts_at - REMINDER_BEFORE_START > tx.now:
+        due[TimerKind.PRE_ROUND] = rnd.starts_at - REMINDER_BEFORE_START
+    due |= {
         TimerKind.ROUND_START: rnd.starts_at,
         TimerKind.WAITING_END: clock.waiting_ends,
         TimerKind.GAME_LIMIT: rnd.limit_at,
@@ -91,9 +97,17 @@ def handle_timer(tx: Tx, timer: Timer) -> None:
     elif not isinstance(round_no, int):
         record(tx.db, by, "timer.ignored", tournament_id=t.id, subject=timer.key,
                data={"why": "no round", "kind": kind})
+    elif kind == TimerKind.PRE_ROUND:
+        rnd = get_round(tx.db, t.id, round_no)
+        minutes = int(REMINDER_BEFORE_START.total_seconds() // 60)
+        tx.announce(t.id, "timer.pre_round", round=round_no, start=rnd.starts_at, n=minutes,
+                    waiting=t.waiting_minutes, rule="e-SP 4.3")
     elif kind == TimerKind.ROUND_START:
         _round_start(tx, t, get_round(tx.db, t.id, round_no))
-    elif kind in (TimerKind.WAITING_END, TimerKind.GAME_LIMIT, TimerKind.DRAW_DEADLINE):
+    elif kind == TimerKind.WAITING_END:
+        refresh_round(tx, t.id, round_no, by)
+        _waiting_over(tx, t, get_round(tx.db, t.id, round_no))
+    elif kind in (TimerKind.GAME_LIMIT, TimerKind.DRAW_DEADLINE):
         refresh_round(tx, t.id, round_no, by)
         if kind == TimerKind.GAME_LIMIT:
             rule = tx.profile(t.profile).timing.rule
@@ -124,6 +138,22 @@ def _round_start(tx: Tx, t: Tournament, rnd: Round) -> None:
             tx.direct(me.id, "timer.round_start_dm", round=rnd.number, table=pairing.table_no,
                       opponent=other.name, nick=other.herna_nick, who_starts=first.name,
                       limit=rnd.limit_at, waiting_ends=clock.waiting_ends)
+
+
+def _waiting_over(tx: Tx, t: Tournament, rnd: Round) -> None:
+    """The waiting period is over (e-SP 4.3): the channel hears it, and both players of every
+    table with an absence report learn that the head admin now decides (e-SP 4.9)."""
+    at = round_clock(t, rnd, tx.profile(t.profile)).waiting_ends
+    tx.announce(t.id, "timer.waiting_over", round=rnd.number, at=at, rule="e-SP 4.3")
+    for pairing in pairings_of_round(tx.db, t.id, rnd.number):
+        reports = [e for e in list_evidence(tx.db, pairing.id) if e.kind is EvidenceKind.ABSENCE]
+        if not reports or pairing.second_id is None:
+            continue
+        reporter = get_player(tx.db, int(reports[0].actor_id or 0)).name
+        absent = get_player(tx.db, int(reports[0].payload["absent"])).name
+        for player_id in (pairing.first_id, pairing.second_id):
+            tx.direct(player_id, "timer.waiting_over_dm", round=rnd.number, at=at,
+                      reporter=reporter, absent=absent, rule=ABSENCE_RULE)
 
 
 def _remind(tx: Tx, t: Tournament, rnd: Round) -> None:

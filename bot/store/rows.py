@@ -54,6 +54,7 @@ class TimerKind(StrEnum):
     """The known timer kinds; the column takes any non-empty text, so new kinds need no
     migration."""
 
+    PRE_ROUND = "pre_round"
     ROUND_START = "round_start"
     REMINDER = "reminder"
     WAITING_END = "waiting_end"

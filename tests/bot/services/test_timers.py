@@ -71,7 +71,9 @@ async def test_moved_round_times_replace_the_old_deadlines(app: App, world: Worl
     await app.run(postpone)
     pending = await pending_timers(app, world)
     assert (TimerKind.GAME_LIMIT, START + timedelta(minutes=80)) in pending
-    assert len(pending) == 4
+    # the postponed start is now more than 10 minutes away: it gets its reminder too
+    assert (TimerKind.PRE_ROUND, START + timedelta(minutes=20)) in pending
+    assert len(pending) == 5
     cancelled = await app.store.read(list_timers, world.tournament.id, TimerStatus.CANCELLED)
     assert len(cancelled) == 4
 
