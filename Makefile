@@ -21,8 +21,9 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
+# a whole 24-player, 7-round online qualifier rehearsed offline (issue #7); page in build/demo
 demo: $(STAMP)
-	$(BIN)/stredisko demo
+	$(BIN)/stredisko rehearse examples/rehearsal/kt-online-24.toml --html build/demo
 
 bench: $(STAMP)
 	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

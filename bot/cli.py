@@ -255,6 +255,13 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rehearse(args: argparse.Namespace) -> int:
+    from bot.rehearse.command import run_command  # loads the simulator: only on use
+
+    return run_command(args.scenario, sys.stdout, sys.stderr, as_json=args.json,
+                       db=getattr(args, "db", None), html=args.html)
+
+
 def _publish_page(args: argparse.Namespace) -> int:
     from bot.publish import write_results_page
 
@@ -351,6 +358,11 @@ def _parser() -> argparse.ArgumentParser:
               _reply_command(_sync, "čítam partie z herna.net"))
     sub.add_argument("slug")
     sub.add_argument("--base-url", help="iná adresa herna.net (napr. lokálny simulátor)")
+    sub = add("rehearse", "skúška: odohrať scenár turnaja offline so simulátorom herna.net",
+              _rehearse)
+    sub.add_argument("scenario", help="scenár (TOML)")
+    sub.add_argument("--json", action="store_true", help="výsledky ako jeden dokument JSON")
+    sub.add_argument("--html", metavar="PRIEČINOK", help="zapísať stránku výsledkov")
     sub = add("run", "spustiť bota riadiaceho strediska na Discorde", _run_bot)
     sub.add_argument("--sync-commands", action="store_true",
                      help="zaregistrovať lomkové príkazy na Discorde (len keď sa zmenili)")

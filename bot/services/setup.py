@@ -178,7 +178,8 @@ class _Reader:
     def __init__(self, lines: dict[tuple[str, int, str], int], table: str, index: int,
                  data: Any, keys: dict[str, tuple[str, bool]]) -> None:
         self.lines, self.table, self.index, self.keys = lines, table, index, keys
-        where = f"[[{table}]] č. {index + 1}" if table == "player" else f"[{table}]"
+        # an array of tables ([[player]], the rehearsal's [[event]]) names its item's number
+        where = f"[{table}]" if table == "tournament" else f"[[{table}]] č. {index + 1}"
         if not isinstance(data, dict):
             raise SetupError(self.line(), f"{where} musí byť tabuľka")
         self.data, self.where = data, where

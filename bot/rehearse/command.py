@@ -1,0 +1,59 @@
+"""`stredisko rehearse SCENARIO.toml [--json] [--db FILE] [--html DIR]`: check the scenario,
+run it, print the transcript and the standings (or one JSON document).
+
+Exit codes: 0 it ran; 2 a scenario error ("SÚBOR:RIADOK: dôvod", nothing ran — or, found
+only at run time, a [[round]] that does not fit who is still playing); 1 an internal failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import tempfile
+from pathlib import Path
+from typing import TextIO
+
+from bot.i18n import t
+from bot.rehearse.engine import Outcome, rehearse
+from bot.rehearse.scenario import load_scenario
+from bot.services.setup import SetupError
+
+SCENARIO_ERROR = 2
+FAILED = 1
+DB_NAME = "skuska.db"
+
+
+def run_command(scenario_path: str, out: TextIO, err: TextIO, *, as_json: bool = False,
+                db: str | None = None, html: str | None = None) -> int:
+    try:
+        scenario = load_scenario(scenario_path)
+    except SetupError as error:
+        print(f"{scenario_path}:{error.line}: {error.reason}", file=err)
+        return SCENARIO_ERROR
+    except (OSError, UnicodeDecodeError) as error:
+        print(t("cli.error", reason=f"{scenario_path}: {error}"), file=err)
+        return SCENARIO_ERROR
+    with tempfile.TemporaryDirectory(prefix="stredisko-skuska-") as folder:
+        store = Path(db) if db else Path(folder) / DB_NAME
+        try:
+            outcome = asyncio.run(rehearse(scenario, store, html=Path(html) if html else None))
+        except SetupError as error:
+            print(f"{scenario_path}:{error.line}: {error.reason}", file=err)
+            return SCENARIO_ERROR
+        except Exception as error:  # any failure: one clear line, the exit code says it
+            print(t("cli.error", reason=f"skúška zlyhala: {type(error).__name__}: {error}"),
+                  file=err)
+            return FAILED
+    _print(outcome, out, as_json)
+    return 0
+
+
+def _print(outcome: Outcome, out: TextIO, as_json: bool) -> None:
+    if as_json:
+        json.dump(outcome.document, out, ensure_ascii=False, indent=2)
+        out.write("\n")
+        return
+    for line in [*outcome.transcript, "", *outcome.standings]:
+        print(line, file=out)
+    if outcome.page is not None:
+        print(t("cli.page_written", file=str(outcome.page)), file=out)

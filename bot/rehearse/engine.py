@@ -1,0 +1,299 @@
+"""Runs a rehearsal: a scripted online qualifier through the real services, the real store,
+the real scraper against the local herna.net simulator (over HTTP on 127.0.0.1) and the real
+timers, on a simulated clock that only moves forward and never sleeps.
+
+The timeline (see the spec): the tournament is created at T0; check-in (only when the scenario
+has `checkin` events); round r paired and published 5 minutes before its start (after a last
+sync and the close of round r−1); polls every 5 minutes during a round; the scenario's events;
+every stored timer fired at its own due time; and the end: the last sync, the last round
+closed, the review queue listed and its forfeit proposals applied, the tournament finished.
+At one moment: check-in opening, then the events (in file order), the polls, the rounds'
+pairing and check-in closing, and last the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from bot.clock import ManualClock
+from bot.console import render_reply
+from bot.rehearse.events import ADMIN_ID, Events, discord_id
+from bot.rehearse.output import (
+    ADMIN_LABEL,
+    Transcript,
+    document_tx,
+    proposal_entry,
+)
+from bot.rehearse.scenario import Event, Scenario
+from bot.scheduler import Scheduler
+from bot.services import admin, lookup, play, rounds, setup, sync, views
+from bot.services.app import App, Tx
+from bot.services.lifecycle import apply_proposal
+from bot.services.replies import Reply
+from bot.services.setup import SetupError
+from bot.store import Store, due_timers, list_entries
+from scrapers.herna import Credentials, HernaClient, HernaSettings
+from scrapers.herna.simulator import Simulator
+
+ADMIN = str(ADMIN_ID)
+SIM_USER, SIM_PASSWORD = "stredisko", "skúška"
+PUBLISH_BEFORE = timedelta(minutes=5)
+POLL_EVERY = timedelta(minutes=5)
+POLL_AFTER_LIMIT = timedelta(minutes=10)
+BEFORE_START = timedelta(minutes=30)
+END_REASON = "skúška: návrh uplatnený na konci skúšky, e-SP 4.9"
+# at one moment, in this order
+OPEN, EVENT, POLL, ROUND, END = range(5)
+
+
+class RehearsalError(Exception):
+    """The rehearsal could not go on (a service refused what the engine itself needs)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a rehearsal produced."""
+
+    slug: str
+    document: dict[str, Any]  # the spec's JSON document (with the transcript)
+    transcript: list[str]
+    standings: list[str]  # the final standings as `stredisko show standings` prints them
+    page: Path | None = None  # the results page, with `html`
+
+
+Step = tuple[datetime, int, int, Callable[[], Awaitable[None]]]
+
+
+@dataclass
+class Rehearsal:
+    scenario: Scenario
+    app: App
+    clock: ManualClock
+    sim: Simulator
+    herna: HernaClient
+    transcript: Transcript
+    names: dict[int, str]  # store id -> name (filled at creation; the transcript's DMs)
+    slug: str = ""
+    store_id: dict[str, int] = field(default_factory=dict)  # file id -> store id
+    file_id: dict[int, str] = field(default_factory=dict)
+    events: Events | None = None  # the scenario's events (once the tournament exists)
+    proposals: list[dict[str, Any]] = field(default_factory=list)
+    _stuck: set[int] = field(default_factory=set)  # timers that failed: never retried here
+
+    # -- the timeline -------------------------------------------------------------------
+
+    def steps(self) -> list[Step]:
+        sc = self.scenario
+        starts = sc.round_starts
+        out: list[Step] = []
+
+        def at(moment: datetime, order: int, action: Callable[[], Awaitable[None]]) -> None:
+            out.append((moment, order, len(out), action))
+
+        if sc.has_checkin:
+            opens, closes = sc.checkin_window()
+            at(opens, OPEN, self._open_checkin)
+            at(closes, ROUND, self._close_checkin)
+        for event in sc.events:
+            at(event.at, EVENT, self._bind(self._event, event))
+        for n, start in enumerate(starts, start=1):
+            at(start - PUBLISH_BEFORE, ROUND, self._bind(self._pair, n))
+            until = start + sc.limit + POLL_AFTER_LIMIT
+            moment = start
+            while moment <= until and (n == len(starts)
+                                       or moment < starts[n] - PUBLISH_BEFORE):
+                at(moment, POLL, self._bind(self._poll, n))
+                moment += POLL_EVERY
+        last_event = max((e.at for e in sc.events), default=sc.last_limit)
+        at(max(sc.last_limit + POLL_AFTER_LIMIT, last_event), END, self._end)
+        return sorted(out, key=lambda s: s[:3])
+
+    @staticmethod
+    def _bind(fn: Callable[[Any], Awaitable[None]], arg: Any) -> Callable[[], Awaitable[None]]:
+        return lambda: fn(arg)
+
+    async def run(self) -> None:
+        await self._create()
+        scheduler = Scheduler(self.app)
+        for moment, _, _, action in self.steps():
+            await self._advance(scheduler, moment)
+            await action()
+
+    async def _advance(self, scheduler: Scheduler, moment: datetime) -> None:
+        """Fire every stored timer due by `moment` at its own due time, then move there."""
+        while True:
+            due = [t for t in await self.app.store.read(due_timers, moment)
+                   if t.id not in self._stuck]
+            if not due:
+                break
+            self.clock.set(max(due[0].due_at, self.clock.now()))
+            await scheduler.run_due()
+            self._stuck |= {t.id for t in await self.app.store.read(due_timers,
+                                                                   self.clock.now())}
+        if moment > self.clock.now():
+            self.clock.set(moment)
+
+    # -- set-up -------------------------------------------------------------------------
+
+    async def _create(self) -> None:
+        sc = self.scenario
+        prop = sc.propozicie
+        if sc.has_checkin:  # the window must be known for players to check in
+            opens, closes = sc.checkin_window()
+            prop = replace(prop, checkin_opens=opens, checkin_closes=closes)
+        created = await self.app.run(setup._create, prop, ADMIN)
+        self._need(created, "create")
+        self.slug = prop.slug
+        self.store_id = dict(created.data.settings["file_ids"])
+        self.file_id = {v: k for k, v in self.store_id.items()}
+        for spec in prop.players:
+            self.names[self.store_id[spec.file_id]] = spec.name
+            reply = await play.register(self.app, self.slug, discord_id(sc, spec.file_id),
+                                        spec.file_id, spec.herna)
+            self._need(reply, "register")
+        self.events = Events(sc, self.app, self.sim, self.transcript, self.slug, self.store_id)
+
+    async def _event(self, event: Event) -> None:
+        assert self.events is not None
+        await self.events.run(event)
+
+    def _need(self, reply: Reply, what: str) -> None:
+        if not reply.ok:
+            raise RehearsalError(f"{what}: " + " ".join(render_reply(reply)))
+
+    def _admin_reply(self, reply: Reply, command: str) -> None:
+        """The head admin's own steps print only when they did not simply go through."""
+        if not reply.ok:
+            self.transcript.command(f"admin {command}", ADMIN_LABEL, "", reply)
+
+    async def _open_checkin(self) -> None:
+        self._admin_reply(await setup.open_checkin(self.app, self.slug, ADMIN), "otvor")
+
+    async def _close_checkin(self) -> None:
+        self._admin_reply(await setup.close_checkin(self.app, self.slug, ADMIN), "zatvor")
+
+    # -- rounds and the sync --------------------------------------------------------------
+
+    async def _pair(self, n: int) -> None:
+        if n > 1:
+            await self._sync(n - 1)
+            closed = await rounds.close_round(self.app, self.slug, n - 1, ADMIN, force=True)
+            self._admin_reply(closed, "uzavri")
+        spec = self.scenario.rounds.get(n)
+        if spec is None:
+            self._need(await rounds.pair_round(self.app, self.slug, n, ADMIN, force=True),
+                       f"round {n}")
+        else:
+            nick = {p.file_id: p.herna for p in self.scenario.propozicie.players}
+            tables = [(nick[a], None if b is None else nick[b]) for a, b in spec.pairings]
+            reply = await rounds.import_pairings(self.app, self.slug, n, tables, ADMIN,
+                                                 force=True)
+            if not reply.ok:  # e.g. a player withdrawn or excluded by then (e-SP 3.6)
+                raise SetupError(spec.line, f"[[round]] {n}. kolo: "
+                                            + " ".join(render_reply(reply)))
+            await self._check_round(n)
+        self._need(await rounds.publish_round(self.app, self.slug, n, ADMIN), f"publish {n}")
+
+    async def _check_round(self, n: int) -> None:
+        """A [[round]] must seat every player still in the tournament once the pairing has
+        confirmed the previous round (which may exclude someone, e-SP 3.6): a scenario
+        error found at run time."""
+        spec = self.scenario.rounds[n]
+        entries = await self.app.run(self._entries_tx)
+        playing = {self.file_id[e.player_id] for e in entries if e.out is None and e.paid}
+        seated = {p for pair in spec.pairings for p in pair if p is not None}
+        missing = sorted(playing - seated)
+        if missing:
+            raise SetupError(spec.line, f"[[round]] {n}. kolo: chýba hráč, ktorý ešte hrá: "
+                                        f"{', '.join(missing)}")
+
+    def _entries_tx(self, tx: Tx) -> list[Any]:
+        return list_entries(tx.db, lookup.tournament(tx, self.slug).id)
+
+    async def _sync(self, n: int) -> None:
+        try:
+            await sync.sync_round(self.app, self.slug, n, self.herna)
+        except sync.SyncRefused as refused:
+            self._admin_reply(refused.reply, "synchronizuj")
+
+    async def _poll(self, n: int) -> None:
+        await sync.poll_round(self.app, self.slug, n, self.herna)
+
+    async def _end(self) -> None:
+        last = len(self.scenario.round_starts)
+        await self._sync(last)
+        self._admin_reply(await rounds.close_round(self.app, self.slug, last, ADMIN,
+                                                   force=True), "uzavri")
+        queue = await admin.review_queue(self.app, self.slug)
+        self._need(queue, "review queue")
+        for item in queue.data["results"]:
+            applied = False
+            if (item.get("verdict") or {}).get("kind") == "proposal":
+                applied = await self.app.run(self._apply_tx, item["pairing_id"])
+            self.proposals.append(proposal_entry(item, self.file_id, applied))
+        for item in queue.data["discrepancies"]:
+            self.proposals.append(proposal_entry(item, self.file_id, False, "discrepancy"))
+        finished = await rounds.finish_tournament(self.app, self.slug, ADMIN, force=True)
+        self._need(finished, "finish")
+
+    @staticmethod
+    def _apply_tx(tx: Tx, pairing_id: int) -> bool:
+        by = tx.by_admin(ADMIN_ID, END_REASON)
+        return apply_proposal(tx, pairing_id, END_REASON, by) is not None
+
+# -- running it ---------------------------------------------------------------------------
+
+
+async def rehearse(scenario: Scenario, db: Path, *, html: Path | None = None) -> Outcome:
+    """Run `scenario` on the store at `db` (created; the caller decides whether to keep it);
+    with `html`, write the results page there."""
+    store = await Store.open(db)
+    try:
+        names: dict[int, str] = {}
+        clock = ManualClock(start_time(scenario))
+
+        def name_of(player_id: int) -> str:
+            return names.get(player_id, str(player_id))
+
+        transcript = Transcript(clock, name_of)
+        app = App(store, clock, transcript)
+        sim = Simulator({SIM_USER: SIM_PASSWORD}, clock=clock.now)
+        async with sim.serve() as url, HernaClient(
+                Credentials(SIM_USER, SIM_PASSWORD), _polite_off(url)) as herna:
+            rehearsal = Rehearsal(scenario, app, clock, sim, herna, transcript, names)
+            await rehearsal.run()
+        document = await app.run(document_tx, rehearsal.slug, rehearsal.file_id)
+        assert isinstance(document, dict)
+        document["proposals"] = rehearsal.proposals
+        document["refusals"] = rehearsal.events.refusals if rehearsal.events else []
+        document["transcript"] = transcript.lines
+        standings = render_reply(await views.standings_view(app, rehearsal.slug))
+        page = None
+        if html is not None:
+            from bot.publish import write_results_page
+
+            report = await views.report(app, rehearsal.slug)
+            if isinstance(report, Reply):
+                raise RehearsalError(" ".join(render_reply(report)))
+            page = write_results_page(report, html)
+        return Outcome(rehearsal.slug, document, transcript.lines, standings, page)
+    finally:
+        await store.close()
+
+
+def start_time(scenario: Scenario) -> datetime:
+    """T0: a minute before the first thing that happens."""
+    first = [scenario.round_starts[0] - BEFORE_START]
+    first += [scenario.events[0].at] if scenario.events else []
+    first += [scenario.checkin_window()[0]] if scenario.has_checkin else []
+    return min(first) - timedelta(minutes=1)
+
+
+def _polite_off(url: str) -> HernaSettings:
+    """The simulator is ours and local: no politeness limits, no waiting between retries."""
+    return HernaSettings(base_url=url, max_concurrent=None, per_second=None, backoff=0.0,
+                         timeout=10.0, retries=1)
