@@ -261,6 +261,8 @@ class PairingEvidence:
     disputes: tuple[Dispute, ...] = ()
     rulings: tuple[Ruling, ...] = ()
     platform_checked: datetime | None = None
+    # player id -> the name people know him by, for the texts of verdicts (ids where absent)
+    names: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         where = f"párovanie {self.first}–{self.second} (kolo {self.round})"
@@ -288,6 +290,10 @@ class PairingEvidence:
 
     def opponent(self, player: str) -> str | None:
         return self.second if player == self.first else self.first
+
+    def name(self, player: str | None) -> str:
+        """How a verdict's text names `player`."""
+        return "—" if player is None else self.names.get(player, player)
 
     def items(self) -> Iterable[Any]:
         for name in _ITEM_FIELDS:

@@ -8,7 +8,7 @@ of his games were forfeited against him for any reason. "Forfeited against him" 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from rules.model import Case, End, Exclusion, Result
 from rules.profile import Profile
@@ -20,14 +20,17 @@ _CLAUSES_SK = {  # after the count: "2 partie ..."
 }
 
 
-def exclusions(results: Iterable[Result], profile: Profile) -> dict[str, str]:
+def exclusions(results: Iterable[Result], profile: Profile,
+               names: Mapping[str, str] | None = None) -> dict[str, str]:
     """Excluded players -> the reason, citing e-SP 3.6 and naming the games."""
-    return {e.player: e.reason for e in exclusion_details(results, profile)}
+    return {e.player: e.reason for e in exclusion_details(results, profile, names)}
 
 
-def exclusion_details(results: Iterable[Result], profile: Profile) -> list[Exclusion]:
+def exclusion_details(results: Iterable[Result], profile: Profile,
+                      names: Mapping[str, str] | None = None) -> list[Exclusion]:
     """One `Exclusion` per excluded player, in the order the players were excluded, with the
-    games that triggered it (the first ones reaching the threshold).
+    games that triggered it (the first ones reaching the threshold). `names` (player id ->
+    name) is how the reason names the opponents; ids where absent.
 
     Games are taken in round order (round 0 = unknown comes first, otherwise input order). When
     both clauses apply, the one whose threshold was reached first is reported (a on a tie).
@@ -61,7 +64,7 @@ def exclusion_details(results: Iterable[Result], profile: Profile) -> list[Exclu
         at, clause = min(reached)
         # the games that triggered it: up to the one that reached the threshold
         games = tuple(ordered[i] for i in clauses[clause][: thresholds[clause]])
-        found.append((at, player, _exclusion(player, clause, games, profile)))
+        found.append((at, player, _exclusion(player, clause, games, profile, names or {})))
     found.sort(key=lambda item: (item[0], item[1]))
     return [exclusion for _, _, exclusion in found]
 
@@ -70,15 +73,18 @@ def _resigned(case: Case, player: str) -> bool:
     return case.end == End.RESIGNED and case.loser == player
 
 
-def _exclusion(player: str, clause: str, games: tuple[Result, ...], profile: Profile) -> Exclusion:
-    named = ", ".join(_describe(result, player) for result in games)
+def _exclusion(player: str, clause: str, games: tuple[Result, ...], profile: Profile,
+               names: Mapping[str, str]) -> Exclusion:
+    named = ", ".join(_describe(result, player, names) for result in games)
     n = len(games)
     count = f"{n} partie" if n < 5 else f"{n} partií"  # Slovak plural after 2–4 and 5+
     reason = f"{profile.exclusion.rule} {clause}): {count} {_CLAUSES_SK[clause]} ({named})"
     return Exclusion(player=player, clause=clause, games=games, reason=reason)
 
 
-def _describe(result: Result, player: str) -> str:
+def _describe(result: Result, player: str, names: Mapping[str, str]) -> str:
     case = result.case
-    what = f"{END_NAMES_SK[End(case.end)]}, súper {case.opponent(player)}"
+    opponent = case.opponent(player)
+    shown = "—" if opponent is None else names.get(opponent, opponent)
+    what = f"{END_NAMES_SK[End(case.end)]}, súper {shown}"
     return f"{case.round}. kolo: {what}" if case.round else what

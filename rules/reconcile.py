@@ -232,6 +232,7 @@ class _Reconciler:
         )
 
     def _wrong_starter(self, game: PlatformGame, basis: Sequence[PlatformGame]) -> Verdict:
+        name = self.ev.name  # how the texts call the players
         limit = self.clock.limit
         rules = [*self._base_rules(basis), WRONG_STARTER_RULE]
         ids = [g.id for g in basis]
@@ -243,8 +244,8 @@ class _Reconciler:
                 )
                 return Pending(limit, why, "wrong_starter_rematch")
             conflict = (
-                f"Partiu {game.game_id} začal nesprávny hráč ({game.first}) a skončila remízou, "
-                f"ale odveta do časového limitu neexistuje ({WRONG_STARTER_RULE}, "
+                f"Partiu {game.game_id} začal nesprávny hráč ({name(game.first)}) a skončila "
+                f"remízou, ale odveta do časového limitu neexistuje ({WRONG_STARTER_RULE}, "
                 f"{self.profile.timing.rule})"
             )
             return self._needs_admin(
@@ -257,8 +258,9 @@ class _Reconciler:
         if game.ended is None and self.now < limit:
             return self._pending_game()
         conflict = (
-            f"Partiu {game.game_id} začal {game.first}, hoci podľa párovania mal začínať "
-            f"{self.ev.first}; partia nebola ukončená remízou a zopakovaná ({WRONG_STARTER_RULE})"
+            f"Partiu {game.game_id} začal nesprávny hráč ({name(game.first)}), podľa párovania "
+            f"začína {name(self.ev.first)}; partia nebola ukončená remízou a zopakovaná "
+            f"({WRONG_STARTER_RULE})"
         )
         return self._needs_admin("wrong_starter_played", conflict, ids, rules)
 
@@ -307,6 +309,7 @@ class _Reconciler:
         )
 
     def _played(self, game: PlatformGame, basis: Sequence[PlatformGame]) -> Verdict:
+        name = self.ev.name  # how the texts call the players
         p = self.profile
         texts: dict[PlatformEnd, tuple[End, str, str, bool]] = {
             PlatformEnd.FINISHED: (End.FINISHED, p.finished.rule, "Partia riadne skončila", False),
@@ -316,17 +319,19 @@ class _Reconciler:
                 "Server ukončil partiu po dvoch kolách bez platného ťahu; platí momentálne skóre",
                 False,
             ),
-            PlatformEnd.RESIGNED: (End.RESIGNED, p.resigned.rule, f"{game.on} partiu vzdal", False),
+            PlatformEnd.RESIGNED: (
+                End.RESIGNED, p.resigned.rule, f"Vzdanie partie: {name(game.on)}", False
+            ),
             PlatformEnd.TIME_LOSS: (
                 End.TIME_LOSS,
                 p.time_loss.rule,
-                f"{game.on} prehral na čas",
+                f"Prehra na čas: {name(game.on)}",
                 False,
             ),
             PlatformEnd.DISCONNECTED: (
                 End.DISCONNECTED,
                 p.disconnect.rule,
-                f"{game.on} bol odpojený; kontumáciu potvrdzuje hlavný administrátor",
+                f"Odpojenie: {name(game.on)}; kontumáciu potvrdzuje hlavný administrátor",
                 True,
             ),
         }
@@ -363,6 +368,7 @@ class _Reconciler:
         extra: Iterable[int] = (),
     ) -> Verdict:
         """Decide `case`, unless a player's report contradicts the record (rule 5)."""
+        name = self.ev.name  # how the texts call the players
         reports = [
             _latest(rs) for rs in _by_player(r for r in self.ev.reports if r.at >= game.started)
         ]
@@ -372,11 +378,11 @@ class _Reconciler:
             recorded = (
                 f"{game.first_score}:{game.second_score}" if game.ended else "neukončená partia"
             )
-            said = "; ".join(f"{r.player} hlási {r.own}:{r.opponent}" for r in wrong)
+            said = "; ".join(f"{name(r.player)} hlási {r.own}:{r.opponent}" for r in wrong)
             rule = self.profile.timing.dispute_rule
             conflict = (
-                f"Hlásenie nezodpovedá záznamu partie {game.game_id} ({game.first}–{game.second} "
-                f"{recorded}): {said} ({rule})"
+                f"Hlásenie nezodpovedá záznamu partie {game.game_id} "
+                f"({name(game.first)}–{name(game.second)} {recorded}): {said} ({rule})"
             )
             return self._needs_admin(
                 "report_conflicts_record",
@@ -391,6 +397,7 @@ class _Reconciler:
     # -- no platform record -----------------------------------------------------------------
 
     def _without_record(self) -> Verdict:
+        name = self.ev.name  # how the texts call the players
         if self.ev.absences:
             verdict = self._absence()
             if verdict is not None:
@@ -411,8 +418,9 @@ class _Reconciler:
         if reports:
             (r,) = reports
             conflict = (
-                f"Záznam partie chýba a výsledok ({r.own}:{r.opponent}) nahlásil len {r.player}; "
-                f"hlavný administrátor vyzve oboch hráčov na oznámenie výsledku ({rule})"
+                f"Záznam partie chýba a výsledok ({r.own}:{r.opponent}) hlási len "
+                f"{name(r.player)}; hlavný administrátor vyzve oboch hráčov na oznámenie "
+                f"výsledku ({rule})"
             )
             return self._needs_admin("single_report", conflict, [r.id], [rule], (End.SAVE_FAILED,))
         signs = [*self.ev.arrivals, *self.ev.absences, *self.ev.confirmations]
@@ -431,6 +439,7 @@ class _Reconciler:
 
     def _absence(self) -> Verdict | None:
         """e-SP 4.3; None when the absent player came in time (the game is then awaited)."""
+        name = self.ev.name  # how the texts call the players
         waiting_ends = self.clock.waiting_ends
         rule = self.profile.timing.waiting_rule
         reporters = {a.reporter for a in self.ev.absences}
@@ -449,16 +458,16 @@ class _Reconciler:
             return None
         if self.now < waiting_ends:
             return self._waiting(
-                f"{reporter} hlási neprítomnosť hráča {absent}; posúdi sa po uplynutí čakacej "
-                f"lehoty ({rule})"
+                f"{name(reporter)} hlási neprítomnosť súpera ({name(absent)}); posúdi sa po "
+                f"uplynutí čakacej lehoty ({rule})"
             )
         if not self._platform_checked(waiting_ends):
             return self._awaiting_sync()
         claims = [c for c in (*self.ev.reports, *self.ev.confirmations) if c.player == absent]
         if claims:
             conflict = (
-                f"{reporter} nahlásil neprítomnosť hráča {absent}, no ten hlási výsledok partie, "
-                f"ktorej záznam chýba ({rule})"
+                f"{name(reporter)} hlási neprítomnosť súpera ({name(absent)}), no súper hlási "
+                f"výsledok partie, ktorej záznam chýba ({rule})"
             )
             return self._needs_admin(
                 "absence_contradicted",
@@ -470,8 +479,8 @@ class _Reconciler:
         no_show = self.profile.no_show.rule
         case = Case(End.NO_SHOW, self.ev.first, self.ev.second, loser=absent, round=self.ev.round)
         note = (
-            f"{absent} sa nedostavil v čakacej lehote, {reporter} dodržal postup pri absencii "
-            f"súpera; kontumáciu potvrdzuje hlavný administrátor ({no_show})"
+            f"Neprítomnosť v čakacej lehote: {name(absent)}; postup pri absencii súpera dodržaný "
+            f"({name(reporter)}); kontumáciu potvrdzuje hlavný administrátor ({no_show})"
         )
         rests = [a.id for a in self.ev.absences if a.reporter == reporter]
         rests += [a.id for a in arrivals]  # late arrivals: shown, they do not undo the no-show
@@ -479,6 +488,7 @@ class _Reconciler:
 
     def _save_failed(self, reports: list[ScoreReport]) -> Decided:
         """e-SP 4.6, rows 9–11: both players reported; the server saved nothing."""
+        name = self.ev.name  # how the texts call the players
         first, second = self.ev.first, self.ev.second
         by = {r.player: r for r in reports}
         a = (by[first].own, by[first].opponent)  # both claims oriented first:second
@@ -502,7 +512,8 @@ class _Reconciler:
             return Decided(case, ids, (sf.agreed_rule,), True, note, "save_failed_agreed")
         winner = _winner(a, first, second)
         if winner is not None and winner == _winner(b, first, second):
-            note = f"Záznam partie chýba; hráči sa zhodujú len na víťazovi ({winner}) ({sf.rule})"
+            note = (f"Záznam partie chýba; hráči sa zhodujú len na víťazovi ({name(winner)}) "
+                    f"({sf.rule})")
             case = replace(base, winner=winner)
             return Decided(case, ids, (sf.rule,), True, note, "save_failed_winner")
         note = f"Záznam partie chýba a hráči sa nezhodujú ani na víťazovi ({sf.rule})"

@@ -152,3 +152,10 @@ def test_unknown_rounds_are_named_by_the_game() -> None:
     cases = [Case(End.NO_SHOW, "B", "X", loser="X"), Case(End.NO_SHOW, "C", "X", loser="X")]
     reason = exclusions(scored(cases), ONLINE)["X"]
     assert "kolo" not in reason and "nedostavil sa, súper C" in reason
+
+
+def test_the_reason_names_opponents_by_the_names_given() -> None:
+    results = scored([no_show(1, "B", "X"), no_show(2, "X", "D")])
+    reason = exclusions(results, ONLINE, {"B": "Ľubica Šťastná", "X": "Ján Ďurica"})["X"]
+    assert "1. kolo: nedostavil sa, súper Ľubica Šťastná" in reason
+    assert "2. kolo: nedostavil sa, súper D" in reason  # no name given: the id
