@@ -155,7 +155,7 @@ def test_unknown_rounds_are_named_by_the_game() -> None:
 
 
 def test_the_reason_names_opponents_by_the_names_given() -> None:
-    results = scored([no_show(1, "B", "X"), no_show(2, "X", "D")])
+    results = scored([no_show(1, "B", "X"), no_show(2, "D", "X")])
     reason = exclusions(results, ONLINE, {"B": "Ľubica Šťastná", "X": "Ján Ďurica"})["X"]
     assert "1. kolo: nedostavil sa, súper Ľubica Šťastná" in reason
     assert "2. kolo: nedostavil sa, súper D" in reason  # no name given: the id

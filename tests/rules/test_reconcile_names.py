@@ -7,8 +7,14 @@ from datetime import UTC, datetime
 
 import pytest
 
-from rules.evidence import AbsenceReport, PairingEvidence, PlatformEnd, PlatformGame, RoundClock
-from rules.evidence import ScoreReport
+from rules.evidence import (
+    AbsenceReport,
+    PairingEvidence,
+    PlatformEnd,
+    PlatformGame,
+    RoundClock,
+    ScoreReport,
+)
 from rules.profile import Profile
 from rules.reconcile import reconcile
 
