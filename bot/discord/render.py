@@ -232,9 +232,11 @@ def _with_rows(
     rows: list[Mapping[str, Any]] | None,
     locale: Any,
     colour: discord.Colour,
+    text: str | None = None,
 ) -> list[Outgoing]:
     values = {k: v for k, v in params.items() if k != "rows"}
-    text = message_text(key, values, locale, rule)
+    if text is None:
+        text = message_text(key, values, locale, rule)
     if not rows:
         return text_messages(text)
     if rule is not None:
@@ -245,11 +247,13 @@ def _with_rows(
     return list_messages(None, lines, content=text, colour=colour)
 
 
-def render_reply(reply: Reply, locale: Any = "sk") -> list[Outgoing]:
-    """A service's answer: its text (citing the rule), then the rows it carries, if any."""
+def render_reply(reply: Reply, locale: Any = "sk", *, text: str | None = None) -> list[Outgoing]:
+    """A service's answer: its text (citing the rule), then the rows it carries, if any.
+    `text` replaces the service's own text (a chat-specific header, e.g. over a button) while
+    the rows still render with the reply's key and parameters."""
     colour = OK_COLOUR if reply.ok else REFUSED_COLOUR
     rows = _rows(reply.data) or _rows(reply.params.get("rows"))
-    return _with_rows(reply.key, reply.params, reply.rule, rows, locale, colour)
+    return _with_rows(reply.key, reply.params, reply.rule, rows, locale, colour, text)
 
 
 def render_message(message: Message, locale: Any = "sk") -> list[Outgoing]:

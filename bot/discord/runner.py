@@ -233,17 +233,22 @@ def _start_round_poll(
     """During a round, read herna.net every `minutes` until every table has its game."""
     if herna is None or not slug:
         return None
+    return asyncio.create_task(round_poll(app, slug, herna, minutes * 60, stop),
+                               name="stredisko-round-poll")
 
-    async def loop() -> None:
-        while not stop.is_set():
-            try:
-                await poll_current_round(app, slug, herna)
-            except Exception:  # a herna.net outage must never stop the bot
-                log.exception("round poll failed; trying again in %s min", minutes)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), timeout=minutes * 60)
 
-    return asyncio.create_task(loop(), name="stredisko-round-poll")
+async def round_poll(
+    app: App, slug: str, herna: Callable[[], HernaClient], every: float, stop: asyncio.Event
+) -> None:
+    """The round poll's loop: one `poll_current_round` tick, then wait `every` seconds or until
+    `stop` is set (then it returns at once). A tick logs in only when a table lacks a game."""
+    while not stop.is_set():
+        try:
+            await poll_current_round(app, slug, herna)
+        except Exception:  # a herna.net outage must never stop the bot
+            log.exception("round poll failed; trying again in %g s", every)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=every)
 
 
 def _on_ready(

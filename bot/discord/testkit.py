@@ -522,10 +522,14 @@ class DiscordHarness:
     @property
     def channel_messages(self) -> list[RecordedMessage]:
         """What everyone sees in the control channel (ephemeral replies excluded)."""
+        return self.messages_in(CONTROL_CHANNEL_ID)
+
+    def messages_in(self, channel_id: int) -> list[RecordedMessage]:
+        """What everyone sees in any guild channel (e.g. the head admin's), in order."""
         return [
             m
             for m in self.messages.values()
-            if m.channel_id == CONTROL_CHANNEL_ID and not m.ephemeral and not m.deleted
+            if m.channel_id == channel_id and not m.ephemeral and not m.deleted
         ]
 
     def dms(self, user: FakeUser) -> list[RecordedMessage]:

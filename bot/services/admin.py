@@ -93,7 +93,8 @@ def _reason(reason: str | None) -> str:
 def _evidence_view(row: Evidence, names: Mapping[str, str]) -> dict[str, Any]:
     who = names.get(row.actor_id or "", row.actor_id or str(row.actor_kind))
     return {"id": row.id, "kind": str(row.kind), "at": row.at, "recorded_at": row.recorded_at,
-            "by": who, "actor_kind": str(row.actor_kind), "payload": row.payload,
+            "by": who, "actor_kind": str(row.actor_kind), "actor_id": row.actor_id,
+            "payload": row.payload,
             "attachment_url": row.attachment_url}
 
 

@@ -26,11 +26,10 @@ from bot.services.lookup import rules_id
 from bot.store import (
     Evidence,
     EvidenceKind,
-    SyncKind,
     TablePairing,
     Tournament,
     from_text,
-    last_sync_run,
+    last_ok_start,
     list_evidence,
     to_text,
 )
@@ -224,10 +223,8 @@ def platform_checked(db: Database, tournament: Tournament) -> datetime | None:
     the records present are all there are."""
     if not tournament.settings.get("platform_sync", True):
         return None
-    runs = [last_sync_run(db, SyncKind.ROUND, tournament_id=tournament.id),
-            last_sync_run(db, SyncKind.NIGHTLY, tournament_id=tournament.id)]
-    started = [run.started_at for run in runs if run is not None]
-    return max(started, default=NEVER_CHECKED)
+    started = last_ok_start(db, tournament.id)
+    return NEVER_CHECKED if started is None else started
 
 
 def pairing_evidence(db: Database, pairing: TablePairing, tournament: Tournament

@@ -12,14 +12,19 @@ ruling with the proposed case, so a later recomputation keeps it.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlite_utils import Database
 
 from bot.services.app import Tx
-from bot.services.evidence_map import case_from_dict, case_to_dict, pairing_evidence
+from bot.services.evidence_map import (
+    build_evidence,
+    case_from_dict,
+    case_to_dict,
+    platform_checked,
+)
 from bot.services.lookup import rules_id
 from bot.store import (
     Change,
@@ -42,6 +47,7 @@ from bot.store import (
     get_result,
     get_round,
     get_tournament,
+    list_evidence,
     list_results,
     pairings_of_round,
     put_result,
@@ -128,15 +134,42 @@ def _content(fields: ResultFields) -> tuple[Any, ...]:
 # -- the lifecycle ------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class TableContext:
+    """What a pairing's verdict depends on besides its own evidence and result: the
+    tournament, its profile, the round and how far herna.net was searched. Read once and
+    shared by every table of a round (and by a use case that has already read them)."""
+
+    tournament: Tournament
+    profile: Profile
+    round: Round
+    platform_checked: datetime | None
+
+
+def table_context(tx: Tx, tournament: Tournament, rnd: Round) -> TableContext:
+    return TableContext(tournament, tx.profile(tournament.profile), rnd,
+                        platform_checked(tx.db, tournament))
+
+
+def _context_of(tx: Tx, pairing: TablePairing) -> TableContext:
+    t = get_tournament(tx.db, pairing.tournament_id)
+    return table_context(tx, t, get_round(tx.db, t.id, pairing.round_no))
+
+
 def verdict_of(tx: Tx, pairing: TablePairing) -> tuple[Verdict | None, ResultFields,
                                                        PairingEvidence | None, list[Evidence]]:
     """Reconcile one pairing at `tx.now`: the verdict, the fields to store, the evidence."""
-    t = get_tournament(tx.db, pairing.tournament_id)
-    profile = tx.profile(t.profile)
-    rnd = get_round(tx.db, t.id, pairing.round_no)
+    return _verdict(tx, pairing, _context_of(tx, pairing))
+
+
+def _verdict(tx: Tx, pairing: TablePairing, ctx: TableContext
+             ) -> tuple[Verdict | None, ResultFields, PairingEvidence | None, list[Evidence]]:
+    profile = ctx.profile
     try:
-        evidence, rows = pairing_evidence(tx.db, pairing, t)
-        verdict = reconcile(evidence, round_clock(t, rnd, profile), tx.now, profile)
+        rows = list_evidence(tx.db, pairing.id)
+        evidence = build_evidence(pairing, rows, ctx.platform_checked)
+        clock = round_clock(ctx.tournament, ctx.round, profile)
+        verdict = reconcile(evidence, clock, tx.now, profile)
     except EvidenceError as error:  # stored evidence that cannot be reasoned about
         ends = ["bye"] if pairing.second_id is None else [e for e in profile.ends if e != "bye"]
         fields = _needs_admin_fields(str(error), "bad_evidence", [ADMIN_RULE], [], ends)
@@ -160,8 +193,15 @@ def refresh_pairing(tx: Tx, pairing_id: int, by: Change) -> StoredResult | None:
     docstring for disputed and confirmed results); announce new official results and tell the
     admin of proposals. Returns the current result."""
     pairing = get_pairing(tx.db, pairing_id)
-    current = get_result(tx.db, pairing_id)
-    _, fields, _, rows = verdict_of(tx, pairing)
+    return refresh_table(tx, pairing, get_result(tx.db, pairing_id), _context_of(tx, pairing),
+                         by)
+
+
+def refresh_table(tx: Tx, pairing: TablePairing, current: StoredResult | None,
+                  ctx: TableContext, by: Change) -> StoredResult | None:
+    """`refresh_pairing` for a caller that has already read the pairing, its current result
+    (None: none yet) and its `TableContext` in this transaction."""
+    _, fields, _, rows = _verdict(tx, pairing, ctx)
     if current is not None and current.status is ResultStatus.CONFIRMED:
         if _content(fields) != _content(stored_fields(current)):
             _report_discrepancy(tx, pairing, current, fields, by)
@@ -171,8 +211,9 @@ def refresh_pairing(tx: Tx, pairing_id: int, by: Change) -> StoredResult | None:
         return current  # the head admin rules a dispute (e-SP 4.7, 5)
     if current is not None and fields == stored_fields(current):
         return current
-    stored = put_result(tx.db, pairing_id, fields, 0 if current is None else current.version, by)
-    _tell(tx, pairing, current, stored)
+    stored = put_result(tx.db, pairing.id, fields, 0 if current is None else current.version,
+                        by)
+    _tell(tx, pairing, current, stored, ctx.tournament)
     return stored
 
 
@@ -184,9 +225,14 @@ def _ruled_after_dispute(rows: list[Evidence]) -> bool:
 
 def refresh_round(tx: Tx, tournament_id: int, round_no: int, by: Change) -> list[StoredResult]:
     """`refresh_pairing` for every table of the round, in table order."""
+    # One read of the tournament, the round and their results for all tables: refreshing one
+    # table changes no other table's result, nor the tournament or the round.
+    t = get_tournament(tx.db, tournament_id)
+    ctx = table_context(tx, t, get_round(tx.db, tournament_id, round_no))
+    current = {r.pairing_id: r for r in list_results(tx.db, tournament_id, round_no=round_no)}
     results = []
     for pairing in pairings_of_round(tx.db, tournament_id, round_no):
-        result = refresh_pairing(tx, pairing.id, by)
+        result = refresh_table(tx, pairing, current.get(pairing.id), ctx, by)
         if result is not None:
             results.append(result)
     return results
@@ -282,7 +328,7 @@ def describe(tx: Tx, pairing: TablePairing, result: StoredResult) -> dict[str, A
 
 
 def _tell(tx: Tx, pairing: TablePairing, before: StoredResult | None,
-          now: StoredResult) -> None:
+          now: StoredResult, t: Tournament) -> None:
     kind = now.verdict.get("kind")
     params = describe(tx, pairing, now)
     if now.status is ResultStatus.PROVISIONAL:
@@ -297,13 +343,13 @@ def _tell(tx: Tx, pairing: TablePairing, before: StoredResult | None,
         key = "result.proposal" if kind == "proposal" else "result.needs_admin"
         tx.to_admin(pairing.tournament_id, key, **params)
         if kind == "proposal":
-            _schedule_auto_apply(tx, pairing, now)
+            _schedule_auto_apply(tx, pairing, now, t)
 
 
-def _schedule_auto_apply(tx: Tx, pairing: TablePairing, result: StoredResult) -> None:
+def _schedule_auto_apply(tx: Tx, pairing: TablePairing, result: StoredResult,
+                         t: Tournament) -> None:
     """If the tournament lets the bot apply forfeits, a proposal left unanswered that long is
     applied by the scheduler (timer kind auto_apply; off by default)."""
-    t = get_tournament(tx.db, pairing.tournament_id)
     minutes = t.auto_apply_forfeits_after_minutes
     if minutes is None:
         return

@@ -1,6 +1,6 @@
 """The players' use cases: each is `await f(app, slug, discord_id, ...) -> Reply`, one
 transaction. A refusal says why and cites the rule; evidence is appended (never overwritten)
-and the pairing's result is recomputed at once (`lifecycle.refresh_pairing`).
+and the pairing's result is recomputed at once (`lifecycle.refresh_table`).
 """
 
 from __future__ import annotations
@@ -13,17 +13,20 @@ from bot.services.app import App, Tx
 from bot.services.lifecycle import (
     describe,
     dispute_deadline,
-    refresh_pairing,
+    refresh_table,
     round_clock,
     stored_fields,
+    table_context,
 )
 from bot.services.replies import Refusal, Reply, done
 from bot.store import (
+    Change,
     Entry,
     EvidenceKind,
     Player,
     ResultStatus,
     Round,
+    StoredResult,
     TablePairing,
     Tournament,
     TournamentStatus,
@@ -84,6 +87,12 @@ def _seat(tx: Tx, slug: str, discord_id: int) -> Seat:
     rnd, pairing = lookup.my_table(tx, t, player)
     profile = tx.profile(t.profile)
     return Seat(t, profile, player, entry, rnd, pairing, round_clock(t, rnd, profile))
+
+
+def _refresh(tx: Tx, seat: Seat, by: Change, current: StoredResult | None) -> StoredResult | None:
+    """`lifecycle.refresh_pairing` of my table, with what the seat has already read."""
+    return refresh_table(tx, seat.pairing, current,
+                         table_context(tx, seat.tournament, seat.round), by)
 
 
 def _before_limit(tx: Tx, seat: Seat, rule: str = LIMIT_RULE) -> None:
@@ -213,7 +222,7 @@ def _report_absence(tx: Tx, slug: str, discord_id: int) -> Reply:
     me = seat.player
     append_evidence(tx.db, seat.pairing.id, EvidenceKind.ABSENCE, tx.by_player(me.id),
                     payload={"absent": opponent.id})
-    refresh_pairing(tx, seat.pairing.id, tx.by_player(me.id))
+    _refresh(tx, seat, tx.by_player(me.id), get_result(tx.db, seat.pairing.id))
     waiting_ends = seat.clock.waiting_ends
     tx.direct(opponent.id, "play.absence_ping", reporter=me.name, round=seat.round.number,
               table=seat.pairing.table_no, waiting_ends=waiting_ends, rule=ABSENCE_RULE)
@@ -233,7 +242,7 @@ def _arrive(tx: Tx, slug: str, discord_id: int) -> Reply:
     _before_limit(tx, seat)
     me = seat.player
     append_evidence(tx.db, seat.pairing.id, EvidenceKind.ARRIVAL, tx.by_player(me.id))
-    refresh_pairing(tx, seat.pairing.id, tx.by_player(me.id))
+    _refresh(tx, seat, tx.by_player(me.id), get_result(tx.db, seat.pairing.id))
     if _kinds_by(tx, seat, EvidenceKind.ABSENCE, opponent.id):
         tx.direct(opponent.id, "play.arrived_ping", player=me.name, round=seat.round.number)
     waiting_ends = seat.clock.waiting_ends
@@ -262,7 +271,7 @@ def _draw(tx: Tx, slug: str, discord_id: int, confirming: bool) -> Reply:
         raise Refusal("play.draw_nothing_to_confirm", opponent=opponent.name, rule=DRAW_RULE)
     append_evidence(tx.db, seat.pairing.id, EvidenceKind.DRAW_CONFIRMATION,
                     tx.by_player(me.id))
-    refresh_pairing(tx, seat.pairing.id, tx.by_player(me.id))
+    _refresh(tx, seat, tx.by_player(me.id), get_result(tx.db, seat.pairing.id))
     limit = seat.round.limit_at
     if proposed:  # both have now confirmed in writing
         tx.direct(opponent.id, "play.draw_confirmed_dm", player=me.name, rule=DRAW_RULE)
@@ -312,7 +321,7 @@ def _report_result(tx: Tx, slug: str, discord_id: int, own: int | str,
     me = seat.player
     append_evidence(tx.db, seat.pairing.id, EvidenceKind.SCORE_REPORT, tx.by_player(me.id),
                     payload={"own": mine, "opponent": theirs})
-    result = refresh_pairing(tx, seat.pairing.id, tx.by_player(me.id))
+    result = _refresh(tx, seat, tx.by_player(me.id), current)  # evidence leaves it unchanged
     params = {"own": mine, "opponent_score": theirs, "opponent": opponent.name}
     if result is not None and result.verdict.get("code") == "report_conflicts_record":
         return done("play.result_conflict", rule=DISPUTE_RULE, **params)

@@ -82,7 +82,7 @@ from bot.store.rows import (
     VersionConflictError,
 )
 from bot.store.schema import MIGRATIONS, migrate
-from bot.store.sync_runs import finish_sync_run, last_sync_run, start_sync_run
+from bot.store.sync_runs import finish_sync_run, last_ok_start, last_sync_run, start_sync_run
 from bot.store.timers import (
     add_timer,
     cancel_timer,
@@ -117,7 +117,7 @@ __all__ = [
     "exclude", "find_pairing", "find_player_by_discord", "find_player_by_nick",
     "finish_sync_run", "fire_timer", "from_text", "get_entry", "get_pairing", "get_platform_record",
     "get_player", "get_result", "get_round", "get_timer", "get_tournament",
-    "get_tournament_by_slug", "last_sync_run", "list_audit", "list_discrepancies",
+    "get_tournament_by_slug", "last_ok_start", "last_sync_run", "list_audit", "list_discrepancies",
     "list_entries", "list_evidence", "list_players", "list_results", "list_rounds",
     "list_timers", "list_tournaments", "migrate", "next_due", "pairings_of_round",
     "put_result", "rating_history", "record", "replace_pairings", "resolve_discrepancy",

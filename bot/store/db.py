@@ -78,6 +78,7 @@ class Store:
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._closed = False
         self._close_lock = threading.Lock()
+        self._unfinished = 0  # jobs submitted and not yet finished (under _close_lock)
         opened: Future[None] = Future()
         self._thread = threading.Thread(
             target=self._run, args=(busy_timeout_ms, opened), name="stredisko-store", daemon=True
@@ -109,6 +110,8 @@ class Store:
         try:
             while (job := self._jobs.get()) is not None:
                 self._execute(db, *job)
+                with self._close_lock:
+                    self._unfinished -= 1
         finally:
             db.close()
 
@@ -152,6 +155,7 @@ class Store:
             if self._closed:
                 raise StoreClosedError("the store is closed")
             self._jobs.put((fn, args, kwargs, write, future))
+            self._unfinished += 1
         return future
 
     async def call(
@@ -197,6 +201,12 @@ class Store:
     @property
     def closed(self) -> bool:
         return self._closed
+
+    @property
+    def backlog(self) -> int:
+        """Jobs queued or running now: how many transactions a new call waits behind (the chat
+        layer acknowledges an interaction at once when its answer would wait long)."""
+        return self._unfinished
 
     def close_sync(self) -> None:
         """Finish the queued jobs, close the connection and stop the thread. Idempotent."""

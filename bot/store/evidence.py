@@ -16,7 +16,7 @@ from bot.store.rows import (
     PlatformRecord,
     RecordChange,
 )
-from bot.store.sql import dumps, insert, must, one, rows, to_db
+from bot.store.sql import dumps, insert, insert_row, must, one, rows, to_db
 
 
 def append_evidence(
@@ -33,7 +33,7 @@ def append_evidence(
     recorded); the actor is `by`'s."""
     kind = EvidenceKind(kind)
     tournament_id = tournament_of_pairing(db, pairing_id)  # NotFoundError if none
-    evidence_id = insert(db, "evidence", {
+    evidence = insert_row(db, Evidence, "evidence", {
         "pairing_id": pairing_id,
         "kind": kind,
         "actor_kind": by.actor,
@@ -44,9 +44,8 @@ def append_evidence(
         "attachment_url": attachment_url,
     })
     record(db, by, f"evidence.{kind}", tournament_id=tournament_id,
-           subject=f"pairing:{pairing_id}", data={"evidence_id": evidence_id})
-    return must(one(db, Evidence, "SELECT * FROM evidence WHERE id = ?", [evidence_id]),
-                f"evidence {evidence_id}")
+           subject=f"pairing:{pairing_id}", data={"evidence_id": evidence.id})
+    return evidence
 
 
 def list_evidence(db: Database, pairing_id: int) -> list[Evidence]:

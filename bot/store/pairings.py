@@ -8,7 +8,7 @@ from sqlite_utils import Database
 
 from bot.store.audit import record
 from bot.store.entries import list_entries
-from bot.store.rows import Change, FrozenError, StoreError, TablePairing
+from bot.store.rows import Change, FrozenError, NotFoundError, StoreError, TablePairing
 from bot.store.sql import insert, must, one, rows, to_db
 from bot.store.tournaments import get_round
 
@@ -104,5 +104,8 @@ def find_pairing(
 
 
 def tournament_of_pairing(db: Database, pairing_id: int) -> int:
-    """The tournament a pairing belongs to (for audit rows)."""
-    return get_pairing(db, pairing_id).tournament_id
+    """The tournament a pairing belongs to (for audit rows): one column, no row to build."""
+    found = db.execute("SELECT tournament_id FROM pairings WHERE id = ?", [pairing_id]).fetchone()
+    if found is None:
+        raise NotFoundError(f"pairing {pairing_id} does not exist")
+    return int(found[0])

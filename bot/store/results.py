@@ -24,7 +24,7 @@ from bot.store.rows import (
     StoredResult,
     VersionConflictError,
 )
-from bot.store.sql import insert, must, one, rows, to_db
+from bot.store.sql import insert_row, must, one, returning, rows, to_db
 
 _JOINED = "SELECT r.* FROM results r JOIN pairings p ON p.id = r.pairing_id"
 
@@ -60,20 +60,22 @@ def put_result(
     # Read and write share the store's BEGIN IMMEDIATE transaction, so nobody (no other
     # process either) can slip in between the version check above and the write below.
     if current is None:
-        insert(db, "results", {"pairing_id": pairing_id, **values})
+        stored = insert_row(db, StoredResult, "results", {"pairing_id": pairing_id, **values})
     else:
         assignments = ", ".join(f"{column} = ?" for column in values)
-        cursor = db.execute(
+        written = returning(
+            db, StoredResult,
             f"UPDATE results SET {assignments} WHERE pairing_id = ? AND version = ?",
-            [*(to_db(v) for v in values.values()), pairing_id, expected_version],
+            [*values.values(), pairing_id, expected_version],
         )
-        if cursor.rowcount != 1:  # cannot happen on the owner thread; kept as the guard
+        if written is None:  # cannot happen on the owner thread; kept as the guard
             raise VersionConflictError(pairing_id, expected_version, current_version)
+        stored = written
     record(db, by, "result.put", tournament_id=tournament_id,
            subject=f"pairing:{pairing_id}",
            data={"version": current_version + 1, "status": status, "end": fields.end_kind,
                  "rule": fields.rule})
-    return must(get_result(db, pairing_id), f"result of pairing {pairing_id}")
+    return stored
 
 
 def list_results(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import types
 import typing
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from enum import Enum, StrEnum
@@ -428,3 +429,23 @@ def from_row(cls: type[R], row: dict[str, Any]) -> R:
         value = row[name]
         values[name] = value if value is None or read is None else read(value)
     return cls(**values)
+
+
+@cache
+def row_builder(cls: type[R], columns: tuple[str, ...]) -> Callable[[Sequence[Any]], R]:
+    """`from_row` for rows of one query shape (`columns` as the cursor names them), planned
+    once: each field's position and reader, the dataclass built positionally. Every query of
+    the store goes through here, so this is what a row costs."""
+    position = {name: i for i, name in enumerate(columns)}  # a repeated name: the last wins
+    plan = tuple((position.get(name), name, read) for name, read in _readers(cls))
+
+    def build(row: Sequence[Any]) -> R:
+        values = []
+        for i, name, read in plan:
+            if i is None:
+                raise KeyError(name)  # as from_row: the query lacks a field's column
+            value = row[i]
+            values.append(value if value is None or read is None else read(value))
+        return cls(*values)
+
+    return build

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from sqlite_utils import Database
 
-from bot.store.rows import NotFoundError, from_row
+from bot.store.rows import NotFoundError, row_builder
 from bot.store.times import to_text
 
 R = TypeVar("R")
@@ -45,8 +45,8 @@ def rows(db: Database, cls: type[R], sql: str, params: Sequence[Any] = ()) -> li
     # A plain cursor, not db.query(): that wraps every SELECT in a savepoint, which costs
     # more than the query itself here; we always run inside the store's transaction anyway.
     cursor = db.execute(sql, [to_db(p) for p in params])
-    names = [column[0] for column in cursor.description]
-    return [from_row(cls, dict(zip(names, row, strict=True))) for row in cursor.fetchall()]
+    build = row_builder(cls, tuple(column[0] for column in cursor.description))
+    return [build(row) for row in cursor.fetchall()]
 
 
 def one(db: Database, cls: type[R], sql: str, params: Sequence[Any] = ()) -> R | None:
@@ -68,6 +68,20 @@ def insert(db: Database, table: str, values: Mapping[str, Any]) -> int:
         f"INSERT INTO {table} ({columns}) VALUES ({marks})", [to_db(v) for v in values.values()]
     )
     return int(cursor.lastrowid or 0)
+
+
+def returning(db: Database, cls: type[R], sql: str, params: Sequence[Any]) -> R | None:
+    """Run an INSERT/UPDATE … RETURNING * and build the row it wrote (None: no row matched),
+    instead of reading it back with a second query."""
+    return one(db, cls, f"{sql} RETURNING *", params)
+
+
+def insert_row(db: Database, cls: type[R], table: str, values: Mapping[str, Any]) -> R:
+    """INSERT one row and return it as stored (defaults, conversions) as `cls`."""
+    columns = ", ".join(values)
+    marks = ", ".join("?" for _ in values)
+    sql = f"INSERT INTO {table} ({columns}) VALUES ({marks})"
+    return must(returning(db, cls, sql, list(values.values())), f"new {table} row")
 
 
 def check_columns(changes: Mapping[str, Any], allowed: Iterable[str], what: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlite_utils import Database
@@ -9,6 +10,7 @@ from sqlite_utils import Database
 from bot.store.audit import record
 from bot.store.rows import Change, StoreError, SyncKind, SyncOutcome, SyncRun
 from bot.store.sql import insert, must, one, to_db
+from bot.store.times import from_text
 
 
 def start_sync_run(
@@ -56,6 +58,18 @@ def last_sync_run(
         sql += " AND outcome = ?"
         params.append(SyncOutcome(outcome))
     return one(db, SyncRun, sql + " ORDER BY started_at DESC, id DESC LIMIT 1", params)
+
+
+def last_ok_start(db: Database, tournament_id: int) -> datetime | None:
+    """When the latest successful sync of the tournament (round or nightly) started; None if
+    none did. One query where `last_sync_run` per kind would take two: it runs with every
+    recomputation of a result. Stored times are uniform UTC text, so MAX orders instants."""
+    (started,) = db.execute(
+        "SELECT MAX(started_at) FROM sync_runs WHERE tournament_id = ? AND outcome = ? "
+        "AND kind IN (?, ?)",
+        [tournament_id, SyncOutcome.OK, SyncKind.ROUND, SyncKind.NIGHTLY],
+    ).fetchone()
+    return None if started is None else from_text(started)
 
 
 def _get(db: Database, run_id: int) -> SyncRun:

@@ -7,6 +7,7 @@ themselves. Converting to Europe/Bratislava for display is the caller's business
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import lru_cache
 
 
 def to_text(moment: datetime) -> str:
@@ -17,8 +18,10 @@ def to_text(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat()
 
 
+@lru_cache(maxsize=4096)
 def from_text(text: str) -> datetime:
-    """Text written by `to_text` back to an aware UTC datetime."""
+    """Text written by `to_text` back to an aware UTC datetime. Cached: rows repeat the same
+    few instants (round starts, creation times) and a datetime is immutable."""
     moment = datetime.fromisoformat(text)
     if moment.tzinfo is None:
         raise ValueError(f"stored time {text!r} has no offset")

@@ -1,8 +1,5 @@
 """The scheduler: every due timer fires exactly once, across crashes and restarts; the nightly
 job runs on its cron and catches up a missed night."""
-# The services fixtures are imported below so pytest finds them here; tests naming them as
-# parameters "redefine" the imports, which is how pytest fixtures work.
-# ruff: noqa: F811
 
 from __future__ import annotations
 
@@ -40,17 +37,7 @@ from bot.store import (
 )
 from rules import End
 
-from .services.conftest import (  # noqa: F401 (fixtures)
-    START,
-    World,
-    app,
-    clock,
-    db_path,
-    make_world,
-    notifier,
-    store,
-    world,
-)
+from .conftest import START, World, make_world
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,7 +11,9 @@ Buttons and the ruling select are `DynamicItem`s whose custom_ids carry what the
 review queue or a warning still works after a restart. What the head admin may rule at a
 pairing comes from the review item (`rules.reconcile.allowed_rulings`); the select offers only
 that, and the modal asks for the reason (required, e-SP 2.6) and — where the ruling needs
-them — the scores.
+them — the scores. Each review item shows its evidence side by side, every score in the
+table's order; a discrepancy with a confirmed result (e-SP 4.7) also shows that result next to
+what the evidence gives now, and is decided by "keep" or "take note" with a required note.
 """
 
 from __future__ import annotations
@@ -36,14 +38,14 @@ from bot.discord.client import (
     require_head_admin,
 )
 from bot.discord.cogs.player import replace, send
-from bot.discord.i18n import CatalogueError, app_str, format_datetime, language, t
+from bot.discord.i18n import SLOVAK, CatalogueError, app_str, format_datetime, language, t
 from bot.discord.render import (
     OK_COLOUR,
     REFUSED_COLOUR,
     Outgoing,
     field_messages,
     list_messages,
-    reply_text,
+    render_reply,
     text_messages,
 )
 from bot.services import admin as admin_service
@@ -56,7 +58,9 @@ from bot.store import (
     find_player_by_nick,
     from_text,
     get_entry,
+    get_player,
     get_result,
+    list_entries,
     pairings_of_round,
 )
 from rules import End
@@ -95,45 +99,15 @@ AttachmentReader = Callable[[discord.Attachment], Awaitable[bytes]]
 # -- rendering ---------------------------------------------------------------------------
 
 
-def _row_key(row: Mapping[str, Any], key: str) -> str:
-    # Services name a row's own template (`key` for open results, `row_key` for a bye).
-    return str(row.get("key") or row.get("row_key") or f"{key}_row")
-
-
-def _lines(key: str, rows: Sequence[Mapping[str, Any]], locale: Any) -> list[str]:
-    lines = []
-    for row in rows:
-        try:
-            params = {k: v for k, v in row.items() if k not in ("key", "row_key")}
-            lines.append(t(_row_key(row, key), locale, **params))
-        except CatalogueError:  # never hide a list because one template is missing
-            lines.append(" · ".join(str(v) for v in row.values() if v not in ("", None)))
-    return lines
-
-
-def _rows(reply: Reply) -> list[Mapping[str, Any]]:
-    data = reply.data
-    rows = reply.params.get("rows") if data is None else data
-    if isinstance(rows, list) and all(isinstance(r, Mapping) for r in rows):
-        return rows
-    return []
-
-
 def render(reply: Reply, locale: Any) -> list[Outgoing]:
     """A service's answer with its rows; a warning that a button overrides gets our header
     (the service's text speaks of the CLI's --force)."""
-    colour = OK_COLOUR if reply.ok else REFUSED_COLOUR
     header = WARNINGS.get(reply.key)
-    if header is not None:
-        params = {k: v for k, v in reply.params.items() if k != "rows"}
-        text = t(header[0], locale, rule=reply.rule or "", **params)
-    else:
-        text = reply_text(Reply(reply.ok, reply.key, {k: v for k, v in reply.params.items()
-                                                      if k != "rows"}, reply.rule), locale)
-    lines = _lines(reply.key, _rows(reply), locale)
-    if not lines:
-        return text_messages(text)
-    return list_messages(None, lines, content=text[:2000], colour=colour)
+    if header is None:
+        return render_reply(reply, locale)
+    params = {k: v for k, v in reply.params.items() if k != "rows"}
+    text = t(header[0], locale, **{**params, "rule": reply.rule or ""})
+    return render_reply(reply, locale, text=text)
 
 
 def _when(value: Any, locale: Any) -> str:
@@ -152,14 +126,18 @@ def _names(item: Mapping[str, Any]) -> dict[str, str]:
     return {str(p["id"]): p["name"] for p in item.get("players", [])}
 
 
-def _platform_line(row: Mapping[str, Any], names: Mapping[str, str], locale: Any) -> str:
-    p = row.get("payload") or {}
-    ended = p.get("ended")
-    return t("discord_admin.platform_row", locale,
-             first_score=p.get("first_score", "?"), second_score=p.get("second_score", "?"),
-             end=_end_name(p.get("end"), locale), starter=names.get(str(p.get("first")), "?"),
-             started=_when(p.get("started"), locale),
-             ended=_when(ended, locale) if ended else t("discord_admin.unfinished", locale))
+def _table_order(item: Mapping[str, Any]) -> list[str]:
+    """The pairing's players (store ids) as the table lists them: the first one starts."""
+    return [str(p["id"]) for p in item.get("players", [])]
+
+
+def _in_table_order(whose_first: Any, scores: tuple[Any, Any],
+                    order: Sequence[str]) -> tuple[Any, Any]:
+    """Scores given as (`whose_first`'s, the other's) in the table's order, so the record and
+    both reports read alike even when the players swapped who started."""
+    if order and str(whose_first) != order[0]:
+        return scores[1], scores[0]
+    return scores
 
 
 def _end_name(end: Any, locale: Any) -> str:
@@ -169,37 +147,104 @@ def _end_name(end: Any, locale: Any) -> str:
         return str(end or "?")
 
 
+def _flag_name(flag: str, locale: Any) -> str:
+    try:
+        return t(f"discord_admin.flag.{flag}", locale)
+    except CatalogueError:  # a flag the sync learns later still shows
+        return flag
+
+
+def _platform_line(row: Mapping[str, Any], names: Mapping[str, str], order: Sequence[str],
+                   locale: Any) -> str:
+    """One herna.net record: scores and moves in the table's order, how it ended and whom the
+    end concerns, who started, when it ran and when we read it."""
+    p = row.get("payload") or {}
+    first, second = _in_table_order(
+        p.get("first"), (p.get("first_score", "?"), p.get("second_score", "?")), order)
+    end = _end_name(p.get("end"), locale)
+    if p.get("on") is not None:
+        end = t("discord_admin.end_of", locale, end=end, player=names.get(str(p["on"]), "?"))
+    made = {str(who): n for who, n in (p.get("moves") or {}).items()}
+    moves = ", ".join(f"{names.get(who, who)} {made[who]}"
+                      for who in [*order, *sorted(set(made) - set(order))] if who in made)
+    ended = p.get("ended")
+    line = t("discord_admin.platform_row", locale, game=p.get("game_id", "?"),
+             first_score=first, second_score=second, end=end,
+             starter=names.get(str(p.get("first")), "?"), moves=moves or "?",
+             started=_when(p.get("started"), locale),
+             ended=_when(ended, locale) if ended else t("discord_admin.unfinished", locale),
+             recorded=_when(row.get("recorded_at"), locale))
+    flags = [_flag_name(str(f), locale) for f in p.get("flags") or ()]
+    if flags:
+        line = f"{line} {t('discord_admin.flags', locale, flags=', '.join(flags))}"
+    return line
+
+
+def _report_fields(item: Mapping[str, Any], locale: Any) -> list[tuple[str, str]]:
+    """Each player's own reports (with times) in a field of his, side by side; a player who
+    reported nothing says so, which is evidence too (e-SP 4.6)."""
+    names, order = _names(item), _table_order(item)
+    fields = []
+    for pid in order:
+        lines = []
+        for r in item.get("reports", []):
+            if str(r.get("actor_id")) != pid:
+                continue
+            own, other = r["payload"].get("own", "?"), r["payload"].get("opponent", "?")
+            first, second = _in_table_order(pid, (own, other), order)
+            lines.append(t("discord_admin.report_row", locale, at=_when(r["at"], locale),
+                           first_score=first, second_score=second))
+        fields.append((t("discord_admin.field.report_of", locale, player=names[pid]),
+                       "\n".join(lines) or t("discord_admin.no_report", locale)))
+    return fields
+
+
 def _evidence_fields(item: Mapping[str, Any], locale: Any) -> list[tuple[str, str]]:
     """The evidence side by side: the platform record, both players' reports with times, the
     timeline of absence / arrival / draw confirmations, disputes and earlier rulings."""
-    names = _names(item)
+    names, order = _names(item), _table_order(item)
     none = t("discord_admin.none", locale)
 
     def block(lines: list[str]) -> str:
         return "\n".join(lines) or none
 
-    platform = [_platform_line(r, names, locale) for r in item.get("platform", [])]
-    reports = [t("discord_admin.report_row", locale, by=r["by"], at=_when(r["at"], locale),
-                 own=r["payload"].get("own", "?"), opponent=r["payload"].get("opponent", "?"))
-               for r in item.get("reports", [])]
+    platform = [_platform_line(r, names, order, locale) for r in item.get("platform", [])]
     timeline = [t("discord_admin.timeline_row", locale, at=_when(r["at"], locale), by=r["by"],
                   what=t(f"discord_admin.what.{r['kind']}", locale))
                 for r in item.get("timeline", [])]
     disputes = [t("discord_admin.dispute_row", locale, by=r["by"], at=_when(r["at"], locale),
-                  text=r["payload"].get("text", "")) for r in item.get("disputes", [])]
+                  text=r["payload"].get("text", ""))
+                + (f" {r['attachment_url']}" if r.get("attachment_url") else "")
+                for r in item.get("disputes", [])]
     rulings = [t("discord_admin.ruling_row", locale, at=_when(r["at"], locale), by=r["by"],
                  end=_end_name((r["payload"].get("case") or {}).get("end"), locale),
                  reason=r["payload"].get("reason", "")) for r in item.get("rulings", [])]
-    fields = [
-        (t("discord_admin.field.platform", locale), block(platform)),
-        (t("discord_admin.field.reports", locale), block(reports)),
-        (t("discord_admin.field.timeline", locale), block(timeline)),
-    ]
+    fields = [(t("discord_admin.field.platform", locale), block(platform)),
+              *_report_fields(item, locale),
+              (t("discord_admin.field.timeline", locale), block(timeline))]
     if disputes:
         fields.append((t("discord_admin.field.disputes", locale), block(disputes)))
     if rulings:
         fields.append((t("discord_admin.field.rulings", locale), block(rulings)))
     return fields
+
+
+def _result_line(values: Mapping[str, Any], locale: Any) -> str:
+    scores = [*(values.get("scores") or ()), "?", "?"]
+    points = [*(values.get("points") or ()), "?", "?"]
+    return t("discord_admin.result_row", locale, first_score=scores[0],
+             second_score=scores[1], first_points=points[0], second_points=points[1],
+             end=_end_name(values.get("end"), locale))
+
+
+def _discrepancy_fields(item: Mapping[str, Any], locale: Any) -> list[tuple[str, str]]:
+    """The confirmed result next to what the evidence gives now (e-SP 4.7)."""
+    result = item.get("result") or {}
+    recomputed = item.get("recomputed") or {}
+    confirmed = f"{_result_line(result, locale)} ({result.get('rule') or 'e-SP 4.7'})"
+    now = "\n".join(x for x in (_result_line(recomputed, locale), recomputed.get("text")) if x)
+    return [(t("discord_admin.field.confirmed", locale), confirmed),
+            (t("discord_admin.field.recomputed", locale), now)]
 
 
 def _title_params(item: Mapping[str, Any]) -> dict[str, Any]:
@@ -220,19 +265,35 @@ def _status_line(item: Mapping[str, Any], locale: Any) -> str:
 
 
 def item_messages(item: Mapping[str, Any], locale: Any) -> list[Outgoing]:
-    """One review item: who, its status and verdict, the evidence side by side."""
+    """One review item: who, its status and verdict, the evidence side by side (all scores in
+    the table's order); a discrepancy also puts the confirmed result next to the new one."""
+    fields = _evidence_fields(item, locale)
+    lines = [_status_line(item, locale)]
     if "discrepancy_id" in item:
         title = t("discord_admin.discrepancy_title", locale,
                   discrepancy_id=item["discrepancy_id"], **_title_params(item))
-        recomputed = item.get("recomputed") or {}
-        note = t("discord_admin.discrepancy_text", locale, rule="e-SP 4.7",
-                 recomputed=recomputed.get("text", ""), note=item.get("note") or "")
-        content = f"{_status_line(item, locale)}\n{note}"
+        lines.append(t("discord_admin.discrepancy_text", locale, rule="e-SP 4.7",
+                       found=_when(item.get("found_at"), locale), note=item.get("note") or ""))
+        fields = [*_discrepancy_fields(item, locale), *fields]
     else:
         title = t("discord_admin.item_title", locale, **_title_params(item))
-        content = _status_line(item, locale)
-    return field_messages(title, _evidence_fields(item, locale), content=content[:2000],
-                          inline=True)
+    lines.append(t("discord_admin.scores_order", locale, **_title_params(item)))
+    return field_messages(title, fields, content="\n".join(lines)[:2000], inline=True)
+
+
+def checkin_messages(state: Mapping[str, Any], locale: Any) -> list[Outgoing]:
+    """Who has checked in (and when) and who has not, as two lists (e-SP 2.2)."""
+    none = [t("discord_admin.none", locale)]
+    present = [t("discord_admin.checkin.present_row", locale, name=r["name"], nick=r["nick"],
+                 at=_when(r["at"], locale)) for r in state["present"]]
+    missing = [t("discord_admin.checkin.missing_row", locale, name=r["name"], nick=r["nick"])
+               for r in state["missing"]]
+    return [
+        *list_messages(t("discord_admin.checkin.present", locale, n=len(present)),
+                       present or none, colour=OK_COLOUR),
+        *list_messages(t("discord_admin.checkin.missing", locale, n=len(missing)),
+                       missing or none, colour=REFUSED_COLOUR),
+    ]
 
 
 # -- the choices the select offers -------------------------------------------------------
@@ -355,6 +416,19 @@ def _find_player(tx: Tx, slug: str, who: str) -> int:
 def _proposal_version(tx: Tx, pairing_id: int) -> int | None:
     result = get_result(tx.db, pairing_id)
     return None if result is None else result.version
+
+
+def _checkin(tx: Tx, slug: str) -> dict[str, Any]:
+    """The check-in as the head admin sees it: the players still in the tournament who have
+    checked in (with the time) and those who have not (e-SP 2.2)."""
+    t_ = lookup.tournament(tx, slug)
+    present: list[dict[str, Any]] = []
+    missing: list[dict[str, Any]] = []
+    for entry in list_entries(tx.db, t_.id, active_only=True):
+        player = get_player(tx.db, entry.player_id)
+        row = {"name": player.name, "nick": player.herna_nick, "at": entry.checked_in_at}
+        (missing if entry.checked_in_at is None else present).append(row)
+    return {"present": present, "missing": missing}
 
 
 # -- persistent components ---------------------------------------------------------------
@@ -541,6 +615,103 @@ class RulingModal(StrediskoModal):
         await _on_click(interaction, work)
 
 
+class CheckinButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"stredisko:admin:prezentacia",
+):
+    """Under the check-in answers: the lists of who has and has not checked in, any time
+    (the answer itself stays as the service gave it; the lists come ephemerally)."""
+
+    def __init__(self, label: str | None = None) -> None:
+        super().__init__(discord.ui.Button(
+            label=label or t("discord_admin.checkin.button"), style=discord.ButtonStyle.secondary,
+            custom_id="stredisko:admin:prezentacia"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: Any, /) -> CheckinButton:
+        return cls(item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        try:
+            require_head_admin(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await _cog(interaction).show_checkin(interaction)
+        except Exception as error:
+            await report_error(interaction, error)
+
+
+def checkin_view(locale: Any) -> Callable[[Reply], discord.ui.View | None]:
+    """After opening or closing the check-in, the button to the lists."""
+    def build(reply: Reply) -> discord.ui.View | None:
+        if not reply.ok:
+            return None
+        view = discord.ui.View(timeout=None)
+        view.add_item(CheckinButton(t("discord_admin.checkin.button", locale)))
+        return view
+    return build
+
+
+class DiscrepancyButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"stredisko:admin:nezhoda:(?P<id>[0-9]+):(?P<how>ponechat|vedomie)",
+):
+    """A discrepancy's decision (e-SP 4.7: the confirmed result stays either way): keep the
+    confirmed result, or take the new record note; the modal asks why."""
+
+    def __init__(self, discrepancy_id: int, how: str, label: str | None = None) -> None:
+        super().__init__(discord.ui.Button(
+            label=label or t(f"discord_admin.discrepancy_button.{how}"),
+            style=discord.ButtonStyle.primary if how == "ponechat"
+            else discord.ButtonStyle.secondary,
+            custom_id=f"stredisko:admin:nezhoda:{discrepancy_id}:{how}"))
+        self.discrepancy_id = discrepancy_id
+        self.how = how
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: Any, /) -> DiscrepancyButton:
+        return cls(int(match["id"]), match["how"], item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        try:
+            require_head_admin(interaction)
+            await interaction.response.send_modal(
+                DiscrepancyModal(self.discrepancy_id, self.how, interaction.locale))
+        except Exception as error:
+            await report_error(interaction, error)
+
+
+class DiscrepancyModal(StrediskoModal):
+    """The head admin's note on a discrepancy (required); stored in Slovak, the language of
+    the audit log, behind the decision's own words."""
+
+    def __init__(self, discrepancy_id: int, how: str, locale: Any) -> None:
+        super().__init__(title=t(f"discord_admin.discrepancy_button.{how}", locale)[:45],
+                         custom_id=f"stredisko:admin:nezhoda-dovod:{discrepancy_id}:{how}")
+        self.discrepancy_id = discrepancy_id
+        self.how = how
+        self.note = discord.ui.TextInput(
+            label=t("discord_admin.reason_label", locale)[:45], custom_id="dovod",
+            style=discord.TextStyle.paragraph, required=True, max_length=500)
+        self.add_item(self.note)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        return require_head_admin(interaction)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        note = self.note.value.strip()
+        if not note:  # the decision's words alone would pass the service's check
+            raise Refusal("admin.reason_required", rule="e-SP 2.6")
+        resolution = t(f"discord_admin.resolution.{self.how}", SLOVAK, note=note)
+
+        async def work(cog: AdminCog) -> Reply:
+            return await admin_service.resolve_discrepancy(
+                cog.app, cog.slug, interaction.user.id, self.discrepancy_id, resolution)
+
+        await _on_click(interaction, work)
+
+
 class ImportView(discord.ui.View):
     """"Import anyway" for the warned list: it holds the tables, so it lives 15 minutes."""
 
@@ -561,10 +732,14 @@ class ImportView(discord.ui.View):
 
 def review_view(item: Mapping[str, Any], locale: Any) -> discord.ui.View | None:
     """The one-click decisions under a review item: approve a proposal as proposed, or rule
-    otherwise with one of the allowed rulings."""
-    if "discrepancy_id" in item:
-        return None
+    otherwise with one of the allowed rulings; for a discrepancy, keep the confirmed result or
+    take note (e-SP 4.7)."""
     view = discord.ui.View(timeout=None)
+    if "discrepancy_id" in item:
+        for how in ("ponechat", "vedomie"):
+            view.add_item(DiscrepancyButton(item["discrepancy_id"], how,
+                                            t(f"discord_admin.discrepancy_button.{how}", locale)))
+        return view
     verdict = item.get("verdict") or {}
     result = item.get("result") or {}
     if item.get("status") == "proposed" and verdict.get("kind") == "proposal":
@@ -575,6 +750,10 @@ def review_view(item: Mapping[str, Any], locale: Any) -> discord.ui.View | None:
         view.add_item(RulingSelect(item["pairing_id"], options,
                                    t("discord_admin.rule_placeholder", locale)))
     return view if view.children else None
+
+
+DYNAMIC_ITEMS = (ForceButton, PublishButton, ApproveButton, RulingSelect, DiscrepancyButton,
+                 CheckinButton)
 
 
 # -- the cog -----------------------------------------------------------------------------
@@ -602,10 +781,10 @@ class AdminCog(
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ForceButton, PublishButton, ApproveButton, RulingSelect)
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(ForceButton, PublishButton, ApproveButton, RulingSelect)
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
         require_head_admin(interaction)  # first: nobody else learns anything, not even the slug
@@ -642,13 +821,29 @@ class AdminCog(
                          description=app_str("app.admin.otvor.description"))
     async def otvor(self, interaction: discord.Interaction) -> None:
         await self.answer(interaction, setup.open_checkin(self.app, self.slug,
-                                                          str(interaction.user.id)))
+                                                          str(interaction.user.id)),
+                          view=checkin_view(interaction.locale))
 
     @prezentacia.command(name=app_str("app.admin.zatvor.name"),
                          description=app_str("app.admin.zatvor.description"))
     async def zatvor(self, interaction: discord.Interaction) -> None:
         await self.answer(interaction, setup.close_checkin(self.app, self.slug,
-                                                           str(interaction.user.id)))
+                                                           str(interaction.user.id)),
+                          view=checkin_view(interaction.locale))
+
+    @prezentacia.command(name=app_str("app.admin.prehlad.name"),
+                         description=app_str("app.admin.prehlad.description"))
+    async def prehlad(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.show_checkin(interaction)
+
+    async def show_checkin(self, interaction: discord.Interaction) -> None:
+        """Who has checked in and who has not, to the head admin alone."""
+        state = await self.app.run(_checkin, self.slug)
+        if isinstance(state, Reply):  # e.g. the tournament is not in the store
+            await send(interaction, render(state, interaction.locale))
+            return
+        await send(interaction, checkin_messages(state, interaction.locale))
 
     # -- rounds --------------------------------------------------------------------------
 

@@ -32,6 +32,11 @@ from bot.services.replies import Reply
 T = TypeVar("T")
 
 DEFER_AFTER_S = 1.5  # Discord allows 3 s for the first answer; leave room for the network
+# Service calls already under way (this cog's, or transactions queued at the store) from which
+# an answer is deferred at once instead of waiting behind them: when a whole round reports at
+# the same moment, each player gets "thinking…" within milliseconds, then the answer. A lone
+# command (the usual case) is answered directly, without the extra request.
+DEFER_BACKLOG = 2
 DRAW_RULE = play.DRAW_RULE
 COG_NAME = "PlayerCog"
 
@@ -226,6 +231,8 @@ class PlayerCog(commands.Cog, name=COG_NAME):
         self.slug = slug
         self.limiter = limiter or RateLimiter()
         self.defer_after = defer_after
+        self.defer_backlog = DEFER_BACKLOG
+        self._in_flight = 0  # service calls started by this cog and not finished
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(ConfirmDrawButton, WithdrawButton, CancelButton)
@@ -257,16 +264,31 @@ class PlayerCog(commands.Cog, name=COG_NAME):
     ) -> T:
         """Await a service; if it takes longer than `defer_after`, defer the interaction first
         (a "thinking…" answer, or for a button an update of its message) so Discord does not
-        give up on us, then return its result for a follow-up."""
-        task = asyncio.ensure_future(work)
+        give up on us, then return its result for a follow-up. When `defer_backlog` other
+        service calls (or store transactions) are already under way (a burst: a whole round
+        reporting at once), the answer would wait behind all of them: defer at once."""
+        # Our own calls count too: their transactions may not have reached the store yet.
+        busy = max(self._in_flight, self.app.store.backlog) >= self.defer_backlog
+        self._in_flight += 1
         try:
-            return await asyncio.wait_for(asyncio.shield(task), self.defer_after)
-        except TimeoutError:
-            if update:
-                await interaction.response.defer()
-            else:
-                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-            return await task
+            task = asyncio.ensure_future(work)
+            if busy:
+                await self._defer(interaction, ephemeral=ephemeral, update=update)
+                return await task
+            try:
+                return await asyncio.wait_for(asyncio.shield(task), self.defer_after)
+            except TimeoutError:
+                await self._defer(interaction, ephemeral=ephemeral, update=update)
+                return await task
+        finally:
+            self._in_flight -= 1
+
+    @staticmethod
+    async def _defer(interaction: discord.Interaction, *, ephemeral: bool, update: bool) -> None:
+        if update:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
 
     async def answer(self, interaction: discord.Interaction, work: Awaitable[Reply]) -> None:
         reply = await self.call(interaction, work)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import importlib.util
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -75,8 +76,13 @@ class Env:
         return await self.app.store.read(get_result, self.world.tables[table].id)
 
 
-@pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[Env]:
+@asynccontextmanager
+async def make_env(tmp_path: Path, *, players: int = 4,
+                   build: Callable[[App], Awaitable[Any]] | None = None,
+                   **world: Any) -> AsyncIterator[Env]:
+    """The admin cog in the harness over a real store: a world of `players` (see the services'
+    `make_world`; `world` are its options, by default unpublished) or the one `build` makes,
+    the head admin and the players as guild members."""
     store = await Store.open(tmp_path / "stredisko.db")
     clock = ManualClock(START)
     holder: list[App] = []
@@ -85,18 +91,28 @@ async def env(tmp_path: Path) -> AsyncIterator[Env]:
     holder.append(app)
     try:
         async with DiscordHarness(bot) as h:
-            world = await world_kit.make_world(app, published=False)
+            if build is not None:
+                built = await build(app)
+            else:
+                built = await world_kit.make_world(app, players=players,
+                                                   **{"published": False, **world})
             # The head admin's Discord id is the tournament's admin id (the services check it).
             admin = FakeUser(ADMIN_ID, "Hlavný rozhodca", roles=[HEAD_ADMIN_ROLE_ID])
             h.users[admin.id] = admin
-            players = []
-            for p in world.players:
+            users = []
+            for p in built.players:
                 user = FakeUser(p.discord_id, p.name, roles=[])
                 h.users[user.id] = user
-                players.append(user)
-            yield Env(h, app, clock, world, admin, players)
+                users.append(user)
+            yield Env(h, app, clock, built, admin, users)
     finally:
         await store.close()
+
+
+@pytest.fixture
+async def env(tmp_path: Path) -> AsyncIterator[Env]:
+    async with make_env(tmp_path) as made:
+        yield made
 
 
 def said(ex: Exchange) -> str:
@@ -194,7 +210,7 @@ async def test_close_round_warns_first_then_closes_with_the_button(env: Env) -> 
     await _publish_round_1(env)
     before = len(env.h.channel_messages)
     ex = await env.admin_cmd("uzavri", kolo=1)
-    assert ex.ephemeral and "2 neuzavretých výsledkov" in said(ex) and "e-SP 4.9" in said(ex)
+    assert ex.ephemeral and "2 neuzavreté výsledky" in said(ex) and "e-SP 4.9" in said(ex)
     assert "výsledok ešte nie je známy" in said(ex) and "--force" not in said(ex)
     rnd = await env.app.store.read(get_round, env.world.tournament.id, 1)
     assert rnd.closed_at is None and len(env.h.channel_messages) == before
@@ -228,7 +244,7 @@ async def test_a_no_show_proposal_is_in_the_queue_and_approved_with_one_click(en
     assert "návrh čaká na hlavného administrátora" in text
     assert "Ďuro Ďurkovič: hlási, že súper neprišiel" in text
     assert "1. 3. 2025 10:02" in text  # the absence report's time, in Bratislava
-    assert "Záznam z herna.net" in text and "Hlásenia hráčov" in text
+    assert "Záznam z herna.net" in text and "Hlásenie: Žofia Šťastná\nbez hlásenia" in text
     (approve,) = _custom_ids([item], "stredisko:admin:schval:")
     options = [o["value"] for c in item.walk_components() for o in c.get("options", [])]
     assert "no_show:" + str(env.world.players[1].id) in options and "bye" not in options

@@ -38,6 +38,9 @@ async def test_review_queue_shows_evidence_side_by_side(
     assert first["pairing_id"] == table and first["verdict"]["kind"] == "proposal"
     assert [e["kind"] for e in first["timeline"]] == ["absence"]
     assert first["timeline"][0]["by"] == world.players[0].name
+    # whose each piece is, by store id (names may repeat): the chat sorts reports per player
+    assert first["timeline"][0]["actor_id"] == str(world.players[0].id)
+    assert second["reports"][0]["actor_id"] == str(world.players[3].id)
     assert first["allowed"][0] == End.NO_SHOW
     assert second["verdict"]["code"] == "report_conflicts_record"
     assert len(second["platform"]) == 1 and len(second["reports"]) == 1

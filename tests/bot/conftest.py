@@ -1,0 +1,200 @@
+"""Fixtures shared by every test under tests/bot: a real SQLite store in tmp_path (never a mock),
+an App with a ManualClock and a RecordingNotifier, and a small running tournament. (Closer
+conftest files may override a name: tests/bot/store has its own synchronous `store`.)
+
+`world` is a tournament of four linked players (Discord ids 1001–1004), three rounds starting
+at START, START + 2 h, START + 4 h (waiting period 10 min, game time limit 50 min), round 1
+paired 1–2 and 3–4 and published; the clock stands at START. Its records are entered by hand
+(`settings.platform_sync = false`): the platform is not synced, the records present are all
+there are. `make_world` builds variants (more players, other settings, unpublished).
+
+The helpers (START, World, make_world, add_game, said, sent, …) are imported with
+`from .conftest import ...` (tests/bot) or `from ..conftest import ...`; tests/bot/services
+re-exports them for its own `from .conftest import ...`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.i18n import t
+from bot.services.app import App, Tx
+from bot.services.evidence_map import game_payload
+from bot.services.notifier import RecordingNotifier
+from bot.services.replies import Reply
+from bot.store import (
+    Change,
+    Evidence,
+    EvidenceKind,
+    Player,
+    Store,
+    TablePairing,
+    Tournament,
+    TournamentStatus,
+    add_entry,
+    append_evidence,
+    create_player,
+    create_tournament,
+    get_tournament,
+    replace_pairings,
+    set_status,
+    update_round,
+)
+from scrapers.herna import EndKind, GameRecord
+from scrapers.herna.generate import STANDARD_TABLE
+
+START = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)  # round 1's official start
+ADMIN_ID = 9999  # the head administrator's Discord id
+SLUG = "kt-test"
+NAMES = ["Ďuro Ďurkovič", "Žofia Šťastná", "Ľubomír Čierny", "Šimon Ťažký", "Ivana Veľká"]
+
+
+@dataclass(frozen=True)
+class World:
+    tournament: Tournament
+    players: list[Player]
+    tables: list[TablePairing]  # round 1
+
+    @property
+    def slug(self) -> str:
+        return self.tournament.slug
+
+    def discord(self, n: int) -> int:
+        """The Discord id of player `n` (0-based)."""
+        discord_id = self.players[n].discord_id
+        assert discord_id is not None
+        return discord_id
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "stredisko.db"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(db_path)
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(START)
+
+
+@pytest.fixture
+def notifier() -> RecordingNotifier:
+    return RecordingNotifier()
+
+
+@pytest.fixture
+def app(store: Store, clock: ManualClock, notifier: RecordingNotifier) -> App:
+    return App(store, clock, notifier)
+
+
+def _build(tx: Tx, players: int, rounds: int, published: bool, slug: str,
+           status: TournamentStatus, options: dict[str, Any]) -> World:
+    by = Change.admin(ADMIN_ID, tx.now, "test setup")
+    settings = {"platform_sync": False, **options.pop("settings", {})}
+    t = create_tournament(
+        tx.db, slug=slug, name="Kvalifikačný turnaj online", season="2024/2025",
+        round_starts=[START + timedelta(hours=2 * n) for n in range(rounds)],
+        waiting_minutes=10, game_limit_minutes=50, by=by, admin_ids=[ADMIN_ID],
+        settings=settings, **options)
+    made = []
+    for n in range(players):
+        player = create_player(tx.db, name=NAMES[n], herna_nick=f"{slug}-hrac{n + 1}",
+                               discord_id=1001 + n + 100 * (slug != SLUG),
+                               discord_name=f"hrac{n + 1}", screlo=1800.0 - 20 * n, by=by)
+        add_entry(tx.db, t.id, player.id, by, paid=True)
+        made.append(player)
+    ids = [p.id for p in made]
+    tables = [(k + 1, ids[2 * k], ids[2 * k + 1]) for k in range(players // 2)]
+    if players % 2:
+        tables.append((len(tables) + 1, ids[-1], None))
+    pairings = replace_pairings(tx.db, t.id, 1, tables, by)
+    set_status(tx.db, t.id, status, by)
+    if published:
+        update_round(tx.db, t.id, 1, by, published_at=tx.now)
+    return World(get_tournament(tx.db, t.id), made, pairings)
+
+
+async def make_world(app: App, *, players: int = 4, rounds: int = 3, published: bool = True,
+                     slug: str = SLUG, status: TournamentStatus = TournamentStatus.RUNNING,
+                     **options: Any) -> World:
+    """A running tournament (see the module docstring); `options` go to create_tournament
+    (e.g. `auto_apply_forfeits_after_minutes=30`, `settings={"platform_sync": True}`)."""
+    world = await app.run(_build, players, rounds, published, slug, status, options)
+    assert isinstance(world, World)
+    return world
+
+
+@pytest.fixture
+async def world(app: App) -> World:
+    return await make_world(app)
+
+
+async def add_game(app: App, pairing: TablePairing, first_score: int, second_score: int, *,
+                   end: str = "finished", minutes: tuple[int, int] = (5, 40),
+                   on: int | None = None, swap: bool = False, game_id: str = "g1",
+                   moves: tuple[int, int] = (10, 10), round_start: datetime = START
+                   ) -> Evidence:
+    """Append a herna.net record of a game at `pairing` (as the sync would): it started and
+    ended `minutes` after `round_start` (ended None for an unfinished game)."""
+    first, second = pairing.first_id, pairing.second_id
+    assert second is not None
+    if swap:
+        first, second = second, first
+    started = round_start + timedelta(minutes=minutes[0])
+    ended = None if end == "unfinished" else round_start + timedelta(minutes=minutes[1])
+    payload = game_payload(game_id=game_id, first=first, second=second,
+                           first_score=first_score, second_score=second_score, end=end,
+                           started=started, ended=ended, on=on,
+                           moves={first: moves[0], second: moves[1]})
+
+    def body(tx: Tx) -> Evidence:
+        return append_evidence(tx.db, pairing.id, EvidenceKind.PLATFORM_GAME, tx.by_platform(),
+                               payload=payload, at=started)
+
+    evidence = await app.run(body)
+    assert isinstance(evidence, Evidence)
+    return evidence
+
+
+def render(key: str, params: dict[str, Any], rule: str | None = None) -> str:
+    """A message in Slovak and English, as an adapter renders it (a missing parameter
+    fails here, not in front of a player); returns the Slovak text."""
+    values = dict(params)
+    if rule is not None:
+        values.setdefault("rule", rule)
+    t(key, "en-US", **values)
+    return t(key, "sk", **values)
+
+
+def said(reply: Reply) -> str:
+    return render(reply.key, reply.params, reply.rule)
+
+
+def sent(notifier: RecordingNotifier, where: str | None = None) -> list[tuple[int, str, str]]:
+    """Every message sent (target, key, Slovak text), optionally only of one kind."""
+    return [(target, m.key, render(m.key, m.params)) for w, target, m in notifier.sent
+            if where is None or w == where]
+
+
+def herna_game(game_id: str, first: str, second: str, started: datetime,
+               scores: tuple[int, int], minutes: int = 30) -> GameRecord:
+    """A herna.net record of a game finished normally at the standard table settings (2x20,
+    slovenský jazyk), ended `minutes` after `started`: what the simulator is given."""
+    return GameRecord(
+        game_id=game_id, first=first, second=second, first_score=scores[0],
+        second_score=scores[1], end=EndKind.FINISHED, ended_on=None, started=started,
+        ended=started + timedelta(minutes=minutes), first_moves=12, second_moves=11,
+        settings=STANDARD_TABLE)
