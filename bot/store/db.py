@@ -110,13 +110,16 @@ class Store:
         try:
             while (job := self._jobs.get()) is not None:
                 self._execute(db, *job)
-                with self._close_lock:
-                    self._unfinished -= 1
         finally:
             db.close()
 
-    @staticmethod
+    def _finished(self) -> None:
+        # Counted before the caller is woken, so a caller sees its own job gone from `backlog`.
+        with self._close_lock:
+            self._unfinished -= 1
+
     def _execute(
+        self,
         db: Database,
         fn: Callable[..., Any],
         args: tuple[Any, ...],
@@ -125,6 +128,7 @@ class Store:
         future: Future[Any],
     ) -> None:
         if not future.set_running_or_notify_cancel():
+            self._finished()
             return  # the caller gave up before we started: do nothing at all
         try:
             db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
@@ -138,8 +142,10 @@ class Store:
             db.execute("COMMIT")
         except BaseException as error:
             db.rollback()
+            self._finished()
             future.set_exception(error)
         else:
+            self._finished()
             future.set_result(result)
 
     # -- the callers' side -----------------------------------------------------------------

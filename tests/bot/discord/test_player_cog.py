@@ -371,3 +371,21 @@ def test_rate_limiter_window_slides() -> None:
     assert whole_seconds(0.2) == 1 and whole_seconds(4.0) == 4
     with pytest.raises(ValueError):
         RateLimiter(0, 10)
+
+
+async def test_a_burst_is_acknowledged_at_once_then_answered(w: World) -> None:
+    """Commands arriving while others are under way would wait behind them: from the
+    DEFER_BACKLOG-th on, the interaction is deferred at once, then answered; a lone command
+    is answered directly."""
+    w.at(20)
+    w.cog.defer_after = 60.0  # no deferral by time here: only the backlog can cause one
+    score = {"moje_skore": "400", "skore_supera": "350"}
+    lone = await w.h.slash("vysledok", user=w.users["ana"], options=score)
+    assert not lone.deferred and "je zaznamenané" in lone.content
+    users = [w.users["boris"], w.users["cyril"], w.users["ana"]]
+    burst = await asyncio.gather(*(w.h.slash("vysledok", user=u, options=score) for u in users))
+    assert [ex.deferred for ex in burst] == [False, False, True]  # two calls were under way
+    for ex in burst:
+        assert ex.ephemeral and "je zaznamenané" in ex.content  # the follow-up replaced it
+        assert ex.first_response_s is not None and ex.first_response_s < 0.5
+    assert await _evidence(w, 0) == [EvidenceKind.SCORE_REPORT] * 3
