@@ -20,7 +20,7 @@ from bot.store import (
     find_player_by_discord,
     get_entry,
     get_tournament_by_slug,
-    list_rounds,
+    last_published_round,
 )
 
 
@@ -56,8 +56,7 @@ def entry(tx: Tx, t: Tournament, player: Player) -> Entry:
 def current_round(tx: Tx, t: Tournament) -> Round | None:
     """The round being played: the last published one (a closed round stays current until
     the next is published, so players can still check and dispute it, e-SP 4.7)."""
-    published = [r for r in list_rounds(tx.db, t.id) if r.published_at is not None]
-    return published[-1] if published else None
+    return last_published_round(tx.db, t.id)
 
 
 def my_table(tx: Tx, t: Tournament, player: Player) -> tuple[Round, TablePairing]:

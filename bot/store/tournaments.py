@@ -119,6 +119,12 @@ def list_rounds(db: Database, tournament_id: int) -> list[Round]:
                 [tournament_id])
 
 
+def last_published_round(db: Database, tournament_id: int) -> Round | None:
+    """The round being played: the highest-numbered published one (None before round 1)."""
+    return one(db, Round, "SELECT * FROM rounds WHERE tournament_id = ? AND published_at IS NOT "
+               "NULL ORDER BY number DESC LIMIT 1", [tournament_id])
+
+
 def get_round(db: Database, tournament_id: int, number: int) -> Round:
     return must(
         one(db, Round, "SELECT * FROM rounds WHERE tournament_id = ? AND number = ?",

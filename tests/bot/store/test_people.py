@@ -23,6 +23,7 @@ from bot.store import (
     get_player,
     get_round,
     get_tournament_by_slug,
+    last_published_round,
     list_audit,
     list_entries,
     set_paid,
@@ -130,3 +131,13 @@ def test_entry_state_changes(store: Store, seeded: Seeded, admin: Change) -> Non
         store.call_sync(withdraw, t, a, "  ", admin)
     active = store.read_sync(lambda db: list_entries(db, t, active_only=True))
     assert [e.player_id for e in active] == [a, seeded.players[3]]
+
+
+def test_the_last_published_round_is_the_current_one(
+        store: Store, seeded: Seeded, admin: Change) -> None:
+    tid = seeded.tournament.id
+    assert store.call_sync(last_published_round, tid) is None  # nothing published yet
+    store.call_sync(update_round, tid, 1, admin, published_at=START)
+    store.call_sync(update_round, tid, 2, admin, published_at=START + timedelta(hours=1))
+    assert store.call_sync(last_published_round, tid).number == 2
+    assert store.call_sync(last_published_round, tid + 1) is None  # another tournament
