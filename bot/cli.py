@@ -87,9 +87,11 @@ def _show(reply: Reply) -> int:
 def _reply_command(factory: Callable[[argparse.Namespace, str], UseCase],
                    progress: str | None = None) -> Command:
     def command(args: argparse.Namespace) -> int:
+        # Build the use case first: a configuration error must not follow a progress line.
+        use_case = factory(args, _admin(args))
         if progress:
             _progress(progress)
-        return _show(_run(args, factory(args, _admin(args))))
+        return _show(_run(args, use_case))
 
     return command
 
@@ -207,17 +209,17 @@ def _rule(a: argparse.Namespace, who: str) -> UseCase:
 
 def _sync(a: argparse.Namespace, who: str) -> UseCase:
     """Read the tournament's games from herna.net now (the same pass the bot runs)."""
+    from bot.progress import Progress
     from bot.services.sync import sync_command
     from scrapers.herna import Credentials, HernaClient, HernaSettings
 
     herna = _config(a).herna
     if not herna.user or not herna.password:
-        raise ConfigError("herna.net login missing: set HERNA_USER and HERNA_PASSWORD "
-                          "(or [herna] user/password in config.toml)")
+        raise ConfigError("chýba prihlásenie na herna.net: nastavte HERNA_USER a "
+                          "HERNA_PASSWORD (alebo [herna] user/password v config.toml)")
     overrides = {"base_url": a.base_url} if a.base_url else {}
 
-    def progress(fetched: int, wanted: int) -> None:
-        print(f"stredisko: herna.net {fetched}/{wanted}", file=sys.stderr, flush=True)
+    progress = Progress("stredisko: herna.net", sys.stderr)
 
     async def use_case(app: App) -> Reply:
         credentials = Credentials(herna.user, herna.password)

@@ -2,7 +2,8 @@
 
 A reply or message that carries a list (a reply's `data`, a message's `params["rows"]`) is
 followed by one line per row, rendered with the catalogue key `<key>_row` — or with the key a
-row names itself under "key" (rows of different kinds in one list).
+row names itself under "key" (rows of different kinds in one list). Discord's bold (`**`) is
+dropped: a terminal would print the asterisks.
 """
 
 from __future__ import annotations
@@ -18,16 +19,21 @@ from bot.services.replies import Reply
 _WHERE = {"channel": "kanál", "dm": "DM", "admin": "admin"}
 
 
+def plain(text: str) -> str:
+    """Catalogue text for a terminal: without Discord's bold markers."""
+    return text.replace("**", "")
+
+
 def render(key: str, params: dict[str, Any], rows: Any = None, locale: str = SLOVAK
            ) -> list[str]:
     """The message and, for a list of dict rows, one line per row."""
-    lines = [t(key, locale, **params)]
+    lines = [plain(t(key, locale, **params))]
     if isinstance(rows, list):
         for row in rows:
             if isinstance(row, dict):
                 row_key = row.get("key") or f"{key}_row"
                 values = {**params, **{k: v for k, v in row.items() if k != "key"}}
-                lines.append("  " + t(row_key, locale, **values))
+                lines.append("  " + plain(t(row_key, locale, **values)))
     return lines
 
 

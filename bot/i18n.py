@@ -2,10 +2,13 @@
 
 Shared by every adapter (Discord, the console rehearsal, the results page), so it knows nothing
 of Discord. Messages live in TOML catalogues in `bot/locales/` (`sk.toml`, `en.toml`).
-A message is a `str.format` template; three kinds of value are rendered for the reader:
+A message is a `str.format` template; these kinds of value are rendered for the reader:
 - a placeholder whose format spec names a plural table (`{n:game}`) renders "3 partie";
+- `{delta:signed}` renders a change with its sign: "+18,2", "−24,6" (a real minus), "0";
 - a `datetime` renders in Europe/Bratislava time ("21. 11. 2026 9:00");
 - a float renders with a decimal comma in Slovak ("2,5").
+A rendered message cites a rule once: a verdict text ends with its own citation, and a template
+that follows it with the decision's `({rule})` must not show both (see `one_citation`).
 
 Discord has no Slovak locale, so the language comes from the user's Discord locale: English for
 "en-US"/"en-GB", Slovak for everything else (a Slovak player's client is often set to Czech).
@@ -13,6 +16,7 @@ Discord has no Slovak locale, so the language comes from the user's Discord loca
 
 from __future__ import annotations
 
+import re
 import string
 import tomllib
 from collections.abc import Mapping
@@ -63,6 +67,97 @@ def format_number(n: int | float, lang: str) -> str:
         n = int(n)
     text = f"{n:g}" if isinstance(n, float) else str(n)
     return text.replace(".", ",") if lang == SLOVAK else text
+
+
+MINUS = "\u2212"  # the typographic minus sign, not a hyphen
+SIGNED = "signed"
+
+
+def format_signed(n: int | float, lang: str) -> str:
+    """A change with its sign: "+18,2", "−24,6"; no change is "0"."""
+    text = format_number(abs(n), lang)
+    if n > 0:
+        return f"+{text}"
+    return f"{MINUS}{text}" if n < 0 else text
+
+
+# "(e-SP 4.3, 4.9)" → prefix "e-SP", items "4.3", "4.9"; an item without a prefix takes the
+# previous one's ("e-SP 2.4, 5" cites e-SP 2.4 and e-SP 5).
+_CITED_ITEM = re.compile(r"(?:(?P<prefix>(?:e-)?SP) )?(?P<item>[A-Z]?\d+(?:\.\d+)*[a-z]?)")
+_PARENTHESES = re.compile(r"\(([^()]+)\)")
+_NAMED_RULE = re.compile(r"(?<![\w-])((?:e-)?SP) ([A-Z]?\d+(?:\.\d+)*)")
+
+
+def cited_rules(text: str) -> frozenset[str] | None:
+    """The rules a parenthesised citation names ("e-SP 4.3, 4.9" → {"e-SP 4.3", "e-SP 4.9"});
+    None when the text is not a citation (a time, a score, a name)."""
+    rules: set[str] = set()
+    prefix = None
+    for part in text.split(","):
+        found = _CITED_ITEM.fullmatch(part.strip())
+        if found is None:
+            return None
+        prefix = found["prefix"] or prefix
+        if prefix is None:
+            return None
+        rules.add(f"{prefix} {found['item']}")
+    return frozenset(rules)
+
+
+def _redundant(run: list[re.Match[str]]) -> set[int]:
+    """Positions in a run of side-by-side parentheses of the citations another one in the run
+    covers (of two equal ones, the first goes)."""
+    cited = [(n, rules) for n, m in enumerate(run) if (rules := cited_rules(m[1])) is not None]
+    return {n for n, rules in cited
+            if any(rules < other or (rules == other and n < k) for k, other in cited)}
+
+
+def _cited_before(text: str) -> str:
+    """Drop each citation whose rules the text named before it, in a citation ("(e-SP 4.3,
+    4.9)") or inline ("e-SP 3.6 a):")."""
+    named: set[str] = set()
+    kept: list[str] = []
+    pos = 0
+    for found in _PARENTHESES.finditer(text):
+        before = text[pos:found.start()]
+        named |= {f"{m[1]} {m[2]}" for m in _NAMED_RULE.finditer(before)}
+        rules = cited_rules(found[1])
+        if rules and rules <= named:
+            kept.append(before.rstrip())
+        else:
+            kept.append(before + found[0])
+            named |= rules or {f"{m[1]} {m[2]}" for m in _NAMED_RULE.finditer(found[1])}
+        pos = found.end()
+    return "".join(kept) + text[pos:]
+
+
+def one_citation(text: str) -> str:
+    """A message cites each rule once. A verdict text ends with its citation and the template
+    adds the decision's `({rule})`, or a reason names the rule it is quoted for; the reader
+    sees each citation once:
+    - a citation naming only rules the message named before it goes:
+      "vylúčený: e-SP 3.6 a): … (e-SP 3.6)" → "vylúčený: e-SP 3.6 a): …";
+    - of citations side by side, one naming only rules another names goes:
+      "nenastúpil (e-SP 4.9) (e-SP 4.3, 4.9)" → "nenastúpil (e-SP 4.3, 4.9)"."""
+    if "SP " not in text:  # nothing cited: most messages
+        return text
+    text = _cited_before(text)
+    runs: list[list[re.Match[str]]] = []
+    for found in _PARENTHESES.finditer(text):
+        if runs and text[runs[-1][-1].end():found.start()].isspace():
+            runs[-1].append(found)
+        else:
+            runs.append([found])
+    for run in reversed(runs):  # from the end: earlier positions stay valid
+        drop = _redundant(run)
+        if not drop:
+            continue
+        kept = [m for n, m in enumerate(run) if n not in drop]
+        # each kept one after the first keeps the space that preceded it
+        joined = kept[0][0] + "".join(
+            text[run[run.index(m) - 1].end():m.start()] + m[0] for m in kept[1:])
+        text = text[:run[0].start()] + joined + text[run[-1].end():]
+    return text
 
 
 def format_datetime(moment: datetime, lang: str) -> str:
@@ -139,7 +234,11 @@ class _Formatter(string.Formatter):
         self.lang = lang
 
     def format_field(self, value: Any, format_spec: str) -> str:
-        if format_spec in self.lang.plurals and isinstance(value, int | float):
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if format_spec == SIGNED:
+            # not a number (a player without a change): shown as given
+            return format_signed(value, self.lang.code) if number else str(value)
+        if format_spec in self.lang.plurals and number:
             number = format_number(value, self.lang.code)
             return f"{number} {self.lang.plural(value, format_spec)}"
         if isinstance(value, datetime) and not format_spec:
@@ -178,7 +277,7 @@ class Catalogue:
         if template is None:
             raise CatalogueError(f"unknown message key {key!r}")
         try:
-            return _Formatter(lang).vformat(template, (), params)
+            return one_citation(_Formatter(lang).vformat(template, (), params))
         except KeyError as exc:
             raise CatalogueError(f"message {key!r} needs parameter {exc.args[0]!r}") from exc
 

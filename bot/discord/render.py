@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.discord.i18n import CatalogueError, t
+from bot.i18n import one_citation
 from bot.services.notifier import Message
 from bot.services.replies import Reply
 
@@ -56,7 +57,7 @@ def message_text(
         values.setdefault("rule", rule)
     text = t(key, locale, **values)
     if rule and rule not in text:
-        text = f"{text} ({rule})"
+        text = one_citation(f"{text} ({rule})")  # the text may cite part of it already
     return text
 
 

@@ -5,7 +5,8 @@ code 2), the store, the bot with its cogs, the App (store + system clock + Disco
 login, optional command sync (only with `--sync-commands`: syncing on every start would hit
 Discord's rate limits and reorder commands mid-tournament), the heartbeat file and the
 scheduler inside the bot's event loop, then the gateway. SIGTERM or Ctrl-C stops it cleanly:
-scheduler stopped, heartbeat stopped, bot closed, store closed (its queued writes finish).
+the round poll's pass in flight finished (up to 30 s), scheduler stopped, heartbeat stopped,
+bot closed, store closed (its queued writes finish).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ log = logging.getLogger("stredisko.runner")
 
 EXIT_OK = 0
 EXIT_STARTUP = 2  # the bot could not start: configuration, token, database
+POLL_STOP_GRACE_S = 30.0  # how long a round poll pass in flight may take to finish at shutdown
 
 
 class StartupError(Exception):
@@ -218,9 +220,7 @@ async def serve(
                 await _until_stopped(bot, stop)
             finally:
                 if poll is not None:
-                    poll.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await poll
+                    await stop_round_poll(poll, stop)
     finally:
         await _shutdown(scheduler, heartbeat, store, signals)
     return EXIT_OK
@@ -249,6 +249,23 @@ async def round_poll(
             log.exception("round poll failed; trying again in %g s", every)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), timeout=every)
+
+
+async def stop_round_poll(
+    poll: asyncio.Task[None], stop: asyncio.Event, grace: float = POLL_STOP_GRACE_S
+) -> None:
+    """Ask the round poll to stop and let a pass in flight finish (its sync run is recorded
+    as finished, not left "running" for ever); cancel it only after `grace` seconds."""
+    stop.set()  # the gateway may have ended by itself: the poll must still be told
+    try:
+        await asyncio.wait_for(asyncio.shield(poll), grace)
+    except TimeoutError:
+        log.warning("round poll still running after %g s: cancelled", grace)
+        poll.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await poll
+    except Exception:  # round_poll catches its own errors; this is only a safety net
+        log.exception("round poll ended with an error")
 
 
 def _on_ready(

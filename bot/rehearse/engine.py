@@ -7,8 +7,13 @@ has `checkin` events); round r paired and published 5 minutes before its start (
 sync and the close of round r−1); polls every 5 minutes during a round; the scenario's events;
 every stored timer fired at its own due time; and the end: the last sync, the last round
 closed, the review queue listed and its forfeit proposals applied, the tournament finished.
-At one moment: check-in opening, then the events (in file order), the polls, the rounds'
-pairing and check-in closing, and last the end.
+At one moment: check-in opening, then the events (in file order), the polls, then the timers
+due at that moment (so a game that ended just before a deadline is already known when the
+deadline's reminder or proposal goes out), the rounds' pairing and check-in closing, and last
+the end. Timers due between two moments fire before the later one, each at its own time.
+A poll that cannot change anything (herna.net shows what the round's last pass saw, as far as
+the rules read it, and no deadline lies between) is left out: the outcome is the same as with
+every poll (`skip_idle_polls=False`) with a quarter fewer passes (bench/rehearse.py).
 """
 
 from __future__ import annotations
@@ -35,8 +40,8 @@ from bot.services.app import App, Tx
 from bot.services.lifecycle import apply_proposal
 from bot.services.replies import Reply
 from bot.services.setup import SetupError
-from bot.store import Store, due_timers, list_entries
-from scrapers.herna import Credentials, HernaClient, HernaSettings
+from bot.store import Store, SyncOutcome, due_timers, list_entries, pairings_of_round
+from scrapers.herna import Credentials, EndKind, GameRecord, HernaClient, HernaSettings
 from scrapers.herna.simulator import Simulator
 
 ADMIN = str(ADMIN_ID)
@@ -82,7 +87,11 @@ class Rehearsal:
     file_id: dict[int, str] = field(default_factory=dict)
     events: Events | None = None  # the scenario's events (once the tournament exists)
     proposals: list[dict[str, Any]] = field(default_factory=list)
+    skip_idle_polls: bool = True  # leave out polls that cannot change anything (`_idle`)
     _stuck: set[int] = field(default_factory=set)  # timers that failed: never retried here
+    # round -> when its last clean pass ran and what herna.net showed it
+    _seen: dict[int, tuple[datetime, list[GameRecord]]] = field(default_factory=dict)
+    _tables: dict[int, frozenset[frozenset[str]]] = field(default_factory=dict)  # `_tables_tx`
 
     # -- the timeline -------------------------------------------------------------------
 
@@ -119,15 +128,19 @@ class Rehearsal:
     async def run(self) -> None:
         await self._create()
         scheduler = Scheduler(self.app)
-        for moment, _, _, action in self.steps():
-            await self._advance(scheduler, moment)
+        for moment, order, _, action in self.steps():
+            # timers due at this very moment wait for its events and polls (a record that
+            # appeared by then is known to the reminder), not for its pairing or the end
+            await self._advance(scheduler, moment, inclusive=order > POLL)
             await action()
 
-    async def _advance(self, scheduler: Scheduler, moment: datetime) -> None:
-        """Fire every stored timer due by `moment` at its own due time, then move there."""
+    async def _advance(self, scheduler: Scheduler, moment: datetime, *,
+                       inclusive: bool) -> None:
+        """Fire every stored timer due before `moment` (`inclusive`: also those due at it),
+        each at its own due time, then move the clock there."""
         while True:
             due = [t for t in await self.app.store.read(due_timers, moment)
-                   if t.id not in self._stuck]
+                   if t.id not in self._stuck and (inclusive or t.due_at < moment)]
             if not due:
                 break
             self.clock.set(max(due[0].due_at, self.clock.now()))
@@ -145,7 +158,7 @@ class Rehearsal:
         if sc.has_checkin:  # the window must be known for players to check in
             opens, closes = sc.checkin_window()
             prop = replace(prop, checkin_opens=opens, checkin_closes=closes)
-        created = await self.app.run(setup._create, prop, ADMIN)
+        created = await setup.create(self.app, prop, ADMIN)
         self._need(created, "create")
         self.slug = prop.slug
         self.store_id = dict(created.data.settings["file_ids"])
@@ -156,6 +169,7 @@ class Rehearsal:
                                         spec.file_id, spec.herna)
             self._need(reply, "register")
         self.events = Events(sc, self.app, self.sim, self.transcript, self.slug, self.store_id)
+        self.events.publish_games()
 
     async def _event(self, event: Event) -> None:
         assert self.events is not None
@@ -197,6 +211,7 @@ class Rehearsal:
                                             + " ".join(render_reply(reply)))
             await self._check_round(n)
         self._need(await rounds.publish_round(self.app, self.slug, n, ADMIN), f"publish {n}")
+        self._tables[n] = await self.app.run(self._tables_tx, n)
 
     async def _check_round(self, n: int) -> None:
         """A [[round]] must seat every player still in the tournament once the pairing has
@@ -221,7 +236,52 @@ class Rehearsal:
             self._admin_reply(refused.reply, "synchronizuj")
 
     async def _poll(self, n: int) -> None:
-        await sync.poll_round(self.app, self.slug, n, self.herna)
+        """A poll, unless it cannot change anything (`skip_idle_polls`): see `_idle`."""
+        now = self.clock.now()
+        shown = self._as_read(n, now)
+        if self.skip_idle_polls and self._idle(n, now, shown):
+            return
+        summary = await sync.poll_round(self.app, self.slug, n, self.herna)
+        if summary is not None and summary.outcome is SyncOutcome.OK:
+            self._seen[n] = (now, shown)
+
+    def _idle(self, n: int, now: datetime, shown: list[GameRecord]) -> bool:
+        """herna.net shows what round n's last clean pass saw, as far as the rules read it,
+        and no deadline the rules compare the last check of herna.net with (the waiting
+        period's end, the game limit) lies between that pass and now. Such a pass would reach
+        the same verdicts and messages; leaving it out changes only the sync-run log and how
+        many snapshots of a game in progress the evidence keeps."""
+        last = self._seen.get(n)
+        if last is None or last[1] != shown:
+            return False
+        return not any(last[0] < deadline <= now for deadline in self._deadlines(n))
+
+    def _as_read(self, n: int, now: datetime) -> list[GameRecord]:
+        """The simulator's listing as the rules read it before round n's limit: of a game at
+        one of its tables still in progress only that it is being played (its scores and moves
+        count only after the limit, e-SP 4.5). Any other game (one with no table is told to
+        the admin whenever it changes) and every game after the limit: exactly."""
+        records = self.sim.visible(now)
+        if now >= self._deadlines(n)[1]:
+            return records
+        tables = self._tables.get(n, frozenset())
+        return [replace(r, first_score=0, second_score=0, first_moves=0, second_moves=0)
+                if r.end is EndKind.UNFINISHED and frozenset(r.nicks) in tables else r
+                for r in records]
+
+    def _deadlines(self, n: int) -> tuple[datetime, datetime]:
+        """Round n's end of the waiting period and its game limit."""
+        start = self.scenario.round_starts[n - 1]
+        waiting = timedelta(minutes=self.scenario.propozicie.waiting_minutes)
+        return start + waiting, start + self.scenario.limit
+
+    def _tables_tx(self, tx: Tx, n: int) -> frozenset[frozenset[str]]:
+        """The herna.net nick pairs seated at round n's tables (byes left out)."""
+        t = lookup.tournament(tx, self.slug)
+        nick = {p.file_id: p.herna for p in self.scenario.propozicie.players}
+        return frozenset(
+            frozenset((nick[self.file_id[p.first_id]], nick[self.file_id[p.second_id]]))
+            for p in pairings_of_round(tx.db, t.id, n) if p.second_id is not None)
 
     async def _end(self) -> None:
         last = len(self.scenario.round_starts)
@@ -248,9 +308,11 @@ class Rehearsal:
 # -- running it ---------------------------------------------------------------------------
 
 
-async def rehearse(scenario: Scenario, db: Path, *, html: Path | None = None) -> Outcome:
+async def rehearse(scenario: Scenario, db: Path, *, html: Path | None = None,
+                   skip_idle_polls: bool = True) -> Outcome:
     """Run `scenario` on the store at `db` (created; the caller decides whether to keep it);
-    with `html`, write the results page there."""
+    with `html`, write the results page there. `skip_idle_polls=False` polls every 5 minutes
+    even when herna.net shows nothing new (the same outcome, slower: see `bench/rehearse.py`)."""
     store = await Store.open(db)
     try:
         names: dict[int, str] = {}
@@ -264,7 +326,8 @@ async def rehearse(scenario: Scenario, db: Path, *, html: Path | None = None) ->
         sim = Simulator({SIM_USER: SIM_PASSWORD}, clock=clock.now)
         async with sim.serve() as url, HernaClient(
                 Credentials(SIM_USER, SIM_PASSWORD), _polite_off(url)) as herna:
-            rehearsal = Rehearsal(scenario, app, clock, sim, herna, transcript, names)
+            rehearsal = Rehearsal(scenario, app, clock, sim, herna, transcript, names,
+                                  skip_idle_polls=skip_idle_polls)
             await rehearsal.run()
         document = await app.run(document_tx, rehearsal.slug, rehearsal.file_id)
         assert isinstance(document, dict)

@@ -1,6 +1,8 @@
 """The scenario's events, each through the service the player's (or the head admin's) command
 calls, printed as the command with its reply; a refusal is counted for the JSON (`refusals`).
-Game events put a herna.net record on the simulator, visible from the event's time.
+Game records go on the simulator when the tournament is created, each visible from its start
+and shown in progress until the event's time, as herna.net shows a game being played; the
+game event itself only prints the record once it has ended.
 """
 
 from __future__ import annotations
@@ -61,7 +63,16 @@ class Events:
     store_id: dict[str, int]  # file id -> store id
     refusals: list[dict[str, Any]] = field(default_factory=list)
     _draws: dict[int, str] = field(default_factory=dict)  # pairing id -> who proposed
-    _game_id: int = FIRST_GAME_ID
+    _games: dict[int, GameRecord] = field(default_factory=dict)  # event index -> its record
+
+    def publish_games(self) -> None:
+        """Put every game on the simulator: visible from `started`, in progress until `at`
+        (an `unfinished` game stays in progress). Ids follow the events' order."""
+        games = [e for e in self.scenario.events if e.type == "game"]
+        for game_id, e in enumerate(games, start=FIRST_GAME_ID):
+            record = self._record(e, str(game_id))
+            self.sim.add_game(record, release_at=e.started, finish_at=e.at)
+            self._games[e.index] = record
 
     async def run(self, e: Event) -> None:
         """Play one event through the service a player's (or the admin's) command calls."""
@@ -101,7 +112,7 @@ class Events:
             self.refusals.append({"at": local_text(e.at), "player": e.player, "type": e.type,
                                   "key": reply.key, "text": " ".join(said)})
 
-    async def _game(self, e: Event) -> None:
+    def _record(self, e: Event, game_id: str) -> GameRecord:
         assert e.first and e.second and e.score and e.end and e.started
         nick = {p.file_id: p.herna for p in self.scenario.propozicie.players}
         prop = self.scenario.propozicie
@@ -110,14 +121,17 @@ class Events:
                                  or STANDARD_TABLE.language,
                                  dictionary=STANDARD_TABLE.dictionary)
         end = EndKind(e.end)
-        record = GameRecord(
-            game_id=str(self._game_id), first=nick[e.first], second=nick[e.second],
+        return GameRecord(
+            game_id=game_id, first=nick[e.first], second=nick[e.second],
             first_score=e.score[0], second_score=e.score[1], end=end,
             ended_on=nick[e.on] if e.on else None, started=e.started,
             ended=None if end is EndKind.UNFINISHED else e.at,
             first_moves=e.moves[0], second_moves=e.moves[1], settings=settings)
-        self._game_id += 1
-        self.sim.add_game(record, release_at=e.at)
+
+    async def _game(self, e: Event) -> None:
+        """The game has ended (or, unfinished, reached its event time): print its record."""
+        assert e.score and e.end
+        record = self._games[e.index]
         self.transcript.game(record.game_id, record.first, record.second, e.score, e.end)
 
     async def _draw(self, e: Event, me: int) -> Reply:

@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.clock import local
-from bot.services.setup import Propozicie, SetupError, _key_lines, _Reader, parse_propozicie
+from bot.services.setup import Propozicie, SetupError, parse_propozicie
+from bot.services.setup import Reader as _Reader
+from bot.services.setup import key_lines as _key_lines
 from rules import End
 from rules.model import ENDS_WITH_LOSER
 from scrapers.herna import EndKind

@@ -37,9 +37,11 @@ from bot.store import (
     get_pairing,
     get_player,
     get_result,
+    get_round,
     list_discrepancies,
     list_evidence,
     list_results,
+    pairings_of_round,
     record,
     to_text,
 )
@@ -138,6 +140,17 @@ def _item(tx: Tx, t: Tournament, profile: Profile, pairing: TablePairing,
     }
 
 
+def review_item(tx: Tx, slug: str, round_no: int, table_no: int) -> dict[str, Any]:
+    """The review item (as in `review_queue`) of any pairing, by round and table; run inside
+    `App.run`. Refused when the round has no such table."""
+    t = lookup.tournament(tx, slug)
+    pairing = next((p for p in pairings_of_round(tx.db, t.id, round_no)
+                    if p.table_no == table_no), None)
+    if pairing is None:
+        raise Refusal("admin.unknown_table", round=round_no, table=table_no, tournament=t.name)
+    return _item(tx, t, tx.profile(t.profile), pairing, get_result(tx.db, pairing.id))
+
+
 def _review_queue(tx: Tx, slug: str) -> Reply:
     t = lookup.tournament(tx, slug)
     profile = tx.profile(t.profile)
@@ -163,11 +176,18 @@ async def review_queue(app: App, slug: str) -> Reply:
 # -- rulings ----------------------------------------------------------------------------
 
 
-def _approve(tx: Tx, slug: str, admin_id: int, pairing_id: int, reason: str | None) -> Reply:
+def _approve(tx: Tx, slug: str, admin_id: int, pairing_id: int, reason: str | None,
+             expected_version: int | None) -> Reply:
     t, _ = _admin(tx, slug, admin_id)
     pairing = _pairing(tx, t, pairing_id)
     why = (reason or "").strip() or f"návrh schválený hlavným administrátorom ({FORFEIT_RULE})"
-    result = apply_proposal(tx, pairing.id, why, tx.by_admin(admin_id, why))
+    if expected_version is not None:  # still a proposal, but not the one the admin saw
+        current = get_result(tx.db, pairing.id)
+        if (current is not None and current.status is ResultStatus.PROPOSED
+                and current.version != expected_version):
+            raise Refusal("admin.proposal_changed", pairing_id=pairing_id,
+                          version=expected_version, rule=FORFEIT_RULE)
+    result = apply_proposal(tx, pairing.id, why, tx.by_admin(admin_id, why), expected_version)
     if result is None:
         raise Refusal("admin.nothing_to_approve", pairing_id=pairing_id, rule=FORFEIT_RULE)
     params = describe(tx, pairing, result)
@@ -176,9 +196,11 @@ def _approve(tx: Tx, slug: str, admin_id: int, pairing_id: int, reason: str | No
 
 
 async def approve(app: App, slug: str, admin_id: int, pairing_id: int,
-                  reason: str | None = None) -> Reply:
-    """Accept a proposal as proposed: it becomes provisional (e-SP 4.9)."""
-    return await app.run(_approve, slug, admin_id, pairing_id, reason)
+                  reason: str | None = None, *, expected_version: int | None = None) -> Reply:
+    """Accept a proposal as proposed: it becomes provisional (e-SP 4.9). With
+    `expected_version` (the result version the admin was shown) a proposal that changed
+    meanwhile is refused, not approved blindly."""
+    return await app.run(_approve, slug, admin_id, pairing_id, reason, expected_version)
 
 
 def _player_ref(value: Any) -> str | None:
@@ -201,6 +223,33 @@ def case_for(pairing: TablePairing, end: End | str, params: Mapping[str, Any]) -
     )
 
 
+#: Rulings that say themselves who did not move (nobody came, or there is no opponent).
+_NO_MOVES_ENDS = (End.NO_SHOW, End.BOTH_NO_SHOW, End.BYE)
+
+
+def _moved(tx: Tx, t: Tournament, pairing: TablePairing, case: Case) -> frozenset[str]:
+    """Who moved, for a ruling that does not say. It decides whether a played game is rated
+    (RULES.md 2 "rated": rows 1–4, 9 and 12 when both players moved) and whether a forfeit
+    counts as one without a move (e-SP 3.6 a). Taken from the pairing's counting platform
+    record (the last game started by the limit, e-SP 4.5; an unfinished one too, so an
+    OVER_LIMIT ruling keeps its moves); without a record, a save-failed ruling of the whole
+    result agreed (row 9) has both players moved when both reported it."""
+    if case.end in _NO_MOVES_ENDS:
+        return frozenset()
+    try:
+        evidence, _ = pairing_evidence(tx.db, pairing, t, names={})
+    except EvidenceError:  # unreadable evidence: nobody is known to have moved
+        return frozenset()
+    limit = get_round(tx.db, t.id, pairing.round_no).limit_at
+    counting = [g for g in evidence.games if g.started <= limit]
+    if counting:
+        return max(counting, key=lambda g: (g.started, g.id)).moved
+    reporters = {r.player for r in evidence.reports}
+    if case.end is End.SAVE_FAILED and case.agreed and reporters >= set(evidence.players):
+        return frozenset(evidence.players)
+    return frozenset()
+
+
 def _rule(tx: Tx, slug: str, admin_id: int, pairing_id: int,
           ruling: Case | tuple[End | str, Mapping[str, Any]], reason: str) -> Reply:
     t, profile = _admin(tx, slug, admin_id)
@@ -211,6 +260,8 @@ def _rule(tx: Tx, slug: str, admin_id: int, pairing_id: int,
         raise Refusal("admin.confirmed", pairing_id=pairing_id, rule="e-SP 4.7")
     try:
         case = ruling if isinstance(ruling, Case) else case_for(pairing, *ruling)
+        if not isinstance(ruling, Case) and "moved" not in ruling[1]:
+            case = replace(case, moved=_moved(tx, t, pairing, case))
         if case.round != pairing.round_no:
             case = replace(case, round=pairing.round_no)
         pair = {lookup.rules_id(p) for p in (pairing.first_id, pairing.second_id) if p}

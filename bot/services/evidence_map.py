@@ -193,11 +193,25 @@ _FIELD_OF = {
 }
 
 
+def player_names(db: Database, player_ids: Iterable[int | None]) -> dict[str, str]:
+    """Rules id -> name of the given players, in one query: verdict and exclusion texts name
+    players by the names people know (`PairingEvidence.names`, `rules.exclusions`). bot.store
+    has no reader for it yet (asked for in the report), so this small query lives here."""
+    wanted = sorted({int(p) for p in player_ids if p is not None})
+    if not wanted:
+        return {}
+    marks = ", ".join("?" * len(wanted))
+    found = db.execute(f"SELECT id, name FROM players WHERE id IN ({marks})", wanted)
+    return {rules_id(player_id): name for player_id, name in found.fetchall()}
+
+
 def build_evidence(
-    pairing: TablePairing, rows: Iterable[Evidence], platform_checked: datetime | None
+    pairing: TablePairing, rows: Iterable[Evidence], platform_checked: datetime | None,
+    names: Mapping[str, str] | None = None,
 ) -> PairingEvidence:
     """A pairing's evidence for `rules.reconcile`. A herna.net game seen several times (an
-    unfinished game later finished) counts once, as last recorded."""
+    unfinished game later finished) counts once, as last recorded. `names` (rules id -> name,
+    `player_names`) is how the verdict's texts name the players."""
     items: dict[str, list[Any]] = {name: [] for name in _FIELD_OF.values()}
     games: dict[str, PlatformGame] = {}
     for row in sorted(rows, key=lambda r: (r.recorded_at, r.id)):
@@ -212,6 +226,7 @@ def build_evidence(
         first=rules_id(pairing.first_id),
         second=None if pairing.second_id is None else rules_id(pairing.second_id),
         platform_checked=platform_checked,
+        names={} if names is None else names,
         **items,
     )
 
@@ -227,8 +242,12 @@ def platform_checked(db: Database, tournament: Tournament) -> datetime | None:
     return NEVER_CHECKED if started is None else started
 
 
-def pairing_evidence(db: Database, pairing: TablePairing, tournament: Tournament
+def pairing_evidence(db: Database, pairing: TablePairing, tournament: Tournament,
+                     names: Mapping[str, str] | None = None
                      ) -> tuple[PairingEvidence, list[Evidence]]:
-    """The pairing's evidence as `rules` sees it, and the stored rows it came from."""
+    """The pairing's evidence as `rules` sees it (its texts naming the players: `names`, or
+    read here in one query), and the stored rows it came from."""
     rows = list_evidence(db, pairing.id)
-    return build_evidence(pairing, rows, platform_checked(db, tournament)), rows
+    if names is None:
+        names = player_names(db, (pairing.first_id, pairing.second_id))
+    return build_evidence(pairing, rows, platform_checked(db, tournament), names), rows

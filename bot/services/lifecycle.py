@@ -12,7 +12,8 @@ ruling with the proposed case, so a later recomputation keeps it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -24,6 +25,7 @@ from bot.services.evidence_map import (
     case_from_dict,
     case_to_dict,
     platform_checked,
+    player_names,
 )
 from bot.services.lookup import rules_id
 from bot.store import (
@@ -47,10 +49,12 @@ from bot.store import (
     get_result,
     get_round,
     get_tournament,
+    list_audit,
     list_evidence,
     list_results,
     pairings_of_round,
     put_result,
+    record,
     to_text,
 )
 from rules import Case, End, Profile, exclusions, score
@@ -59,6 +63,7 @@ from rules.reconcile import Decided, NeedsAdmin, Verdict, reconcile
 from rules.scoring import END_NAMES_SK
 
 ADMIN_RULE = "e-SP 4.9"  # only the head administrator rules forfeits
+CONFIRMATION_ANNOUNCED = "round.confirmation_announced"  # audit: "Výsledky N. kola sú potvrdené"
 OPEN = (ResultStatus.PENDING, ResultStatus.PROPOSED, ResultStatus.DISPUTED)
 
 
@@ -138,17 +143,27 @@ def _content(fields: ResultFields) -> tuple[Any, ...]:
 class TableContext:
     """What a pairing's verdict depends on besides its own evidence and result: the
     tournament, its profile, the round and how far herna.net was searched. Read once and
-    shared by every table of a round (and by a use case that has already read them)."""
+    shared by every table of a round (and by a use case that has already read them).
+    `names` (rules id -> name) names the players in the verdicts' texts; a table whose players
+    it lacks reads their names itself (one query)."""
 
     tournament: Tournament
     profile: Profile
     round: Round
     platform_checked: datetime | None
+    names: Mapping[str, str] = field(default_factory=dict)
+
+    def names_at(self, tx: Tx, pairing: TablePairing) -> Mapping[str, str]:
+        ids = [p for p in (pairing.first_id, pairing.second_id) if p is not None]
+        if all(rules_id(p) in self.names for p in ids):
+            return self.names
+        return player_names(tx.db, ids)
 
 
-def table_context(tx: Tx, tournament: Tournament, rnd: Round) -> TableContext:
+def table_context(tx: Tx, tournament: Tournament, rnd: Round,
+                  names: Mapping[str, str] | None = None) -> TableContext:
     return TableContext(tournament, tx.profile(tournament.profile), rnd,
-                        platform_checked(tx.db, tournament))
+                        platform_checked(tx.db, tournament), names or {})
 
 
 def _context_of(tx: Tx, pairing: TablePairing) -> TableContext:
@@ -167,7 +182,8 @@ def _verdict(tx: Tx, pairing: TablePairing, ctx: TableContext
     profile = ctx.profile
     try:
         rows = list_evidence(tx.db, pairing.id)
-        evidence = build_evidence(pairing, rows, ctx.platform_checked)
+        evidence = build_evidence(pairing, rows, ctx.platform_checked,
+                                  ctx.names_at(tx, pairing))
         clock = round_clock(ctx.tournament, ctx.round, profile)
         verdict = reconcile(evidence, clock, tx.now, profile)
     except EvidenceError as error:  # stored evidence that cannot be reasoned about
@@ -228,10 +244,12 @@ def refresh_round(tx: Tx, tournament_id: int, round_no: int, by: Change) -> list
     # One read of the tournament, the round and their results for all tables: refreshing one
     # table changes no other table's result, nor the tournament or the round.
     t = get_tournament(tx.db, tournament_id)
-    ctx = table_context(tx, t, get_round(tx.db, tournament_id, round_no))
+    pairings = pairings_of_round(tx.db, tournament_id, round_no)
+    names = player_names(tx.db, [p for x in pairings for p in (x.first_id, x.second_id)])
+    ctx = table_context(tx, t, get_round(tx.db, tournament_id, round_no), names)
     current = {r.pairing_id: r for r in list_results(tx.db, tournament_id, round_no=round_no)}
     results = []
-    for pairing in pairings_of_round(tx.db, tournament_id, round_no):
+    for pairing in pairings:
         result = refresh_table(tx, pairing, current.get(pairing.id), ctx, by)
         if result is not None:
             results.append(result)
@@ -243,18 +261,28 @@ def confirm_round(tx: Tx, tournament_id: int, round_no: int, by: Change) -> list
 
     Returns what is still open (pending, proposed or disputed results), so the caller can warn
     that the admin has yet to rule them. Then exclusions are checked (e-SP 3.6).
+    It may run again for the same round (the last round's timer, then finishing; a proposal
+    applied late): the confirmation is announced only when this call confirmed a result, or
+    when something is still open and the round's confirmation was never announced.
     """
-    still_open = []
+    still_open, confirmed = [], 0
     for result in refresh_round(tx, tournament_id, round_no, by):
         if result.status is ResultStatus.PROVISIONAL:
             put_result(tx.db, result.pairing_id, stored_fields(result, ResultStatus.CONFIRMED),
                        result.version, by)
+            confirmed += 1
         elif result.status in OPEN:
             still_open.append(result)
     t = get_tournament(tx.db, tournament_id)
     profile = tx.profile(t.profile)
-    tx.announce(t.id, "result.round_confirmed", round=round_no, open=len(still_open),
-                rule=profile.timing.dispute_rule)
+    subject = f"round:{round_no}"
+    announced = any(a.subject == subject for a in list_audit(
+        tx.db, tournament_id=t.id, action=CONFIRMATION_ANNOUNCED))
+    if confirmed or (still_open and not announced):
+        tx.announce(t.id, "result.round_confirmed", round=round_no, open=len(still_open),
+                    rule=profile.timing.dispute_rule)
+        record(tx.db, by, CONFIRMATION_ANNOUNCED, tournament_id=t.id, subject=subject,
+               data={"confirmed": confirmed, "open": len(still_open)})
     check_exclusions(tx, t, by)
     return still_open
 
@@ -266,14 +294,16 @@ def check_exclusions(tx: Tx, t: Tournament, by: Change) -> list[int]:
     results = [score(case_from_dict(r.verdict["case"]), profile)
                for r in list_results(tx.db, t.id, status=ResultStatus.CONFIRMED)
                if "case" in r.verdict]
+    # one query for every name a reason may mention: the excluded and their opponents
+    names = player_names(tx.db, (int(p) for r in results for p in r.case.players))
     newly = []
-    for player, reason in exclusions(results, profile).items():
+    for player, reason in exclusions(results, profile, names).items():
         player_id = int(player)
         entry = get_entry(tx.db, t.id, player_id)
         if entry is None or entry.out is not None:
             continue
         exclude(tx.db, t.id, player_id, reason, replace(by, reason=reason))
-        name = get_player(tx.db, player_id).name
+        name = names.get(player) or get_player(tx.db, player_id).name
         tx.announce(t.id, "result.excluded", player=name, reason=reason,
                     rule=profile.exclusion.rule)
         tx.direct(player_id, "result.excluded_dm", tournament=t.name, reason=reason,
@@ -330,8 +360,10 @@ def describe(tx: Tx, pairing: TablePairing, result: StoredResult) -> dict[str, A
 def _tell(tx: Tx, pairing: TablePairing, before: StoredResult | None,
           now: StoredResult, t: Tournament) -> None:
     kind = now.verdict.get("kind")
-    params = describe(tx, pairing, now)
     if now.status is ResultStatus.PROVISIONAL:
+        if before is not None and _seen(before) == _seen(now):
+            return  # e.g. a report agreeing with the record: only the evidence list changed
+        params = describe(tx, pairing, now)
         corrected = before is not None and before.status in (
             ResultStatus.PROVISIONAL, ResultStatus.DISPUTED)
         if now.verdict.get("code") == "ruling":
@@ -340,10 +372,18 @@ def _tell(tx: Tx, pairing: TablePairing, before: StoredResult | None,
             key = "result.corrected" if corrected else "result.official"
         tx.announce(pairing.tournament_id, key, **params)
     elif now.status is ResultStatus.PROPOSED:
+        params = describe(tx, pairing, now)
         key = "result.proposal" if kind == "proposal" else "result.needs_admin"
         tx.to_admin(pairing.tournament_id, key, **params)
         if kind == "proposal":
             _schedule_auto_apply(tx, pairing, now, t)
+
+
+def _seen(result: StoredResult) -> tuple[Any, ...]:
+    """What an announcement of the result shows the players: its status, how it ended, the
+    points and the scores, and for a ruling the head admin's reason (his new decision)."""
+    ruling = result.verdict.get("text") if result.verdict.get("code") == "ruling" else None
+    return (result.status, *_content(stored_fields(result)), ruling)
 
 
 def _schedule_auto_apply(tx: Tx, pairing: TablePairing, result: StoredResult,

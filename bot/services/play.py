@@ -6,7 +6,7 @@ and the pairing's result is recomputed at once (`lifecycle.refresh_table`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from bot.services import lookup
 from bot.services.app import App, Tx
@@ -31,11 +31,13 @@ from bot.store import (
     Tournament,
     TournamentStatus,
     append_evidence,
+    find_pairing,
     find_player_by_discord,
     find_player_by_nick,
     get_entry,
     get_player,
     get_result,
+    get_round,
     list_evidence,
     put_result,
     update_player,
@@ -89,10 +91,13 @@ def _seat(tx: Tx, slug: str, discord_id: int) -> Seat:
     return Seat(t, profile, player, entry, rnd, pairing, round_clock(t, rnd, profile))
 
 
-def _refresh(tx: Tx, seat: Seat, by: Change, current: StoredResult | None) -> StoredResult | None:
-    """`lifecycle.refresh_pairing` of my table, with what the seat has already read."""
+def _refresh(tx: Tx, seat: Seat, by: Change, current: StoredResult | None,
+             opponent: Player) -> StoredResult | None:
+    """`lifecycle.refresh_pairing` of my table, with what the seat (and the caller: my
+    opponent) has already read; the verdict's texts name us without reading names again."""
+    names = {lookup.rules_id(p.id): p.name for p in (seat.player, opponent)}
     return refresh_table(tx, seat.pairing, current,
-                         table_context(tx, seat.tournament, seat.round), by)
+                         table_context(tx, seat.tournament, seat.round, names), by)
 
 
 def _before_limit(tx: Tx, seat: Seat, rule: str = LIMIT_RULE) -> None:
@@ -222,7 +227,8 @@ def _report_absence(tx: Tx, slug: str, discord_id: int) -> Reply:
     me = seat.player
     append_evidence(tx.db, seat.pairing.id, EvidenceKind.ABSENCE, tx.by_player(me.id),
                     payload={"absent": opponent.id})
-    _refresh(tx, seat, tx.by_player(me.id), get_result(tx.db, seat.pairing.id))
+    _refresh(tx, seat, tx.by_player(me.id), get_result(tx.db, seat.pairing.id),
+             opponent)
     waiting_ends = seat.clock.waiting_ends
     tx.direct(opponent.id, "play.absence_ping", reporter=me.name, round=seat.round.number,
               table=seat.pairing.table_no, waiting_ends=waiting_ends, rule=ABSENCE_RULE)
@@ -242,7 +248,8 @@ def _arrive(tx: Tx, slug: str, discord_id: int) -> Reply:
     _before_limit(tx, seat)
     me = seat.player
     append_evidence(tx.db, seat.pairing.id, EvidenceKind.ARRIVAL, tx.by_player(me.id))
-    _refresh(tx, seat, tx.by_player(me.id), get_result(tx.db, seat.pairing.id))
+    _refresh(tx, seat, tx.by_player(me.id), get_result(tx.db, seat.pairing.id),
+             opponent)
     if _kinds_by(tx, seat, EvidenceKind.ABSENCE, opponent.id):
         tx.direct(opponent.id, "play.arrived_ping", player=me.name, round=seat.round.number)
     waiting_ends = seat.clock.waiting_ends
@@ -271,7 +278,8 @@ def _draw(tx: Tx, slug: str, discord_id: int, confirming: bool) -> Reply:
         raise Refusal("play.draw_nothing_to_confirm", opponent=opponent.name, rule=DRAW_RULE)
     append_evidence(tx.db, seat.pairing.id, EvidenceKind.DRAW_CONFIRMATION,
                     tx.by_player(me.id))
-    _refresh(tx, seat, tx.by_player(me.id), get_result(tx.db, seat.pairing.id))
+    _refresh(tx, seat, tx.by_player(me.id), get_result(tx.db, seat.pairing.id),
+             opponent)
     limit = seat.round.limit_at
     if proposed:  # both have now confirmed in writing
         tx.direct(opponent.id, "play.draw_confirmed_dm", player=me.name, rule=DRAW_RULE)
@@ -321,7 +329,7 @@ def _report_result(tx: Tx, slug: str, discord_id: int, own: int | str,
     me = seat.player
     append_evidence(tx.db, seat.pairing.id, EvidenceKind.SCORE_REPORT, tx.by_player(me.id),
                     payload={"own": mine, "opponent": theirs})
-    result = _refresh(tx, seat, tx.by_player(me.id), current)  # evidence leaves it unchanged
+    result = _refresh(tx, seat, tx.by_player(me.id), current, opponent)
     params = {"own": mine, "opponent_score": theirs, "opponent": opponent.name}
     if result is not None and result.verdict.get("code") == "report_conflicts_record":
         return done("play.result_conflict", rule=DISPUTE_RULE, **params)
@@ -348,6 +356,8 @@ def _dispute(tx: Tx, slug: str, discord_id: int, text: str,
     closed = closes is not None and tx.now >= closes
     if closed or (current is not None and current.status is ResultStatus.CONFIRMED):
         raise Refusal("play.dispute_closed", round=seat.round.number, rule=DISPUTE_RULE)
+    if _nothing_recorded(tx, seat, current):
+        _nothing_to_dispute(tx, seat)
     me = seat.player
     by = tx.by_player(me.id, "dispute")
     append_evidence(tx.db, seat.pairing.id, EvidenceKind.DISPUTE, by,
@@ -361,6 +371,29 @@ def _dispute(tx: Tx, slug: str, discord_id: int, text: str,
                 url=attachment_url or "—", pairing_id=seat.pairing.id,
                 recorded=params.get("text", "—"))
     return done("play.dispute_recorded", rule=DISPUTE_RULE, round=seat.round.number)
+
+
+def _nothing_recorded(tx: Tx, seat: Seat, current: StoredResult | None) -> bool:
+    """No result and no evidence at my table: a dispute would have nothing to be about. (A
+    pending verdict resting on reports, e.g. "the server did not save it", can be disputed.)"""
+    if current is not None and current.status is not ResultStatus.PENDING:
+        return False
+    return all(e.kind is EvidenceKind.DISPUTE for e in list_evidence(tx.db, seat.pairing.id))
+
+
+def _nothing_to_dispute(tx: Tx, seat: Seat) -> NoReturn:
+    """My table in the current round has no result yet: nothing recorded to dispute. A player
+    who means the previous round's game (the next round is already published) is told that
+    its result was confirmed when this round was paired (e-SP 4.7)."""
+    number = seat.round.number
+    if number > 1:
+        before = find_pairing(tx.db, seat.tournament.id, number - 1, seat.player.id)
+        previous = get_round(tx.db, seat.tournament.id, number - 1)
+        closes = dispute_deadline(tx.db, seat.tournament, previous, seat.profile)
+        if (before is not None and get_result(tx.db, before.id) is not None
+                and closes is not None and tx.now >= closes):
+            raise Refusal("play.dispute_closed", round=number - 1, rule=DISPUTE_RULE)
+    raise Refusal("play.dispute_nothing", round=number, rule=DISPUTE_RULE)
 
 
 async def dispute(app: App, slug: str, discord_id: int, text: str,

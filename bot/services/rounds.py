@@ -299,10 +299,12 @@ def _finish(tx: Tx, slug: str, admin_id: str, force: bool) -> Reply:
     profile = tx.profile(t.profile)
     by = tx.by_admin(admin_id, "koniec turnaja")
     rounds = list_rounds(tx.db, t.id)
-    last = rounds[-1]
-    deadline = lifecycle.dispute_deadline(tx.db, t, last, profile)
-    if last.published_at is not None and deadline is not None and deadline <= tx.now:
-        lifecycle.confirm_round(tx, t.id, last.number, by)  # e-SP 4.7: the window is over
+    for rnd in rounds:
+        # e-SP 4.7: every round whose window is over — an earlier round's proposal applied
+        # after the next round was paired left its result provisional until now
+        deadline = lifecycle.dispute_deadline(tx.db, t, rnd, profile)
+        if rnd.published_at is not None and deadline is not None and deadline <= tx.now:
+            lifecycle.confirm_round(tx, t.id, rnd.number, by)
     tables = tables_of(tx.db, t)
     unclosed = [str(r.number) for r in rounds if r.closed_at is None]
     unconfirmed = [tb for tb in tables

@@ -59,6 +59,7 @@ from rules import Profile, ProfileError, Rating, decay
 SEASON_RE = re.compile(r"^(\d{4})/(\d{2})$")
 SLUG_RE = re.compile(r"^[a-z0-9-]+$")
 DECAY_ACTION = "rating.decay_season"
+CHECKIN_CLOSE_ACTION = "checkin.close"
 
 
 # -- seasons -------------------------------------------
@@ -153,7 +154,7 @@ _TYPE_NAMES = {"str": "text", "int": "celé číslo", "number": "číslo", "bool
                "list": "zoznam", "time": "dátum a čas („RRRR-MM-DD HH:MM“)"}
 
 
-def _key_lines(text: str) -> dict[tuple[str, int, str], int]:
+def key_lines(text: str) -> dict[tuple[str, int, str], int]:
     """(table, index of [[table]], key) -> line number; key "" is the table's header."""
     found: dict[tuple[str, int, str], int] = {}
     section, counts = ("", 0), dict[str, int]()
@@ -172,7 +173,7 @@ def _key_lines(text: str) -> dict[tuple[str, int, str], int]:
     return found
 
 
-class _Reader:
+class Reader:
     """Checks one table of the file against its keys, failing with the key's line."""
 
     def __init__(self, lines: dict[tuple[str, int, str], int], table: str, index: int,
@@ -239,7 +240,7 @@ def parse_propozicie(text: str, *, strict: bool = True) -> Propozicie:
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
         raise SetupError(int(m[1]) if m else 1, f"nie je platný TOML: {exc}") from None
-    lines = _key_lines(text)
+    lines = key_lines(text)
     if strict:
         for key in data:
             if key not in ("tournament", "player"):
@@ -248,7 +249,7 @@ def parse_propozicie(text: str, *, strict: bool = True) -> Propozicie:
                                        "(očakáva sa [tournament] a [[player]])")
     if "tournament" not in data:
         raise SetupError(1, "chýba tabuľka [tournament]")
-    t = _Reader(lines, "tournament", 0, data["tournament"], _TOURNAMENT_KEYS)
+    t = Reader(lines, "tournament", 0, data["tournament"], _TOURNAMENT_KEYS)
     profile_name = t.get("profile", "sss-online")
     try:
         profile = Profile.load(profile_name)
@@ -304,7 +305,7 @@ def _players(lines: dict[tuple[str, int, str], int], tables: Any) -> list[Player
     ids: set[str] = set()
     nicks: set[str] = set()
     for index, table in enumerate(tables):
-        p = _Reader(lines, "player", index, table, _PLAYER_KEYS)
+        p = Reader(lines, "player", index, table, _PLAYER_KEYS)
         spec = PlayerSpec(
             file_id=p.get("id"), name=p.get("name"), herna=p.get("herna"),
             screlo=p.get("screlo"), games=p.get("games", 0), discord=p.get("discord"),
@@ -320,7 +321,7 @@ def _players(lines: dict[tuple[str, int, str], int], tables: Any) -> list[Player
     return players
 
 
-def _avoid(t: _Reader, players: list[PlayerSpec]) -> list[tuple[str, str]]:
+def _avoid(t: Reader, players: list[PlayerSpec]) -> list[tuple[str, str]]:
     """SP 1.3: pairs kept apart (close relatives), by the players' ids in this file."""
     known = {p.file_id for p in players}
     pairs = []
@@ -392,6 +393,12 @@ async def create_from_file(app: App, path: str | Path, admin_id: str, *,
         return refusal.reply
     except SetupError as exc:
         return Refusal("setup.invalid", file=str(path), line=exc.line, reason=exc.reason).reply
+    return await create(app, prop, admin_id)
+
+
+async def create(app: App, prop: Propozicie, admin_id: str) -> Reply:
+    """Create the tournament, its players and entries of checked propozície
+    (`parse_propozicie`), in one transaction; refused if its short name is taken."""
     return await app.run(_create, prop, admin_id)
 
 
@@ -643,8 +650,14 @@ def _close_checkin(tx: Tx, slug: str, admin_id: str) -> Reply:
     t = lookup.tournament(tx, slug)
     if t.status is not TournamentStatus.CHECKIN:
         raise Refusal("setup.checkin_not_open", tournament=t.name, status=str(t.status))
+    # The status stays "checkin" until round 1 is published, and the planned closing time is
+    # set in advance: the audit row written below is what says it was closed already.
+    closed = list_audit(tx.db, tournament_id=t.id, action=CHECKIN_CLOSE_ACTION)
+    if closed:
+        raise Refusal("setup.checkin_already_closed", tournament=t.name, at=closed[0].at)
     by = tx.by_admin(admin_id, "uzavretie prezentácie")
     update_tournament(tx.db, t.id, by, checkin_closes_at=tx.now)
+    record(tx.db, by, CHECKIN_CLOSE_ACTION, tournament_id=t.id, subject=t.slug)
     entries = list_entries(tx.db, t.id, active_only=True)
     missing = [e for e in entries if e.checked_in_at is None]
     names = ", ".join(lookup_name(tx.db, e.player_id) for e in missing) or "—"

@@ -27,6 +27,7 @@ from bot.store import (
     StoredResult,
     TablePairing,
     Tournament,
+    TournamentStatus,
     get_player,
     get_round,
     list_entries,
@@ -196,6 +197,8 @@ def table_rows(db: Database, tables: list[Table]) -> list[dict[str, Any]]:
             "first_score": r.first_score if r and r.first_score is not None else "",
             "second_score": r.second_score if r and r.second_score is not None else "",
             "rule": (r.rule or "") if r else "",
+            # the verdict's explanation (ends with its rule), e.g. why a result awaits a ruling
+            "text": str(r.verdict.get("text", "")) if r else "",
         })
     return rows
 
@@ -206,6 +209,14 @@ def keyed(rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
         if row["bye"]:
             row["key"] = f"{key}_bye_row"
     return rows
+
+
+def result_row_key(row: dict[str, Any]) -> str:
+    """The results list's template for a row: by status, a bye by whether it is scored (a bye
+    has no opponent and no score to show against one)."""
+    if row["bye"]:
+        return "view.result_bye_row" if row["end"] else "view.result_bye_pending_row"
+    return f"view.result_{row['status']}_row"
 
 
 # -- use cases -------------------------------------------
@@ -224,11 +235,10 @@ def _standings(tx: Tx, slug: str) -> Reply:
     rank = ranking(tx.db, t, profile)
     rule = criteria_for(profile, round_robin=rank.round_robin)[1]
     rows = standing_rows(tx.db, rank.standings)
-    for row in rows:
-        if row["out"]:
-            row["key"] = "view.standings_out_row"
-    return done("view.standings", rule=rule, data=rows,
-                tournament=t.name)
+    for row in rows:  # named per row: the final standings share the running ones' rows
+        row["key"] = "view.standings_out_row" if row["out"] else "view.standings_row"
+    key = "view.final_standings" if t.status is TournamentStatus.FINISHED else "view.standings"
+    return done(key, rule=rule, data=rows, tournament=t.name)
 
 
 def _pairings(tx: Tx, slug: str, round_no: int) -> Reply:
@@ -251,7 +261,7 @@ def _results(tx: Tx, slug: str, round_no: int) -> Reply:
         raise Refusal("view.not_paired", round=round_no)
     rows = table_rows(tx.db, tables)
     for row in rows:
-        row["key"] = f"view.result_{row['status']}_row"
+        row["key"] = result_row_key(row)
     open_ = sum(1 for row in rows if row["status"] != "confirmed")
     return done("view.results", data=rows, tournament=t.name, round=round_no, open=open_)
 

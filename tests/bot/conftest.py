@@ -121,7 +121,8 @@ def _build(tx: Tx, players: int, rounds: int, published: bool, slug: str,
     if players % 2:
         tables.append((len(tables) + 1, ids[-1], None))
     pairings = replace_pairings(tx.db, t.id, 1, tables, by)
-    set_status(tx.db, t.id, status, by)
+    if status is not TournamentStatus.DRAFT:  # a new tournament is a draft already
+        set_status(tx.db, t.id, status, by)
     if published:
         update_round(tx.db, t.id, 1, by, published_at=tx.now)
     return World(get_tournament(tx.db, t.id), made, pairings)

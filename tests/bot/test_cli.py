@@ -30,9 +30,9 @@ def test_a_round_from_the_command_line(cli, tmp_path: Path) -> None:  # type: ig
     code, out, _ = cli("create", str(EXAMPLES / "propozicie.toml"))
     assert code == 0 and "Online KT — skúška (kt-2026-11, sezóna 2026/27) je založený" in out
     code, out, _ = cli("import-players", SLUG, str(EXAMPLES / "players.csv"))
-    assert code == 0 and "prihlásených 2 hráčov" in out
+    assert code == 0 and "prihlásení hráči: 2, z toho noví v registri: 2" in out
     code, out, err = cli("pair", SLUG, "1")
-    assert code == 0 and "1. kolo je spárované: 4 stolov (e-SP 2.4)" in out
+    assert code == 0 and "1. kolo je spárované: 4 stoly (e-SP 2.4)" in out
     assert "párujem kolo" in err  # progress goes to stderr
     assert "stôl 1: Filip Čierny (fifo) začína – Cyril Ďurica (cyro)" in out  # top seed second
     code, out, _ = cli("publish", SLUG, "1")
@@ -49,7 +49,7 @@ def test_a_round_from_the_command_line(cli, tmp_path: Path) -> None:  # type: ig
 
     target = tmp_path / "vysledky.csv"
     code, _, err = cli("export", "results", SLUG, "-o", str(target))
-    assert code == 0 and "Export (results): 4 riadkov." in err
+    assert code == 0 and "Export (results): 4 riadky." in err
     rows = list(csv.DictReader(io.StringIO(target.read_text(encoding="utf-8"))))
     assert rows[0]["first_score"] == "350" and rows[0]["status"] == "provisional"
     code, out, _ = cli("export", "tsh", SLUG)

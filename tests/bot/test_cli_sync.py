@@ -163,7 +163,7 @@ def test_sync_reads_the_round_from_herna_and_stores_the_results(
     progress = [line for line in err.splitlines() if "herna.net" in line]
     assert progress == ["stredisko: čítam partie z herna.net …", "stredisko: herna.net 1/3",
                         "stredisko: herna.net 2/3", "stredisko: herna.net 3/3"]
-    assert (f"Synchronizácia turnaja {NAME} s herna.net je hotová: načítané 3 partie, "
+    assert (f"Synchronizácia turnaja {NAME} s herna.net je hotová. Načítaných partií: 3, "
             "nové záznamy 3, zmenené záznamy 0") in out
     assert out.count("[kanál]") >= 3  # each new result announced
     assert sim.logins == 1

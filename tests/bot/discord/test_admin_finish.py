@@ -40,7 +40,7 @@ world_kit = cog_tests.world_kit
 START, SLUG, REFUSED, ADMIN_ID = (cog_tests.START, cog_tests.SLUG, cog_tests.REFUSED,
                                   cog_tests.ADMIN_ID)
 FORCE = "stredisko:admin:aj-tak:ukonci:0"
-HEADER = "Kvalifikačný turnaj online (sezóna 2024/2025) je skončený."
+HEADER = "Turnaj Kvalifikačný turnaj online (sezóna 2024/2025) sa skončil."
 
 
 def within_discord_limits(message: RecordedMessage) -> bool:

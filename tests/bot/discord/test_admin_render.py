@@ -47,12 +47,12 @@ def test_open_rows_each_render_by_their_own_template(locale: str, expected: list
 
 @pytest.mark.parametrize(("locale", "expected"), [
     ("sk", ["1. Ľubomír Čierny: 2,5 bodu, kvalifikačné body 40, online screlo 1760 → 1771,5 "
-            "(11,5)",
+            "(+11,5)",
             "2. Žofia Šťastná: 1 bod, bez kvalifikačných bodov — vylúčený: nešportové "
             "správanie (e-SP 3.6)",
             "3. Ivana Veľká: 1 bod, kvalifikačné body 27, online screlo bez zmeny"]),
     ("en-US", ["1. Ľubomír Čierny: 2.5 points, qualification points 40, online screlo 1760 → "
-               "1771.5 (11.5)",
+               "1771.5 (+11.5)",
                "2. Žofia Šťastná: 1 point, no qualification points — vylúčený: nešportové "
                "správanie (e-SP 3.6)",
                "3. Ivana Veľká: 1 point, qualification points 27, online screlo unchanged"]),
@@ -73,7 +73,7 @@ def test_the_final_reply_carries_its_mixed_rows_under_its_text() -> None:
     reply = done("finish.done", data=FINAL_ROWS, **FINAL_PARAMS)
     [message] = render_reply(reply, "sk")
     assert message.content is not None and message.content.startswith(
-        "Online KT (sezóna 2024/2025) je skončený.")
+        "Turnaj Online KT (sezóna 2024/2025) sa skončil.")
     [embed] = message.embeds
     assert embed.description is not None
     assert embed.description.split("\n") == row_lines("finish.done", FINAL_ROWS, "sk",

@@ -177,7 +177,7 @@ async def test_the_admin_keeps_the_confirmed_result_with_a_required_note(env: An
                              {"dovod": "Námietka neprišla do rozlosovania 2. kola"}, env.admin)
     assert item.components == []
     assert item.text == (f"Nezhoda č. {number} je vyriešená: Potvrdený výsledok platí "
-                         "(e-SP 4.7): Námietka neprišla do rozlosovania 2. kola (e-SP 4.7).")
+                         "(e-SP 4.7): Námietka neprišla do rozlosovania 2. kola.")  # cited once
     assert await env.app.store.read(list_discrepancies, env.world.tournament.id) == []
     (resolved,) = await env.app.store.read(list_discrepancies, env.world.tournament.id,
                                            unresolved_only=False)

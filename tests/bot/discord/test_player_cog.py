@@ -247,7 +247,8 @@ async def test_result_report_is_recorded(w: World) -> None:
     w.at(45)
     ex = await w.h.slash("vysledok", user=w.users["ana"],
                          options={"moje_skore": " 412 ", "skore_supera": "380"})
-    assert ex.content.startswith("Hlásenie 412:380 proti hráčovi Boris Bán je zaznamenané.")
+    assert ex.content.startswith(
+        "Hlásenie 412:380 proti hráčovi Boris Bán je zaznamenané (e-SP 4.6). ")
     assert await _evidence(w, 0) == [EvidenceKind.SCORE_REPORT]
 
 
@@ -263,13 +264,16 @@ async def test_dispute_after_the_window_is_refused_citing_the_rule(w: World) -> 
 
 
 async def test_dispute_keeps_the_screenshot_url(w: World) -> None:
+    w.at(45)  # something is recorded for the table: a result to dispute
+    await w.h.slash("vysledok", user=w.users["ana"],
+                    options={"moje_skore": "400", "skore_supera": "300"})
     w.at(55)
     shot = w.h.attachment("skore.png")
     ex = await w.h.slash("namietka", user=w.users["ana"],
                          options={"dovod": "Skóre je zapísané naopak.", "snimka": shot})
     assert ex.content.startswith("Reklamácia výsledku 1. kola je zaznamenaná")
-    [evidence] = await w.store.read(list_evidence, w.tables[0].id)
-    assert evidence.kind is EvidenceKind.DISPUTE
+    rows = await w.store.read(list_evidence, w.tables[0].id)
+    [evidence] = [e for e in rows if e.kind is EvidenceKind.DISPUTE]
     assert evidence.attachment_url == shot.payload()["url"]
     [note] = [m for m in w.h.messages.values() if m.channel_id == ADMIN_CHANNEL_ID]
     assert shot.payload()["url"] in note.content and "Skóre je zapísané naopak." in note.content
@@ -313,8 +317,8 @@ async def test_pairings_and_standings_show_their_rows(w: World) -> None:
     assert ex.ephemeral and "párovanie 1. kola" in ex.content
     [embed] = ex.embeds
     assert embed["description"].split("\n") == [
-        "stôl 1: Ana Ábelová (ana) – Boris Bán (boris)",
-        "stôl 2: Cyril Čierny (cyril) – Dana Ďurišová (dana)",
+        "stôl 1: **Ana Ábelová** (ana) začína – Boris Bán (boris)",
+        "stôl 2: **Cyril Čierny** (cyril) začína – Dana Ďurišová (dana)",
     ]
     ex = await w.h.slash("parovanie", user=w.users["cyril"], options={"kolo": 4})
     assert ex.content == "Turnaj Online kvalifikácia 1 nemá 4. kolo."

@@ -150,3 +150,10 @@ def test_long_announcement_is_split_into_messages() -> None:
     messages = render_reply(reply, "sk")
     _within_limits(messages)
     assert len(messages) == 3
+
+
+def test_an_appended_rule_is_not_cited_twice() -> None:
+    # the template cites e-SP 4.3 only; the reply's rule adds e-SP 4.9: one citation stays
+    text = render.message_text("timer.waiting_over", {"round": 2, "at": "9:10"}, "sk",
+                               rule="e-SP 4.3, 4.9")
+    assert text.count("e-SP 4.3") == 1 and "e-SP 4.3, 4.9" in text

@@ -17,7 +17,6 @@ from typing import Any
 
 import discord
 import pytest
-from discord import app_commands
 
 from bot.config import DiscordConfig, load_config
 from bot.discord import runner
@@ -32,20 +31,10 @@ from bot.discord.testkit import (
 )
 from bot.store import Change, Store, create_tournament
 
+from .conftest import config_file, fake_gateway
+
 ROOT = Path(__file__).resolve().parents[3]
 START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
-
-
-def _config_file(tmp_path: Path, token: str = "") -> Path:
-    path = tmp_path / "config.toml"
-    token_line = f'token = "{token}"\n' if token else ""
-    path.write_text(
-        f'[store]\npath = "{tmp_path / "stredisko.db"}"\n'
-        f'[discord]\nguild_id = {GUILD_ID}\nheartbeat_file = "{tmp_path / "heartbeat"}"\n'
-        + token_line,
-        encoding="utf-8",
-    )
-    return path
 
 
 # -- start-up errors: one line, exit code 2 ------------------------------------------------
@@ -55,7 +44,7 @@ def test_missing_token_is_one_clear_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
-    assert runner.run(str(_config_file(tmp_path)), False) == 2
+    assert runner.run(str(config_file(tmp_path)), False) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert err.startswith("stredisko: chyba: chýba token Discordu") and "DISCORD_TOKEN" in err
@@ -75,7 +64,7 @@ def test_rejected_token_is_one_clear_line(
 
     monkeypatch.setattr(discord.http.HTTPClient, "request", request)
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
-    assert runner.run(str(_config_file(tmp_path)), False) == 2
+    assert runner.run(str(config_file(tmp_path)), False) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert "Discord odmietol token" in err and "not-a-real-token" not in err
@@ -96,38 +85,11 @@ def test_unknown_tournament_is_refused_at_start(
 ) -> None:
     monkeypatch.setattr(runner, "tournament_slug", lambda config: "neexistuje")
     monkeypatch.setenv("DISCORD_TOKEN", "x")
-    assert runner.run(str(_config_file(tmp_path)), False) == 2
+    assert runner.run(str(config_file(tmp_path)), False) == 2
     assert "turnaj „neexistuje“ v databáze nie je" in capsys.readouterr().err
 
 
 # -- the running process, in-process ------------------------------------------------------
-
-
-def _fake_gateway(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """Log in without Discord, idle instead of connecting; returns where syncs are recorded."""
-
-    async def login(self: discord.Client, token: str) -> None:
-        state = self._connection
-        state.user = discord.ClientUser(state=state, data={
-            "id": "1", "username": "stredisko", "discriminator": "0", "avatar": None,
-            "verified": True, "mfa_enabled": False})
-        state.application_id = 1
-        await self.setup_hook()
-
-    async def connect(self: discord.Client, *, reconnect: bool = True) -> None:
-        self.dispatch("ready")
-        await asyncio.Event().wait()
-
-    syncs: list[object] = []
-
-    async def sync(self: app_commands.CommandTree, *, guild: Any = None) -> list[Any]:
-        syncs.append(guild.id if guild else "global")
-        return []
-
-    monkeypatch.setattr(discord.Client, "login", login)
-    monkeypatch.setattr(discord.Client, "connect", connect)
-    monkeypatch.setattr(app_commands.CommandTree, "sync", sync)
-    return syncs
 
 
 async def _wait_for(path: Path, timeout: float = 10.0) -> None:
@@ -142,8 +104,8 @@ async def test_serve_runs_until_stopped_and_syncs_only_when_asked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
     sync_commands: bool,
 ) -> None:
-    syncs = _fake_gateway(monkeypatch)
-    config = load_config(_config_file(tmp_path), env={})
+    syncs = fake_gateway(monkeypatch)
+    config = load_config(config_file(tmp_path), env={})
     stop = asyncio.Event()
     with caplog.at_level(logging.INFO, "stredisko"):
         task = asyncio.create_task(
@@ -199,7 +161,7 @@ def _driver(tmp_path: Path) -> Path:
 def test_signal_stops_the_process_cleanly(tmp_path: Path, sig: signal.Signals) -> None:
     env = {**os.environ, "DISCORD_TOKEN": "fake", "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
-        [sys.executable, str(_driver(tmp_path)), str(_config_file(tmp_path)),
+        [sys.executable, str(_driver(tmp_path)), str(config_file(tmp_path)),
          str(tmp_path / "started")],
         cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )

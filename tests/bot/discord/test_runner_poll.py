@@ -26,20 +26,24 @@ from bot.store import (
     ResultStatus,
     Store,
     StoredResult,
+    SyncKind,
+    SyncOutcome,
+    SyncRun,
     TablePairing,
     add_entry,
     create_player,
     create_tournament,
     get_result,
+    last_sync_run,
     pairings_of_round,
     replace_pairings,
     update_round,
 )
-from scrapers.herna import Credentials, GameRecord, HernaClient, HernaSettings
+from scrapers.herna import Credentials, GameRecord, HernaClient, HernaSettings, layout
 from scrapers.herna.simulator import Simulator
 
 from ..conftest import START, World, herna_game, make_world
-from .test_runner import _config_file, _fake_gateway
+from .conftest import config_file, fake_gateway
 
 PASSWORD = "heslo-simulátora"
 EVERY = 0.01  # seconds between ticks
@@ -118,7 +122,8 @@ async def poll_kit(
         yield start
         for poll in started:
             poll.stop.set()
-            await asyncio.wait_for(poll.task, 5)
+            if not poll.task.cancelled():  # a test may have had it cancelled on purpose
+                await asyncio.wait_for(poll.task, 5)
 
 
 async def official(app: App, table: TablePairing) -> StoredResult | None:
@@ -246,6 +251,59 @@ async def test_stop_ends_the_wait_at_once_not_after_the_interval(
     assert time.monotonic() - began < 1 and len(poll.ticks) == 1
 
 
+# -- shutdown: a pass in flight finishes; only one that outlives the grace is cancelled ------
+
+
+async def last_round_sync(app: App) -> SyncRun | None:
+    return await app.run(lambda tx: last_sync_run(tx.db, SyncKind.ROUND, outcome=None))
+
+
+GAME_PAGES = layout.GAME_PATH.split("{")[0]  # "/partia/"
+
+
+async def game_page_in_flight(sim: Simulator, poll: Poll) -> None:
+    await poll.until(lambda: any(r.startswith(f"GET {GAME_PAGES}") for r in sim.requests))
+
+
+async def test_stop_lets_the_pass_in_flight_finish_and_record_its_sync_run(
+    app: App, clock: ManualClock, notifier: RecordingNotifier, sim: Simulator,
+    poll_kit: Callable[..., Poll],
+) -> None:
+    world = await synced_world(app, clock)
+    sim.add_game(table_game(world, 1, "501"))
+    sim.slow(0.3, path=GAME_PAGES)  # the record page answers late: the pass is mid-way
+    poll = poll_kit(world.slug, every=3600.0)
+    await game_page_in_flight(sim, poll)
+    running = await last_round_sync(app)
+    assert running is not None and running.outcome is SyncOutcome.RUNNING
+
+    await runner.stop_round_poll(poll.task, poll.stop, grace=10.0)
+    assert poll.task.done() and not poll.task.cancelled() and poll.task.exception() is None
+    finished = await last_round_sync(app)
+    assert finished is not None and finished.id == running.id
+    assert finished.outcome is SyncOutcome.OK and finished.finished_at is not None
+    stored = await official(app, world.tables[0])  # the pass's work is kept, and announced
+    assert stored is not None and (stored.first_score, stored.second_score) == (410, 380)
+    assert channel_results(notifier) == 1
+    assert len(poll.ticks) == 1  # no second tick after the stop
+
+
+async def test_a_pass_that_outlives_the_grace_is_cancelled(
+    app: App, clock: ManualClock, sim: Simulator, poll_kit: Callable[..., Poll],
+) -> None:
+    world = await synced_world(app, clock)
+    sim.add_game(table_game(world, 1, "501"))
+    sim.slow(1.0, path=GAME_PAGES)
+    poll = poll_kit(world.slug, every=3600.0)
+    await game_page_in_flight(sim, poll)
+    began = time.monotonic()
+    await runner.stop_round_poll(poll.task, poll.stop, grace=0.05)
+    assert time.monotonic() - began < 0.9  # did not wait for the slow page
+    assert poll.task.cancelled()
+    stuck = await last_round_sync(app)
+    assert stuck is not None and stuck.outcome is SyncOutcome.RUNNING  # what the grace avoids
+
+
 # -- serve() runs the poll when a herna.net login and a tournament are configured ------------
 
 
@@ -272,10 +330,10 @@ def _live_tournament(path: Path, nicks: list[str], starts: datetime) -> None:
 async def test_serve_polls_the_round_with_the_configured_login_and_stops_with_the_bot(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
 ) -> None:
-    _fake_gateway(monkeypatch)
+    fake_gateway(monkeypatch)
     starts = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=40)
     nicks = ["Ďurko01", "Žofka02", "Ľubo03", "Šimon04"]
-    path = _config_file(tmp_path)
+    path = config_file(tmp_path)
     _live_tournament(tmp_path / "stredisko.db", nicks, starts)
     sim = Simulator({"sss": PASSWORD})  # on the system clock, like the bot
     sim.add_game(herna_game("601", nicks[0], nicks[1], starts + timedelta(minutes=2),
@@ -304,5 +362,7 @@ async def test_serve_polls_the_round_with_the_configured_login_and_stops_with_th
     with Store(tmp_path / "stredisko.db") as store:
         tables = store.call_sync(lambda db: [
             get_result(db, p.id) for p in pairings_of_round(db, 1, 1)])
+        run = store.call_sync(lambda db: last_sync_run(db, SyncKind.ROUND, outcome=None))
     assert tables[0] is not None and (tables[0].first_score, tables[0].second_score) == (410, 380)
     assert tables[1] is not None and tables[1].status is ResultStatus.PENDING  # no game yet
+    assert run is not None and run.outcome is SyncOutcome.OK  # no run left "running"

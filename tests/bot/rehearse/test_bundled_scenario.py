@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 
 from bot.cli import main
+from rules import End
+from rules.scoring import END_NAMES_SK
 
 ROOT = Path(__file__).resolve().parents[3]
 SCENARIO = ROOT / "examples" / "rehearsal" / "kt-online-24.toml"
@@ -208,6 +210,22 @@ def test_transcript_is_slovak_and_shows_the_whole_day(text_run: tuple[str, Path]
     assert any(line.startswith("[08:3") for line in lines)  # check-in from 08:30
 
 
+def test_deadlines_see_the_games_being_played(document: dict[str, Any]) -> None:
+    """herna.net lists a game from its start, and a moment's poll runs before its timers: at
+    15:40 (10 minutes before round 7's limit) only the three tables with no game on herna.net
+    are reminded — 7 (zuzana–marta, never saved), 9 (hugo–peter, never saved), 10 (renata–
+    xenia, neither came) — not adam–dana, playing since 15:36; at 15:50 that game is still in
+    progress, so the limit proposes row 7 (over the limit, e-SP 4.5), not row 6."""
+    reminded = {line.split("]")[1].removeprefix(" [DM ")
+                for line in document["transcript"] if line.startswith("[15:40] [DM ")}
+    assert reminded == {"Zuzana Mišíková", "Marta Žilinská", "Hugo Baláž", "Peter Ďuriš",
+                        "Renáta Tóthová", "Xénia Bieliková"}
+    [proposed] = [line for line in document["transcript"]
+                  if line.startswith("[15:50] [admin] ") and "7. kolo, stôl 2:" in line]
+    assert END_NAMES_SK[End.OVER_LIMIT] in proposed
+    assert END_NAMES_SK[End.BOTH_NO_SHOW] not in proposed
+
+
 def test_results_page_names_the_winner(text_run: tuple[str, Path]) -> None:
     out, page = text_run
     index = page / "index.html"
@@ -220,14 +238,12 @@ def test_results_page_names_the_winner(text_run: tuple[str, Path]) -> None:
     assert html.index("Filip Čierny") < html.index("Cyril Ďurica")  # first in the standings
 
 
-# Texts the reconciler and the exclusion check write name players by their store id ("17
-# prehral na čas", "súper 10"); players and the head admin must see names. Documented here
-# until bot/services formats those texts with names; strict, so the fix shows up.
+# Texts the reconciler and the exclusion check write once named players by their store id
+# ("17 prehral na čas", "súper 10"); players and the head admin must see names.
 STORE_ID_IN_TEXT = re.compile(
     r"\. \d+ (?:prehral|partiu vzdal|bol odpojený|sa nedostavil)|súper \d+\b|víťazovi \(\d+\)")
 
 
-@pytest.mark.xfail(strict=True, reason="announcements name players by store id (bug report)")
 def test_announcements_name_players_not_store_ids(text_run: tuple[str, Path]) -> None:
     out, _ = text_run
     assert [line for line in out.splitlines() if STORE_ID_IN_TEXT.search(line)] == []

@@ -137,8 +137,9 @@ def test_a_no_show_proposal_is_applied_at_the_end(doc: dict[str, Any]) -> None:
         "no_show", 1.0, "confirmed")
     # proposed when the waiting period ended (timer at 11:10), applied at the end (12:05)
     assert lines_with(doc, "[11:10] [admin] Návrh na schválenie")
-    assert lines_with(doc, "[12:05] [kanál] Rozhodnutie hlavného administrátora, 3. kolo, "
-                           "stôl 1")
+    assert lines_with(doc, "[12:05] [kanál] Výsledok 3. kola, stôl 1: Anna Nováková – "
+                           "Dana Žitná 100:0 (1:0), nedostavil sa. Rozhodnutie hlavného "
+                           "administrátora: ")
 
 
 def test_a_late_dispute_is_refused_and_listed(doc: dict[str, Any]) -> None:
@@ -232,7 +233,7 @@ def test_the_text_output_through_the_cli(tmp_path: Path,
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith("[08:30] ")
-    assert "Online KT — malá skúška — priebežné poradie (e-SP 2.4):" in lines
+    assert "Online KT — malá skúška — konečné poradie (e-SP 2.4):" in lines
     assert any(line.startswith("  1. Anna Nováková (anna77): 3 body") for line in lines)
     assert lines[-1] == f"Stránka výsledkov zapísaná: {tmp_path / 'web' / 'index.html'}"
     assert list(tmp_path.iterdir()) == [tmp_path / "web"]  # the temporary store is gone

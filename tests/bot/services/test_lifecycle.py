@@ -28,6 +28,7 @@ from bot.store import (
     SyncOutcome,
     append_evidence,
     finish_sync_run,
+    get_entry,
     get_result,
     get_round,
     list_audit,
@@ -40,7 +41,7 @@ from bot.store import (
 )
 from rules import Case, End
 
-from .conftest import ADMIN_ID, START, World, add_game, make_world, sent
+from .conftest import ADMIN_ID, NAMES, START, World, add_game, make_world, sent
 
 
 async def run(app: App, fn: Callable[..., Any], *args: Any) -> Any:
@@ -236,6 +237,10 @@ async def test_second_no_move_forfeit_excludes_the_player(
                 if key in ("result.excluded", "result.excluded_dm")]
     assert (t.id, excluded[0][1]) == excluded[0] and "e-SP 3.6" in excluded[0][1]
     assert excluded[1][0] == b and "Slovenského pohára" in excluded[1][1]
+    # the reason names the opponents, not their store ids (the admin, the channel, the DM)
+    reason = (await app.store.read(get_entry, t.id, b)).excluded_reason
+    assert f"súper {NAMES[0]}" in reason and f"súper {NAMES[2]}" in reason
+    assert all(f"súper {NAMES[0]}" in text for _, text in excluded)
     # confirming again excludes nobody twice
     await run(app, confirm(world, 2))
     assert [k for _, k, _ in sent(notifier)].count("result.excluded") == 1

@@ -12,6 +12,7 @@ from bot.services.app import App, Tx
 from bot.services.lifecycle import refresh_pairing
 from bot.services.notifier import RecordingNotifier
 from bot.store import (
+    EvidenceKind,
     ResultStatus,
     TournamentStatus,
     add_entry,
@@ -19,7 +20,9 @@ from bot.store import (
     get_entry,
     get_result,
     list_evidence,
+    pairings_of_round,
     replace_pairings,
+    update_round,
 )
 from rules import End
 
@@ -312,11 +315,62 @@ async def test_dispute_after_the_next_round_was_paired_is_refused(
 async def test_last_round_dispute_closes_ten_minutes_after_the_limit(
         app: App, clock: ManualClock) -> None:
     world = await make_world(app, rounds=1)
+    await add_game(app, world.tables[0], 412, 388)
     clock.set(START + timedelta(minutes=59))
+    await app.run(lambda tx: refresh_pairing(tx, world.tables[0].id, tx.by_scheduler()))
     assert (await play.dispute(app, world.slug, world.discord(0), "zlé skóre")).ok
     clock.set(START + timedelta(minutes=60))
     late = await play.dispute(app, world.slug, world.discord(0), "zlé skóre")
     assert late.key == "play.dispute_closed"
+
+
+
+async def test_a_dispute_with_nothing_recorded_is_refused(
+        app: App, world: World, clock: ManualClock, notifier: RecordingNotifier) -> None:
+    clock.set(START + timedelta(minutes=20))
+    reply = await play.dispute(app, world.slug, world.discord(0), "zlý výsledok")
+    assert (reply.ok, reply.key, reply.rule) == (False, "play.dispute_nothing", "e-SP 4.7")
+    assert "1. kole" in said(reply)
+    assert notifier.sent == []  # the admin is not bothered
+
+
+
+async def test_a_dispute_of_a_pending_result_resting_on_reports_is_accepted(
+        app: App, world: World, clock: ManualClock) -> None:
+    """No record, the verdict waits for the limit, but the players reported: "the server did
+    not save our game" is something to dispute (e-SP 4.6, 4.7)."""
+    clock.set(START + timedelta(minutes=40))
+    await play.report_result(app, world.slug, world.discord(0), 400, 350)
+    assert (await app.store.read(get_result, world.tables[0].id)).status is ResultStatus.PENDING
+    reply = await play.dispute(app, world.slug, world.discord(1), "Server partiu neuložil.")
+    assert reply.ok and reply.key == "play.dispute_recorded"
+
+async def test_a_dispute_after_the_next_round_was_published_names_the_confirmed_round(
+        app: App, world: World, clock: ManualClock) -> None:
+    """Round 2 is published: a /namietka goes to the player's empty round-2 table, so it is
+    refused — saying that round 1's result was confirmed when round 2 was paired (e-SP 4.7)."""
+    a, b, c, d = (p.id for p in world.players)
+    await add_game(app, world.tables[0], 412, 388)
+    clock.set(START + timedelta(minutes=45))
+    await app.run(lambda tx: refresh_pairing(tx, world.tables[0].id, tx.by_scheduler()))
+
+    def pair_and_publish_round_2(tx: Tx) -> None:
+        by = tx.by_admin(ADMIN_ID)
+        replace_pairings(tx.db, world.tournament.id, 2, [(1, a, c), (2, b, d)], by)
+        update_round(tx.db, world.tournament.id, 2, by, published_at=tx.now)
+
+    clock.set(START + timedelta(minutes=70))
+    await app.run(pair_and_publish_round_2)
+    late = await play.dispute(app, world.slug, world.discord(1), "mal som 398")
+    assert (late.ok, late.key, late.params["round"]) == (False, "play.dispute_closed", 1)
+    assert "1. kola uplynula" in said(late)
+    # table 2 of round 1 had no result at all: nothing to dispute in round 2 either
+    nothing = await play.dispute(app, world.slug, world.discord(2), "?")
+    assert (nothing.key, nothing.params["round"]) == ("play.dispute_nothing", 2)
+    round_2 = await app.store.read(pairings_of_round, world.tournament.id, 2)
+    for pairing in [*world.tables, *round_2]:  # no dispute was attached anywhere
+        kinds = [e.kind for e in await app.store.read(list_evidence, pairing.id)]
+        assert EvidenceKind.DISPUTE not in kinds
 
 
 # -- withdrawal -------------------------------------------------------------------------

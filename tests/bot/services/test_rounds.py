@@ -273,3 +273,44 @@ async def _rules_results(app: App) -> list[Any]:
         return rules_results(tables_of(tx.db, get_tournament_by_slug(tx.db, SLUG)))
 
     return await app.run(body)
+
+
+async def test_finish_confirms_an_earlier_round_s_proposal_applied_late(
+        app: App, tmp_path: Path, clock: ManualClock, notifier: RecordingNotifier) -> None:
+    """The rehearsal's order: round 2 paired (force) while a round-1 no-show waited for the
+    head admin, who approves it only at the end; finishing confirms it (e-SP 4.7: round 1's
+    window closed when round 2 was paired), so nothing stays provisional."""
+    await create(app, tmp_path, propozicie(players=4, rounds=2))
+    await pair_publish(app, 1)
+    _, second = await tables(app, 1)
+    await play(app, 1, skip=2)
+
+    def absent(tx: Tx) -> None:
+        append_evidence(tx.db, second.id, EvidenceKind.ABSENCE, tx.by_player(second.first_id),
+                        at=START + timedelta(minutes=3))
+
+    await app.run(absent)
+    clock.set(START + timedelta(minutes=55))
+    assert (await close_round(app, SLUG, 1, ADMIN, force=True)).ok
+    clock.set(START + timedelta(minutes=58))
+    await pair_publish(app, 2, force=True)
+    clock.set(START + timedelta(hours=1, minutes=1))
+    await play(app, 2)
+    clock.set(START + timedelta(hours=1, minutes=55))
+    assert (await close_round(app, SLUG, 2, ADMIN)).ok
+    approved = await admin.approve(app, SLUG, ADMIN, second.id)  # late, after round 2
+    assert approved.ok
+    t = await read(app, get_tournament_by_slug, SLUG)
+    statuses = {r.pairing_id: r.status for r in await read(app, list_results, t.id)}
+    assert statuses[second.id] is ResultStatus.PROVISIONAL
+
+    clock.set(START + timedelta(hours=2, minutes=1))  # round 2's window is over too
+    finished = await finish_tournament(app, SLUG, ADMIN)
+    assert finished.ok, finished
+    results = await read(app, list_results, t.id)
+    assert {r.status for r in results} == {ResultStatus.CONFIRMED}
+    confirmations = [text for _, key, text in sent(notifier, "channel")
+                     if key == "result.round_confirmed"]
+    # round 1 when round 2 was paired (one still open), again for the late result; round 2
+    assert [text.split(" kola")[0] for text in confirmations] == [
+        "Výsledky 1.", "Výsledky 1.", "Výsledky 2."]

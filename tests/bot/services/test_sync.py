@@ -48,9 +48,11 @@ from bot.store import (
     set_status,
     update_round,
 )
-from scrapers.herna import Credentials, EndKind, GameRecord, HernaClient, HernaSettings
+from scrapers.herna import Credentials, GameRecord, HernaClient, HernaSettings
 from scrapers.herna.generate import STANDARD_TABLE
 from scrapers.herna.simulator import Simulator
+
+from ..conftest import herna_game
 
 START = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)  # round 1's official start = the clock's start
 PASSWORD = "heslo-simulátora"
@@ -91,15 +93,11 @@ async def setup_tournament(app: App, *, slug: str = SLUG, rounds: int = 2,
     return made
 
 
-def game(game_id: str, first: str, second: str, start: int, end: int | None = 30,
+def game(game_id: str, first: str, second: str, start: int, end: int = 30,
          scores: tuple[int, int] = (400, 350), **changes: object) -> GameRecord:
-    """A finished game between two nicks, `start`/`end` minutes after the round's start."""
-    record = GameRecord(
-        game_id=game_id, first=first, second=second, first_score=scores[0],
-        second_score=scores[1], end=EndKind.FINISHED, ended_on=None,
-        started=START + timedelta(minutes=start),
-        ended=None if end is None else START + timedelta(minutes=end),
-        first_moves=12, second_moves=11, settings=STANDARD_TABLE)
+    """`herna_game` timed in minutes after the round's start, with any fields changed."""
+    record = herna_game(game_id, first, second, START + timedelta(minutes=start), scores,
+                        minutes=end - start)
     return replace(record, **changes) if changes else record
 
 
@@ -365,7 +363,7 @@ async def test_sync_command_reports_progress(
     assert reply.ok and reply.key == "sync.done"
     assert reply.params["added"] == 4 and reply.params["tournament"] == "Online KT"
     assert seen == ["1/4", "2/4", "3/4", "4/4"]
-    assert "načítané 4 partie, nové záznamy 4" in t(reply.key, "sk", **reply.params)
+    assert "Načítaných partií: 4, nové záznamy 4" in t(reply.key, "sk", **reply.params)
 
 
 # -- nightly ------------------------------------------------------------------------------
@@ -400,7 +398,7 @@ async def test_nightly_reports_a_discrepancy_and_leaves_the_confirmed_result(
     texts = slovak(notifier)
     assert "potvrdený výsledok 400:350" in texts["sync.discrepancy"]
     assert "(e-SP 4.7)" in texts["sync.discrepancy"]
-    assert "načítané 4 partie" in texts["sync.nightly"]
+    assert "Načítaných partií z herna.net: 4" in texts["sync.nightly"]
     (report,) = [m for w, _, m in notifier.sent if m.key == "sync.nightly"]
     assert report.params["changed"] == 1 and report.params["new_discrepancies"] == 1
     run = await read(app, last_sync_run, SyncKind.NIGHTLY, tournament_id=s.tournament_id)

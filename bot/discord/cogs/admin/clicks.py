@@ -1,0 +1,70 @@
+"""How the head admin's buttons, select and modals are answered: checked (e-SP 2.5), deferred
+only when the work is slow, done by the loaded admin cog's App; on success the message they
+sat on is replaced by the outcome, a refusal comes ephemerally."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Protocol, runtime_checkable
+
+import discord
+
+from bot.discord.client import report_error, require_head_admin
+from bot.discord.cogs.admin.texts import render
+from bot.discord.cogs.player import replace, send
+from bot.services.app import App
+from bot.services.replies import Reply
+
+COG_NAME = "AdminCog"
+DEFER_AFTER_S = 1.5  # a click answered by editing its message: defer only if work is slow
+
+
+@runtime_checkable
+class AdminHost(Protocol):
+    """What the controls need of the loaded admin cog (found by name: the cog's module
+    imports this one, not the other way round)."""
+
+    app: App
+    slug: str
+
+    async def show_checkin(self, interaction: discord.Interaction) -> None: ...
+
+
+def admin_cog(interaction: discord.Interaction) -> AdminHost:
+    cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+    if not isinstance(cog, AdminHost):
+        raise RuntimeError("the admin cog is not loaded")
+    return cog
+
+
+async def on_click(interaction: discord.Interaction,
+                   work: Callable[[AdminHost], Awaitable[Reply]],
+                   view: discord.ui.View | None = None) -> None:
+    """A button or select of the head admin: checked, deferred, done; on success the message
+    it sat on is replaced by the outcome (its buttons gone), a refusal comes ephemerally."""
+    try:
+        require_head_admin(interaction)
+        cog = admin_cog(interaction)
+        task = asyncio.ensure_future(work(cog))
+        finished, _ = await asyncio.wait({task}, timeout=DEFER_AFTER_S)
+        if not finished:  # slow: acknowledge now (Discord's 3 s), edit the message later
+            await interaction.response.defer()
+        reply = await task
+        pieces = render(reply, interaction.locale)
+        if reply.ok:
+            await replace(interaction, pieces)
+        else:
+            await send(interaction, pieces, view=view)
+    except Exception as error:  # dynamic items have no on_error: answer like commands
+        await report_error(interaction, error)
+
+
+async def open_modal(interaction: discord.Interaction,
+                     build: Callable[[], discord.ui.Modal]) -> None:
+    """A click that first asks (a modal), checked like every click of the head admin."""
+    try:
+        require_head_admin(interaction)
+        await interaction.response.send_modal(build())
+    except Exception as error:  # dynamic items have no on_error: answer like commands
+        await report_error(interaction, error)

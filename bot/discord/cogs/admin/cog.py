@@ -1,0 +1,320 @@
+"""The head administrator's `/admin` command group: the commands themselves.
+
+Only members with the tournament's head-admin role get past the cog's check (and its buttons,
+select and modals, see `clicks`); everyone else gets one ephemeral line citing e-SP 2.5 and
+nothing more. Every command calls one use case of `bot.services` (admin, rounds, setup, sync)
+— the services decide, cite the rules and announce in the control centre; this module only
+asks, shows and offers the next click. Each answer is deferred first (a "thinking…" reply), so
+a slow store or a long pairing never misses Discord's 3 seconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.client import CogFactory, Refusal, StrediskoBot, require_head_admin
+from bot.discord.cogs.admin.checkin import checkin_messages, checkin_state
+from bot.discord.cogs.admin.clicks import COG_NAME
+from bot.discord.cogs.admin.pairings import (
+    AttachmentReader,
+    parse_pairings,
+    read_attachment,
+    read_pairing_file,
+)
+from bot.discord.cogs.admin.queries import find_player, review_item
+from bot.discord.cogs.admin.review import admin_names, item_messages
+from bot.discord.cogs.admin.review_controls import (
+    ApproveButton,
+    DiscrepancyButton,
+    RulingSelect,
+    review_view,
+)
+from bot.discord.cogs.admin.round_controls import (
+    CheckinButton,
+    ForceButton,
+    ImportView,
+    PublishButton,
+    checkin_view,
+    publish_view,
+)
+from bot.discord.cogs.admin.texts import FORCE_LABELS, WARNINGS, render
+from bot.discord.cogs.player import send
+from bot.discord.i18n import app_str, t
+from bot.discord.render import text_messages
+from bot.services import admin as admin_service
+from bot.services import rounds, setup, sync
+from bot.services.app import App
+from bot.services.replies import Reply
+
+QUEUE_PAGE = 10  # review items shown per /admin fronta; the rest after these are decided
+
+HernaFactory = Callable[[], AbstractAsyncContextManager[sync.Herna]]
+
+#: Every persistent button and select of the head admin, registered while the cog is loaded
+#: so the ones on messages sent before a restart keep working.
+DYNAMIC_ITEMS = (ForceButton, PublishButton, ApproveButton, RulingSelect, DiscrepancyButton,
+                 CheckinButton)
+
+
+def _param(key: str) -> app_commands.locale_str:
+    return app_str(key)
+
+
+@app_commands.guild_only()
+class AdminCog(
+    commands.GroupCog,
+    name=COG_NAME,
+    group_name=app_str("app.admin.name"),
+    group_description=app_str("app.admin.description"),
+):
+    def __init__(self, bot: commands.Bot, app: App, slug: str, *,
+                 herna: HernaFactory | None = None,
+                 read: AttachmentReader = read_attachment) -> None:
+        self.bot = bot
+        self.app = app
+        self.slug = slug
+        self.herna = herna
+        self.read = read
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        require_head_admin(interaction)  # first: nobody else learns anything, not even the slug
+        if not self.slug:
+            raise Refusal("discord.no_tournament")
+        return True
+
+    async def answer(self, interaction: discord.Interaction, work: Awaitable[Reply], *,
+                     view: Callable[[Reply], discord.ui.View | None] | None = None) -> Reply:
+        """Defer (Discord's 3 s), run the use case, answer ephemerally with its rows and, if
+        `view` offers one, the next click."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        reply = await work
+        await send(interaction, render(reply, interaction.locale),
+                   view=view(reply) if view is not None else None)
+        return reply
+
+    def _force_view(self, action: str, round_no: int, locale: Any
+                    ) -> Callable[[Reply], discord.ui.View | None]:
+        def build(reply: Reply) -> discord.ui.View | None:
+            if reply.ok or reply.key not in WARNINGS:
+                return None
+            view = discord.ui.View(timeout=None)
+            view.add_item(ForceButton(action, round_no, t(FORCE_LABELS[action], locale)))
+            return view
+        return build
+
+    # -- check-in ------------------------------------------------------------------------
+
+    prezentacia = app_commands.Group(name=app_str("app.prezentacia.name"),
+                                     description=app_str("app.admin.prezentacia.description"))
+
+    @prezentacia.command(name=app_str("app.admin.otvor.name"),
+                         description=app_str("app.admin.otvor.description"))
+    async def otvor(self, interaction: discord.Interaction) -> None:
+        await self.answer(interaction, setup.open_checkin(self.app, self.slug,
+                                                          str(interaction.user.id)),
+                          view=checkin_view(interaction.locale))
+
+    @prezentacia.command(name=app_str("app.admin.zatvor.name"),
+                         description=app_str("app.admin.zatvor.description"))
+    async def zatvor(self, interaction: discord.Interaction) -> None:
+        await self.answer(interaction, setup.close_checkin(self.app, self.slug,
+                                                           str(interaction.user.id)),
+                          view=checkin_view(interaction.locale))
+
+    @prezentacia.command(name=app_str("app.admin.prehlad.name"),
+                         description=app_str("app.admin.prehlad.description"))
+    async def prehlad(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.show_checkin(interaction)
+
+    async def show_checkin(self, interaction: discord.Interaction) -> None:
+        """Who has checked in and who has not, to the head admin alone."""
+        state = await self.app.run(checkin_state, self.slug)
+        if isinstance(state, Reply):  # e.g. the tournament is not in the store
+            await send(interaction, render(state, interaction.locale))
+            return
+        await send(interaction, checkin_messages(state, interaction.locale))
+
+    # -- rounds --------------------------------------------------------------------------
+
+    @app_commands.command(name=app_str("app.admin.paruj.name"),
+                          description=app_str("app.admin.paruj.description"))
+    @app_commands.rename(kolo=_param("app.param.kolo"))
+    @app_commands.describe(kolo=_param("app.param.kolo_description"))
+    async def paruj(self, interaction: discord.Interaction,
+                    kolo: app_commands.Range[int, 1, 99]) -> None:
+        locale = interaction.locale
+        force = self._force_view("paruj", kolo, locale)
+
+        def next_click(reply: Reply) -> discord.ui.View | None:
+            if reply.ok:  # paired: publishing is the next step
+                return publish_view(kolo, locale)
+            return force(reply)
+
+        await self.answer(interaction, rounds.pair_round(self.app, self.slug, kolo,
+                                                         str(interaction.user.id)),
+                          view=next_click)
+
+    @app_commands.command(name=app_str("app.admin.zverejni.name"),
+                          description=app_str("app.admin.zverejni.description"))
+    @app_commands.rename(kolo=_param("app.param.kolo"))
+    @app_commands.describe(kolo=_param("app.param.kolo_description"))
+    async def zverejni(self, interaction: discord.Interaction,
+                       kolo: app_commands.Range[int, 1, 99]) -> None:
+        await self.answer(interaction, rounds.publish_round(self.app, self.slug, kolo,
+                                                            str(interaction.user.id)))
+
+    @app_commands.command(name=app_str("app.admin.import.name"),
+                          description=app_str("app.admin.import.description"))
+    @app_commands.rename(kolo=_param("app.param.kolo"), subor=_param("app.admin.param.subor"),
+                         text=_param("app.admin.param.text"))
+    @app_commands.describe(kolo=_param("app.param.kolo_description"),
+                           subor=_param("app.admin.param.subor_description"),
+                           text=_param("app.admin.param.text_description"))
+    async def import_(self, interaction: discord.Interaction,
+                      kolo: app_commands.Range[int, 1, 99],
+                      subor: discord.Attachment | None = None,
+                      text: app_commands.Range[str, 1, 4000] | None = None) -> None:
+        source = text or ""
+        if subor is not None:
+            source = await read_pairing_file(subor, self.read)
+        tables = parse_pairings(source)
+        locale = interaction.locale
+
+        def next_click(reply: Reply) -> discord.ui.View | None:
+            if reply.ok:
+                return publish_view(kolo, locale)
+            if reply.key == "round.import_warnings":
+                return ImportView(kolo, tables, locale)
+            return self._force_view("paruj", kolo, locale)(reply)  # previous round still open
+
+        await self.answer(interaction, rounds.import_pairings(
+            self.app, self.slug, kolo, tables, str(interaction.user.id)), view=next_click)
+
+    @app_commands.command(name=app_str("app.admin.uzavri.name"),
+                          description=app_str("app.admin.uzavri.description"))
+    @app_commands.rename(kolo=_param("app.param.kolo"))
+    @app_commands.describe(kolo=_param("app.param.kolo_description"))
+    async def uzavri(self, interaction: discord.Interaction,
+                     kolo: app_commands.Range[int, 1, 99]) -> None:
+        await self.answer(interaction, rounds.close_round(self.app, self.slug, kolo,
+                                                          str(interaction.user.id)),
+                          view=self._force_view("uzavri", kolo, interaction.locale))
+
+    @app_commands.command(name=app_str("app.admin.ukonci.name"),
+                          description=app_str("app.admin.ukonci.description"))
+    async def ukonci(self, interaction: discord.Interaction) -> None:
+        await self.answer(interaction, rounds.finish_tournament(self.app, self.slug,
+                                                                str(interaction.user.id)),
+                          view=self._force_view("ukonci", 0, interaction.locale))
+
+    # -- rulings -------------------------------------------------------------------------
+
+    @app_commands.command(name=app_str("app.admin.fronta.name"),
+                          description=app_str("app.admin.fronta.description"))
+    async def fronta(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        reply = await admin_service.review_queue(self.app, self.slug)
+        locale = interaction.locale
+        await send(interaction, render(Reply(reply.ok, reply.key, reply.params, reply.rule),
+                                       locale))
+        if not reply.ok:
+            return
+        data = reply.data or {}
+        items = [*data.get("results", []), *data.get("discrepancies", [])]
+        admins = await admin_names(interaction, items[:QUEUE_PAGE])
+        for item in items[:QUEUE_PAGE]:
+            await self._show_item(interaction, item, admins)
+        if len(items) > QUEUE_PAGE:
+            await send(interaction, text_messages(
+                t("discord_admin.queue_more", locale, n=len(items) - QUEUE_PAGE)))
+
+    async def _show_item(self, interaction: discord.Interaction, item: Mapping[str, Any],
+                         admins: Mapping[str, str]) -> None:
+        locale = interaction.locale
+        await send(interaction, item_messages(item, locale, admins),
+                   view=review_view(item, locale))
+
+    @app_commands.command(name=app_str("app.admin.rozhodni.name"),
+                          description=app_str("app.admin.rozhodni.description"))
+    @app_commands.rename(kolo=_param("app.param.kolo"), stol=_param("app.admin.param.stol"))
+    @app_commands.describe(kolo=_param("app.param.kolo_description"),
+                           stol=_param("app.admin.param.stol_description"))
+    async def rozhodni(self, interaction: discord.Interaction,
+                       kolo: app_commands.Range[int, 1, 99],
+                       stol: app_commands.Range[int, 1, 999]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        item = await self.app.run(review_item, self.slug, kolo, stol)
+        if isinstance(item, Reply):
+            await send(interaction, render(item, interaction.locale))
+            return
+        await self._show_item(interaction, item, await admin_names(interaction, [item]))
+
+    # -- players -------------------------------------------------------------------------
+
+    async def _about_player(self, interaction: discord.Interaction, who: str,
+                            act: Callable[[int], Awaitable[Reply]]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await self.app.run(find_player, self.slug, who)
+        reply = found if isinstance(found, Reply) else await act(found)
+        await send(interaction, render(reply, interaction.locale))
+
+    @app_commands.command(name=app_str("app.admin.vyluc.name"),
+                          description=app_str("app.admin.vyluc.description"))
+    @app_commands.rename(hrac=_param("app.admin.param.hrac"), dovod=_param("app.param.dovod"))
+    @app_commands.describe(hrac=_param("app.admin.param.hrac_description"),
+                           dovod=_param("app.admin.param.dovod_vylucenia_description"))
+    async def vyluc(self, interaction: discord.Interaction,
+                    hrac: app_commands.Range[str, 1, 60],
+                    dovod: app_commands.Range[str, 1, 500]) -> None:
+        await self._about_player(interaction, hrac, lambda pid: admin_service.exclude(
+            self.app, self.slug, interaction.user.id, pid, dovod))
+
+    @app_commands.command(name=app_str("app.admin.obnov.name"),
+                          description=app_str("app.admin.obnov.description"))
+    @app_commands.rename(hrac=_param("app.admin.param.hrac"), dovod=_param("app.param.dovod"))
+    @app_commands.describe(hrac=_param("app.admin.param.hrac_description"),
+                           dovod=_param("app.admin.param.dovod_vylucenia_description"))
+    async def obnov(self, interaction: discord.Interaction,
+                    hrac: app_commands.Range[str, 1, 60],
+                    dovod: app_commands.Range[str, 1, 500]) -> None:
+        await self._about_player(interaction, hrac, lambda pid: admin_service.reinstate(
+            self.app, self.slug, interaction.user.id, pid, dovod))
+
+    # -- herna.net -----------------------------------------------------------------------
+
+    @app_commands.command(name=app_str("app.admin.synchronizuj.name"),
+                          description=app_str("app.admin.synchronizuj.description"))
+    async def synchronizuj(self, interaction: discord.Interaction) -> None:
+        if self.herna is None:
+            raise Refusal("discord_admin.sync_unavailable", slug=self.slug)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with self.herna() as client:
+            reply = await sync.sync_command(self.app, self.slug, client)
+        await send(interaction, render(reply, interaction.locale))
+
+
+def admin_cog_factory(app: App | Sequence[App], slug: str, *,
+                      herna: HernaFactory | None = None) -> CogFactory:
+    """For `StrediskoBot(cogs=[...])`; `app` may be the runner's one-element holder, read at
+    set-up time (the App's notifier needs the bot). `herna` opens a logged-in herna.net
+    client for `/admin synchronizuj` (None: the command says how to sync from the CLI)."""
+
+    def build(bot: StrediskoBot) -> commands.Cog:
+        resolved = app if isinstance(app, App) else app[0]
+        return AdminCog(bot, resolved, slug, herna=herna)
+
+    return build

@@ -1,0 +1,51 @@
+"""What the admin cog reads from the store that no service hands it: any pairing's review
+item (for `/admin rozhodni`), a player named by mention, id or nick, and a proposal's version
+(so a stale "approve" button does not approve blindly). Each runs inside `App.run`."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bot.services import admin as admin_service
+from bot.services import lookup
+from bot.services.app import Tx
+from bot.services.replies import Refusal as ServiceRefusal
+from bot.store import (
+    find_player_by_discord,
+    find_player_by_nick,
+    get_entry,
+    get_result,
+    pairings_of_round,
+)
+
+
+def review_item(tx: Tx, slug: str, round_no: int, table_no: int) -> dict[str, Any]:
+    """The review item of any pairing (`bot.services.admin.review_item`); an unknown table is
+    refused here first, in the cog's own words (`discord_admin.unknown_table`)."""
+    t_ = lookup.tournament(tx, slug)
+    pairing = next((p for p in pairings_of_round(tx.db, t_.id, round_no)
+                    if p.table_no == table_no), None)
+    if pairing is None:
+        raise ServiceRefusal("discord_admin.unknown_table", round=round_no, table=table_no)
+    return admin_service.review_item(tx, slug, round_no, table_no)
+
+
+def find_player(tx: Tx, slug: str, who: str) -> int:
+    """A player of the tournament by @mention, Discord id or herna.net nick."""
+    t_ = lookup.tournament(tx, slug)
+    text = who.strip()
+    mention = re.fullmatch(r"<@!?(\d+)>|(\d{15,20})", text)
+    player = None
+    if mention:
+        player = find_player_by_discord(tx.db, int(mention.group(1) or mention.group(2)))
+    if player is None:
+        player = find_player_by_nick(tx.db, text.lstrip("@"))
+    if player is None or get_entry(tx.db, t_.id, player.id) is None:
+        raise ServiceRefusal("discord_admin.unknown_player", who=text[:60])
+    return player.id
+
+
+def proposal_version(tx: Tx, pairing_id: int) -> int | None:
+    result = get_result(tx.db, pairing_id)
+    return None if result is None else result.version

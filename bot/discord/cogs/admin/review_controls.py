@@ -1,0 +1,193 @@
+"""The one-click decisions under a review item: approve a forfeit proposal as proposed, or
+rule otherwise with a ruling the rules allow here (select, then a modal for the reason and any
+scores); for a discrepancy (e-SP 4.7), keep the confirmed result or take note, with a note.
+Their custom_ids are what messages of a running bot hold: they must not change."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+
+from bot.discord.client import Refusal, StrediskoModal, require_head_admin
+from bot.discord.cogs.admin.clicks import AdminHost, on_click, open_modal
+from bot.discord.cogs.admin.queries import proposal_version
+from bot.discord.cogs.admin.rulings import needs_scores, parse_score, ruling_of, ruling_options
+from bot.discord.cogs.admin.texts import FORFEIT_RULE
+from bot.discord.i18n import SLOVAK, t
+from bot.services import admin as admin_service
+from bot.services.replies import Reply
+
+
+class ApproveButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"stredisko:admin:schval:(?P<pairing>[0-9]+):(?P<version>[0-9]+)",
+):
+    """One click: the forfeit proposal as proposed (e-SP 4.9). The custom_id carries the
+    result version shown, so a proposal that changed since is not approved blindly."""
+
+    def __init__(self, pairing_id: int, version: int, label: str | None = None) -> None:
+        super().__init__(discord.ui.Button(
+            label=label or t("discord_admin.approve_button"), style=discord.ButtonStyle.success,
+            custom_id=f"stredisko:admin:schval:{pairing_id}:{version}"))
+        self.pairing_id = pairing_id
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: Any, /) -> ApproveButton:
+        return cls(int(match["pairing"]), int(match["version"]), item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        async def work(cog: AdminHost) -> Reply:
+            # Two transactions: `approve` takes no expected version (requested from its owner).
+            version = await cog.app.run(proposal_version, self.pairing_id)
+            if version != self.version:
+                return Reply(False, "discord_admin.stale", rule=FORFEIT_RULE)
+            return await admin_service.approve(cog.app, cog.slug, interaction.user.id,
+                                               self.pairing_id)
+
+        await on_click(interaction, work)
+
+
+class RulingSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"stredisko:admin:rozhodni:(?P<pairing>[0-9]+)",
+):
+    """Rule otherwise: only the rulings the rules allow here; choosing one opens the modal."""
+
+    def __init__(self, pairing_id: int, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"stredisko:admin:rozhodni:{pairing_id}", options=options or [],
+            placeholder=placeholder or t("discord_admin.rule_placeholder"),
+            min_values=1, max_values=1))
+        self.pairing_id = pairing_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: Any, /) -> RulingSelect:
+        return cls(int(match["pairing"]), list(item.options), item.placeholder)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        await open_modal(interaction, lambda: RulingModal(
+            self.pairing_id, self.item.values[0], interaction.locale))
+
+
+class RulingModal(StrediskoModal):
+    """The reason (required) and, where the ruling needs them, the scores."""
+
+    def __init__(self, pairing_id: int, choice: str, locale: Any) -> None:
+        super().__init__(title=t("discord_admin.modal_title", locale)[:45],
+                         custom_id=f"stredisko:admin:dovod:{pairing_id}:{choice}"[:100])
+        self.pairing_id = pairing_id
+        self.choice = choice
+        self.reason = discord.ui.TextInput(
+            label=t("discord_admin.reason_label", locale)[:45], custom_id="dovod",
+            style=discord.TextStyle.paragraph, required=True, max_length=500)
+        self.add_item(self.reason)
+        self.scores: tuple[discord.ui.TextInput, discord.ui.TextInput] | None = None
+        if needs_scores(choice):
+            self.scores = (
+                discord.ui.TextInput(label=t("discord_admin.first_score_label", locale)[:45],
+                                     custom_id="skore1", max_length=4),
+                discord.ui.TextInput(label=t("discord_admin.second_score_label", locale)[:45],
+                                     custom_id="skore2", max_length=4),
+            )
+            for box in self.scores:
+                self.add_item(box)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        return require_head_admin(interaction)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        scores = None
+        if self.scores is not None:
+            scores = (parse_score(self.scores[0].value), parse_score(self.scores[1].value))
+        ruling = ruling_of(self.choice, scores)
+        reason = self.reason.value
+
+        async def work(cog: AdminHost) -> Reply:
+            return await admin_service.rule(cog.app, cog.slug, interaction.user.id,
+                                            self.pairing_id, ruling, reason)
+
+        await on_click(interaction, work)
+
+
+class DiscrepancyButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"stredisko:admin:nezhoda:(?P<id>[0-9]+):(?P<how>ponechat|vedomie)",
+):
+    """A discrepancy's decision (e-SP 4.7: the confirmed result stays either way): keep the
+    confirmed result, or take the new record note; the modal asks why."""
+
+    def __init__(self, discrepancy_id: int, how: str, label: str | None = None) -> None:
+        super().__init__(discord.ui.Button(
+            label=label or t(f"discord_admin.discrepancy_button.{how}"),
+            style=discord.ButtonStyle.primary if how == "ponechat"
+            else discord.ButtonStyle.secondary,
+            custom_id=f"stredisko:admin:nezhoda:{discrepancy_id}:{how}"))
+        self.discrepancy_id = discrepancy_id
+        self.how = how
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: Any, /) -> DiscrepancyButton:
+        return cls(int(match["id"]), match["how"], item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        await open_modal(interaction, lambda: DiscrepancyModal(
+            self.discrepancy_id, self.how, interaction.locale))
+
+
+class DiscrepancyModal(StrediskoModal):
+    """The head admin's note on a discrepancy (required); stored in Slovak, the language of
+    the audit log, behind the decision's own words."""
+
+    def __init__(self, discrepancy_id: int, how: str, locale: Any) -> None:
+        super().__init__(title=t(f"discord_admin.discrepancy_button.{how}", locale)[:45],
+                         custom_id=f"stredisko:admin:nezhoda-dovod:{discrepancy_id}:{how}")
+        self.discrepancy_id = discrepancy_id
+        self.how = how
+        self.note = discord.ui.TextInput(
+            label=t("discord_admin.reason_label", locale)[:45], custom_id="dovod",
+            style=discord.TextStyle.paragraph, required=True, max_length=500)
+        self.add_item(self.note)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        return require_head_admin(interaction)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        note = self.note.value.strip()
+        if not note:  # the decision's words alone would pass the service's check
+            raise Refusal("admin.reason_required", rule="e-SP 2.6")
+        resolution = t(f"discord_admin.resolution.{self.how}", SLOVAK, note=note)
+
+        async def work(cog: AdminHost) -> Reply:
+            return await admin_service.resolve_discrepancy(
+                cog.app, cog.slug, interaction.user.id, self.discrepancy_id, resolution)
+
+        await on_click(interaction, work)
+
+
+def review_view(item: Mapping[str, Any], locale: Any) -> discord.ui.View | None:
+    """The one-click decisions under a review item: approve a proposal as proposed, or rule
+    otherwise with one of the allowed rulings; for a discrepancy, keep the confirmed result or
+    take note (e-SP 4.7)."""
+    view = discord.ui.View(timeout=None)
+    if "discrepancy_id" in item:
+        for how in ("ponechat", "vedomie"):
+            view.add_item(DiscrepancyButton(item["discrepancy_id"], how,
+                                            t(f"discord_admin.discrepancy_button.{how}", locale)))
+        return view
+    verdict = item.get("verdict") or {}
+    result = item.get("result") or {}
+    if item.get("status") == "proposed" and verdict.get("kind") == "proposal":
+        view.add_item(ApproveButton(item["pairing_id"], int(result.get("version", 0)),
+                                    t("discord_admin.approve_button", locale)))
+    options = ruling_options(item, locale)
+    if options and item.get("status") != "confirmed":
+        view.add_item(RulingSelect(item["pairing_id"], options,
+                                   t("discord_admin.rule_placeholder", locale)))
+    return view if view.children else None

@@ -1,0 +1,133 @@
+"""The buttons around rounds: "… anyway" after a warning (pair, close, finish, import),
+publish the round just paired, and the check-in lists. Their custom_ids are what messages of a
+running bot hold: they must not change."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.discord.client import report_error, require_head_admin
+from bot.discord.cogs.admin.clicks import AdminHost, admin_cog, on_click
+from bot.discord.cogs.admin.texts import FORCE_LABELS
+from bot.discord.i18n import t
+from bot.services import rounds
+from bot.services.replies import Reply
+
+
+class ForceButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"stredisko:admin:aj-tak:(?P<action>paruj|uzavri|ukonci):(?P<round>[0-9]+)",
+):
+    """"… anyway" after a warning: pair with open results, close a round, finish."""
+
+    def __init__(self, action: str, round_no: int, label: str | None = None) -> None:
+        super().__init__(discord.ui.Button(
+            label=label or t(FORCE_LABELS[action]), style=discord.ButtonStyle.danger,
+            custom_id=f"stredisko:admin:aj-tak:{action}:{round_no}"))
+        self.action = action
+        self.round_no = round_no
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: Any, /) -> ForceButton:
+        return cls(match["action"], int(match["round"]), item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        admin = str(interaction.user.id)
+
+        def work(cog: AdminHost) -> Awaitable[Reply]:
+            if self.action == "paruj":
+                return rounds.pair_round(cog.app, cog.slug, self.round_no, admin, force=True)
+            if self.action == "uzavri":
+                return rounds.close_round(cog.app, cog.slug, self.round_no, admin, force=True)
+            return rounds.finish_tournament(cog.app, cog.slug, admin, force=True)
+
+        await on_click(interaction, work)
+
+
+class PublishButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"stredisko:admin:zverejni:(?P<round>[0-9]+)",
+):
+    """Publish the round just paired (the service announces the tables)."""
+
+    def __init__(self, round_no: int, label: str | None = None) -> None:
+        super().__init__(discord.ui.Button(
+            label=label or t("discord_admin.publish_button", round=round_no),
+            style=discord.ButtonStyle.success, custom_id=f"stredisko:admin:zverejni:{round_no}"))
+        self.round_no = round_no
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: Any, /) -> PublishButton:
+        return cls(int(match["round"]), item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        await on_click(interaction, lambda cog: rounds.publish_round(
+            cog.app, cog.slug, self.round_no, str(interaction.user.id)))
+
+
+def publish_view(round_no: int, locale: Any) -> discord.ui.View:
+    """After a round is paired or imported, publishing it is the next step."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(PublishButton(round_no, t("discord_admin.publish_button", locale,
+                                            round=round_no)))
+    return view
+
+
+class ImportView(discord.ui.View):
+    """"Import anyway" for the warned list: it holds the tables, so it lives 15 minutes."""
+
+    def __init__(self, round_no: int, tables: list[tuple[str, str | None]], locale: Any) -> None:
+        super().__init__(timeout=900)
+        self.round_no = round_no
+        self.tables = tables
+        button: discord.ui.Button[ImportView] = discord.ui.Button(
+            label=t(FORCE_LABELS["import"], locale), style=discord.ButtonStyle.danger,
+            custom_id=f"stredisko:admin:import:{round_no}")
+        button.callback = self._force  # type: ignore[method-assign]
+        self.add_item(button)
+
+    async def _force(self, interaction: discord.Interaction) -> None:
+        await on_click(interaction, lambda cog: rounds.import_pairings(
+            cog.app, cog.slug, self.round_no, self.tables, str(interaction.user.id), force=True))
+
+
+class CheckinButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"stredisko:admin:prezentacia",
+):
+    """Under the check-in answers: the lists of who has and has not checked in, any time
+    (the answer itself stays as the service gave it; the lists come ephemerally)."""
+
+    def __init__(self, label: str | None = None) -> None:
+        super().__init__(discord.ui.Button(
+            label=label or t("discord_admin.checkin.button"), style=discord.ButtonStyle.secondary,
+            custom_id="stredisko:admin:prezentacia"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: Any, /) -> CheckinButton:
+        return cls(item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        try:
+            require_head_admin(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await admin_cog(interaction).show_checkin(interaction)
+        except Exception as error:
+            await report_error(interaction, error)
+
+
+def checkin_view(locale: Any) -> Callable[[Reply], discord.ui.View | None]:
+    """After opening or closing the check-in, the button to the lists."""
+    def build(reply: Reply) -> discord.ui.View | None:
+        if not reply.ok:
+            return None
+        view = discord.ui.View(timeout=None)
+        view.add_item(CheckinButton(t("discord_admin.checkin.button", locale)))
+        return view
+    return build
