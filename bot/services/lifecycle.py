@@ -366,7 +366,9 @@ def _tell(tx: Tx, pairing: TablePairing, before: StoredResult | None,
         params = describe(tx, pairing, now)
         corrected = before is not None and before.status in (
             ResultStatus.PROVISIONAL, ResultStatus.DISPUTED)
-        if now.verdict.get("code") == "ruling":
+        if pairing.second_id is None:
+            key = "result.bye"  # no opponent, no "how it ended"
+        elif now.verdict.get("code") == "ruling":
             key = "result.ruling"  # the text carries the head admin's reason
         else:
             key = "result.corrected" if corrected else "result.official"

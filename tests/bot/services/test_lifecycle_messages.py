@@ -27,7 +27,7 @@ from bot.store import (
     get_result,
 )
 
-from .conftest import NAMES, START, World, add_game, sent
+from .conftest import NAMES, START, World, add_game, make_world, sent
 
 #: A store id where a name belongs: "Prehra na čas: 2", "súper 3", "lehote: 2;", "(2)" — not
 #: a count, a round or points ("a): 2 partie", "(1. kolo", "(0:1)").
@@ -180,3 +180,13 @@ async def test_a_round_with_everything_open_is_announced_once(
     texts = [text for _, key, text in sent(notifier, "channel")
              if key == "result.round_confirmed"]
     assert len(texts) == 1 and "Otvorených ostáva: 2" in texts[0]
+
+
+async def test_a_bye_is_announced_as_a_bye(app: App, notifier: RecordingNotifier) -> None:
+    world = await make_world(app, players=5)
+    bye = next(p for p in world.tables if p.second_id is None)
+    notifier.sent.clear()
+    await app.run(refresh(bye.id))
+    [(_, key, text)] = [m for m in sent(notifier, "channel") if "voľno" in m[2]]
+    assert key == "result.bye"
+    assert "voľno (BYE), 1 bod, 20:0 (e-SP 4.9)" in text and " – —" not in text

@@ -1,6 +1,6 @@
 """What the admin cog reads from the store that no service hands it: any pairing's review
-item (for `/admin rozhodni`), a player named by mention, id or nick, and a proposal's version
-(so a stale "approve" button does not approve blindly). Each runs inside `App.run`."""
+item (for `/admin rozhodni`) and a player named by mention, id or nick. Each runs inside
+`App.run`."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from bot.store import (
     find_player_by_discord,
     find_player_by_nick,
     get_entry,
-    get_result,
     pairings_of_round,
 )
 
@@ -44,8 +43,3 @@ def find_player(tx: Tx, slug: str, who: str) -> int:
     if player is None or get_entry(tx.db, t_.id, player.id) is None:
         raise ServiceRefusal("discord_admin.unknown_player", who=text[:60])
     return player.id
-
-
-def proposal_version(tx: Tx, pairing_id: int) -> int | None:
-    result = get_result(tx.db, pairing_id)
-    return None if result is None else result.version

@@ -12,9 +12,7 @@ import discord
 
 from bot.discord.client import Refusal, StrediskoModal, require_head_admin
 from bot.discord.cogs.admin.clicks import AdminHost, on_click, open_modal
-from bot.discord.cogs.admin.queries import proposal_version
 from bot.discord.cogs.admin.rulings import needs_scores, parse_score, ruling_of, ruling_options
-from bot.discord.cogs.admin.texts import FORFEIT_RULE
 from bot.discord.i18n import SLOVAK, t
 from bot.services import admin as admin_service
 from bot.services.replies import Reply
@@ -41,12 +39,9 @@ class ApproveButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         async def work(cog: AdminHost) -> Reply:
-            # Two transactions: `approve` takes no expected version (requested from its owner).
-            version = await cog.app.run(proposal_version, self.pairing_id)
-            if version != self.version:
-                return Reply(False, "discord_admin.stale", rule=FORFEIT_RULE)
+            # one transaction: a proposal that changed since the admin saw it is refused
             return await admin_service.approve(cog.app, cog.slug, interaction.user.id,
-                                               self.pairing_id)
+                                               self.pairing_id, expected_version=self.version)
 
         await on_click(interaction, work)
 
