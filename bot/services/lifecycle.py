@@ -374,10 +374,15 @@ def _tell(tx: Tx, pairing: TablePairing, before: StoredResult | None,
             key = "result.corrected" if corrected else "result.official"
         tx.announce(pairing.tournament_id, key, **params)
     elif now.status is ResultStatus.PROPOSED:
-        params = describe(tx, pairing, now)
-        key = "result.proposal" if kind == "proposal" else "result.needs_admin"
-        tx.to_admin(pairing.tournament_id, key, **params)
-        if kind == "proposal":
+        # a record arriving for a table already proposed (e.g. over the limit) may leave the
+        # proposal as it was: the admin hears of it once
+        unchanged = (before is not None and _seen(before) == _seen(now)
+                     and before.verdict.get("code") == now.verdict.get("code"))
+        if not unchanged:
+            params = describe(tx, pairing, now)
+            key = "result.proposal" if kind == "proposal" else "result.needs_admin"
+            tx.to_admin(pairing.tournament_id, key, **params)
+        if kind == "proposal":  # the new version: an auto-apply must approve this one
             _schedule_auto_apply(tx, pairing, now, t)
 
 

@@ -190,3 +190,18 @@ async def test_a_bye_is_announced_as_a_bye(app: App, notifier: RecordingNotifier
     [(_, key, text)] = [m for m in sent(notifier, "channel") if "voľno" in m[2]]
     assert key == "result.bye"
     assert "voľno (BYE), 1 bod, 20:0 (e-SP 4.9)" in text and " – —" not in text
+
+
+async def test_a_proposal_that_stays_the_same_reaches_the_admin_once(
+        app: App, world: World, clock: ManualClock, notifier: RecordingNotifier) -> None:
+    table = world.tables[0]
+    await add_game(app, table, 300, 280, end="unfinished")
+    clock.set(START + timedelta(minutes=50))  # the limit: still being played
+    first = await app.run(refresh(table.id))
+    assert (first.status, first.end_kind) == (ResultStatus.PROPOSED, "over_limit")
+    clock.set(START + timedelta(minutes=55))  # the record of its end, after the limit
+    await add_game(app, table, 380, 350, minutes=(5, 53))
+    second = await app.run(refresh(table.id))
+    assert (second.end_kind, second.first_score) == ("over_limit", 0)
+    assert second.version > first.version  # the evidence changed ...
+    assert keys(notifier, "admin") == ["result.proposal"]  # ... the proposal did not
