@@ -121,7 +121,7 @@ def _pair(a: argparse.Namespace, who: str) -> UseCase:
 
 
 def _publish(a: argparse.Namespace, who: str) -> UseCase:
-    return lambda app: rounds.publish_round(app, a.slug, a.round, who)
+    return lambda app: rounds.publish_round(app, a.slug, int(a.target), who)
 
 
 def _close(a: argparse.Namespace, who: str) -> UseCase:
@@ -270,9 +270,16 @@ def _publish_page(args: argparse.Namespace) -> int:
     report = _run(args, lambda app: views.report(app, args.slug))
     if isinstance(report, Reply):
         return _show(report)
-    path = write_results_page(report, args.dir)
+    path = write_results_page(report, getattr(args, "dir", None) or args.target)
     print(t("cli.page_written", file=str(path)))
     return 0
+
+
+def _publish_either(args: argparse.Namespace) -> int:
+    """`publish SLUG 3` publishes round 3; `publish SLUG DIR` writes the results page there."""
+    if args.target.isdigit():
+        return _reply_command(_publish)(args)
+    return _publish_page(args)
 
 
 # -- the parser -------------------------------------------------------------------------------
@@ -318,7 +325,6 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("slug")
     for name, help_text, factory, forced, note in (
         ("pair", "spárovať kolo (e-SP 2.4)", _pair, True, "párujem kolo"),
-        ("publish", "zverejniť spárované kolo", _publish, False, None),
         ("close", "uzavrieť kolo a vyhlásiť poradie", _close, True, "uzatváram kolo"),
     ):
         sub = add(name, help_text, _reply_command(factory, note))
@@ -326,6 +332,10 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("round", type=int)
         if forced:
             sub.add_argument("--force", action="store_true", help="pokračovať napriek varovaniam")
+    sub = add("publish", "zverejniť spárované kolo (číslo kola) alebo zapísať stránku výsledkov "
+              "turnaja (priečinok)", _publish_either)
+    sub.add_argument("slug")
+    sub.add_argument("target", metavar="KOLO|PRIEČINOK")
     sub = add("finish", "ukončiť turnaj: konečné poradie a online screlo",
               _reply_command(_finish, "ukončujem turnaj a počítam online screlo"))
     sub.add_argument("slug")

@@ -56,6 +56,12 @@ def test_a_round_from_the_command_line(cli, tmp_path: Path) -> None:  # type: ig
     assert code == 0 and len(out.splitlines()) == 8
     code, out, _ = cli("publish-page", SLUG, str(tmp_path / "web"))
     assert code == 0 and (tmp_path / "web" / "index.html").exists()
+    # `publish SLUG DIR` (the name for it) writes the same page; a number is a round
+    code, out, _ = cli("publish", SLUG, str(tmp_path / "stranka"))
+    assert code == 0 and "Cyril Ďurica" in (tmp_path / "stranka" / "index.html").read_text(
+        encoding="utf-8")
+    code, _, err = cli("publish", SLUG, "1")
+    assert code == 1 and "1. kolo je už zverejnené" in err
     code, out, _ = cli("close", SLUG, "1")
     assert code == 1  # three tables still without a result: the warning comes first
     code, out, _ = cli("decay", "2027/28")
