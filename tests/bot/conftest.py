@@ -8,7 +8,8 @@ paired 1–2 and 3–4 and published; the clock stands at START. Its records are
 (`settings.platform_sync = false`): the platform is not synced, the records present are all
 there are. `make_world` builds variants (more players, other settings, unpublished).
 
-The helpers (START, World, make_world, add_game, said, sent, …) are imported with
+The helpers (START, World, make_world, new_tournament, enter_player, add_game, said, sent, …)
+are imported with
 `from .conftest import ...` (tests/bot) or `from ..conftest import ...`; tests/bot/services
 re-exports them for its own `from .conftest import ...`.
 """
@@ -100,22 +101,33 @@ def app(store: Store, clock: ManualClock, notifier: RecordingNotifier) -> App:
     return App(store, clock, notifier)
 
 
+def new_tournament(tx: Tx, by: Change, round_starts: list[datetime], *, slug: str = SLUG,
+                   **options: Any) -> Tournament:
+    """The test worlds' tournament (a draft): 10 min waiting, 50 min games, ADMIN_ID its head
+    admin, the platform not synced unless `settings` say so; `options` go to create_tournament."""
+    settings = {"platform_sync": False, **options.pop("settings", {})}
+    return create_tournament(
+        tx.db, slug=slug, name="Kvalifikačný turnaj online", season="2024/2025",
+        round_starts=round_starts, waiting_minutes=10, game_limit_minutes=50, by=by,
+        admin_ids=[ADMIN_ID], settings=settings, **options)
+
+
+def enter_player(tx: Tx, tournament: Tournament, by: Change, **person: Any) -> Player:
+    """A new player (`person` goes to create_player), entered and paid."""
+    player = create_player(tx.db, by=by, **person)
+    add_entry(tx.db, tournament.id, player.id, by, paid=True)
+    return player
+
+
 def _build(tx: Tx, players: int, rounds: int, published: bool, slug: str,
            status: TournamentStatus, options: dict[str, Any]) -> World:
     by = Change.admin(ADMIN_ID, tx.now, "test setup")
-    settings = {"platform_sync": False, **options.pop("settings", {})}
-    t = create_tournament(
-        tx.db, slug=slug, name="Kvalifikačný turnaj online", season="2024/2025",
-        round_starts=[START + timedelta(hours=2 * n) for n in range(rounds)],
-        waiting_minutes=10, game_limit_minutes=50, by=by, admin_ids=[ADMIN_ID],
-        settings=settings, **options)
-    made = []
-    for n in range(players):
-        player = create_player(tx.db, name=NAMES[n], herna_nick=f"{slug}-hrac{n + 1}",
-                               discord_id=1001 + n + 100 * (slug != SLUG),
-                               discord_name=f"hrac{n + 1}", screlo=1800.0 - 20 * n, by=by)
-        add_entry(tx.db, t.id, player.id, by, paid=True)
-        made.append(player)
+    t = new_tournament(tx, by, [START + timedelta(hours=2 * n) for n in range(rounds)],
+                       slug=slug, **options)
+    made = [enter_player(tx, t, by, name=NAMES[n], herna_nick=f"{slug}-hrac{n + 1}",
+                         discord_id=1001 + n + 100 * (slug != SLUG),
+                         discord_name=f"hrac{n + 1}", screlo=1800.0 - 20 * n)
+            for n in range(players)]
     ids = [p.id for p in made]
     tables = [(k + 1, ids[2 * k], ids[2 * k + 1]) for k in range(players // 2)]
     if players % 2:

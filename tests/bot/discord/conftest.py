@@ -1,42 +1,44 @@
-"""Fixtures for the Discord layer: a StrediskoBot with the sample cog inside the harness; for
-the runner's tests a minimal config file and a gateway that never contacts Discord."""
+"""Fixtures for the Discord layer: a StrediskoBot with the sample cog inside the harness; the
+head admin's cog over a real store (`env`, `make_env`); for the runner's tests a minimal config
+file and a gateway that never contacts Discord."""
 
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import discord
 import pytest
 from discord import app_commands
 
+from bot.clock import ManualClock
 from bot.discord.client import StrediskoBot
-from bot.discord.testkit import GUILD_ID, DiscordHarness
+from bot.discord.cogs.admin import admin_cog_factory
+from bot.discord.i18n import t
+from bot.discord.notifier import DiscordNotifier
+from bot.discord.testkit import (
+    GUILD_ID,
+    HEAD_ADMIN_ROLE_ID,
+    DiscordHarness,
+    Exchange,
+    FakeUser,
+    RecordedMessage,
+)
+from bot.services import lifecycle
+from bot.services.app import App, Tx
+from bot.store import EvidenceKind, Store, append_evidence, get_result
 
-
-def _load_sample_cog() -> ModuleType:
-    # tests/ is not a package (pytest --import-mode=importlib), so load the helper by path.
-    name = "stredisko_sample_cog"
-    if name not in sys.modules:
-        path = Path(__file__).with_name("sample_cog.py")
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-sample_cog = _load_sample_cog()
+from ..conftest import ADMIN_ID, SLUG, START, make_world
+from .sample_cog import SampleCog
 
 
 def sample_bot() -> StrediskoBot:
-    return StrediskoBot(cogs=[sample_cog.SampleCog])
+    return StrediskoBot(cogs=[SampleCog])
 
 
 @pytest.fixture
@@ -48,6 +50,107 @@ def make_bot() -> Callable[[], StrediskoBot]:
 async def harness() -> AsyncIterator[DiscordHarness]:
     async with DiscordHarness(sample_bot()) as h:
         yield h
+
+
+# -- the head admin's cog ---------------------------------------------------------------
+
+REFUSED = t("refusal.head_admin_only", "sk", rule="e-SP 2.5")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "admin_world(build=None, **options): the `env` fixture's world: what "
+                   "`build(tx)` returns, else make_world's with these options")
+
+
+@dataclass
+class Env:
+    h: DiscordHarness
+    app: App
+    clock: ManualClock
+    world: Any
+    admin: FakeUser
+    players: list[FakeUser]
+
+    async def admin_cmd(self, sub: str, **options: Any) -> Exchange:
+        return await self.h.slash("admin", user=self.admin, subcommand=sub, options=options)
+
+    def channel_text(self) -> str:
+        return "\n".join(m.text for m in self.h.channel_messages)
+
+    async def refresh(self, round_no: int = 1) -> None:
+        tid = self.world.tournament.id
+        await self.app.run(lambda tx: lifecycle.refresh_round(tx, tid, round_no,
+                                                              tx.by_scheduler("test")))
+
+    async def result(self, table: int) -> Any:
+        return await self.app.store.read(get_result, self.world.tables[table].id)
+
+
+@asynccontextmanager
+async def make_env(tmp_path: Path, *, players: int = 4,
+                   build: Callable[[Tx], Any] | None = None,
+                   **world: Any) -> AsyncIterator[Env]:
+    """The admin cog in the harness over a real store: a world of `players` (see
+    `make_world`; `world` are its options, by default unpublished) or the one `build` makes in
+    a transaction, the head admin and the players as guild members."""
+    store = await Store.open(tmp_path / "stredisko.db")
+    clock = ManualClock(START)
+    holder: list[App] = []
+    bot = StrediskoBot(cogs=[admin_cog_factory(holder, SLUG)])
+    app = App(store, clock, DiscordNotifier(bot, store))
+    holder.append(app)
+    try:
+        async with DiscordHarness(bot) as h:
+            built: Awaitable[Any] = (app.run(build) if build is not None else make_world(
+                app, players=players, **{"published": False, **world}))
+            made = await built
+            # The head admin's Discord id is the tournament's admin id (the services check it).
+            admin = FakeUser(ADMIN_ID, "Hlavný rozhodca", roles=[HEAD_ADMIN_ROLE_ID])
+            h.users[admin.id] = admin
+            users = []
+            for p in made.players:
+                user = FakeUser(p.discord_id, p.name, roles=[])
+                h.users[user.id] = user
+                users.append(user)
+            yield Env(h, app, clock, made, admin, users)
+    finally:
+        await store.close()
+
+
+@pytest.fixture
+async def env(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Env]:
+    """`make_env` with the options of the closest `admin_world` mark (none: four players,
+    round 1 paired, not published)."""
+    mark = request.node.get_closest_marker("admin_world")
+    async with make_env(tmp_path, **(mark.kwargs if mark else {})) as made:
+        yield made
+
+
+def said(ex: Exchange) -> str:
+    """Everything the user was shown in answer: the response and every follow-up."""
+    messages = ex.followups or ([ex.message] if ex.message else [])
+    return "\n".join(m.text for m in messages)
+
+
+def embed_fields(message: RecordedMessage) -> dict[str, str]:
+    """A message's embed fields, name → value."""
+    return {f["name"]: f["value"] for e in message.embeds for f in e.get("fields", [])}
+
+
+async def record_as_shown(env: Env, payload: dict[str, Any], minutes: int) -> str:
+    """A herna.net record (`payload`) of a game started 5 minutes into round 1 at table 1, as
+    `/admin rozhodni 1 1` shows it `minutes` after round 1's start (in Slovak)."""
+    table = env.world.tables[0]
+
+    def record(tx: Tx) -> None:
+        append_evidence(tx.db, table.id, EvidenceKind.PLATFORM_GAME, tx.by_platform(),
+                        payload=payload, at=START + timedelta(minutes=5))
+
+    env.clock.set(START + timedelta(minutes=minutes))
+    await env.app.run(record)
+    ex = await env.admin_cmd("rozhodni", kolo=1, stol=1)
+    return embed_fields(ex.followups[0])["Záznam z herna.net"]
 
 
 # -- the runner -------------------------------------------------------------------------

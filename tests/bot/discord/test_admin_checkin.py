@@ -3,36 +3,20 @@ the control centre, and who has and has not checked in — shown to him alone (e
 
 from __future__ import annotations
 
-import runpy
-from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from bot.discord.testkit import RecordedMessage
 from bot.services import play
-from bot.services.app import App, Tx
-from bot.store import (
-    Change,
-    TournamentStatus,
-    add_entry,
-    create_player,
-    create_tournament,
-    get_tournament,
-)
+from bot.services.app import Tx
+from bot.store import Change, TournamentStatus, get_tournament
+
+from ..conftest import ADMIN_ID, NAMES, SLUG, START, World, enter_player, new_tournament
+from .conftest import REFUSED, said
 
 CHECKIN_BUTTON = "stredisko:admin:prezentacia"
-
-
-# tests/ is not a package: reuse the admin cog tests' environment (make_env, Env) by path.
-cog_tests = SimpleNamespace(**runpy.run_path(str(Path(__file__).with_name("test_admin_cog.py"))))
-make_env, said = cog_tests.make_env, cog_tests.said
-world_kit = cog_tests.world_kit
-START, SLUG, REFUSED = cog_tests.START, cog_tests.SLUG, cog_tests.REFUSED
-ADMIN_ID = cog_tests.ADMIN_ID
 
 
 def _draft(tx: Tx) -> Any:
@@ -40,27 +24,15 @@ def _draft(tx: Tx) -> Any:
     a tournament is before its check-in; round 1 at 12:00 Bratislava time, check-in may last
     until 11:30."""
     by = Change.admin(ADMIN_ID, tx.now, "test setup")
-    t = create_tournament(
-        tx.db, slug=SLUG, name="Kvalifikačný turnaj online", season="2024/2025",
-        round_starts=[START + timedelta(hours=2)], waiting_minutes=10, game_limit_minutes=50, by=by,
-        admin_ids=[ADMIN_ID], checkin_closes_at=START + timedelta(minutes=90),
-        settings={"platform_sync": False})
-    players = []
-    for n, name in enumerate(world_kit.NAMES):
-        player = create_player(tx.db, name=name, herna_nick=f"{SLUG}-hrac{n + 1}",
-                               discord_id=1001 + n, discord_name=f"hrac{n + 1}", by=by)
-        add_entry(tx.db, t.id, player.id, by, paid=True)
-        players.append(player)
-    return world_kit.World(get_tournament(tx.db, t.id), players, [])
+    t = new_tournament(tx, by, [START + timedelta(hours=2)],
+                       checkin_closes_at=START + timedelta(minutes=90))
+    players = [enter_player(tx, t, by, name=name, herna_nick=f"{SLUG}-hrac{n + 1}",
+                            discord_id=1001 + n, discord_name=f"hrac{n + 1}")
+               for n, name in enumerate(NAMES)]
+    return World(get_tournament(tx.db, t.id), players, [])
 
 
-@pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[Any]:
-    async def build(app: App) -> Any:
-        return await app.run(_draft)
-
-    async with make_env(tmp_path, build=build) as made:
-        yield made
+pytestmark = pytest.mark.admin_world(build=_draft)
 
 
 def _lists(messages: list[RecordedMessage]) -> dict[str, list[str]]:

@@ -3,122 +3,24 @@ a real SQLite store, a ManualClock and the Discord notifier — nothing mocked b
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from datetime import timedelta
-from pathlib import Path
-from types import ModuleType
-from typing import Any
 
 import pytest
 
-from bot.clock import ManualClock
-from bot.discord.client import Refusal, StrediskoBot
-from bot.discord.cogs.admin import admin_cog_factory, parse_pairings
+from bot.discord.client import Refusal
+from bot.discord.cogs.admin import parse_pairings
 from bot.discord.i18n import t
-from bot.discord.notifier import DiscordNotifier
 from bot.discord.testkit import (
     CONTROL_CHANNEL_ID,
-    HEAD_ADMIN_ROLE_ID,
-    DiscordHarness,
     DiscordWouldReject,
     Exchange,
-    FakeUser,
     RecordedMessage,
 )
-from bot.services import lifecycle, play
-from bot.services.app import App
-from bot.store import ResultStatus, Store, get_entry, get_result, get_round
+from bot.services import play
+from bot.store import ResultStatus, get_entry, get_round
 
-
-def _load_services_conftest() -> ModuleType:
-    # tests/ is not a package: reuse the services' world builder by path.
-    name = "stredisko_services_conftest"
-    if name not in sys.modules:
-        path = Path(__file__).parents[1] / "services" / "conftest.py"
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-world_kit = _load_services_conftest()
-START, ADMIN_ID, SLUG = world_kit.START, world_kit.ADMIN_ID, world_kit.SLUG
-REFUSED = t("refusal.head_admin_only", "sk", rule="e-SP 2.5")
-
-
-@dataclass
-class Env:
-    h: DiscordHarness
-    app: App
-    clock: ManualClock
-    world: Any
-    admin: FakeUser
-    players: list[FakeUser]
-
-    async def admin_cmd(self, sub: str, **options: Any) -> Exchange:
-        return await self.h.slash("admin", user=self.admin, subcommand=sub, options=options)
-
-    def channel_text(self) -> str:
-        return "\n".join(m.text for m in self.h.channel_messages)
-
-    async def refresh(self, round_no: int = 1) -> None:
-        tid = self.world.tournament.id
-        await self.app.run(lambda tx: lifecycle.refresh_round(tx, tid, round_no,
-                                                              tx.by_scheduler("test")))
-
-    async def result(self, table: int) -> Any:
-        return await self.app.store.read(get_result, self.world.tables[table].id)
-
-
-@asynccontextmanager
-async def make_env(tmp_path: Path, *, players: int = 4,
-                   build: Callable[[App], Awaitable[Any]] | None = None,
-                   **world: Any) -> AsyncIterator[Env]:
-    """The admin cog in the harness over a real store: a world of `players` (see the services'
-    `make_world`; `world` are its options, by default unpublished) or the one `build` makes,
-    the head admin and the players as guild members."""
-    store = await Store.open(tmp_path / "stredisko.db")
-    clock = ManualClock(START)
-    holder: list[App] = []
-    bot = StrediskoBot(cogs=[admin_cog_factory(holder, SLUG)])
-    app = App(store, clock, DiscordNotifier(bot, store))
-    holder.append(app)
-    try:
-        async with DiscordHarness(bot) as h:
-            if build is not None:
-                built = await build(app)
-            else:
-                built = await world_kit.make_world(app, players=players,
-                                                   **{"published": False, **world})
-            # The head admin's Discord id is the tournament's admin id (the services check it).
-            admin = FakeUser(ADMIN_ID, "Hlavný rozhodca", roles=[HEAD_ADMIN_ROLE_ID])
-            h.users[admin.id] = admin
-            users = []
-            for p in built.players:
-                user = FakeUser(p.discord_id, p.name, roles=[])
-                h.users[user.id] = user
-                users.append(user)
-            yield Env(h, app, clock, built, admin, users)
-    finally:
-        await store.close()
-
-
-@pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[Env]:
-    async with make_env(tmp_path) as made:
-        yield made
-
-
-def said(ex: Exchange) -> str:
-    """Everything the user was shown in answer: the response and every follow-up."""
-    messages = ex.followups or ([ex.message] if ex.message else [])
-    return "\n".join(m.text for m in messages)
+from ..conftest import SLUG, START, add_game
+from .conftest import REFUSED, Env, said
 
 
 def _custom_ids(messages: list[RecordedMessage], prefix: str) -> list[str]:
@@ -266,7 +168,7 @@ async def test_a_no_show_proposal_is_in_the_queue_and_approved_with_one_click(en
 async def test_a_conflict_is_ruled_via_select_and_modal_with_a_required_reason(env: Env) -> None:
     await _publish_round_1(env)
     table = env.world.tables[1]
-    await world_kit.add_game(env.app, table, 400, 300)
+    await add_game(env.app, table, 400, 300)
     env.clock.set(START + timedelta(minutes=45))
     reply = await play.report_result(env.app, SLUG, env.world.discord(3), 420, 400)
     assert reply.key == "play.result_conflict", reply

@@ -5,11 +5,7 @@ players split to Discord's limits."""
 
 from __future__ import annotations
 
-import runpy
-from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -21,24 +17,12 @@ from bot.discord.render import (
     EMBEDS_TOTAL_LIMIT,
 )
 from bot.discord.testkit import RecordedMessage
-from bot.services.app import App, Tx
-from bot.store import (
-    Change,
-    TournamentStatus,
-    add_entry,
-    create_player,
-    create_tournament,
-    get_tournament,
-    pairings_of_round,
-    set_status,
-)
+from bot.services.app import Tx
+from bot.store import Change, TournamentStatus, get_tournament, pairings_of_round, set_status
 
-# tests/ is not a package: reuse the admin cog tests' environment (make_env, Env) by path.
-cog_tests = SimpleNamespace(**runpy.run_path(str(Path(__file__).with_name("test_admin_cog.py"))))
-make_env, said = cog_tests.make_env, cog_tests.said
-world_kit = cog_tests.world_kit
-START, SLUG, REFUSED, ADMIN_ID = (cog_tests.START, cog_tests.SLUG, cog_tests.REFUSED,
-                                  cog_tests.ADMIN_ID)
+from ..conftest import ADMIN_ID, START, World, add_game, enter_player, new_tournament
+from .conftest import REFUSED, said
+
 FORCE = "stredisko:admin:aj-tak:ukonci:0"
 HEADER = "Turnaj Kvalifikačný turnaj online (sezóna 2024/2025) sa skončil."
 
@@ -62,14 +46,11 @@ def standings_lines(messages: list[RecordedMessage]) -> list[str]:
             for line in (e.get("description") or "").split("\n") if line]
 
 
-@pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[Any]:
-    async with make_env(tmp_path, published=True) as made:
-        yield made
+pytestmark = pytest.mark.admin_world(published=True)
 
 
 async def test_finish_warns_first_then_finishes_with_the_button(env: Any) -> None:
-    await world_kit.add_game(env.app, env.world.tables[0], 400, 300)  # table 2 stays open
+    await add_game(env.app, env.world.tables[0], 400, 300)  # table 2 stays open
     env.clock.set(START + timedelta(minutes=45))
     await env.refresh()
     before = len(env.h.channel_messages)
@@ -135,39 +116,23 @@ PLAYERS = 64
 def _tournament_of_64(tx: Tx) -> Any:
     """64 players seeded 2130 down to 1500 (not newcomers), one round at START."""
     by = Change.admin(ADMIN_ID, tx.now, "test setup")
-    t = create_tournament(
-        tx.db, slug=SLUG, name="Kvalifikačný turnaj online", season="2024/2025",
-        round_starts=[START], waiting_minutes=10, game_limit_minutes=50, by=by,
-        admin_ids=[ADMIN_ID], settings={"platform_sync": False})
-    players = []
-    for n in range(PLAYERS):
-        player = create_player(
-            tx.db, name=f"{FIRST[n % 8]} {LAST[n // 8]}", herna_nick=f"hrac{n + 1:02d}",
-            discord_id=3001 + n, discord_name=f"hrac{n + 1}", screlo=2130.0 - 10 * n,
-            rated_games=40, by=by)
-        add_entry(tx.db, t.id, player.id, by, paid=True)
-        players.append(player)
+    t = new_tournament(tx, by, [START])
+    players = [enter_player(tx, t, by, name=f"{FIRST[n % 8]} {LAST[n // 8]}",
+                            herna_nick=f"hrac{n + 1:02d}", discord_id=3001 + n,
+                            discord_name=f"hrac{n + 1}", screlo=2130.0 - 10 * n, rated_games=40)
+               for n in range(PLAYERS)]
     set_status(tx.db, t.id, TournamentStatus.RUNNING, by)
-    return world_kit.World(get_tournament(tx.db, t.id), players, [])
+    return World(get_tournament(tx.db, t.id), players, [])
 
 
-@pytest.fixture
-async def big(tmp_path: Path) -> AsyncIterator[Any]:
-    async def build(app: App) -> Any:
-        return await app.run(_tournament_of_64)
-
-    async with make_env(tmp_path, build=build) as made:
-        yield made
-
-
-async def test_64_players_final_standings_are_split_to_discords_limits(big: Any) -> None:
-    env = big
+@pytest.mark.admin_world(build=_tournament_of_64)
+async def test_64_players_final_standings_are_split_to_discords_limits(env: Any) -> None:
     paired = await env.admin_cmd("paruj", kolo=1)
     assert "1. kolo je spárované: 32" in said(paired)
     await env.h.click("stredisko:admin:zverejni:1", env.admin)
     tables = await env.app.store.read(pairings_of_round, env.world.tournament.id, 1)
     for table in tables:
-        await world_kit.add_game(env.app, table, 400, 300 + table.table_no)
+        await add_game(env.app, table, 400, 300 + table.table_no)
     excluded = await env.admin_cmd("vyluc", hrac="hrac64", dovod="Nešportové správanie")
     assert "je vylúčený" in said(excluded)
     env.clock.set(START + timedelta(minutes=61))  # the dispute window of e-SP 4.7 is over

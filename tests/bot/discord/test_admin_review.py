@@ -4,11 +4,7 @@ discrepancies with confirmed results (e-SP 4.7) decided with one click and a req
 
 from __future__ import annotations
 
-import runpy
-from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -17,23 +13,12 @@ from bot.discord.testkit import DiscordWouldReject, RecordedMessage
 from bot.services import lifecycle, play
 from bot.services.app import Tx
 from bot.services.evidence_map import game_payload
-from bot.store import EvidenceKind, ResultStatus, append_evidence, list_discrepancies
+from bot.store import ResultStatus, list_discrepancies
 
-# tests/ is not a package: reuse the admin cog tests' environment (make_env, Env) by path.
-cog_tests = SimpleNamespace(**runpy.run_path(str(Path(__file__).with_name("test_admin_cog.py"))))
-make_env, said = cog_tests.make_env, cog_tests.said
-world_kit = cog_tests.world_kit
-START, SLUG, REFUSED = cog_tests.START, cog_tests.SLUG, cog_tests.REFUSED
+from ..conftest import SLUG, START, add_game
+from .conftest import REFUSED, embed_fields, record_as_shown, said
 
-
-@pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[Any]:
-    async with make_env(tmp_path, published=True) as made:
-        yield made
-
-
-def _fields(message: RecordedMessage) -> dict[str, str]:
-    return {f["name"]: f["value"] for e in message.embeds for f in e.get("fields", [])}
+pytestmark = pytest.mark.admin_world(published=True)
 
 
 def _item(messages: list[RecordedMessage], text: str) -> RecordedMessage:
@@ -48,7 +33,7 @@ async def _contested_table_2(env: Any) -> None:
     assert (await play.report_absence(env.app, SLUG, env.world.discord(3))).ok
     env.clock.set(START + timedelta(minutes=4))
     assert (await play.arrive(env.app, SLUG, env.world.discord(2))).ok
-    await world_kit.add_game(env.app, env.world.tables[1], 410, 300)
+    await add_game(env.app, env.world.tables[1], 410, 300)
     env.clock.set(START + timedelta(minutes=45))
     reply = await play.report_result(env.app, SLUG, env.world.discord(3), 420, 400)
     assert reply.key == "play.result_conflict", reply
@@ -58,7 +43,7 @@ async def test_an_item_shows_record_reports_and_timeline_side_by_side(env: Any) 
     await _contested_table_2(env)
     ex = await env.admin_cmd("fronta")
     item = _item(ex.followups, "stôl 2")
-    fields = _fields(item)
+    fields = embed_fields(item)
     # in this order and inline: the record, each player's reports, the timeline
     assert list(fields) == ["Záznam z herna.net", "Hlásenie: Ľubomír Čierny",
                             "Hlásenie: Šimon Ťažký", "Priebeh"]
@@ -79,7 +64,7 @@ async def test_an_item_in_english_for_an_english_admin(env: Any) -> None:
     await _contested_table_2(env)
     ex = await env.h.slash("admin", user=env.admin, subcommand="fronta", locale="en-US")
     item = _item(ex.followups, "table 2")
-    fields = _fields(item)
+    fields = embed_fields(item)
     assert fields["herna.net record"].startswith(
         "game g1: 410:300, Finished game; Ľubomír Čierny started; moves: Ľubomír Čierny 10, ")
     assert "1 Mar 2025, 10:05 – 1 Mar 2025, 10:40" in fields["herna.net record"]
@@ -98,15 +83,7 @@ async def test_a_swapped_start_a_flag_and_whom_the_end_concerns_are_shown(env: A
                            started=START + timedelta(minutes=5),
                            ended=START + timedelta(minutes=30), on=duro,
                            moves={zofia: 8, duro: 7}, flags=["wrong_settings", "novinka"])
-
-    def record(tx: Tx) -> None:
-        append_evidence(tx.db, table.id, EvidenceKind.PLATFORM_GAME, tx.by_platform(),
-                        payload=payload, at=START + timedelta(minutes=5))
-
-    env.clock.set(START + timedelta(minutes=31))
-    await env.app.run(record)
-    ex = await env.admin_cmd("rozhodni", kolo=1, stol=1)
-    assert _fields(ex.followups[0])["Záznam z herna.net"] == (
+    assert await record_as_shown(env, payload, 31) == (
         "hra g7: 120:95, Prehra na čas: Ďuro Ďurkovič; začínal(a) Žofia Šťastná; "
         "ťahy: Ďuro Ďurkovič 7, Žofia Šťastná 8; 1. 3. 2025 10:05 – 1. 3. 2025 10:30; "
         "načítané 1. 3. 2025 10:31 Príznaky: nastavenie stola nezodpovedá propozíciám "
@@ -121,7 +98,7 @@ async def _discrepancy(env: Any) -> int:
     test of resolve_discrepancy): a discrepancy, never a change."""
     table = env.world.tables[0]
     tid = env.world.tournament.id
-    await world_kit.add_game(env.app, table, 400, 300)
+    await add_game(env.app, table, 400, 300)
     env.clock.set(START + timedelta(minutes=55))
 
     def confirm(tx: Tx) -> None:
@@ -129,7 +106,7 @@ async def _discrepancy(env: Any) -> int:
 
     await env.app.run(confirm)
     env.clock.set(START + timedelta(minutes=70))
-    await world_kit.add_game(env.app, table, 300, 410, game_id="g2", minutes=(41, 48))
+    await add_game(env.app, table, 300, 410, game_id="g2", minutes=(41, 48))
     await env.refresh()
     (found,) = await env.app.store.read(list_discrepancies, tid)
     return int(found.id)
@@ -140,7 +117,7 @@ async def test_a_discrepancy_shows_the_confirmed_result_beside_the_new_one(env: 
     ex = await env.admin_cmd("fronta")
     assert "nezhody: 1" in said(ex)
     item = _item(ex.followups, f"Nezhoda č. {number}")
-    fields = _fields(item)
+    fields = embed_fields(item)
     assert list(fields)[:2] == ["Potvrdený výsledok", "Podľa dôkazov teraz"]
     assert fields["Potvrdený výsledok"].startswith("400:300 (body 1:0), Dohraná partia (e-SP")
     assert fields["Podľa dôkazov teraz"].startswith("300:410 (body 0:1), Dohraná partia")
@@ -199,7 +176,7 @@ async def test_take_note_stores_the_slovak_record_even_for_an_english_admin(env:
     number = await _discrepancy(env)
     ex = await env.h.slash("admin", user=env.admin, subcommand="fronta", locale="en-US")
     item = _item(ex.followups, f"Discrepancy no. {number}")
-    assert "Confirmed result" in _fields(item)
+    assert "Confirmed result" in embed_fields(item)
     opened = await env.h.click(item, env.admin, locale="en-US",
                                custom_id=f"stredisko:admin:nezhoda:{number}:vedomie")
     assert opened.modal["title"] == "Take note"

@@ -4,45 +4,30 @@ and a herna.net record reads how the game ended in Slovak, "unfinished" included
 
 from __future__ import annotations
 
-import runpy
-from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from bot.discord.i18n import CatalogueError, t
-from bot.discord.testkit import HEAD_ADMIN_ROLE_ID, Exchange, FakeUser, RecordedMessage
+from bot.discord.testkit import HEAD_ADMIN_ROLE_ID, Exchange, FakeUser
 from bot.services import play
-from bot.services.app import Tx
 from bot.services.evidence_map import game_payload
-from bot.store import EvidenceKind, ResultStatus, append_evidence
+from bot.store import ResultStatus
 from rules import PlatformEnd
 from scrapers.herna.records import EndKind
 
-# tests/ is not a package: reuse the admin cog tests' environment (make_env, Env) by path.
-cog_tests = SimpleNamespace(**runpy.run_path(str(Path(__file__).with_name("test_admin_cog.py"))))
-make_env, world_kit = cog_tests.make_env, cog_tests.world_kit
-START, SLUG, ADMIN_ID = cog_tests.START, cog_tests.SLUG, cog_tests.ADMIN_ID
+from ..conftest import ADMIN_ID, SLUG, START, add_game
+from .conftest import embed_fields, record_as_shown
+
+pytestmark = pytest.mark.admin_world(published=True)
 REASON = "Záznam z herna.net platí"
-
-
-@pytest.fixture
-async def env(tmp_path: Path) -> AsyncIterator[Any]:
-    async with make_env(tmp_path, published=True) as made:
-        yield made
-
-
-def _fields(message: RecordedMessage) -> dict[str, str]:
-    return {f["name"]: f["value"] for e in message.embeds for f in e.get("fields", [])}
 
 
 async def _rule_table_2(env: Any) -> None:
     """A conflict at table 2 (herna.net 400:300, Šimon reports 420:400), ruled by the head
     admin (Discord id ADMIN_ID, "Hlavný rozhodca") with the select and the modal at 10:50."""
-    await world_kit.add_game(env.app, env.world.tables[1], 400, 300)
+    await add_game(env.app, env.world.tables[1], 400, 300)
     env.clock.set(START + timedelta(minutes=45))
     reply = await play.report_result(env.app, SLUG, env.world.discord(3), 420, 400)
     assert reply.key == "play.result_conflict", reply
@@ -60,7 +45,7 @@ async def _rule_table_2(env: Any) -> None:
 async def _rulings_seen_by(env: Any, user: FakeUser, locale: str = "sk") -> str:
     ex = await env.h.slash("admin", user=user, subcommand="rozhodni", locale=locale,
                            options={"kolo": 1, "stol": 2})
-    fields = _fields(ex.followups[0])
+    fields = embed_fields(ex.followups[0])
     return fields[t("discord_admin.field.rulings", locale)]
 
 
@@ -107,7 +92,7 @@ async def test_the_queue_names_each_ruler_once_for_all_its_items(env: Any) -> No
     calls_before = len(env.h.calls)
     ex: Exchange = await env.h.slash("admin", user=deputy, subcommand="fronta")
     item = next(m for m in ex.followups if "stôl 2" in m.text and m.components)
-    assert _fields(item)["Rozhodnutia"].startswith("1. 3. 2025 10:50 — Hlavný rozhodca: ")
+    assert embed_fields(item)["Rozhodnutia"].startswith("1. 3. 2025 10:50 — Hlavný rozhodca: ")
     assert _member_lookups(env.h.calls[calls_before:]) == 1
 
 
@@ -123,15 +108,7 @@ async def _record(env: Any, end: str, ended: bool) -> str:
                            second_score=95, end=end, started=START + timedelta(minutes=5),
                            ended=START + timedelta(minutes=30) if ended else None,
                            moves={duro: 7, zofia: 7})
-
-    def record(tx: Tx) -> None:
-        append_evidence(tx.db, table.id, EvidenceKind.PLATFORM_GAME, tx.by_platform(),
-                        payload=payload, at=START + timedelta(minutes=5))
-
-    env.clock.set(START + timedelta(minutes=20))
-    await env.app.run(record)
-    ex = await env.admin_cmd("rozhodni", kolo=1, stol=1)
-    return _fields(ex.followups[0])["Záznam z herna.net"]
+    return await record_as_shown(env, payload, 20)
 
 
 async def test_an_unfinished_record_reads_in_slovak(env: Any) -> None:

@@ -61,9 +61,36 @@ HernaFactory = Callable[[], AbstractAsyncContextManager[sync.Herna]]
 DYNAMIC_ITEMS = (ForceButton, PublishButton, ApproveButton, RulingSelect, DiscrepancyButton,
                  CheckinButton)
 
+#: A command parameter's name and description keys in the catalogue.
+KOLO = ("app.param.kolo", "app.param.kolo_description")
+HRAC = ("app.admin.param.hrac", "app.admin.param.hrac_description")
+DOVOD = ("app.param.dovod", "app.admin.param.dovod_vylucenia_description")
+SUBOR = ("app.admin.param.subor", "app.admin.param.subor_description")
+TEXT = ("app.admin.param.text", "app.admin.param.text_description")
+STOL = ("app.admin.param.stol", "app.admin.param.stol_description")
 
-def _param(key: str) -> app_commands.locale_str:
-    return app_str(key)
+# the parameters' types (Discord checks the ranges before the command runs)
+Kolo = app_commands.Range[int, 1, 99]
+Hrac = app_commands.Range[str, 1, 60]
+Dovod = app_commands.Range[str, 1, 500]
+CommandMaker = Callable[..., Callable[[Callable[..., Any]], Any]]
+
+
+def _command(key: str, maker: CommandMaker = app_commands.command
+             ) -> Callable[[Callable[..., Any]], Any]:
+    """`/admin <key>` (or a subgroup's, with its `.command` as `maker`), named and described
+    by the catalogue's `app.admin.<key>.name` and `.description`."""
+    return maker(name=app_str(f"app.admin.{key}.name"),
+                 description=app_str(f"app.admin.{key}.description"))
+
+
+def _params(**keys: tuple[str, str]) -> Callable[[Callable[..., Any]], Any]:
+    """The parameters' shown names and descriptions: `parameter=(name key, description key)`."""
+    def apply(callback: Callable[..., Any]) -> Any:
+        described = app_commands.describe(**{p: app_str(d) for p, (_, d) in keys.items()})
+        renamed = app_commands.rename(**{p: app_str(n) for p, (n, _) in keys.items()})
+        return renamed(described(callback))
+    return apply
 
 
 @app_commands.guild_only()
@@ -120,22 +147,19 @@ class AdminCog(
     prezentacia = app_commands.Group(name=app_str("app.prezentacia.name"),
                                      description=app_str("app.admin.prezentacia.description"))
 
-    @prezentacia.command(name=app_str("app.admin.otvor.name"),
-                         description=app_str("app.admin.otvor.description"))
+    @_command("otvor", prezentacia.command)
     async def otvor(self, interaction: discord.Interaction) -> None:
         await self.answer(interaction, setup.open_checkin(self.app, self.slug,
                                                           str(interaction.user.id)),
                           view=checkin_view(interaction.locale))
 
-    @prezentacia.command(name=app_str("app.admin.zatvor.name"),
-                         description=app_str("app.admin.zatvor.description"))
+    @_command("zatvor", prezentacia.command)
     async def zatvor(self, interaction: discord.Interaction) -> None:
         await self.answer(interaction, setup.close_checkin(self.app, self.slug,
                                                            str(interaction.user.id)),
                           view=checkin_view(interaction.locale))
 
-    @prezentacia.command(name=app_str("app.admin.prehlad.name"),
-                         description=app_str("app.admin.prehlad.description"))
+    @_command("prehlad", prezentacia.command)
     async def prehlad(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.show_checkin(interaction)
@@ -150,12 +174,10 @@ class AdminCog(
 
     # -- rounds --------------------------------------------------------------------------
 
-    @app_commands.command(name=app_str("app.admin.paruj.name"),
-                          description=app_str("app.admin.paruj.description"))
-    @app_commands.rename(kolo=_param("app.param.kolo"))
-    @app_commands.describe(kolo=_param("app.param.kolo_description"))
+    @_command("paruj")
+    @_params(kolo=KOLO)
     async def paruj(self, interaction: discord.Interaction,
-                    kolo: app_commands.Range[int, 1, 99]) -> None:
+                    kolo: Kolo) -> None:
         locale = interaction.locale
         force = self._force_view("paruj", kolo, locale)
 
@@ -168,24 +190,17 @@ class AdminCog(
                                                          str(interaction.user.id)),
                           view=next_click)
 
-    @app_commands.command(name=app_str("app.admin.zverejni.name"),
-                          description=app_str("app.admin.zverejni.description"))
-    @app_commands.rename(kolo=_param("app.param.kolo"))
-    @app_commands.describe(kolo=_param("app.param.kolo_description"))
+    @_command("zverejni")
+    @_params(kolo=KOLO)
     async def zverejni(self, interaction: discord.Interaction,
-                       kolo: app_commands.Range[int, 1, 99]) -> None:
+                       kolo: Kolo) -> None:
         await self.answer(interaction, rounds.publish_round(self.app, self.slug, kolo,
                                                             str(interaction.user.id)))
 
-    @app_commands.command(name=app_str("app.admin.import.name"),
-                          description=app_str("app.admin.import.description"))
-    @app_commands.rename(kolo=_param("app.param.kolo"), subor=_param("app.admin.param.subor"),
-                         text=_param("app.admin.param.text"))
-    @app_commands.describe(kolo=_param("app.param.kolo_description"),
-                           subor=_param("app.admin.param.subor_description"),
-                           text=_param("app.admin.param.text_description"))
+    @_command("import")
+    @_params(kolo=KOLO, subor=SUBOR, text=TEXT)
     async def import_(self, interaction: discord.Interaction,
-                      kolo: app_commands.Range[int, 1, 99],
+                      kolo: Kolo,
                       subor: discord.Attachment | None = None,
                       text: app_commands.Range[str, 1, 4000] | None = None) -> None:
         source = text or ""
@@ -204,18 +219,15 @@ class AdminCog(
         await self.answer(interaction, rounds.import_pairings(
             self.app, self.slug, kolo, tables, str(interaction.user.id)), view=next_click)
 
-    @app_commands.command(name=app_str("app.admin.uzavri.name"),
-                          description=app_str("app.admin.uzavri.description"))
-    @app_commands.rename(kolo=_param("app.param.kolo"))
-    @app_commands.describe(kolo=_param("app.param.kolo_description"))
+    @_command("uzavri")
+    @_params(kolo=KOLO)
     async def uzavri(self, interaction: discord.Interaction,
-                     kolo: app_commands.Range[int, 1, 99]) -> None:
+                     kolo: Kolo) -> None:
         await self.answer(interaction, rounds.close_round(self.app, self.slug, kolo,
                                                           str(interaction.user.id)),
                           view=self._force_view("uzavri", kolo, interaction.locale))
 
-    @app_commands.command(name=app_str("app.admin.ukonci.name"),
-                          description=app_str("app.admin.ukonci.description"))
+    @_command("ukonci")
     async def ukonci(self, interaction: discord.Interaction) -> None:
         await self.answer(interaction, rounds.finish_tournament(self.app, self.slug,
                                                                 str(interaction.user.id)),
@@ -223,8 +235,7 @@ class AdminCog(
 
     # -- rulings -------------------------------------------------------------------------
 
-    @app_commands.command(name=app_str("app.admin.fronta.name"),
-                          description=app_str("app.admin.fronta.description"))
+    @_command("fronta")
     async def fronta(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         reply = await admin_service.review_queue(self.app, self.slug)
@@ -248,13 +259,10 @@ class AdminCog(
         await send(interaction, item_messages(item, locale, admins),
                    view=review_view(item, locale))
 
-    @app_commands.command(name=app_str("app.admin.rozhodni.name"),
-                          description=app_str("app.admin.rozhodni.description"))
-    @app_commands.rename(kolo=_param("app.param.kolo"), stol=_param("app.admin.param.stol"))
-    @app_commands.describe(kolo=_param("app.param.kolo_description"),
-                           stol=_param("app.admin.param.stol_description"))
+    @_command("rozhodni")
+    @_params(kolo=KOLO, stol=STOL)
     async def rozhodni(self, interaction: discord.Interaction,
-                       kolo: app_commands.Range[int, 1, 99],
+                       kolo: Kolo,
                        stol: app_commands.Range[int, 1, 999]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         item = await self.app.run(review_item, self.slug, kolo, stol)
@@ -272,32 +280,21 @@ class AdminCog(
         reply = found if isinstance(found, Reply) else await act(found)
         await send(interaction, render(reply, interaction.locale))
 
-    @app_commands.command(name=app_str("app.admin.vyluc.name"),
-                          description=app_str("app.admin.vyluc.description"))
-    @app_commands.rename(hrac=_param("app.admin.param.hrac"), dovod=_param("app.param.dovod"))
-    @app_commands.describe(hrac=_param("app.admin.param.hrac_description"),
-                           dovod=_param("app.admin.param.dovod_vylucenia_description"))
-    async def vyluc(self, interaction: discord.Interaction,
-                    hrac: app_commands.Range[str, 1, 60],
-                    dovod: app_commands.Range[str, 1, 500]) -> None:
+    @_command("vyluc")
+    @_params(hrac=HRAC, dovod=DOVOD)
+    async def vyluc(self, interaction: discord.Interaction, hrac: Hrac, dovod: Dovod) -> None:
         await self._about_player(interaction, hrac, lambda pid: admin_service.exclude(
             self.app, self.slug, interaction.user.id, pid, dovod))
 
-    @app_commands.command(name=app_str("app.admin.obnov.name"),
-                          description=app_str("app.admin.obnov.description"))
-    @app_commands.rename(hrac=_param("app.admin.param.hrac"), dovod=_param("app.param.dovod"))
-    @app_commands.describe(hrac=_param("app.admin.param.hrac_description"),
-                           dovod=_param("app.admin.param.dovod_vylucenia_description"))
-    async def obnov(self, interaction: discord.Interaction,
-                    hrac: app_commands.Range[str, 1, 60],
-                    dovod: app_commands.Range[str, 1, 500]) -> None:
+    @_command("obnov")
+    @_params(hrac=HRAC, dovod=DOVOD)
+    async def obnov(self, interaction: discord.Interaction, hrac: Hrac, dovod: Dovod) -> None:
         await self._about_player(interaction, hrac, lambda pid: admin_service.reinstate(
             self.app, self.slug, interaction.user.id, pid, dovod))
 
     # -- herna.net -----------------------------------------------------------------------
 
-    @app_commands.command(name=app_str("app.admin.synchronizuj.name"),
-                          description=app_str("app.admin.synchronizuj.description"))
+    @_command("synchronizuj")
     async def synchronizuj(self, interaction: discord.Interaction) -> None:
         if self.herna is None:
             raise Refusal("discord_admin.sync_unavailable", slug=self.slug)

@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from bot.discord.client import Refusal, StrediskoModal, require_head_admin
-from bot.discord.cogs.admin.clicks import AdminHost, on_click, open_modal
+from bot.discord.cogs.admin.clicks import AdminHost, RebuiltFromCustomId, on_click, open_modal
 from bot.discord.cogs.admin.rulings import needs_scores, parse_score, ruling_of, ruling_options
 from bot.discord.i18n import SLOVAK, t
 from bot.services import admin as admin_service
@@ -19,6 +19,7 @@ from bot.services.replies import Reply
 
 
 class ApproveButton(
+    RebuiltFromCustomId,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"stredisko:admin:schval:(?P<pairing>[0-9]+):(?P<version>[0-9]+)",
 ):
@@ -31,11 +32,6 @@ class ApproveButton(
             custom_id=f"stredisko:admin:schval:{pairing_id}:{version}"))
         self.pairing_id = pairing_id
         self.version = version
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any, /) -> ApproveButton:
-        return cls(int(match["pairing"]), int(match["version"]), item.label)
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         async def work(cog: AdminHost) -> Reply:
@@ -70,18 +66,29 @@ class RulingSelect(
             self.pairing_id, self.item.values[0], interaction.locale))
 
 
-class RulingModal(StrediskoModal):
-    """The reason (required) and, where the ruling needs them, the scores."""
+class ReasonModal(StrediskoModal):
+    """A head admin's decision that needs a reason: the required reason box first, and the
+    submit checked like every click of the head admin (e-SP 2.5)."""
 
-    def __init__(self, pairing_id: int, choice: str, locale: Any) -> None:
-        super().__init__(title=t("discord_admin.modal_title", locale)[:45],
-                         custom_id=f"stredisko:admin:dovod:{pairing_id}:{choice}"[:100])
-        self.pairing_id = pairing_id
-        self.choice = choice
+    def __init__(self, title: str, custom_id: str, locale: Any) -> None:
+        super().__init__(title=title[:45], custom_id=custom_id)
         self.reason = discord.ui.TextInput(
             label=t("discord_admin.reason_label", locale)[:45], custom_id="dovod",
             style=discord.TextStyle.paragraph, required=True, max_length=500)
         self.add_item(self.reason)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        return require_head_admin(interaction)
+
+
+class RulingModal(ReasonModal):
+    """The reason (required) and, where the ruling needs them, the scores."""
+
+    def __init__(self, pairing_id: int, choice: str, locale: Any) -> None:
+        super().__init__(t("discord_admin.modal_title", locale),
+                         f"stredisko:admin:dovod:{pairing_id}:{choice}"[:100], locale)
+        self.pairing_id = pairing_id
+        self.choice = choice
         self.scores: tuple[discord.ui.TextInput, discord.ui.TextInput] | None = None
         if needs_scores(choice):
             self.scores = (
@@ -92,9 +99,6 @@ class RulingModal(StrediskoModal):
             )
             for box in self.scores:
                 self.add_item(box)
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
-        return require_head_admin(interaction)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         scores = None
@@ -111,6 +115,7 @@ class RulingModal(StrediskoModal):
 
 
 class DiscrepancyButton(
+    RebuiltFromCustomId,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"stredisko:admin:nezhoda:(?P<id>[0-9]+):(?P<how>ponechat|vedomie)",
 ):
@@ -126,35 +131,23 @@ class DiscrepancyButton(
         self.discrepancy_id = discrepancy_id
         self.how = how
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any, /) -> DiscrepancyButton:
-        return cls(int(match["id"]), match["how"], item.label)
-
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         await open_modal(interaction, lambda: DiscrepancyModal(
             self.discrepancy_id, self.how, interaction.locale))
 
 
-class DiscrepancyModal(StrediskoModal):
+class DiscrepancyModal(ReasonModal):
     """The head admin's note on a discrepancy (required); stored in Slovak, the language of
     the audit log, behind the decision's own words."""
 
     def __init__(self, discrepancy_id: int, how: str, locale: Any) -> None:
-        super().__init__(title=t(f"discord_admin.discrepancy_button.{how}", locale)[:45],
-                         custom_id=f"stredisko:admin:nezhoda-dovod:{discrepancy_id}:{how}")
+        super().__init__(t(f"discord_admin.discrepancy_button.{how}", locale),
+                         f"stredisko:admin:nezhoda-dovod:{discrepancy_id}:{how}", locale)
         self.discrepancy_id = discrepancy_id
         self.how = how
-        self.note = discord.ui.TextInput(
-            label=t("discord_admin.reason_label", locale)[:45], custom_id="dovod",
-            style=discord.TextStyle.paragraph, required=True, max_length=500)
-        self.add_item(self.note)
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
-        return require_head_admin(interaction)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        note = self.note.value.strip()
+        note = self.reason.value.strip()
         if not note:  # the decision's words alone would pass the service's check
             raise Refusal("admin.reason_required", rule="e-SP 2.6")
         resolution = t(f"discord_admin.resolution.{self.how}", SLOVAK, note=note)

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.discord.client import report_error, require_head_admin
-from bot.discord.cogs.admin.clicks import AdminHost, admin_cog, on_click
+from bot.discord.cogs.admin.clicks import AdminHost, RebuiltFromCustomId, admin_cog, on_click
 from bot.discord.cogs.admin.texts import FORCE_LABELS
 from bot.discord.i18n import t
 from bot.services import rounds
@@ -18,6 +18,7 @@ from bot.services.replies import Reply
 
 
 class ForceButton(
+    RebuiltFromCustomId,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"stredisko:admin:aj-tak:(?P<action>paruj|uzavri|ukonci):(?P<round>[0-9]+)",
 ):
@@ -29,11 +30,6 @@ class ForceButton(
             custom_id=f"stredisko:admin:aj-tak:{action}:{round_no}"))
         self.action = action
         self.round_no = round_no
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any, /) -> ForceButton:
-        return cls(match["action"], int(match["round"]), item.label)
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         admin = str(interaction.user.id)
@@ -49,6 +45,7 @@ class ForceButton(
 
 
 class PublishButton(
+    RebuiltFromCustomId,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"stredisko:admin:zverejni:(?P<round>[0-9]+)",
 ):
@@ -59,11 +56,6 @@ class PublishButton(
             label=label or t("discord_admin.publish_button", round=round_no),
             style=discord.ButtonStyle.success, custom_id=f"stredisko:admin:zverejni:{round_no}"))
         self.round_no = round_no
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any, /) -> PublishButton:
-        return cls(int(match["round"]), item.label)
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         await on_click(interaction, lambda cog: rounds.publish_round(
@@ -97,6 +89,7 @@ class ImportView(discord.ui.View):
 
 
 class CheckinButton(
+    RebuiltFromCustomId,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"stredisko:admin:prezentacia",
 ):
@@ -107,11 +100,6 @@ class CheckinButton(
         super().__init__(discord.ui.Button(
             label=label or t("discord_admin.checkin.button"), style=discord.ButtonStyle.secondary,
             custom_id="stredisko:admin:prezentacia"))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any, /) -> CheckinButton:
-        return cls(item.label)
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         try:

@@ -1,0 +1,34 @@
+"""The head admin's persistent buttons after a restart: rebuilt from the custom_id on the
+message alone, each is the button that was sent — same custom_id, label, style and state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import pytest
+
+from bot.discord.cogs.admin.review_controls import ApproveButton, DiscrepancyButton
+from bot.discord.cogs.admin.round_controls import CheckinButton, ForceButton, PublishButton
+
+SENT = [
+    (ApproveButton(70, 3, "Schváliť"), {"pairing_id": 70, "version": 3}),
+    (DiscrepancyButton(5, "vedomie", "Beriem na vedomie"), {"discrepancy_id": 5,
+                                                            "how": "vedomie"}),
+    (ForceButton("uzavri", 12, "Uzavrieť aj tak"), {"action": "uzavri", "round_no": 12}),
+    (PublishButton(2, "Zverejniť 2. kolo"), {"round_no": 2}),
+    (CheckinButton("Prezentácia"), {}),
+]
+
+
+@pytest.mark.parametrize(("sent", "state"), SENT, ids=lambda v: type(v).__name__)
+async def test_a_button_is_rebuilt_from_its_custom_id(sent: Any, state: dict[str, Any]) -> None:
+    kind = type(sent)
+    shown = discord.ui.Button(custom_id=sent.custom_id, label=sent.item.label)
+    match = kind.__discord_ui_compiled_template__.fullmatch(sent.custom_id)
+    assert match is not None
+    rebuilt = await kind.from_custom_id(None, shown, match)  # type: ignore[arg-type]
+    assert type(rebuilt) is kind
+    assert (rebuilt.custom_id, rebuilt.item.label, rebuilt.item.style) == (
+        sent.custom_id, sent.item.label, sent.item.style)
+    assert {name: getattr(rebuilt, name) for name in state} == state
