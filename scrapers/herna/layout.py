@@ -63,6 +63,10 @@ def is_login_url(url: str) -> bool:
     return urlsplit(url).path.rstrip("/") == LOGIN_PATH
 
 
+# --- Every page ------------------------------------------------------------------------------
+PAGE_END = "div#paticka"  # the footer, last on every page: without it the page was cut short
+PAGE_END_TAG, PAGE_END_ID = "div", "paticka"  # the same, for building only the parts read
+
 # --- Login page -------------------------------------------------------------------------------
 LOGIN_FORM = "form#prihlasenie"
 LOGIN_ERROR = "p.chyba"  # "Nesprávne meno alebo heslo."

@@ -28,14 +28,19 @@ _MOVE_NUMBER = re.compile(layout.MOVE_NUMBER)
 
 
 class _Keep(ElementFilter):
-    """Build only the listed elements (and their contents): a fast SoupStrainer."""
+    """Build only the listed elements (and their contents), and the page's footer (whose
+    presence shows the page arrived whole): a fast SoupStrainer."""
 
     def __init__(self, tags: Iterable[str], classes: Iterable[str]) -> None:
         super().__init__()
         self.tags, self.classes = frozenset(tags), frozenset(classes)
 
     def allow_tag_creation(self, nsprefix: str | None, name: str, attrs: Any) -> bool:
-        return name in self.tags and bool(attrs) and attrs.get("class") in self.classes
+        if not attrs:
+            return False
+        if name == layout.PAGE_END_TAG and attrs.get("id") == layout.PAGE_END_ID:
+            return True
+        return name in self.tags and attrs.get("class") in self.classes
 
     def allow_string_creation(self, string: str) -> bool:
         return False  # strings outside kept elements
@@ -78,11 +83,15 @@ def parse_history(page: Page) -> HistoryPage:
     """One page of the games archive, newest first."""
     doc = soup(page, "history", _HISTORY_PARTS)
     table = _one(doc, layout.HISTORY_TABLE, "history")
-    entries = []
+    entries, said_empty = [], False
     for row in _all(table, layout.HISTORY_ROWS):
         if _first(row, layout.HISTORY_EMPTY) is not None:
+            said_empty = True
             continue
         entries.append(_history_entry(row))
+    if not entries and not said_empty:
+        # An empty archive says so; a table that lost its rows must not read as "no games".
+        raise LayoutChanged(f"no game rows and no {layout.HISTORY_EMPTY!r} row", page="history")
     pager = _one(doc, layout.HISTORY_PAGER, "history")
     match = _PAGER.search(" ".join(pager.get_text(" ").split()))
     if match is None:
@@ -99,6 +108,7 @@ def parse_history(page: Page) -> HistoryPage:
         next_url = href.strip()
     if next_url is not None and number >= pages:
         raise LayoutChanged(f"a next-page link on the last page ({number} of {pages})", "history")
+    _whole(doc, "history")
     return HistoryPage(tuple(entries), next_url, number, pages)
 
 
@@ -141,6 +151,7 @@ def parse_game(page: Page, game_id: str | None = None) -> GameRecord:
         ended = None
     else:
         ended = layout.read_time(ended_text, layout.INFO_ENDED)
+    _whole(doc, "game")  # last, so every other message stays what it was
     try:
         return GameRecord(
             game_id=found_id,
@@ -244,6 +255,13 @@ def _cell(cells: dict[str, Tag], selector: str, where: str) -> Tag:
     if found is None:
         raise LayoutChanged(f"{selector!r} not found", page=where)
     return found
+
+
+def _whole(doc: Tag, where: str) -> None:
+    """A download cut short can still be well-formed up to the cut (a shorter move list): the
+    footer, last on every page, tells."""
+    if _first(doc, layout.PAGE_END) is None:
+        raise LayoutChanged(f"the page was cut short: {layout.PAGE_END!r} not found", where)
 
 
 def _one(node: Tag, selector: str, where: str) -> Tag:

@@ -126,3 +126,43 @@ def test_a_login_form_is_not_a_game(saved):
 def test_bytes_that_are_not_utf8_are_a_layout_change(saved):
     with pytest.raises(LayoutChanged, match="not utf-8 text"):
         parser.parse_game(saved("game_finished").decode().encode("cp1250"))
+
+
+def _cut_after(page: bytes, marker: bytes) -> bytes:
+    """The page up to and including the line holding `marker`: a download cut short there."""
+    at = page.index(marker)
+    return page[: page.index(b"\n", at) + 1]
+
+
+def test_a_page_cut_in_the_move_list_is_not_a_shorter_game(saved):
+    whole = saved("game_finished")
+    assert parser.parse_game(whole).first_moves == 12
+    # cut at a line end: every line left is a well-formed move, only the footer tells
+    with pytest.raises(LayoutChanged, match=r"cut short: 'div#paticka' not found"):
+        parser.parse_game(_cut_after(whole, b" 5. "))
+
+
+def test_a_history_page_cut_after_the_pager_is_refused(saved):
+    with pytest.raises(LayoutChanged, match="cut short"):
+        parser.parse_history(_cut_after(saved("history_1"), b'class="strankovanie"'))
+
+
+def test_a_history_table_that_lost_its_rows_is_not_an_empty_archive(saved):
+    page = saved("history_2").decode()
+    head, _, rest = page.partition("<tbody>")
+    _, _, tail = rest.partition("</tbody>")
+    with pytest.raises(LayoutChanged, match=r"no game rows and no .td\.ziadne. row"):
+        parser.parse_history(f"{head}<tbody></tbody>{tail}")
+
+
+@pytest.mark.parametrize("page", [b"", b"<", b"   "])
+def test_empty_or_unencodable_pages_are_layout_changes(page):
+    with pytest.raises(LayoutChanged, match=r"h1\.partia|not HTML"):
+        parser.parse_game(page)
+
+
+def test_str_and_bytes_read_the_same(saved):
+    for name in ("game_passes", "history_1"):
+        page = saved(name)
+        parse = parser.parse_game if name.startswith("game") else parser.parse_history
+        assert parse(page.decode()) == parse(page)
