@@ -148,6 +148,13 @@ def results_of(cli: Cli) -> str:
     return out
 
 
+def sync(cli: Cli, herna: str, config: str, *, at: datetime = DURING,
+         slug: str = SLUG) -> tuple[int, str, str]:
+    """`stredisko sync SLUG` against the simulator, with "now" at `at`."""
+    with time_machine.travel(at):
+        return cli("sync", slug, "--base-url", herna, "--config", config)
+
+
 # -- the whole path ------------------------------------------------------------------------
 
 
@@ -157,8 +164,7 @@ def test_sync_reads_the_round_from_herna_and_stores_the_results(
     tables = paired_round(cli)
     played(sim, tables)
 
-    with time_machine.travel(DURING):
-        code, out, err = cli("sync", SLUG, "--base-url", herna, "--config", config)
+    code, out, err = sync(cli, herna, config)
     assert code == 0, err
     progress = [line for line in err.splitlines() if "herna.net" in line]
     assert progress == ["stredisko: čítam partie z herna.net …", "stredisko: herna.net 1/3",
@@ -176,8 +182,7 @@ def test_sync_reads_the_round_from_herna_and_stores_the_results(
     assert lines[4].endswith("výsledok ešte nie je známy")  # no game on herna.net yet
 
     # a second run fetches everything again and changes nothing
-    with time_machine.travel(DURING):
-        code, out, _ = cli("sync", SLUG, "--base-url", herna, "--config", config)
+    code, out, _ = sync(cli, herna, config)
     assert code == 0 and "nové záznamy 0, zmenené záznamy 0" in out
     assert results_of(cli) == shown
 
@@ -191,8 +196,7 @@ def test_a_missing_login_is_one_clear_line(
     paired_round(cli)
     monkeypatch.delenv("HERNA_USER", raising=False)
     monkeypatch.delenv("HERNA_PASSWORD", raising=False)
-    with time_machine.travel(DURING):
-        code, out, err = cli("sync", SLUG, "--base-url", herna, "--config", config)
+    code, out, err = sync(cli, herna, config)
     assert code == 1 and out == ""
     lines = err.splitlines()
     assert set(lines[:-1]) <= {"stredisko: čítam partie z herna.net …"}  # progress, if any
@@ -206,14 +210,12 @@ def test_herna_answering_500_fails_clearly_and_keeps_what_was_stored(
 ) -> None:
     tables = paired_round(cli)
     played(sim, tables)
-    with time_machine.travel(DURING):
-        assert cli("sync", SLUG, "--base-url", herna, "--config", config)[0] == 0
+    assert sync(cli, herna, config)[0] == 0
     before = results_of(cli)
 
     sim.fail(None)  # 500 to every request from now on
     served = len(sim.requests)
-    with time_machine.travel(DURING + timedelta(minutes=2)):
-        code, out, err = cli("sync", SLUG, "--base-url", herna, "--config", config)
+    code, out, err = sync(cli, herna, config, at=DURING + timedelta(minutes=2))
     assert code == 1
     assert (f"Synchronizácia turnaja {NAME} s herna.net zlyhala: nenačítal sa ani jeden "
             "záznam.") in err
@@ -227,8 +229,7 @@ def test_an_unknown_tournament_is_refused_before_herna_is_asked(
     cli: Cli, sim: Simulator, herna: str, config: str, login: None
 ) -> None:
     paired_round(cli)
-    with time_machine.travel(DURING):
-        code, out, err = cli("sync", "neexistuje", "--base-url", herna, "--config", config)
+    code, out, err = sync(cli, herna, config, slug="neexistuje")
     assert code == 1 and out == ""
     assert err.splitlines()[-1] == "Turnaj „neexistuje“ nepoznám."
     assert sim.requests == [] and sim.logins == 0
@@ -238,8 +239,7 @@ def test_a_round_not_started_yet_is_refused(
     cli: Cli, sim: Simulator, herna: str, config: str, login: None
 ) -> None:
     paired_round(cli)
-    with time_machine.travel(BEFORE):
-        code, out, err = cli("sync", SLUG, "--base-url", herna, "--config", config)
+    code, out, err = sync(cli, herna, config, at=BEFORE)
     assert code == 1 and out == ""
     assert NAME in err.splitlines()[-1]
     assert sim.requests == []

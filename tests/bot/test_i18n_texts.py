@@ -131,32 +131,31 @@ RESULT = {"round": 7, "table": 2, "first": "Adam Hrušovský", "second": "Dana �
           "how": "nedostavil sa ani jeden", "pairing_id": 74}
 
 
-def test_a_proposal_cites_its_rule_once() -> None:
-    text = "Ani jeden z hráčov nenastúpil na partiu (e-SP 4.9)"
-    assert t("result.proposal", SLOVAK, **RESULT, text=text, rule="e-SP 4.9") == (
+@pytest.mark.parametrize(("key", "text", "rule", "expected"), [
+    pytest.param(  # a proposal cites its rule once
+        "result.proposal", "Ani jeden z hráčov nenastúpil na partiu (e-SP 4.9)", "e-SP 4.9",
         "Návrh na schválenie (párovanie 74), 7. kolo, stôl 2: Adam Hrušovský – Dana Šimková "
         "0:0 (0:0), nedostavil sa ani jeden. Ani jeden z hráčov nenastúpil na partiu "
-        "(e-SP 4.9).")
-
-
-def test_a_conflict_cites_the_decisions_full_rule_once() -> None:
-    text = "Hlásenie nezodpovedá záznamu partie 5101 (Ján–Ľubica 400:350): Ľubica hlási " \
-           "410:400 (e-SP 4.7)"
-    assert t("result.needs_admin", SLOVAK, **RESULT, text=text, rule="e-SP 3.5, e-SP 4.7") == (
+        "(e-SP 4.9).", id="proposal"),
+    pytest.param(  # a conflict cites the decision's full rule once
+        "result.needs_admin",
+        "Hlásenie nezodpovedá záznamu partie 5101 (Ján–Ľubica 400:350): Ľubica hlási 410:400 "
+        "(e-SP 4.7)", "e-SP 3.5, e-SP 4.7",
         "Treba rozhodnúť (párovanie 74), 7. kolo, stôl 2: Adam Hrušovský – Dana Šimková. "
         "Hlásenie nezodpovedá záznamu partie 5101 (Ján–Ľubica 400:350): Ľubica hlási 410:400 "
-        "(e-SP 3.5, e-SP 4.7).")
-
-
-def test_a_ruling_whose_reason_cites_a_rule_cites_it_once() -> None:
-    text = "Rozhodnutie hlavného administrátora: návrh schválený hlavným administrátorom " \
-           "(e-SP 4.9)"
-    said = t("result.ruling", SLOVAK, **RESULT, text=text, rule="e-SP 4.3, 4.9")
-    assert said == (
+        "(e-SP 3.5, e-SP 4.7).", id="conflict"),
+    pytest.param(  # a ruling whose reason cites a rule cites it once, and is named once
+        "result.ruling",
+        "Rozhodnutie hlavného administrátora: návrh schválený hlavným administrátorom "
+        "(e-SP 4.9)", "e-SP 4.3, 4.9",
         "Výsledok 7. kola, stôl 2: Adam Hrušovský – Dana Šimková 0:0 (0:0), nedostavil sa ani "
         "jeden. Rozhodnutie hlavného administrátora: návrh schválený hlavným administrátorom "
-        "(e-SP 4.3, 4.9).")
-    assert said.count("Rozhodnutie hlavného administrátora") == 1
+        "(e-SP 4.3, 4.9).", id="ruling"),
+])
+def test_a_result_message_cites_its_rule_once(key: str, text: str, rule: str,
+                                              expected: str) -> None:
+    said = t(key, SLOVAK, **RESULT, text=text, rule=rule)
+    assert said == expected and said.count("(e-SP") == 1
 
 
 def test_an_official_result_cites_once_in_both_languages() -> None:
