@@ -22,6 +22,7 @@ from discord.ext import commands
 
 from bot.discord.client import Refusal, report_error
 from bot.discord.i18n import SLOVAK, CatalogueError, app_str, t
+from bot.discord.persistent import RebuiltFromCustomId
 from bot.discord.ratelimit import RateLimiter, whole_seconds
 from bot.discord.render import Outgoing, render_reply
 from bot.services import lookup, play, views
@@ -101,6 +102,7 @@ def _current_round_no(tx: Tx, slug: str) -> int:
 
 
 class ConfirmDrawButton(
+    RebuiltFromCustomId,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"stredisko:remiza:(?P<round>[0-9]+):(?P<proposer>[0-9]+)",
 ):
@@ -117,12 +119,6 @@ class ConfirmDrawButton(
         )
         self.round_no = round_no
         self.proposer = proposer
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
-    ) -> ConfirmDrawButton:
-        return cls(int(match["round"]), int(match["proposer"]), item.label)
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         try:
@@ -144,7 +140,9 @@ class ConfirmDrawButton(
 
 
 class WithdrawButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"stredisko:odstupit:(?P<owner>[0-9]+)"
+    RebuiltFromCustomId,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"stredisko:odstupit:(?P<owner>[0-9]+)",
 ):
     """The player's confirmation that he withdraws (e-SP 3.6)."""
 
@@ -157,12 +155,6 @@ class WithdrawButton(
             )
         )
         self.owner = owner
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
-    ) -> WithdrawButton:
-        return cls(int(match["owner"]), item.label)
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         try:
@@ -179,7 +171,9 @@ class WithdrawButton(
 
 
 class CancelButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"stredisko:zrusit:(?P<owner>[0-9]+)"
+    RebuiltFromCustomId,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"stredisko:zrusit:(?P<owner>[0-9]+)",
 ):
     """Back out of a confirmation: nothing changes."""
 
@@ -192,12 +186,6 @@ class CancelButton(
             )
         )
         self.owner = owner
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: Any, /
-    ) -> CancelButton:
-        return cls(int(match["owner"]), item.label)
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         try:

@@ -1,5 +1,6 @@
-"""The head admin's persistent buttons after a restart: rebuilt from the custom_id on the
-message alone, each is the button that was sent — same custom_id, label, style and state."""
+"""The persistent buttons (the head admin's and the players') after a restart: rebuilt from the
+custom_id on the message alone, each is the button that was sent — same custom_id, label,
+style and state."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 from bot.discord.cogs.admin.review_controls import ApproveButton, DiscrepancyButton
 from bot.discord.cogs.admin.round_controls import CheckinButton, ForceButton, PublishButton
+from bot.discord.cogs.player import CancelButton, ConfirmDrawButton, WithdrawButton
 
 SENT = [
     (ApproveButton(70, 3, "Schváliť"), {"pairing_id": 70, "version": 3}),
@@ -18,6 +20,9 @@ SENT = [
     (ForceButton("uzavri", 12, "Uzavrieť aj tak"), {"action": "uzavri", "round_no": 12}),
     (PublishButton(2, "Zverejniť 2. kolo"), {"round_no": 2}),
     (CheckinButton("Prezentácia"), {}),
+    (ConfirmDrawButton(4, 1234, "Potvrdzujem remízu"), {"round_no": 4, "proposer": 1234}),
+    (WithdrawButton(987, "Odstupujem"), {"owner": 987}),
+    (CancelButton(987, "Zrušiť"), {"owner": 987}),
 ]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, Self, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import discord
 
@@ -70,13 +70,3 @@ async def open_modal(interaction: discord.Interaction,
         await report_error(interaction, error)
 
 
-class RebuiltFromCustomId:
-    """A persistent button rebuilt after a restart from its own custom_id: the template's
-    groups in order (digits as ints), then the label it was shown with. Put first among the
-    bases of a `discord.ui.DynamicItem[discord.ui.Button]` whose `__init__` takes just that."""
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: Any, /) -> Self:
-        groups = (int(g) if g.isdigit() else g for g in match.groups())
-        return cls(*groups, item.label)  # type: ignore[call-arg]

@@ -11,9 +11,10 @@ from typing import Any
 import discord
 
 from bot.discord.client import Refusal, StrediskoModal, require_head_admin
-from bot.discord.cogs.admin.clicks import AdminHost, RebuiltFromCustomId, on_click, open_modal
+from bot.discord.cogs.admin.clicks import AdminHost, on_click, open_modal
 from bot.discord.cogs.admin.rulings import needs_scores, parse_score, ruling_of, ruling_options
 from bot.discord.i18n import SLOVAK, t
+from bot.discord.persistent import RebuiltFromCustomId
 from bot.services import admin as admin_service
 from bot.services.replies import Reply
 

@@ -10,9 +10,10 @@ from typing import Any
 import discord
 
 from bot.discord.client import report_error, require_head_admin
-from bot.discord.cogs.admin.clicks import AdminHost, RebuiltFromCustomId, admin_cog, on_click
+from bot.discord.cogs.admin.clicks import AdminHost, admin_cog, on_click
 from bot.discord.cogs.admin.texts import FORCE_LABELS
 from bot.discord.i18n import t
+from bot.discord.persistent import RebuiltFromCustomId
 from bot.services import rounds
 from bot.services.replies import Reply
 
