@@ -270,7 +270,7 @@ def _publish_page(args: argparse.Namespace) -> int:
     report = _run(args, lambda app: views.report(app, args.slug))
     if isinstance(report, Reply):
         return _show(report)
-    path = write_results_page(report, getattr(args, "dir", None) or args.target)
+    path = write_results_page(report, args.target)
     print(t("cli.page_written", file=str(path)))
     return 0
 
@@ -365,7 +365,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("-o", "--output", metavar="SÚBOR")
     sub = add("publish-page", "zapísať stránku výsledkov (index.html)", _publish_page)
     sub.add_argument("slug")
-    sub.add_argument("dir")
+    sub.add_argument("target", metavar="PRIEČINOK")
     sub = add("sync", "načítať partie turnaja z herna.net a vyhodnotiť ich",
               _reply_command(_sync, "čítam partie z herna.net"))
     sub.add_argument("slug")

@@ -106,11 +106,17 @@ def _check_pairable(rnd: Round) -> None:
 # -- pairing -------------------------------------------
 
 
-def _pair(tx: Tx, slug: str, round_no: int, admin_id: str, force: bool) -> Reply:
+def _ready_to_pair(tx: Tx, slug: str, round_no: int, admin_id: str,
+                   force: bool) -> tuple[Tournament, Reply | None]:
+    """The tournament, once round `round_no` may be paired (not yet published; the previous
+    round settled), or with the warning to answer instead."""
     t = _tournament(tx, slug)
-    rnd = _round(tx, t, round_no)
-    _check_pairable(rnd)
-    warning = _settle_previous(tx, t, round_no, admin_id, force)
+    _check_pairable(_round(tx, t, round_no))
+    return t, _settle_previous(tx, t, round_no, admin_id, force)
+
+
+def _pair(tx: Tx, slug: str, round_no: int, admin_id: str, force: bool) -> Reply:
+    t, warning = _ready_to_pair(tx, slug, round_no, admin_id, force)
     if warning is not None:
         return warning
     profile = tx.profile(t.profile)
@@ -163,10 +169,7 @@ async def pair_round(app: App, slug: str, round_no: int, admin_id: str, *,
 
 def _import(tx: Tx, slug: str, round_no: int, tables: list[tuple[str, str | None]],
             admin_id: str, force: bool) -> Reply:
-    t = _tournament(tx, slug)
-    rnd = _round(tx, t, round_no)
-    _check_pairable(rnd)
-    warning = _settle_previous(tx, t, round_no, admin_id, force)
+    t, warning = _ready_to_pair(tx, slug, round_no, admin_id, force)
     if warning is not None:
         return warning
     ids: list[tuple[int, int | None]] = []
