@@ -23,10 +23,11 @@ import io
 import re
 import tomllib
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlite_utils import Database
 
@@ -60,6 +61,7 @@ SEASON_RE = re.compile(r"^(\d{4})/(\d{2})$")
 SLUG_RE = re.compile(r"^[a-z0-9-]+$")
 DECAY_ACTION = "rating.decay_season"
 CHECKIN_CLOSE_ACTION = "checkin.close"
+Row = TypeVar("Row")
 
 
 # -- seasons -------------------------------------------
@@ -538,17 +540,24 @@ def _import_players(tx: Tx, slug: str, rows: list[PlayerRow], admin_id: str,
                 skipped=", ".join(skipped) or "—")
 
 
-async def import_players_csv(app: App, slug: str, path: str | Path, admin_id: str) -> Reply:
-    """Register the players of a CSV file (name, herna nick, Discord name, paid, member,
-    online screlo, rated games); a bad row refuses the whole file. Players already entered
-    are skipped; players already in the registry keep their rating."""
+def _csv_rows(path: str | Path, parse: Callable[[str], list[Row]]) -> list[Row] | Reply:
+    """A CSV file's rows, or the refusal naming the file and the bad row (nothing imported)."""
     try:
-        rows = parse_players_csv(_read_text(path))
+        return parse(_read_text(path))
     except Refusal as refusal:
         return refusal.reply
     except SetupError as exc:
         return Refusal("setup.csv_invalid", file=str(path), row=exc.line,
                        reason=exc.reason).reply
+
+
+async def import_players_csv(app: App, slug: str, path: str | Path, admin_id: str) -> Reply:
+    """Register the players of a CSV file (name, herna nick, Discord name, paid, member,
+    online screlo, rated games); a bad row refuses the whole file. Players already entered
+    are skipped; players already in the registry keep their rating."""
+    rows = _csv_rows(path, parse_players_csv)
+    if isinstance(rows, Reply):
+        return rows
     return await app.run(_import_players, slug, rows, admin_id, str(path))
 
 
@@ -621,13 +630,9 @@ def _import_screlo(tx: Tx, rows: list[ScreloRow], admin_id: str) -> Reply:
 async def import_screlo_list(app: App, path: str | Path, admin_id: str) -> Reply:
     """Update the registry from the association's online screlo list (nick or name, screlo,
     rated games, optionally the last season played); players we do not know are listed."""
-    try:
-        rows = parse_screlo_csv(_read_text(path))
-    except Refusal as refusal:
-        return refusal.reply
-    except SetupError as exc:
-        return Refusal("setup.csv_invalid", file=str(path), row=exc.line,
-                       reason=exc.reason).reply
+    rows = _csv_rows(path, parse_screlo_csv)
+    if isinstance(rows, Reply):
+        return rows
     return await app.run(_import_screlo, rows, admin_id)
 
 
