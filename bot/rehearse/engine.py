@@ -202,7 +202,7 @@ class Rehearsal:
             self._need(await rounds.pair_round(self.app, self.slug, n, ADMIN, force=True),
                        f"round {n}")
         else:
-            nick = {p.file_id: p.herna for p in self.scenario.propozicie.players}
+            nick = self.scenario.nicks
             tables = [(nick[a], None if b is None else nick[b]) for a, b in spec.pairings]
             reply = await rounds.import_pairings(self.app, self.slug, n, tables, ADMIN,
                                                  force=True)
@@ -278,7 +278,7 @@ class Rehearsal:
     def _tables_tx(self, tx: Tx, n: int) -> frozenset[frozenset[str]]:
         """The herna.net nick pairs seated at round n's tables (byes left out)."""
         t = lookup.tournament(tx, self.slug)
-        nick = {p.file_id: p.herna for p in self.scenario.propozicie.players}
+        nick = self.scenario.nicks
         return frozenset(
             frozenset((nick[self.file_id[p.first_id]], nick[self.file_id[p.second_id]]))
             for p in pairings_of_round(tx.db, t.id, n) if p.second_id is not None)

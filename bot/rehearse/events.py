@@ -114,7 +114,7 @@ class Events:
 
     def _record(self, e: Event, game_id: str) -> GameRecord:
         assert e.first and e.second and e.score and e.end and e.started
-        nick = {p.file_id: p.herna for p in self.scenario.propozicie.players}
+        nick = self.scenario.nicks
         prop = self.scenario.propozicie
         settings = TableSettings(tempo=e.tempo or prop.tempo or STANDARD_TABLE.tempo,
                                  language=e.language or prop.language_version

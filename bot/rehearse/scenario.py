@@ -121,6 +121,11 @@ class Scenario:
     def has_checkin(self) -> bool:
         return any(e.type == "checkin" for e in self.events)
 
+    @property
+    def nicks(self) -> dict[str, str]:
+        """Scenario player id -> herna.net nick."""
+        return {p.file_id: p.herna for p in self.propozicie.players}
+
     def name_of(self, player_id: str) -> str:
         return next(p.name for p in self.propozicie.players if p.file_id == player_id)
 
