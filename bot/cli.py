@@ -69,7 +69,8 @@ def _run(args: argparse.Namespace, use_case: UseCase) -> Any:
     async def go() -> Any:
         store = await Store.open(_db_path(args))
         try:
-            return await use_case(App(store, SystemClock(), ConsoleNotifier()))
+            # No Discord here: messages stay queued for the bot, the console shows them.
+            return await use_case(App(store, SystemClock(), ConsoleNotifier(), delivery="queue"))
         finally:
             await store.close()
 

@@ -7,8 +7,10 @@
 - `to_admin`: the head administrator's channel, or DMs to each head admin when there is none.
 
 Everything is rendered in Slovak (the guild's language) and cut to Discord's limits. Messages
-are sent after the use case committed, so a Discord failure is logged (with the message key)
-and never undoes or repeats the decision.
+come from the outbox after the use case committed (`bot.services.outbox`): a Discord failure
+raises, so the message stays pending and is retried, and never undoes or repeats the decision.
+Each piece is sent with a nonce made from the message's outbox key (`enforce_nonce`), so a
+delivery repeated after a crash returns Discord's first message instead of posting a copy.
 """
 
 from __future__ import annotations
@@ -28,6 +30,17 @@ log = logging.getLogger("stredisko.discord.notifier")
 # Announcements may ping players (pairings, results) but never @everyone or roles.
 ANNOUNCE_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 QUIET = discord.AllowedMentions.none()
+
+
+class Undeliverable(RuntimeError):
+    """Nowhere to deliver the message yet; the outbox keeps it and tries again."""
+
+
+def nonce(ref: str | None, kind: str, piece: int) -> str | None:
+    """Discord's idempotency key for one piece of a stored message (at most 25 characters;
+    with `enforce_nonce`, discord.py's default when a nonce is given, Discord answers a repeat
+    within its window with the first message)."""
+    return None if ref is None else f"{ref[:20]}{kind}{piece:x}"
 
 
 class DiscordNotifier:
@@ -53,10 +66,10 @@ class DiscordNotifier:
     async def announce(self, tournament_id: int, message: Message) -> None:
         tournament = await self._tournament(tournament_id)
         channel_id = (tournament.channel_id if tournament else None) or self.default_channel_id
-        if channel_id is None:
-            log.error("no channel for tournament %s: %s not announced", tournament_id, message.key)
-            return
-        await self._post(channel_id, render_message(message, self.locale), ANNOUNCE_MENTIONS)
+        if channel_id is None:  # stays in the outbox until a channel is configured
+            raise Undeliverable(f"no channel for tournament {tournament_id}")
+        await self._post(channel_id, render_message(message, self.locale), ANNOUNCE_MENTIONS,
+                         message.ref)
 
     async def direct(self, player_id: int, message: Message) -> None:
         player = await self._player(player_id)
@@ -64,21 +77,22 @@ class DiscordNotifier:
             name = player.name if player else f"#{player_id}"
             log.info("player %s has no Discord account: %s not sent", player_id, message.key)
             await self._notice(t("discord.dm.no_account", self.locale, player=name,
-                                 rule=CONTROL_CENTRE_RULE))
+                                 rule=CONTROL_CENTRE_RULE), message.ref)
             return
-        if not await self._dm(player.discord_id, render_message(message, self.locale)):
+        if not await self._dm(player.discord_id, render_message(message, self.locale),
+                              message.ref):
             await self._notice(t("dm.failed_notice", self.locale, player=f"<@{player.discord_id}>",
-                                 rule=CONTROL_CENTRE_RULE))
+                                 rule=CONTROL_CENTRE_RULE), message.ref)
 
     async def to_admin(self, tournament_id: int, message: Message) -> None:
         tournament = await self._tournament(tournament_id)
         pieces = render_message(message, self.locale)
         channel_id = self._admin_channel(tournament)
         if channel_id is not None:
-            await self._post(channel_id, pieces, QUIET)
+            await self._post(channel_id, pieces, QUIET, message.ref)
             return
         admins = tournament.admin_ids if tournament else []
-        delivered = [admin for admin in admins if await self._dm(admin, pieces)]
+        delivered = [admin for admin in admins if await self._dm(admin, pieces, message.ref)]
         if not delivered:
             # Nowhere to put it: keep it in the log so the head admin can still find it.
             log.error("admin message %s of tournament %s reached nobody: %s",
@@ -117,29 +131,31 @@ class DiscordNotifier:
     # -- how -------------------------------------------------------------------------------
 
     async def _post(
-        self, channel_id: int, pieces: list[Outgoing], mentions: discord.AllowedMentions
+        self, channel_id: int, pieces: list[Outgoing], mentions: discord.AllowedMentions,
+        ref: str | None, kind: str = "c",
     ) -> None:
         channel = self.client.get_partial_messageable(channel_id)
-        for piece in pieces:
-            await channel.send(**piece.kwargs(), allowed_mentions=mentions)
+        for i, piece in enumerate(pieces):
+            await channel.send(**piece.kwargs(), allowed_mentions=mentions,
+                               nonce=nonce(ref, kind, i))
 
-    async def _dm(self, discord_id: int, pieces: list[Outgoing]) -> bool:
+    async def _dm(self, discord_id: int, pieces: list[Outgoing], ref: str | None) -> bool:
         """Deliver every piece by DM; False when Discord refuses (closed DMs, unknown user)."""
         try:
             channel = await self.client.create_dm(discord.Object(discord_id))
-            for piece in pieces:
-                await channel.send(**piece.kwargs())
+            for i, piece in enumerate(pieces):
+                await channel.send(**piece.kwargs(), nonce=nonce(ref, "d", i))
         except (discord.Forbidden, discord.NotFound) as exc:
             log.info("DM to %s not delivered: %s", discord_id, exc)
             return False
         return True
 
-    async def _notice(self, text: str) -> None:
+    async def _notice(self, text: str, ref: str | None) -> None:
         channel_id = self.default_channel_id
         if channel_id is None:
             log.warning("no control channel for the notice: %s", text)
             return
-        await self._post(channel_id, [Outgoing(content=text)], QUIET)
+        await self._post(channel_id, [Outgoing(content=text)], QUIET, ref, "n")
 
     def __repr__(self) -> str:
         return f"DiscordNotifier(locale={self.locale!r})"

@@ -4,9 +4,12 @@ Start-up order: configuration and token (a missing or rejected token is one clea
 code 2), the store, the bot with its cogs, the App (store + system clock + Discord notifier),
 login, optional command sync (only with `--sync-commands`: syncing on every start would hit
 Discord's rate limits and reorder commands mid-tournament), the heartbeat file and the
-scheduler inside the bot's event loop, then the gateway. SIGTERM or Ctrl-C stops it cleanly:
-the round poll's pass in flight finished (up to 30 s), scheduler stopped, heartbeat stopped,
-bot closed, store closed (its queued writes finish).
+scheduler inside the bot's event loop, then the gateway. Once connected the outbox is delivered
+first (what a crash or the CLI left pending; stale messages are dropped), then the scheduler
+fires overdue timers, and the outbox sender keeps delivering what the CLI queues meanwhile.
+SIGTERM or Ctrl-C stops it cleanly: the round poll's pass in flight finished (up to 30 s), the
+outbox sender stopped, scheduler stopped, heartbeat stopped, bot closed, store closed (its
+queued writes finish).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ log = logging.getLogger("stredisko.runner")
 EXIT_OK = 0
 EXIT_STARTUP = 2  # the bot could not start: configuration, token, database
 POLL_STOP_GRACE_S = 30.0  # how long a round poll pass in flight may take to finish at shutdown
+OUTBOX_EVERY_S = 10.0  # how often the outbox is checked for messages other processes queued
 
 
 class StartupError(Exception):
@@ -209,7 +213,9 @@ async def serve(
         app = App(store, SystemClock(), DiscordNotifier(bot, store, admin_channel_id=admin_channel))
         holder.append(app)
         scheduler = make_scheduler(app, herna, config.sync.nightly)
-        bot.add_listener(_on_ready(bot, config.discord, tournament, scheduler), "on_ready")
+        background: list[asyncio.Task[None]] = []
+        bot.add_listener(_on_ready(bot, config.discord, tournament, scheduler, stop, background),
+                         "on_ready")
         async with bot:
             await bot.login(token)
             if sync_commands:
@@ -221,6 +227,9 @@ async def serve(
             finally:
                 if poll is not None:
                     await stop_round_poll(poll, stop)
+                stop.set()
+                for task in background:
+                    await _finish(task)
     finally:
         await _shutdown(scheduler, heartbeat, store, signals)
     return EXIT_OK
@@ -268,11 +277,23 @@ async def stop_round_poll(
         log.exception("round poll ended with an error")
 
 
+async def _finish(task: asyncio.Task[None], grace: float = 10.0) -> None:
+    """Let a background loop that was told to stop end; cancel it after `grace` seconds."""
+    try:
+        await asyncio.wait_for(task, grace)
+    except TimeoutError:
+        log.warning("%s still running after %g s: cancelled", task.get_name(), grace)
+    except Exception:
+        log.exception("%s ended with an error", task.get_name())
+
+
 def _on_ready(
-    bot: StrediskoBot, config: DiscordConfig, tournament: Tournament | None, scheduler: Scheduler
+    bot: StrediskoBot, config: DiscordConfig, tournament: Tournament | None, scheduler: Scheduler,
+    stop: asyncio.Event, background: list[asyncio.Task[None]],
 ) -> Callable[[], Awaitable[None]]:
-    """Once connected: find the control centre, then (first time only) start the scheduler —
-    not earlier, so overdue timers' announcements know where to go."""
+    """Once connected: find the control centre, then (first time only) deliver the pending
+    outbox, start the scheduler and the outbox sender — not earlier, so messages know where
+    to go."""
     started = False
 
     async def on_ready() -> None:
@@ -289,8 +310,14 @@ def _on_ready(
                 log.error("%s", exc)
         if not started:
             started = True
+            sender = scheduler.app.sender
+            flushed = await sender.flush()
+            log.info("outbox at start: %d sent, %d dropped as stale, %d failed",
+                     flushed.sent, flushed.dropped, flushed.failed)
             await scheduler.start()
             log.info("scheduler started")
+            background.append(asyncio.create_task(sender.run(stop, OUTBOX_EVERY_S),
+                                                  name="stredisko-outbox"))
 
     return on_ready
 

@@ -2,8 +2,14 @@
 
 A use case is a plain function `fn(tx, *args)` that runs inside ONE store transaction on the
 store's owner thread: it reads, decides (with `rules`), writes, and queues the messages it
-wants sent. `App.run` commits, then delivers the queued messages through the `Notifier` — so a
-refused or failed use case changes nothing and says nothing, and a committed one is announced.
+wants sent. The messages are outbox rows written in that same transaction (DESIGN.md 4), so a
+refused or failed use case changes nothing and says nothing, and a committed one cannot lose
+what it has to say. After the commit `App.run` hands them on:
+- `delivery="send"` (the bot, the rehearsal, tests): the `Sender` delivers the outbox and marks
+  each message sent (`bot.services.outbox`);
+- `delivery="queue"` (the CLI, which has no Discord connection): the messages stay pending for
+  the bot, which delivers them when it runs (or drops them if their moment passed); the
+  notifier only shows the operator what was queued.
 A `Refusal` raised inside rolls everything back and comes out as the refusal `Reply`.
 """
 
@@ -12,14 +18,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
 
 from sqlite_utils import Database
 
 from bot.clock import Clock
 from bot.services.notifier import Message, Notifier
+from bot.services.outbox import Sender, Timely, deliver
 from bot.services.replies import Refusal, Reply
 from bot.store import Change, Store
+from bot.store.outbox import Destination, queue_message
 from rules import Profile
 
 P = ParamSpec("P")
@@ -29,24 +37,40 @@ T = TypeVar("T")
 @dataclass(slots=True)
 class Tx:
     """What a use case sees: the database (inside its transaction), the time, the profiles,
-    and an outbox for messages that go out only if the transaction commits."""
+    and the outbox: messages written with the change, delivered only if it commits.
+
+    `timely` binds a message to its moment (its round still open, or a time): one that could
+    not go out in time is dropped, never sent late."""
 
     db: Database
     now: datetime
     app: App
-    outbox: list[tuple[str, int, Message]] = field(default_factory=list)
+    queued: list[tuple[Destination, int, Message]] = field(default_factory=list)
 
     def profile(self, name: str) -> Profile:
         return self.app.profile(name)
 
-    def announce(self, tournament_id: int, key: str, **params: Any) -> None:
-        self.outbox.append(("channel", tournament_id, Message(key, params)))
+    def announce(self, tournament_id: int, key: str, *, timely: Timely | None = None,
+                 **params: Any) -> None:
+        self._queue(Destination.CHANNEL, tournament_id, key, params, timely, tournament_id)
 
-    def direct(self, player_id: int, key: str, **params: Any) -> None:
-        self.outbox.append(("dm", player_id, Message(key, params)))
+    def direct(self, player_id: int, key: str, *, timely: Timely | None = None,
+               **params: Any) -> None:
+        self._queue(Destination.DM, player_id, key, params, timely, None)
 
-    def to_admin(self, tournament_id: int, key: str, **params: Any) -> None:
-        self.outbox.append(("admin", tournament_id, Message(key, params)))
+    def to_admin(self, tournament_id: int, key: str, *, timely: Timely | None = None,
+                 **params: Any) -> None:
+        self._queue(Destination.ADMIN, tournament_id, key, params, timely, tournament_id)
+
+    def _queue(self, destination: Destination, target: int, key: str, params: dict[str, Any],
+               timely: Timely | None, tournament_id: int | None) -> None:
+        if timely is not None:
+            tournament_id = timely.tournament_id
+        ref = queue_message(
+            self.db, destination, target, key, params, self.now, tournament_id=tournament_id,
+            round_no=timely.round_no if timely else None,
+            valid_until=timely.until if timely else None)
+        self.queued.append((destination, target, Message(key, params, ref=ref)))
 
     # who does it — each store write helper takes one of these (it is audited)
     def by_player(self, player_id: int, reason: str | None = None) -> Change:
@@ -67,7 +91,9 @@ class App:
     store: Store
     clock: Clock
     notifier: Notifier
+    delivery: Literal["send", "queue"] = "send"
     _profiles: dict[str, Profile] = field(default_factory=dict)
+    _sender: Sender | None = None
 
     def profile(self, name: str) -> Profile:
         """Rule profiles are immutable: load each once."""
@@ -75,10 +101,17 @@ class App:
             self._profiles[name] = Profile.load(name)
         return self._profiles[name]
 
+    @property
+    def sender(self) -> Sender:
+        if self._sender is None:
+            self._sender = Sender(self)
+        return self._sender
+
     async def run(
         self, fn: Callable[Concatenate[Tx, P], T], *args: P.args, **kwargs: P.kwargs
     ) -> T | Reply:
-        """Run one use case in one transaction; deliver its messages after the commit.
+        """Run one use case in one transaction; after the commit, deliver (or, in "queue"
+        mode, show) the messages it queued.
 
         Returns what `fn` returns, or the refusal `Reply` if it raised `Refusal`.
         """
@@ -94,14 +127,15 @@ class App:
             value = await self.store.call(body)
         except Refusal as refusal:
             return refusal.reply
-        await self.deliver(holder[-1].outbox if holder else [])
+        queued = holder[-1].queued if holder else []
+        if queued:
+            await self.after_commit(queued)
         return value
 
-    async def deliver(self, outbox: list[tuple[str, int, Message]]) -> None:
-        for where, target, message in outbox:
-            if where == "channel":
-                await self.notifier.announce(target, message)
-            elif where == "dm":
-                await self.notifier.direct(target, message)
-            else:
-                await self.notifier.to_admin(target, message)
+    async def after_commit(self, queued: list[tuple[Destination, int, Message]]) -> None:
+        if self.delivery == "send":
+            await self.sender.flush()
+            return
+        for destination, target, message in queued:  # shown to the operator, left pending
+            await deliver(self.notifier, destination, target, message)
+

@@ -15,6 +15,9 @@ from typing import Any, Protocol
 class Message:
     key: str
     params: dict[str, Any] = field(default_factory=dict)
+    # The outbox key of a stored message: the adapter's idempotency key (Discord's nonce), so
+    # a delivery repeated after a crash does not post a second copy. Not part of equality.
+    ref: str | None = field(default=None, compare=False)
 
 
 class Notifier(Protocol):

@@ -18,7 +18,9 @@ from bot.services.lifecycle import (
     refresh_round,
     round_clock,
 )
+from bot.services.outbox import Timely
 from bot.store import (
+    Change,
     EvidenceKind,
     ResultStatus,
     Round,
@@ -26,6 +28,7 @@ from bot.store import (
     TimerKind,
     TimerStatus,
     Tournament,
+    TournamentStatus,
     add_timer,
     cancel_timer,
     get_player,
@@ -81,7 +84,13 @@ def schedule_round_timers(tx: Tx, tournament: Tournament, rnd: Round) -> None:
 
 
 def handle_timer(tx: Tx, timer: Timer) -> None:
-    """Do a timer's work (the caller has claimed it in this transaction)."""
+    """Do a timer's work (the caller has claimed it in this transaction).
+
+    A timer re-checks its round when it fires: once the round is closed or the tournament
+    finished (the bot was down, the CLI went ahead), its work on results still runs — it is a
+    recomputation — but nothing is said: a stale "round 3 starts" never reaches a player. The
+    messages it does queue are bound to their moment (`Timely`), so the outbox drops them too
+    if they cannot go out in time."""
     by = tx.by_scheduler(f"timer {timer.kind}")
     if timer.tournament_id is None:
         record(tx.db, by, "timer.ignored", subject=timer.key, data={"why": "no tournament"})
@@ -91,51 +100,85 @@ def handle_timer(tx: Tx, timer: Timer) -> None:
     kind = timer.kind
     if kind == TimerKind.AUTO_APPLY:
         _auto_apply(tx, t, timer)
-    elif kind in (TimerKind.CHECKIN_OPEN, TimerKind.CHECKIN_CLOSE):
-        tx.announce(t.id, f"timer.{kind}", tournament=t.name, opens=t.checkin_opens_at,
-                    closes=t.checkin_closes_at)
-    elif not isinstance(round_no, int):
+        return
+    if kind in (TimerKind.CHECKIN_OPEN, TimerKind.CHECKIN_CLOSE):
+        if _stale(tx, t, None, timer, by):
+            return
+        until = t.checkin_closes_at if kind == TimerKind.CHECKIN_OPEN else None
+        tx.announce(t.id, f"timer.{kind}", timely=Timely(t.id, until=until), tournament=t.name,
+                    opens=t.checkin_opens_at, closes=t.checkin_closes_at)
+        return
+    if not isinstance(round_no, int):
         record(tx.db, by, "timer.ignored", tournament_id=t.id, subject=timer.key,
                data={"why": "no round", "kind": kind})
-    elif kind == TimerKind.PRE_ROUND:
-        rnd = get_round(tx.db, t.id, round_no)
-        minutes = int(REMINDER_BEFORE_START.total_seconds() // 60)
-        tx.announce(t.id, "timer.pre_round", round=round_no, start=rnd.starts_at, n=minutes,
-                    waiting=t.waiting_minutes, rule="e-SP 4.3")
-    elif kind == TimerKind.ROUND_START:
-        _round_start(tx, t, get_round(tx.db, t.id, round_no))
-    elif kind == TimerKind.WAITING_END:
+        return
+    rnd = get_round(tx.db, t.id, round_no)
+    if kind in (TimerKind.WAITING_END, TimerKind.GAME_LIMIT, TimerKind.DRAW_DEADLINE):
         refresh_round(tx, t.id, round_no, by)
-        _waiting_over(tx, t, get_round(tx.db, t.id, round_no))
-    elif kind in (TimerKind.GAME_LIMIT, TimerKind.DRAW_DEADLINE):
-        refresh_round(tx, t.id, round_no, by)
-        if kind == TimerKind.GAME_LIMIT:
-            rule = tx.profile(t.profile).timing.rule
-            tx.announce(t.id, "timer.game_limit", round=round_no, rule=rule)
-    elif kind == TimerKind.REMINDER:
-        _remind(tx, t, get_round(tx.db, t.id, round_no))
     elif kind == TimerKind.DISPUTE_WINDOW:
         still_open = confirm_round(tx, t.id, round_no, by)
         if still_open:
             tx.to_admin(t.id, "timer.still_open", round=round_no, n=len(still_open),
                         rule="e-SP 4.9")
-    else:  # a kind this version does not know: remembered, never retried forever
+        return
+    if _stale(tx, t, rnd, timer, by):
+        return
+    if kind == TimerKind.PRE_ROUND:
+        minutes = int(REMINDER_BEFORE_START.total_seconds() // 60)
+        tx.announce(t.id, "timer.pre_round", timely=Timely(t.id, round_no, rnd.starts_at),
+                    round=round_no, start=rnd.starts_at, n=minutes, waiting=t.waiting_minutes,
+                    rule="e-SP 4.3")
+    elif kind == TimerKind.ROUND_START:
+        _round_start(tx, t, rnd)
+    elif kind == TimerKind.WAITING_END:
+        _waiting_over(tx, t, rnd)
+    elif kind == TimerKind.GAME_LIMIT:
+        rule = tx.profile(t.profile).timing.rule
+        tx.announce(t.id, "timer.game_limit", timely=Timely(t.id, round_no), round=round_no,
+                    rule=rule)
+    elif kind == TimerKind.REMINDER:
+        _remind(tx, t, rnd)
+    elif kind != TimerKind.DRAW_DEADLINE:  # unknown to this version: remembered, not retried
         record(tx.db, by, "timer.ignored", tournament_id=t.id, subject=timer.key,
                data={"why": "unknown kind", "kind": kind})
 
 
+def _stale(tx: Tx, t: Tournament, rnd: Round | None, timer: Timer, by: Change) -> bool:
+    """True (and audited) when the timer's moment is gone: its round closed, the tournament
+    finished, or (check-in timers) the tournament already under way."""
+    why = None
+    if t.status is TournamentStatus.FINISHED:
+        why = "turnaj je skončený"
+    elif rnd is not None and rnd.closed_at is not None:
+        why = f"{rnd.number}. kolo je uzavreté"
+    elif rnd is None and t.status is TournamentStatus.RUNNING:
+        why = "turnaj už beží"
+    if why is None:
+        return False
+    record(tx.db, by, "timer.stale", tournament_id=t.id, subject=timer.key,
+           data={"kind": timer.kind, "why": why})
+    return True
+
+
+def _live(t: Tournament, rnd: Round, until: datetime | None = None) -> Timely:
+    """A message about a round in play: stale once the round closes (or `until` passes)."""
+    return Timely(t.id, rnd.number, until)
+
+
 def _round_start(tx: Tx, t: Tournament, rnd: Round) -> None:
     clock = round_clock(t, rnd, tx.profile(t.profile))
-    tx.announce(t.id, "timer.round_start", round=rnd.number, limit=rnd.limit_at,
+    live = _live(t, rnd, rnd.limit_at)
+    tx.announce(t.id, "timer.round_start", timely=live, round=rnd.number, limit=rnd.limit_at,
                 waiting_ends=clock.waiting_ends, rule="e-SP 4.5")
     for pairing in pairings_of_round(tx.db, t.id, rnd.number):
         first = get_player(tx.db, pairing.first_id)
         if pairing.second_id is None:
-            tx.direct(first.id, "timer.bye_dm", round=rnd.number, rule="e-SP 4.9")
+            tx.direct(first.id, "timer.bye_dm", timely=live, round=rnd.number, rule="e-SP 4.9")
             continue
         second = get_player(tx.db, pairing.second_id)
         for me, other in ((first, second), (second, first)):
-            tx.direct(me.id, "timer.round_start_dm", round=rnd.number, table=pairing.table_no,
+            tx.direct(me.id, "timer.round_start_dm", timely=live, round=rnd.number,
+                      table=pairing.table_no,
                       opponent=other.name, nick=other.herna_nick, who_starts=first.name,
                       limit=rnd.limit_at, waiting_ends=clock.waiting_ends)
 
@@ -144,7 +187,9 @@ def _waiting_over(tx: Tx, t: Tournament, rnd: Round) -> None:
     """The waiting period is over (e-SP 4.3): the channel hears it, and both players of every
     table with an absence report learn that the head admin now decides (e-SP 4.9)."""
     at = round_clock(t, rnd, tx.profile(t.profile)).waiting_ends
-    tx.announce(t.id, "timer.waiting_over", round=rnd.number, at=at, rule="e-SP 4.3")
+    live = _live(t, rnd, rnd.limit_at)
+    tx.announce(t.id, "timer.waiting_over", timely=live, round=rnd.number, at=at,
+                rule="e-SP 4.3")
     for pairing in pairings_of_round(tx.db, t.id, rnd.number):
         reports = [e for e in list_evidence(tx.db, pairing.id) if e.kind is EvidenceKind.ABSENCE]
         if not reports or pairing.second_id is None:
@@ -152,7 +197,7 @@ def _waiting_over(tx: Tx, t: Tournament, rnd: Round) -> None:
         reporter = get_player(tx.db, int(reports[0].actor_id or 0)).name
         absent = get_player(tx.db, int(reports[0].payload["absent"])).name
         for player_id in (pairing.first_id, pairing.second_id):
-            tx.direct(player_id, "timer.waiting_over_dm", round=rnd.number, at=at,
+            tx.direct(player_id, "timer.waiting_over_dm", timely=live, round=rnd.number, at=at,
                       reporter=reporter, absent=absent, rule=ABSENCE_RULE)
 
 
@@ -168,8 +213,8 @@ def _remind(tx: Tx, t: Tournament, rnd: Round) -> None:
         if any(e.kind is EvidenceKind.PLATFORM_GAME for e in list_evidence(tx.db, pairing.id)):
             continue  # a game is on record: they are playing
         for player_id in (pairing.first_id, pairing.second_id):
-            tx.direct(player_id, "timer.limit_reminder", round=rnd.number, limit=rnd.limit_at,
-                      n=minutes, rule="e-SP 4.5")
+            tx.direct(player_id, "timer.limit_reminder", timely=_live(t, rnd, rnd.limit_at),
+                      round=rnd.number, limit=rnd.limit_at, n=minutes, rule="e-SP 4.5")
 
 
 def _auto_apply(tx: Tx, t: Tournament, timer: Timer) -> None:

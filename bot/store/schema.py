@@ -334,3 +334,44 @@ def migrate(db: Database) -> list[str]:
     pending = [migration.name for migration in MIGRATIONS.pending(db)]
     MIGRATIONS.apply(db)
     return pending
+
+
+OUTBOX_DESTINATIONS = ("channel", "dm", "admin")
+OUTBOX_STATUSES = ("pending", "sent", "dropped", "failed")
+
+
+@MIGRATIONS(name="0003_outbox")
+def _outbox(db: Database) -> None:
+    """Messages are data (DESIGN.md 4): written with the change that causes them, delivered
+    later by a sender that marks each one. A message leaves 'pending' once and for all: the
+    database refuses to send, drop or fail it a second time."""
+    _run(
+        db,
+        [
+            f"""CREATE TABLE outbox (
+                id INTEGER PRIMARY KEY,
+                key TEXT NOT NULL UNIQUE CHECK (key <> ''),
+                destination TEXT NOT NULL {_one_of('destination', OUTBOX_DESTINATIONS)},
+                target INTEGER NOT NULL,
+                tournament_id INTEGER REFERENCES tournaments(id),
+                round_no INTEGER,
+                valid_until TEXT,
+                message_key TEXT NOT NULL CHECK (message_key <> ''),
+                {_json('params', '{}')},
+                created_at TEXT NOT NULL,
+                status TEXT NOT NULL DEFAULT 'pending' {_one_of('status', OUTBOX_STATUSES)},
+                attempts INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+                next_attempt_at TEXT,
+                last_error TEXT,
+                done_at TEXT,
+                CHECK ((status = 'pending') = (done_at IS NULL))
+            ) STRICT""",
+            "CREATE INDEX outbox_pending ON outbox (id) WHERE status = 'pending'",
+            """CREATE TRIGGER outbox_once BEFORE UPDATE ON outbox
+                WHEN OLD.status <> 'pending'
+                BEGIN SELECT RAISE(ABORT,
+                    'an outbox message is delivered, dropped or failed once'); END""",
+            """CREATE TRIGGER outbox_no_delete BEFORE DELETE ON outbox
+                BEGIN SELECT RAISE(ABORT, 'outbox messages are never deleted'); END""",
+        ],
+    )

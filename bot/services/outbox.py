@@ -1,0 +1,161 @@
+"""Delivering the outbox (DESIGN.md 4): at least once, never twice, never late.
+
+A use case queues its messages as outbox rows in its own transaction (`Tx.announce` & co.).
+`Sender.flush` delivers the due ones in the order they were written, each marked `sent` in its
+own transaction right after the notifier returned. So:
+- a crash before the commit: neither the change nor its messages exist;
+- a crash after the commit: the messages are pending and the next start delivers them;
+- a crash between delivery and marking: the message is delivered again with the same key —
+  the Discord adapter sends it as the message's nonce with `enforce_nonce`, and Discord
+  returns the first message instead of posting a second copy.
+A message bound to a moment (`Timely`: its round still open, or a time) whose moment passed
+before it could go out — the bot was down, the CLI queued it — is dropped with an audit line.
+A notifier error leaves the message pending with a growing back-off; the messages after it to
+the same place wait, so a channel never reads them out of order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from bot.services.notifier import Message, Notifier
+from bot.store import Change, NotFoundError, get_round, get_tournament
+from bot.store.outbox import (
+    Destination,
+    OutboxRow,
+    decode_params,
+    drop_message,
+    due_messages,
+    failed_attempt,
+    mark_sent,
+)
+from bot.store.rows import TournamentStatus
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
+    from bot.services.app import App
+
+log = logging.getLogger("stredisko.outbox")
+
+MAX_ATTEMPTS = 8  # with the back-off below: about 20 minutes of retrying
+FIRST_RETRY = timedelta(seconds=5)
+LONGEST_RETRY = timedelta(minutes=10)
+
+
+@dataclass(frozen=True, slots=True)
+class Timely:
+    """While a message still means something: until its round closes (`round_no`) and/or
+    until a moment (`until`). A DM telling a player whom he plays in round 3 is stale once
+    round 3 is closed or its limit has passed."""
+
+    tournament_id: int
+    round_no: int | None = None
+    until: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Flushed:
+    sent: int = 0
+    dropped: int = 0
+    failed: int = 0  # attempts that failed (the message stays pending or is given up)
+
+
+def as_message(row: OutboxRow) -> Message:
+    return Message(row.message_key, decode_params(row.params), ref=row.key)
+
+
+def staleness(db: Database, row: OutboxRow, now: datetime) -> str | None:
+    """Why the message's moment has passed (None: it may still go out)."""
+    if row.valid_until is not None and now > row.valid_until:
+        return f"platné do {row.valid_until.isoformat()}"
+    if row.round_no is None or row.tournament_id is None:
+        return None
+    try:
+        rnd = get_round(db, row.tournament_id, row.round_no)
+        tournament = get_tournament(db, row.tournament_id)
+    except NotFoundError:
+        return "kolo už neexistuje"
+    if rnd.closed_at is not None:
+        return f"{row.round_no}. kolo je uzavreté"
+    if tournament.status is TournamentStatus.FINISHED:
+        return "turnaj je skončený"
+    return None
+
+
+def _drop_if_stale(db: Database, row: OutboxRow, now: datetime) -> bool:
+    why = staleness(db, row, now)
+    if why is None:
+        return False
+    drop_message(db, row, why, Change.scheduler(now, "správa neodoslaná: jej čas uplynul"))
+    return True
+
+
+def _retry_at(now: datetime, attempts: int) -> datetime | None:
+    """When to try again after the attempt number `attempts + 1` failed; None: give up."""
+    if attempts + 1 >= MAX_ATTEMPTS:
+        return None
+    return now + min(FIRST_RETRY * (2 ** attempts), LONGEST_RETRY)
+
+
+async def deliver(notifier: Notifier, destination: Destination, target: int,
+                  message: Message) -> None:
+    """Hand one message to the notifier's method for its destination."""
+    if destination is Destination.CHANNEL:
+        await notifier.announce(target, message)
+    elif destination is Destination.DM:
+        await notifier.direct(target, message)
+    else:
+        await notifier.to_admin(target, message)
+
+
+class Sender:
+    """Delivers the outbox of one process; one flush at a time."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self._lock = asyncio.Lock()
+
+    async def flush(self) -> Flushed:
+        async with self._lock:
+            store, clock = self.app.store, self.app.clock
+            sent = dropped = failed = 0
+            waiting: set[tuple[str, int]] = set()  # places whose earlier message failed
+            for row in await store.read(due_messages, clock.now()):
+                place = (row.destination, row.target)
+                if place in waiting:
+                    continue
+                now = clock.now()
+                if await store.call(_drop_if_stale, row, now):
+                    dropped += 1
+                    continue
+                try:
+                    await deliver(self.app.notifier, row.destination, row.target, as_message(row))
+                except Exception as error:  # Discord 5xx, network: retried, never lost
+                    log.warning("message %s (%s) not delivered: %s", row.key, row.message_key,
+                                error)
+                    waiting.add(place)
+                    failed += 1
+                    by = Change.scheduler(now, "doručenie zlyhalo")
+                    await store.call(failed_attempt, row.id, f"{type(error).__name__}: {error}",
+                                     _retry_at(now, row.attempts), by)
+                    continue
+                await store.call(mark_sent, row.id, clock.now())
+                sent += 1
+            return Flushed(sent, dropped, failed)
+
+    async def run(self, stop: asyncio.Event, every: float) -> None:
+        """Deliver what other processes (the CLI) queued and retry what failed, every
+        `every` seconds until `stop` is set."""
+        while not stop.is_set():
+            try:
+                await self.flush()
+            except Exception:  # the store or the notifier broke: keep the loop alive
+                log.exception("outbox flush failed; trying again in %g s", every)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=every)

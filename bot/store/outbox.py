@@ -1,0 +1,197 @@
+"""The outbox: every message a change causes, stored in the change's own transaction.
+
+A row is written `pending` by `queue_message` (inside the use case's transaction, so a
+rolled-back change leaves no message and a committed one cannot lose its message) and leaves
+`pending` exactly once: `sent` after delivery, `dropped` when its moment passed before it could
+be delivered, `failed` after too many refused attempts. A trigger refuses a second exit, so no
+code path can mark a message sent twice.
+
+Parameters keep their types through the database: a datetime is stored tagged, so the
+delivered text shows it in Bratislava time exactly as the text rendered at once would.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlite_utils import Database
+
+from bot.store.audit import record
+from bot.store.rows import Change
+from bot.store.sql import dumps, rows
+from bot.store.times import from_text, to_text
+
+_DATETIME_TAG = "$datetime"
+
+
+class Destination(StrEnum):
+    CHANNEL = "channel"  # the tournament's control-centre channel
+    DM = "dm"  # one player
+    ADMIN = "admin"  # the head administrator
+
+
+class OutboxStatus(StrEnum):
+    PENDING = "pending"
+    SENT = "sent"
+    DROPPED = "dropped"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRow:
+    id: int
+    key: str
+    destination: Destination
+    target: int
+    tournament_id: int | None
+    round_no: int | None
+    valid_until: datetime | None
+    message_key: str
+    params: dict[str, Any]
+    created_at: datetime
+    status: OutboxStatus
+    attempts: int
+    next_attempt_at: datetime | None
+    last_error: str | None
+    done_at: datetime | None
+
+
+# -- typed parameters ----------------------------------------------------------------------
+
+
+def encode_params(value: Any) -> Any:
+    """Parameters as JSON-safe data; datetimes tagged so they come back as datetimes."""
+    if isinstance(value, datetime):
+        return {_DATETIME_TAG: to_text(value)}
+    if isinstance(value, Mapping):
+        return {str(k): encode_params(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [encode_params(v) for v in value]
+    if value is None or isinstance(value, str | int | float):  # bool is an int
+        return value
+    raise TypeError(f"a message parameter cannot be stored: {type(value).__name__} {value!r}")
+
+
+def decode_params(value: Any) -> Any:
+    if isinstance(value, dict):
+        if set(value) == {_DATETIME_TAG}:
+            return from_text(value[_DATETIME_TAG])
+        return {k: decode_params(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [decode_params(v) for v in value]
+    return value
+
+
+def message_key(destination: str, target: int, key: str, params: Mapping[str, Any],
+                at: datetime) -> str:
+    """The message's stable key: the same message caused at the same moment is the same row
+    (a use case that says one thing twice says it once); it is also the delivery's nonce."""
+    text = dumps([destination, target, key, encode_params(params), to_text(at)])
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+# -- writing -------------------------------------------------------------------------------
+
+
+def queue_message(
+    db: Database,
+    destination: Destination,
+    target: int,
+    key: str,
+    params: Mapping[str, Any],
+    at: datetime,
+    *,
+    tournament_id: int | None = None,
+    round_no: int | None = None,
+    valid_until: datetime | None = None,
+) -> str:
+    """Store one pending message (idempotent on its key); returns the key."""
+    ref = message_key(destination, target, key, params, at)
+    db.execute(
+        """INSERT INTO outbox (key, destination, target, tournament_id, round_no, valid_until,
+                               message_key, params, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING""",
+        [ref, Destination(destination), target, tournament_id, round_no,
+         None if valid_until is None else to_text(valid_until), key,
+         dumps(encode_params(dict(params))), to_text(at)],
+    )
+    return ref
+
+
+def _leave_pending(db: Database, row_id: int, status: OutboxStatus, at: datetime,
+                   error: str | None = None) -> bool:
+    cursor = db.execute(
+        "UPDATE outbox SET status = ?, done_at = ?, last_error = coalesce(?, last_error) "
+        "WHERE id = ? AND status = 'pending'",
+        [status, to_text(at), error, row_id],
+    )
+    return cursor.rowcount == 1
+
+
+def mark_sent(db: Database, row_id: int, at: datetime) -> bool:
+    """The message was delivered; False if it had already left `pending`."""
+    return _leave_pending(db, row_id, OutboxStatus.SENT, at)
+
+
+def drop_message(db: Database, row: OutboxRow, why: str, by: Change) -> bool:
+    """Its moment passed: never sent late. Audited with the reason."""
+    if not _leave_pending(db, row.id, OutboxStatus.DROPPED, by.at, why):
+        return False
+    record(db, by, "outbox.dropped", tournament_id=row.tournament_id, subject=row.key,
+           data={"message": row.message_key, "destination": row.destination,
+                 "target": row.target, "why": why})
+    return True
+
+
+def failed_attempt(db: Database, row_id: int, error: str, retry_at: datetime | None,
+                   by: Change) -> None:
+    """A delivery attempt failed: try again at `retry_at`, or give up (None), audited."""
+    if retry_at is not None:
+        db.execute(
+            "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ? "
+            "WHERE id = ? AND status = 'pending'",
+            [error[:500], to_text(retry_at), row_id],
+        )
+        return
+    db.execute("UPDATE outbox SET attempts = attempts + 1 WHERE id = ? AND status = 'pending'",
+               [row_id])
+    found = get_message(db, row_id)
+    if found is not None and _leave_pending(db, row_id, OutboxStatus.FAILED, by.at,
+                                            error[:500]):
+        record(db, by, "outbox.failed", tournament_id=found.tournament_id, subject=found.key,
+               data={"message": found.message_key, "attempts": found.attempts,
+                     "error": error[:500]})
+
+
+# -- reading -------------------------------------------------------------------------------
+
+
+def due_messages(db: Database, now: datetime, limit: int = 200) -> list[OutboxRow]:
+    """Pending messages whose next attempt is due, oldest first."""
+    return rows(
+        db, OutboxRow,
+        "SELECT * FROM outbox WHERE status = 'pending' "
+        "AND (next_attempt_at IS NULL OR next_attempt_at <= ?) ORDER BY id LIMIT ?",
+        [to_text(now), limit],
+    )
+
+
+def get_message(db: Database, row_id: int) -> OutboxRow | None:
+    found = rows(db, OutboxRow, "SELECT * FROM outbox WHERE id = ?", [row_id])
+    return found[0] if found else None
+
+
+def list_outbox(db: Database, status: OutboxStatus | None = None) -> list[OutboxRow]:
+    if status is None:
+        return rows(db, OutboxRow, "SELECT * FROM outbox ORDER BY id")
+    return rows(db, OutboxRow, "SELECT * FROM outbox WHERE status = ? ORDER BY id",
+                [OutboxStatus(status)])
+
+
+def count_pending(db: Database) -> int:
+    return int(db.execute("SELECT count(*) FROM outbox WHERE status = 'pending'").fetchone()[0])
