@@ -18,6 +18,7 @@ from bot.services.lifecycle import (
     stored_fields,
     table_context,
 )
+from bot.services.outbox import Timely
 from bot.services.replies import Refusal, Reply, done
 from bot.store import (
     Change,
@@ -116,6 +117,15 @@ def _kinds_by(tx: Tx, seat: Seat, kind: EvidenceKind, player_id: int | None) -> 
     actor = None if player_id is None else str(player_id)
     return [e for e in list_evidence(tx.db, seat.pairing.id)
             if e.kind is kind and (actor is None or e.actor_id == actor)]
+
+
+def _repeated(tx: Tx, seat: Seat, kind: EvidenceKind, payload: dict[str, Any],
+              attachment_url: str | None = None) -> bool:
+    """My last piece of evidence of this kind at my table says exactly this: the command is a
+    repeat (a retry after an error, a double click) — it changes nothing and answers as the
+    first did."""
+    mine = _kinds_by(tx, seat, kind, seat.player.id)
+    return bool(mine) and mine[-1].payload == payload and mine[-1].attachment_url == attachment_url
 
 
 # -- registration and check-in ----------------------------------------------------------
@@ -221,17 +231,16 @@ def _report_absence(tx: Tx, slug: str, discord_id: int) -> Reply:
         raise Refusal("play.absence_game_exists", opponent=opponent.name, rule=ABSENCE_RULE)
     if _kinds_by(tx, seat, EvidenceKind.ARRIVAL, opponent.id):
         raise Refusal("play.absence_opponent_here", opponent=opponent.name, rule=ABSENCE_RULE)
-    if _kinds_by(tx, seat, EvidenceKind.ABSENCE, seat.player.id):
-        raise Refusal("play.absence_already", opponent=opponent.name,
-                      waiting_ends=seat.clock.waiting_ends, rule=ABSENCE_RULE)
-    me = seat.player
-    append_evidence(tx.db, seat.pairing.id, EvidenceKind.ABSENCE, tx.by_player(me.id),
-                    payload={"absent": opponent.id})
-    _refresh(tx, seat, tx.by_player(me.id), get_result(tx.db, seat.pairing.id),
-             opponent)
     waiting_ends = seat.clock.waiting_ends
-    tx.direct(opponent.id, "play.absence_ping", reporter=me.name, round=seat.round.number,
-              table=seat.pairing.table_no, waiting_ends=waiting_ends, rule=ABSENCE_RULE)
+    me = seat.player
+    if not _kinds_by(tx, seat, EvidenceKind.ABSENCE, me.id):  # else a repeat: same answer
+        append_evidence(tx.db, seat.pairing.id, EvidenceKind.ABSENCE, tx.by_player(me.id),
+                        payload={"absent": opponent.id})
+        _refresh(tx, seat, tx.by_player(me.id), get_result(tx.db, seat.pairing.id),
+                 opponent)
+        tx.direct(opponent.id, "play.absence_ping", timely=_live(seat), reporter=me.name,
+                  round=seat.round.number, table=seat.pairing.table_no,
+                  waiting_ends=waiting_ends, rule=ABSENCE_RULE)
     return done("play.absence_recorded", rule=ABSENCE_RULE, opponent=opponent.name,
                 waiting_ends=waiting_ends)
 
@@ -247,11 +256,13 @@ def _arrive(tx: Tx, slug: str, discord_id: int) -> Reply:
     opponent = seat.opponent(tx)
     _before_limit(tx, seat)
     me = seat.player
-    append_evidence(tx.db, seat.pairing.id, EvidenceKind.ARRIVAL, tx.by_player(me.id))
-    _refresh(tx, seat, tx.by_player(me.id), get_result(tx.db, seat.pairing.id),
-             opponent)
-    if _kinds_by(tx, seat, EvidenceKind.ABSENCE, opponent.id):
-        tx.direct(opponent.id, "play.arrived_ping", player=me.name, round=seat.round.number)
+    if not _kinds_by(tx, seat, EvidenceKind.ARRIVAL, me.id):  # else a repeat: same answer
+        append_evidence(tx.db, seat.pairing.id, EvidenceKind.ARRIVAL, tx.by_player(me.id))
+        _refresh(tx, seat, tx.by_player(me.id), get_result(tx.db, seat.pairing.id),
+                 opponent)
+        if _kinds_by(tx, seat, EvidenceKind.ABSENCE, opponent.id):
+            tx.direct(opponent.id, "play.arrived_ping", timely=_live(seat), player=me.name,
+                      round=seat.round.number)
     waiting_ends = seat.clock.waiting_ends
     key = "play.arrived_late" if tx.now > waiting_ends else "play.arrived"
     return done(key, rule=ABSENCE_RULE, opponent=opponent.name, nick=opponent.herna_nick,
@@ -272,7 +283,7 @@ def _draw(tx: Tx, slug: str, discord_id: int, confirming: bool) -> Reply:
     _before_limit(tx, seat, DRAW_RULE)
     me = seat.player
     if _kinds_by(tx, seat, EvidenceKind.DRAW_CONFIRMATION, me.id):
-        raise Refusal("play.draw_already", opponent=opponent.name, rule=DRAW_RULE)
+        return _draw_repeated(tx, seat, opponent, confirming)
     proposed = bool(_kinds_by(tx, seat, EvidenceKind.DRAW_CONFIRMATION, opponent.id))
     if confirming and not proposed:
         raise Refusal("play.draw_nothing_to_confirm", opponent=opponent.name, rule=DRAW_RULE)
@@ -282,10 +293,33 @@ def _draw(tx: Tx, slug: str, discord_id: int, confirming: bool) -> Reply:
              opponent)
     limit = seat.round.limit_at
     if proposed:  # both have now confirmed in writing
-        tx.direct(opponent.id, "play.draw_confirmed_dm", player=me.name, rule=DRAW_RULE)
+        tx.direct(opponent.id, "play.draw_confirmed_dm", timely=_live(seat, until_limit=False),
+                  player=me.name, rule=DRAW_RULE)
         return done("play.draw_confirmed", rule=DRAW_RULE, opponent=opponent.name)
-    tx.direct(opponent.id, "play.draw_proposed_dm", player=me.name, limit=limit, rule=DRAW_RULE)
+    tx.direct(opponent.id, "play.draw_proposed_dm", timely=_live(seat), player=me.name,
+              limit=limit, rule=DRAW_RULE)
     return done("play.draw_proposed", rule=DRAW_RULE, opponent=opponent.name, limit=limit)
+
+
+def _draw_repeated(tx: Tx, seat: Seat, opponent: Player, confirming: bool) -> Reply:
+    """I have already confirmed the draw: a repeated click or command answers as the first
+    did (who confirmed first decides which answer that was); anything else is a refusal."""
+    mine = _kinds_by(tx, seat, EvidenceKind.DRAW_CONFIRMATION, seat.player.id)[0]
+    theirs = _kinds_by(tx, seat, EvidenceKind.DRAW_CONFIRMATION, opponent.id)
+    i_confirmed_theirs = bool(theirs) and theirs[0].id < mine.id
+    if confirming and i_confirmed_theirs:
+        return done("play.draw_confirmed", rule=DRAW_RULE, opponent=opponent.name)
+    if not confirming and not i_confirmed_theirs:
+        return done("play.draw_proposed", rule=DRAW_RULE, opponent=opponent.name,
+                    limit=seat.round.limit_at)
+    raise Refusal("play.draw_already", opponent=opponent.name, rule=DRAW_RULE)
+
+
+def _live(seat: Seat, *, until_limit: bool = True) -> Timely:
+    """A message about my game in this round: stale once the round closes, and (a ping that
+    asks for something before the limit) once the limit passed."""
+    return Timely(seat.tournament.id, seat.round.number,
+                  seat.round.limit_at if until_limit else None)
 
 
 async def propose_draw(app: App, slug: str, discord_id: int) -> Reply:
@@ -327,9 +361,13 @@ def _report_result(tx: Tx, slug: str, discord_id: int, own: int | str,
     if current is not None and current.status is ResultStatus.CONFIRMED:
         raise Refusal("play.result_confirmed", rule=DISPUTE_RULE)
     me = seat.player
-    append_evidence(tx.db, seat.pairing.id, EvidenceKind.SCORE_REPORT, tx.by_player(me.id),
-                    payload={"own": mine, "opponent": theirs})
-    result = _refresh(tx, seat, tx.by_player(me.id), current, opponent)
+    report = {"own": mine, "opponent": theirs}
+    if _repeated(tx, seat, EvidenceKind.SCORE_REPORT, report):
+        result = current  # a repeat: nothing new to weigh, the same answer
+    else:
+        append_evidence(tx.db, seat.pairing.id, EvidenceKind.SCORE_REPORT, tx.by_player(me.id),
+                        payload=report)
+        result = _refresh(tx, seat, tx.by_player(me.id), current, opponent)
     params = {"own": mine, "opponent_score": theirs, "opponent": opponent.name}
     if result is not None and result.verdict.get("code") == "report_conflicts_record":
         return done("play.result_conflict", rule=DISPUTE_RULE, **params)
@@ -359,9 +397,12 @@ def _dispute(tx: Tx, slug: str, discord_id: int, text: str,
     if _nothing_recorded(tx, seat, current):
         _nothing_to_dispute(tx, seat)
     me = seat.player
+    complaint = {"text": text.strip()}
+    if _repeated(tx, seat, EvidenceKind.DISPUTE, complaint, attachment_url):
+        return done("play.dispute_recorded", rule=DISPUTE_RULE, round=seat.round.number)
     by = tx.by_player(me.id, "dispute")
     append_evidence(tx.db, seat.pairing.id, EvidenceKind.DISPUTE, by,
-                    payload={"text": text.strip()}, attachment_url=attachment_url)
+                    payload=complaint, attachment_url=attachment_url)
     if current is not None and current.status is ResultStatus.PROVISIONAL:
         current = put_result(tx.db, seat.pairing.id,
                              stored_fields(current, ResultStatus.DISPUTED), current.version, by)
@@ -408,6 +449,9 @@ async def dispute(app: App, slug: str, discord_id: int, text: str,
 def _withdraw(tx: Tx, slug: str, discord_id: int, confirmed: bool) -> Reply:
     t = lookup.tournament(tx, slug)
     player = lookup.player_by_discord(tx, discord_id)
+    entry = get_entry(tx.db, t.id, player.id)
+    if confirmed and entry is not None and entry.withdrawn_at is not None:
+        return done("play.withdrawn_ok", rule=WITHDRAW_RULE, tournament=t.name)  # a repeat
     lookup.entry(tx, t, player)
     if not confirmed:
         return done("play.withdraw_confirm", rule=WITHDRAW_RULE,

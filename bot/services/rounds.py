@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.services import lifecycle, lookup, timers
 from bot.services.app import App, Tx
+from bot.services.outbox import Timely
 from bot.services.replies import Refusal, Reply, done, refused
 from bot.services.setup import season_start
 from bot.services.views import (
@@ -235,8 +236,9 @@ async def import_pairings(app: App, slug: str, round_no: int,
 def _publish(tx: Tx, slug: str, round_no: int, admin_id: str) -> Reply:
     t = _tournament(tx, slug)
     rnd = _round(tx, t, round_no)
-    if rnd.published_at is not None:
-        raise Refusal("round.already_published", round=round_no)
+    if rnd.published_at is not None:  # a repeat: the same answer, announced once
+        rows, params = _published(tx, t, rnd)
+        return done("round.published", data=rows, **params)
     if not pairings_of_round(tx.db, t.id, round_no):
         raise Refusal("round.not_paired", round=round_no)
     if round_no > 1 and _round(tx, t, round_no - 1).published_at is None:
@@ -245,13 +247,20 @@ def _publish(tx: Tx, slug: str, round_no: int, admin_id: str) -> Reply:
     rnd = update_round(tx.db, t.id, round_no, by, published_at=tx.now)
     if t.status in (TournamentStatus.DRAFT, TournamentStatus.CHECKIN):
         t = set_status(tx.db, t.id, TournamentStatus.RUNNING, by)
-    rows = keyed(table_rows(tx.db, tables_of(tx.db, t, round_no)), "round.published")
-    params = {"tournament": t.name, "round": round_no, "start": rnd.starts_at,
-              "limit": rnd.limit_at, "n": t.waiting_minutes, "tables": len(rows),
-              "rule": "e-SP 4.3, 4.5"}
-    tx.announce(t.id, "round.published", rows=rows, **params)
+    rows, params = _published(tx, t, rnd)
+    # The pairings mean nothing once their round is closed (the bot was down all round).
+    tx.announce(t.id, "round.published", timely=Timely(t.id, round_no), rows=rows, **params)
     timers.schedule_round_timers(tx, t, rnd)
     return done("round.published", data=rows, **params)
+
+
+def _published(tx: Tx, t: Tournament, rnd: Round
+               ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    rows = keyed(table_rows(tx.db, tables_of(tx.db, t, rnd.number)), "round.published")
+    params = {"tournament": t.name, "round": rnd.number, "start": rnd.starts_at,
+              "limit": rnd.limit_at, "n": t.waiting_minutes, "tables": len(rows),
+              "rule": "e-SP 4.3, 4.5"}
+    return rows, params
 
 
 async def publish_round(app: App, slug: str, round_no: int, admin_id: str) -> Reply:
@@ -268,23 +277,24 @@ def _close(tx: Tx, slug: str, round_no: int, admin_id: str, force: bool) -> Repl
     rnd = _round(tx, t, round_no)
     if rnd.published_at is None:
         raise Refusal("round.not_published", round=round_no)
-    if rnd.closed_at is not None:
-        raise Refusal("round.already_closed", round=round_no, at=rnd.closed_at)
     by = tx.by_admin(admin_id, f"uzavretie {round_no}. kola")
-    lifecycle.refresh_round(tx, t.id, round_no, by)
+    repeat = rnd.closed_at is not None  # a repeat: the same answer, announced once
+    if not repeat:
+        lifecycle.refresh_round(tx, t.id, round_no, by)
     tables = tables_of(tx.db, t, round_no)
     still = open_tables(tables)
-    if still and not force:
+    if still and not force and not repeat:
         return refused("round.close_warnings", rule="e-SP 4.9", round=round_no,
                        count=len(still), rows=open_rows(tx, still))
-    update_round(tx.db, t.id, round_no, by, closed_at=tx.now)
     profile = tx.profile(t.profile)
     so_far = [tb for tb in tables_of(tx.db, t) if tb.pairing.round_no <= round_no]
     rows = standing_rows(tx.db, ranking(tx.db, t, profile, so_far).standings)
-    tx.announce(t.id, "round.closed", rows=rows, tournament=t.name, round=round_no,
-                open=len(still), rule=profile.standings.rule)
-    return done("round.closed", rule=profile.standings.rule, data=rows, tournament=t.name,
-                round=round_no, open=len(still))
+    params = {"tournament": t.name, "round": round_no, "open": len(still),
+              "rule": profile.standings.rule}
+    if not repeat:
+        update_round(tx.db, t.id, round_no, by, closed_at=tx.now)
+        tx.announce(t.id, "round.closed", rows=rows, **params)
+    return done("round.closed", data=rows, **params)
 
 
 async def close_round(app: App, slug: str, round_no: int, admin_id: str, *,

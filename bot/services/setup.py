@@ -34,6 +34,7 @@ from sqlite_utils import Database
 from bot.clock import local, parse_local
 from bot.services import lookup
 from bot.services.app import App, Tx
+from bot.services.outbox import Timely
 from bot.services.replies import Refusal, Reply, done
 from bot.store import (
     Change,
@@ -646,8 +647,8 @@ def _open_checkin(tx: Tx, slug: str, admin_id: str) -> Reply:
     by = tx.by_admin(admin_id, "otvorenie prezentácie")
     set_status(tx.db, t.id, TournamentStatus.CHECKIN, by)
     update_tournament(tx.db, t.id, by, checkin_opens_at=tx.now)
-    tx.announce(t.id, "setup.checkin_opened", tournament=t.name,
-                closes=t.checkin_closes_at or "—")
+    tx.announce(t.id, "setup.checkin_opened", timely=Timely(t.id, until=t.checkin_closes_at),
+                tournament=t.name, closes=t.checkin_closes_at or "—")
     return done("setup.checkin_opened", tournament=t.name, closes=t.checkin_closes_at or "—")
 
 
