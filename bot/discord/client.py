@@ -16,6 +16,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.i18n import CatalogueTranslator, t
+from bot.discord.render import render_reply
+from bot.services.replies import Reply
 
 log = logging.getLogger("stredisko.discord")
 
@@ -57,12 +59,27 @@ async def reply_ephemeral(interaction: discord.Interaction, content: str) -> Non
         await interaction.response.send_message(content, ephemeral=True)
 
 
+SAVED = "stredisko.saved"  # Interaction.extras key: the reply of a use case that committed
+
+
+def mark_saved(interaction: discord.Interaction, reply: Reply) -> None:
+    """The use case has committed: from here on, a failure is only a failure to answer, and
+    the player must never be told that his action failed (he would repeat it)."""
+    interaction.extras[SAVED] = reply
+
+
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """The one error path of commands, views and modals: refusals are answered, bugs logged."""
+    """The one error path of commands, views and modals: refusals are answered, bugs logged.
+    After a save (`mark_saved`) a failure to answer is answered with the saved reply instead."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, Refusal):
         await reply_ephemeral(interaction, error.render(interaction.locale))
+        return
+    saved = interaction.extras.get(SAVED)
+    if isinstance(saved, Reply):
+        log.warning("interaction %s: saved, but answering failed: %s", interaction.id, error)
+        await answer_saved(interaction, saved)
         return
     log.error(
         "interaction %s of user %s failed",
@@ -74,6 +91,27 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         await reply_ephemeral(interaction, t("error.internal", interaction.locale))
     except discord.HTTPException:
         log.exception("could not tell user %s about the failure", interaction.user.id)
+
+
+async def answer_saved(interaction: discord.Interaction, reply: Reply) -> None:
+    """Tell the user what was saved after answering failed once: the interaction again, else
+    a DM. If Discord refuses both, the log says so — the change itself stands."""
+    note = t("discord.saved_after_error", interaction.locale)
+    pieces = render_reply(reply, interaction.locale)
+    try:
+        await reply_ephemeral(interaction, note)
+        for piece in pieces:
+            await interaction.followup.send(**piece.kwargs(), ephemeral=True)
+        return
+    except discord.HTTPException as exc:
+        log.warning("interaction %s: answer failed again (%s); trying a DM", interaction.id, exc)
+    try:
+        await interaction.user.send(note)
+        for piece in pieces:
+            await interaction.user.send(**piece.kwargs())
+    except discord.HTTPException as exc:
+        log.warning("user %s: the saved answer could not be delivered: %s",
+                    interaction.user.id, exc)
 
 
 def is_head_admin(interaction: discord.Interaction) -> bool:

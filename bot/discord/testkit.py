@@ -9,6 +9,10 @@ sends back goes to two recorders instead of Discord:
 - channel posts, DMs, edits, user look-ups: `bot.http.request`, replaced on the instance.
 Each recorder answers with minimal but realistic payloads (a message object for a created
 message, a DM channel for "create DM", Discord's 403 50007 for a user whose DMs are closed).
+Two more of Discord's behaviours are played: a message posted with a `nonce` and
+`enforce_nonce` that repeats an earlier one in the same channel returns the earlier message
+instead of a copy (Discord does so within a few minutes; the harness at any time), and
+`fail_next` makes chosen requests fail with a 5xx that did nothing, as Discord's outages do.
 
 The harness also plays Discord's client: it refuses input a real client cannot send (an option
 outside its min/max, a click on a disabled button, a modal that was never opened) with
@@ -311,6 +315,9 @@ class _FakeResponse:
 
 
 def _http_error(status: int, code: int, message: str) -> discord.HTTPException:
+    if status >= 500:
+        return discord.DiscordServerError(_FakeResponse(status, "Internal Server Error"),
+                                          {"code": code, "message": message})
     kind = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
     reason = {403: "Forbidden", 404: "Not Found"}.get(status, "Bad Request")
     return kind(_FakeResponse(status, reason), {"code": code, "message": message})
@@ -397,6 +404,8 @@ class DiscordHarness:
         self._adapter = _RecordingWebhookAdapter(self)
         self._collector = _ErrorCollector(self)
         self._original_request: Any = None
+        self._faults: list[list[Any]] = []  # [route part, status, times left]
+        self._nonces: dict[tuple[int, str], RecordedMessage] = {}
         self.head_admin = self.member("Hlavný administrátor", roles=[HEAD_ADMIN_ROLE_ID])
 
     # ----- set-up -------------------------------------------------------------------------
@@ -1045,12 +1054,26 @@ class DiscordHarness:
             raise _http_error(404, 10008, "Unknown Message")
         return message
 
+    def fail_next(self, route: str, *, status: int = 500, times: int = 1) -> None:
+        """The next `times` requests whose "METHOD path" contains `route` (e.g. "/callback",
+        "POST /channels/{channel_id}/messages") fail with `status`, having done nothing."""
+        self._faults.append([route, status, times])
+
+    def _fault(self, route: Route, payload: dict[str, Any] | None, files: Sequence[Any]) -> None:
+        key = f"{route.method} {route.path}"
+        for fault in self._faults:
+            if fault[0] in key and fault[2] > 0:
+                fault[2] -= 1
+                self._record(route, payload, files, status=fault[1])
+                raise _http_error(fault[1], 0, "injected failure")
+
     def _on_webhook(
         self, route: Route, payload: dict[str, Any] | None, files: list[Any], params: dict[str, Any]
     ) -> Any:
         exchange = self._by_token.get(route.webhook_token or "")
         if exchange is None:
             raise _http_error(404, 10015, "Unknown Webhook")
+        self._fault(route, payload, files)
         self._record(route, payload, files)
         names = [getattr(f, "filename", None) or "file" for f in files]
         key = f"{route.method} {route.path}"
@@ -1139,6 +1162,7 @@ class DiscordHarness:
         names = [f.filename or "file" for f in files or ()]
         params = _route_params(route)
         key = f"{route.method} {route.path}"
+        self._fault(route, payload, names)
         if key == "POST /channels/{channel_id}/messages":
             channel_id = int(params["channel_id"])
             recipient = self.users.get(self._dm_channels.get(channel_id, 0))
@@ -1146,7 +1170,14 @@ class DiscordHarness:
                 self._record(route, payload, names, status=403)
                 raise _http_error(403, 50007, "Cannot send messages to this user")
             self._record(route, payload, names)
-            return self._new_message(channel_id, payload or {}, names).raw
+            nonce = (payload or {}).get("nonce") if (payload or {}).get("enforce_nonce") else None
+            seen = self._nonces.get((channel_id, str(nonce)))
+            if nonce is not None and seen is not None:
+                return seen.raw  # Discord: the first message with this nonce, no copy
+            message = self._new_message(channel_id, payload or {}, names)
+            if nonce is not None:
+                self._nonces[(channel_id, str(nonce))] = message
+            return message.raw
         self._record(route, payload, names)
         if key == "POST /users/@me/channels":
             user = self._user(payload["recipient_id"])  # type: ignore[index]

@@ -30,9 +30,9 @@ from bot.store.outbox import (
     OutboxRow,
     decode_params,
     drop_message,
-    due_messages,
     failed_attempt,
     mark_sent,
+    pending_messages,
 )
 from bot.store.rows import TournamentStatus
 
@@ -126,11 +126,13 @@ class Sender:
             store, clock = self.app.store, self.app.clock
             sent = dropped = failed = 0
             waiting: set[tuple[str, int]] = set()  # places whose earlier message failed
-            for row in await store.read(due_messages, clock.now()):
+            for row in await store.read(pending_messages):
                 place = (row.destination, row.target)
-                if place in waiting:
-                    continue
                 now = clock.now()
+                if place in waiting or (row.next_attempt_at is not None
+                                        and row.next_attempt_at > now):
+                    waiting.add(place)  # a retry not due yet holds back what follows it
+                    continue
                 if await store.call(_drop_if_stale, row, now):
                     dropped += 1
                     continue

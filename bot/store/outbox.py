@@ -171,14 +171,11 @@ def failed_attempt(db: Database, row_id: int, error: str, retry_at: datetime | N
 # -- reading -------------------------------------------------------------------------------
 
 
-def due_messages(db: Database, now: datetime, limit: int = 200) -> list[OutboxRow]:
-    """Pending messages whose next attempt is due, oldest first."""
-    return rows(
-        db, OutboxRow,
-        "SELECT * FROM outbox WHERE status = 'pending' "
-        "AND (next_attempt_at IS NULL OR next_attempt_at <= ?) ORDER BY id LIMIT ?",
-        [to_text(now), limit],
-    )
+def pending_messages(db: Database, limit: int = 500) -> list[OutboxRow]:
+    """Pending messages, oldest first (those waiting for a retry included: they hold back the
+    later messages to the same place)."""
+    return rows(db, OutboxRow,
+                "SELECT * FROM outbox WHERE status = 'pending' ORDER BY id LIMIT ?", [limit])
 
 
 def get_message(db: Database, row_id: int) -> OutboxRow | None:

@@ -13,6 +13,7 @@ a restart.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
@@ -20,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.client import Refusal, report_error
+from bot.discord.client import Refusal, mark_saved, report_error
 from bot.discord.i18n import SLOVAK, CatalogueError, app_str, t
 from bot.discord.persistent import RebuiltFromCustomId
 from bot.discord.ratelimit import RateLimiter, whole_seconds
@@ -31,6 +32,7 @@ from bot.services.replies import Refusal as ServiceRefusal
 from bot.services.replies import Reply
 
 T = TypeVar("T")
+log = logging.getLogger("stredisko.discord.player")
 
 DEFER_AFTER_S = 1.5  # Discord allows 3 s for the first answer; leave room for the network
 # Service calls already under way (this cog's, or transactions queued at the store) from which
@@ -81,6 +83,12 @@ async def replace(interaction: discord.Interaction, pieces: list[Outgoing]) -> N
         await interaction.response.edit_message(**first.kwargs(), view=None)
     for piece in rest:
         await interaction.followup.send(**piece.kwargs(), ephemeral=True)
+
+
+def _saved(interaction: discord.Interaction, result: T) -> T:
+    if isinstance(result, Reply) and result.ok:
+        mark_saved(interaction, result)
+    return result
 
 
 def _cog(interaction: discord.Interaction) -> PlayerCog:
@@ -262,21 +270,27 @@ class PlayerCog(commands.Cog, name=COG_NAME):
             task = asyncio.ensure_future(work)
             if busy:
                 await self._defer(interaction, ephemeral=ephemeral, update=update)
-                return await task
-            try:
-                return await asyncio.wait_for(asyncio.shield(task), self.defer_after)
-            except TimeoutError:
-                await self._defer(interaction, ephemeral=ephemeral, update=update)
-                return await task
+            else:
+                try:
+                    return _saved(interaction, await asyncio.wait_for(asyncio.shield(task),
+                                                                      self.defer_after))
+                except TimeoutError:
+                    await self._defer(interaction, ephemeral=ephemeral, update=update)
+            return _saved(interaction, await task)
         finally:
             self._in_flight -= 1
 
     @staticmethod
     async def _defer(interaction: discord.Interaction, *, ephemeral: bool, update: bool) -> None:
-        if update:
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        """Acknowledge now; if Discord fails that, the use case still runs to its end and its
+        answer is tried afterwards (never "failed, try again" for something saved)."""
+        try:
+            if update:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        except discord.HTTPException as exc:
+            log.warning("interaction %s: deferring failed: %s", interaction.id, exc)
 
     async def answer(self, interaction: discord.Interaction, work: Awaitable[Reply]) -> None:
         reply = await self.call(interaction, work)

@@ -19,8 +19,10 @@ from bot.discord.client import StrediskoBot
 from bot.discord.cogs.player import PlayerCog
 from bot.discord.notifier import DiscordNotifier
 from bot.discord.ratelimit import RateLimiter, whole_seconds
-from bot.discord.testkit import DiscordHarness, FakeUser
+from bot.discord.testkit import CONTROL_CHANNEL_ID, DiscordHarness, Exchange, FakeUser
 from bot.services.app import App
+from bot.services.notifier import RecordingNotifier
+from bot.services.outbox import as_message, deliver
 from bot.store import (
     Change,
     EvidenceKind,
@@ -38,6 +40,7 @@ from bot.store import (
     set_status,
     update_round,
 )
+from bot.store.outbox import list_outbox
 
 START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)  # round 1: 9:00 in Bratislava
 SLUG = "online-1"
@@ -394,3 +397,65 @@ async def test_a_burst_is_acknowledged_at_once_then_answered(w: World) -> None:
         assert ex.first_response_s is not None and ex.first_response_s < 0.5
     # Ana's second, identical report is a repeat: it adds nothing (Boris's is the other one)
     assert await _evidence(w, 0) == [EvidenceKind.SCORE_REPORT] * 2
+
+
+# -- Discord failing after the save (issue: nothing lost, nothing doubled) ------------------
+
+
+def _everything_said(ex: Exchange) -> str:
+    return "\n".join([ex.content, *(m.text for m in ex.followups)])
+
+
+async def test_a_discord_5xx_on_the_answer_never_says_the_save_failed(w: World) -> None:
+    """Discord fails the answer to a /vysledok that was saved: the player is told it was saved
+    (not "something went wrong, try again"); his retry adds nothing and answers the same."""
+    w.at(20)
+    score = {"moje_skore": "400", "skore_supera": "350"}
+    w.h.fail_next("/callback")
+    ex = await w.h.slash("vysledok", user=w.users["ana"], options=score)
+    said = _everything_said(ex)
+    assert "Uložené" in said and "je zaznamenané" in said
+    assert "Niečo sa pokazilo" not in said
+    assert [c.status for c in ex.calls if c.path.endswith("/callback")] == [500, 200]
+    retry = await w.h.slash("vysledok", user=w.users["ana"], options=score)
+    assert "je zaznamenané" in retry.content
+    assert await _evidence(w, 0) == [EvidenceKind.SCORE_REPORT]
+
+
+async def test_an_announcement_discord_refused_goes_out_later_once(w: World) -> None:
+    """The channel post fails with a 5xx after /odstupit was saved: the withdrawal stands, the
+    announcement stays in the outbox and goes out at the next flush — once."""
+    w.at(20)
+    posts = "POST /channels/{channel_id}/messages"
+    w.h.fail_next(posts)
+    cyril = w.users["cyril"]
+    await w.h.slash("odstupit", user=cyril)
+    click = await w.h.click(f"stredisko:odstupit:{cyril.id}", cyril)
+    assert "Niečo sa pokazilo" not in _everything_said(click)
+    entry = await w.store.read(get_entry, w.tournament.id, w.players["cyril"].id)
+    assert entry.withdrawn_at is not None
+    channel = w.h.messages_in(CONTROL_CHANNEL_ID)
+    assert not [m for m in channel if "odstúpil" in m.text]
+    w.clock.advance(timedelta(seconds=5))
+    assert (await w.app.sender.flush()).sent == 1
+    assert (await w.app.sender.flush()).sent == 0
+    channel = w.h.messages_in(CONTROL_CHANNEL_ID)
+    assert len([m for m in channel if "Cyril Čierny" in m.text]) == 1
+
+
+async def test_a_delivery_repeated_after_a_crash_is_not_a_second_copy(w: World) -> None:
+    """Killed between Discord's 200 and marking the message sent: the restart delivers it
+    again with the same nonce, and Discord (played by the harness) returns the first post."""
+    w.at(20)
+    # committed by a process that died before delivering (a queue-only App on the same store)
+    died = App(w.store, w.clock, RecordingNotifier(), delivery="queue")
+    await died.run(lambda tx: tx.announce(w.tournament.id, "play.withdrawn",
+                                          player="Dana Ďurišová", rule="e-SP 3.6"))
+    (row,) = await w.store.read(list_outbox)
+    await deliver(w.app.notifier, row.destination, row.target, as_message(row))  # it went out…
+    assert (await w.app.sender.flush()).sent == 1  # … and the next start sends it again
+    posts = [c for c in w.h.calls if c.path == "/channels/{channel_id}/messages"]
+    assert len(posts) == 2 and posts[0].payload["nonce"] == posts[1].payload["nonce"]
+    assert posts[0].payload["enforce_nonce"] is True
+    shown = [m for m in w.h.messages_in(CONTROL_CHANNEL_ID) if "Dana Ďurišová" in m.text]
+    assert len(shown) == 1

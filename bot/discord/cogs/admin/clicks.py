@@ -10,7 +10,7 @@ from typing import Protocol, runtime_checkable
 
 import discord
 
-from bot.discord.client import report_error, require_head_admin
+from bot.discord.client import mark_saved, report_error, require_head_admin
 from bot.discord.cogs.admin.texts import render
 from bot.discord.cogs.player import replace, send
 from bot.services.app import App
@@ -53,6 +53,7 @@ async def on_click(interaction: discord.Interaction,
         reply = await task
         pieces = render(reply, interaction.locale)
         if reply.ok:
+            mark_saved(interaction, reply)
             await replace(interaction, pieces)
         else:
             await send(interaction, pieces, view=view)

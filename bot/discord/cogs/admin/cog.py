@@ -18,7 +18,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.client import CogFactory, Refusal, StrediskoBot, require_head_admin
+from bot.discord.client import (
+    CogFactory,
+    Refusal,
+    StrediskoBot,
+    mark_saved,
+    require_head_admin,
+)
 from bot.discord.cogs.admin.checkin import checkin_messages, checkin_state
 from bot.discord.cogs.admin.clicks import COG_NAME
 from bot.discord.cogs.admin.pairings import (
@@ -128,6 +134,8 @@ class AdminCog(
         `view` offers one, the next click."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         reply = await work
+        if reply.ok:
+            mark_saved(interaction, reply)
         await send(interaction, render(reply, interaction.locale),
                    view=view(reply) if view is not None else None)
         return reply
