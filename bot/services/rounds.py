@@ -308,9 +308,12 @@ async def close_round(app: App, slug: str, round_no: int, admin_id: str, *,
 
 
 def _finish(tx: Tx, slug: str, admin_id: str, force: bool) -> Reply:
-    t = _tournament(tx, slug)
+    t = lookup.tournament(tx, slug)
     profile = tx.profile(t.profile)
     by = tx.by_admin(admin_id, "koniec turnaja")
+    if t.status is TournamentStatus.FINISHED:  # a repeat: the same answer, announced once
+        rank = ranking(tx.db, t, profile, tables_of(tx.db, t))
+        return _finished(tx, t, profile, rank, _screlo_changes(tx, t, profile, rank.results))
     rounds = list_rounds(tx.db, t.id)
     for rnd in rounds:
         # e-SP 4.7: every round whose window is over — an earlier round's proposal applied
@@ -326,11 +329,20 @@ def _finish(tx: Tx, slug: str, admin_id: str, force: bool) -> Reply:
         return refused("finish.warnings", rule="e-SP 4.7", unclosed=", ".join(unclosed) or "—",
                        count=len(unconfirmed), rows=open_rows(tx, unconfirmed))
     rank = ranking(tx.db, t, profile, tables)
-    changes = _rate(tx, t, profile, rank.results, by)
+    changes = _screlo_changes(tx, t, profile, rank.results)
+    _rate(tx, t, changes, rank.results, by)
     set_status(tx.db, t.id, TournamentStatus.FINISHED, by)
+    reply = _finished(tx, t, profile, rank, changes)
+    tx.announce(t.id, "finish.done", rows=reply.data, rule=reply.rule, **reply.params)
+    return reply
+
+
+def _finished(tx: Tx, t: Tournament, profile: Profile, rank: Any,
+              changes: dict[int, tuple[float, float, int]]) -> Reply:
+    """The final standings with each player's screlo before and after."""
     rows = standing_rows(tx.db, rank.standings)
     for row, line in zip(rows, rank.standings, strict=True):
-        before, after = changes.get(int(line.player), (None, None))
+        before, after, _ = changes.get(int(line.player), (None, None, 0))
         row["screlo_before"] = "" if before is None else round(before, 2)
         row["screlo_after"] = "" if after is None else round(after, 2)
         row["screlo_delta"] = "" if before is None or after is None else round(after - before, 2)
@@ -340,28 +352,33 @@ def _finish(tx: Tx, slug: str, admin_id: str, force: bool) -> Reply:
             row["key"] = "finish.done_unrated_row"
     params = {"tournament": t.name, "season": t.season, "rule": profile.qualification.rule,
               "screlo_rule": profile.screlo.rule}
-    tx.announce(t.id, "finish.done", rows=rows, **params)
     return done("finish.done", data=rows, **params)
 
 
-def _rate(tx: Tx, t: Tournament, profile: Profile, results: list[Any],
-          by: Any) -> dict[int, tuple[float, float]]:
-    """Online screlo after the tournament (e-SP 2.4, 5): every rated game against the ratings
-    before it (the entries' seeds). Each changed rating is applied with its history row; every
-    player who sat at a table has played a qualifier this season (for the decay rule)."""
+def _screlo_changes(tx: Tx, t: Tournament, profile: Profile, results: list[Any]
+                    ) -> dict[int, tuple[float, float, int]]:
+    """Online screlo after the tournament (e-SP 2.4, 5; the association's screlo method):
+    every rated game against the ratings before it (the entries' seeds); player -> (before,
+    after, games after) for each rating that changes. Pure: computing it again gives the
+    same."""
     entries = {e.player_id: e for e in list_entries(tx.db, t.id)}
     before = {lookup.rules_id(pid): Rating(e.seed_rating, e.seed_games)
               for pid, e in entries.items() if e.seed_rating is not None}
     rated = [r for r in results if r.rated]
-    changes: dict[int, tuple[float, float]] = {}
+    changes: dict[int, tuple[float, float, int]] = {}
     for player, after in rate(before, rated, profile).items():
         start = before.get(player, Rating(profile.screlo.newcomer_rating, 0))
-        if after == start:
-            continue
-        pid = int(player)
-        apply_rating(tx.db, pid, after.value, after.games, by, tournament_id=t.id,
-                     season=t.season)
-        changes[pid] = (start.value, after.value)
+        if after != start:
+            changes[int(player)] = (start.value, after.value, after.games)
+    return changes
+
+
+def _rate(tx: Tx, t: Tournament, changes: dict[int, tuple[float, float, int]],
+          results: list[Any], by: Any) -> None:
+    """Apply each changed rating with its history row; every player who sat at a table has
+    played a qualifier this season (for the decay rule)."""
+    for pid, (_, value, games) in changes.items():
+        apply_rating(tx.db, pid, value, games, by, tournament_id=t.id, season=t.season)
     played = {int(p) for r in results for p in r.case.players}
     for pid in played - set(changes):
         last = get_player(tx.db, pid).last_season
