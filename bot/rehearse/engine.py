@@ -40,7 +40,14 @@ from bot.services.app import App, Tx
 from bot.services.lifecycle import apply_proposal
 from bot.services.replies import Reply
 from bot.services.setup import SetupError
-from bot.store import Store, SyncOutcome, due_timers, list_entries, pairings_of_round
+from bot.store import (
+    Store,
+    SyncOutcome,
+    Tournament,
+    due_timers,
+    list_entries,
+    pairings_of_round,
+)
 from scrapers.herna import Credentials, EndKind, GameRecord, HernaClient, HernaSettings
 from scrapers.herna.simulator import Simulator
 
@@ -160,8 +167,16 @@ class Rehearsal:
             prop = replace(prop, checkin_opens=opens, checkin_closes=closes)
         created = await setup.create(self.app, prop, ADMIN)
         self._need(created, "create")
-        self.slug = prop.slug
-        self.store_id = dict(created.data.settings["file_ids"])
+        await self.attach(created.data)
+
+    async def attach(self, tournament: Tournament) -> None:
+        """Know the created tournament (file ids, names), link every player's Discord account
+        and put the games on the simulator. Safe to do again on a restarted process: linking
+        an account already linked changes nothing."""
+        sc = self.scenario
+        prop = sc.propozicie
+        self.slug = tournament.slug
+        self.store_id = dict(tournament.settings["file_ids"])
         self.file_id = {v: k for k, v in self.store_id.items()}
         for spec in prop.players:
             self.names[self.store_id[spec.file_id]] = spec.name

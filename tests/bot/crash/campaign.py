@@ -1,0 +1,185 @@
+"""The kill campaign: play the small tournament with the process killed at chosen or random
+points, restart it until it finishes, and compare everything that matters with a run that was
+never killed (tests/bot/crash/test_crash.py runs a fixed set; bench/kill_campaign.py a random
+one and prints the figures).
+
+What "the same" means: every result (status, end, points, scores, rule), the evidence at every
+table (nothing recorded twice by a repeated step), every timer (fired once, at the same
+moment), every outbox message (sent or dropped alike), the screlo history — and what reached
+"Discord": the same messages, none missing, none twice. The database passes its integrity check
+and no sync run is left "running".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DRIVER = Path(__file__).with_name("driver.py")
+SCENARIO = Path(__file__).parents[1] / "rehearse" / "scenarios" / "small.toml"
+POINTS = ("commit:before", "commit:after", "send:before", "send:after", "http")
+KILLED = 137
+RUN_TIMEOUT_S = 120
+
+
+@dataclass(frozen=True)
+class Final:
+    """The end state of one whole run, as compared between runs."""
+
+    results: list[tuple[Any, ...]]
+    evidence: list[tuple[Any, ...]]
+    timers: list[tuple[Any, ...]]
+    outbox: list[tuple[Any, ...]]
+    ratings: list[tuple[Any, ...]]
+    delivered: Counter[tuple[str, int, str]]
+    repeats: int  # deliveries Discord recognised by their nonce (not posted again)
+    integrity: str
+    running_syncs: int
+
+
+@dataclass
+class Comparison:
+    lost: int = 0  # messages the clean run delivered and this one did not
+    duplicated: int = 0  # messages delivered more often than in the clean run
+    differences: list[str] = field(default_factory=list)  # other state that differs
+
+    @property
+    def clean(self) -> bool:
+        return not (self.lost or self.duplicated or self.differences)
+
+
+@dataclass
+class Outcome:
+    kills: int
+    restarts: int
+    comparison: Comparison
+    repeats: int
+
+
+def _query(db: sqlite3.Connection, sql: str) -> list[tuple[Any, ...]]:
+    return [tuple(row) for row in db.execute(sql).fetchall()]
+
+
+def final_state(folder: Path) -> Final:
+    db = sqlite3.connect(folder / "db")
+    try:
+        state = dict(
+            results=_query(db, "SELECT pairing_id, status, end_kind, first_points, "
+                               "second_points, first_score, second_score, rated, rule "
+                               "FROM results ORDER BY pairing_id"),
+            evidence=_query(db, "SELECT pairing_id, kind, actor_id, at, payload FROM evidence "
+                                "ORDER BY pairing_id, at, kind, payload"),
+            timers=_query(db, "SELECT key, status, fired_at FROM timers ORDER BY key"),
+            # when a message went out may differ (after a restart); whether it did may not
+            outbox=_query(db, "SELECT key, status FROM outbox ORDER BY key"),
+            ratings=_query(db, "SELECT player_id, tournament_id, after_value, after_games "
+                               "FROM rating_history ORDER BY player_id"),
+            integrity=db.execute("PRAGMA integrity_check").fetchone()[0],
+            running_syncs=db.execute(
+                "SELECT count(*) FROM sync_runs WHERE outcome = 'running'").fetchone()[0],
+        )
+    finally:
+        db.close()
+    lines = [json.loads(line) for line in
+             (folder / "sink").read_text(encoding="utf-8").splitlines() if line]
+    delivered = Counter((m["where"], m["target"], m["text"]) for m in lines if not m["repeat"])
+    return Final(delivered=delivered, repeats=sum(m["repeat"] for m in lines), **state)
+
+
+def compare(clean: Final, other: Final) -> Comparison:
+    out = Comparison()
+    out.lost = sum((clean.delivered - other.delivered).values())
+    out.duplicated = sum((other.delivered - clean.delivered).values())
+    for name in ("results", "evidence", "timers", "outbox", "ratings"):
+        if getattr(clean, name) != getattr(other, name):
+            out.differences.append(name)
+    if other.integrity != "ok":
+        out.differences.append(f"integrity: {other.integrity}")
+    if other.running_syncs:
+        out.differences.append(f"{other.running_syncs} sync runs left running")
+    return out
+
+
+def _command(folder: Path, crash: str | None, counts: bool) -> list[str]:
+    command = [sys.executable, str(DRIVER), str(SCENARIO), str(folder / "db"),
+               str(folder / "sink"), str(folder / "progress")]
+    if crash:
+        command += ["--crash", crash]
+    if counts:
+        command += ["--counts", str(folder / "counts.json")]
+    return command
+
+
+def run(folder: Path, crash: str | None = None, *, counts: bool = False) -> int:
+    """One process of the driver; its exit code (KILLED when the crash point was reached)."""
+    done = subprocess.run(_command(folder, crash, counts), capture_output=True, text=True,
+                          timeout=RUN_TIMEOUT_S, check=False)
+    if done.returncode not in (0, KILLED):
+        raise RuntimeError(f"the driver failed ({done.returncode}):\n{done.stderr[-3000:]}")
+    return done.returncode
+
+
+def sigkill_after(folder: Path, seconds: float) -> int:
+    """Start the driver and SIGKILL it after `seconds` (if it is still running)."""
+    process = subprocess.Popen(_command(folder, None, False), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+        return KILLED
+    if process.returncode != 0:
+        raise RuntimeError(f"the driver failed ({process.returncode}): {process.stderr}")
+    return 0
+
+
+def clean_run(folder: Path) -> tuple[Final, dict[str, int], float]:
+    """The run nobody kills: its end state, how often it passed each crash point, seconds."""
+    folder.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    assert run(folder, counts=True) == 0
+    counts = json.loads((folder / "counts.json").read_text(encoding="utf-8"))
+    return final_state(folder), counts, time.perf_counter() - started
+
+
+def killed_run(folder: Path, kills: list[str | float], clean: Final) -> Outcome:
+    """Kill the driver at each of `kills` in turn ("point:n", or seconds for a SIGKILL after
+    that long), then let it finish; compare with the clean run."""
+    folder.mkdir(parents=True, exist_ok=True)
+    killed = restarts = 0
+    for kill in kills:
+        code = sigkill_after(folder, kill) if isinstance(kill, float) else run(folder, kill)
+        killed += code == KILLED
+        restarts += 1
+        if code == 0:
+            break
+    else:
+        while run(folder) != 0:  # never: no crash is asked for any more
+            restarts += 1
+    final = final_state(folder)
+    return Outcome(killed, restarts, compare(clean, final), final.repeats)
+
+
+def random_kills(rng: random.Random, counts: dict[str, int], run_seconds: float,
+                 how_many: int) -> list[str | float]:
+    """`how_many` kills in a row: a random point at a random passage (each restart passes the
+    points again from 1), or a SIGKILL at a random moment."""
+    kills: list[str | float] = []
+    for _ in range(how_many):
+        if rng.random() < 0.25:
+            kills.append(round(rng.uniform(0.2, run_seconds), 2))
+        else:
+            point = rng.choice(POINTS)
+            kills.append(f"{point}:{rng.randint(1, max(1, counts.get(point, 1)))}")
+    return kills

@@ -1,0 +1,218 @@
+"""A whole small tournament played by a process that may be killed anywhere (the crash campaign).
+
+    python driver.py SCENARIO DB SINK PROGRESS [--crash POINT:N] [--counts FILE]
+
+It is the rehearsal (`bot.rehearse.engine`: the real services, store, timers and herna.net
+scraper against the simulator on 127.0.0.1, on a simulated clock) run step by step. After each
+step it writes the step's number to PROGRESS; started again on the same DB it resumes: it
+attaches to the tournament, delivers the pending outbox (what a bot does at start) and re-runs
+the step that was cut short — so every step must be safe to repeat, which is what the campaign
+proves. The clock resumes at the moment the killed process had reached: a crash costs no time.
+
+Messages go to SINK, a file standing in for Discord: one JSON line per delivered message,
+deduplicated by the message's nonce as Discord's `enforce_nonce` does (a repeat is logged as
+such, not delivered twice).
+
+`--crash POINT:N` ends the process with os._exit (as abruptly as SIGKILL: no cleanup, no
+flush) at the N-th passage of POINT:
+- `commit:before` — a transaction's work done, before its COMMIT (the store thread);
+- `commit:after` — right after a COMMIT, before the caller hears of it;
+- `send:before` / `send:after` — around handing a message to "Discord" (after: delivered but
+  not yet marked sent);
+- `http` — before an HTTP request to herna.net leaves.
+`--counts FILE` writes how often each point was passed (the campaign draws N from them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from collections import Counter
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bot.clock import ManualClock
+from bot.console import render_message
+from bot.rehearse.engine import (
+    POLL,
+    SIM_PASSWORD,
+    SIM_USER,
+    Rehearsal,
+    _polite_off,
+    start_time,
+)
+from bot.rehearse.output import Transcript
+from bot.rehearse.scenario import load_scenario
+from bot.scheduler import Scheduler
+from bot.services.app import App
+from bot.services.notifier import Message
+from bot.store import NotFoundError, Store, Tournament, get_tournament_by_slug
+from bot.store.db import Store as StoreClass
+from scrapers.herna import Credentials, HernaClient
+from scrapers.herna.simulator import Simulator
+
+KILLED = 137  # the exit code of a process killed by SIGKILL
+
+
+class Crash:
+    """Counts passages of the crash points; ends the process at the chosen one."""
+
+    def __init__(self, spec: str | None) -> None:
+        self.counts: Counter[str] = Counter()
+        self.point, self.at = (None, 0)
+        if spec:
+            point, n = spec.rsplit(":", 1)
+            self.point, self.at = point, int(n)
+
+    def hit(self, point: str) -> None:
+        self.counts[point] += 1
+        if point == self.point and self.counts[point] == self.at:
+            os._exit(KILLED)
+
+
+CRASH = Crash(None)
+
+
+def _patch_store() -> None:
+    execute = StoreClass._execute
+
+    def crashing(self: Store, db: Any, fn: Any, args: Any, kwargs: Any, write: bool,
+                 future: Any) -> None:
+        def work(db: Any, *a: Any, **k: Any) -> Any:
+            value = fn(db, *a, **k)
+            if write:
+                CRASH.hit("commit:before")
+            return value
+
+        execute(self, db, work, args, kwargs, write, future)
+        if write:
+            CRASH.hit("commit:after")
+
+    StoreClass._execute = crashing  # type: ignore[method-assign]
+
+
+def _patch_http() -> None:
+    send = httpx.AsyncClient.send
+
+    async def crashing(self: httpx.AsyncClient, request: httpx.Request, **kwargs: Any) -> Any:
+        CRASH.hit("http")
+        return await send(self, request, **kwargs)
+
+    httpx.AsyncClient.send = crashing  # type: ignore[method-assign]
+
+
+class Sink:
+    """Discord, as far as delivery goes: a message with a nonce seen before is not posted again."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def _seen(self) -> set[str]:
+        if not self.path.exists():
+            return set()
+        lines = self.path.read_text(encoding="utf-8").splitlines()
+        return {json.loads(line)["nonce"] for line in lines if line}
+
+    def _post(self, where: str, target: int, message: Message) -> None:
+        CRASH.hit("send:before")
+        nonce = message.ref or ""
+        repeat = nonce in self._seen()
+        line = {"nonce": nonce, "where": where, "target": target, "repeat": repeat,
+                "text": "\n".join(render_message(message))}
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:  # one write(2) per line: a kill leaves whole lines only
+            os.write(fd, (json.dumps(line, ensure_ascii=False) + "\n").encode())
+        finally:
+            os.close(fd)
+        CRASH.hit("send:after")
+
+    async def announce(self, tournament_id: int, message: Message) -> None:
+        self._post("channel", tournament_id, message)
+
+    async def direct(self, player_id: int, message: Message) -> None:
+        self._post("dm", player_id, message)
+
+    async def to_admin(self, tournament_id: int, message: Message) -> None:
+        self._post("admin", tournament_id, message)
+
+
+def _progress(path: Path) -> tuple[int, datetime | None]:
+    if not path.exists():
+        return 0, None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return int(data["done"]), datetime.fromisoformat(data["at"])
+
+
+def _save_progress(path: Path, done: int, at: datetime) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"done": done, "at": at.isoformat()}), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+async def play(scenario_path: Path, db: Path, sink: Path, progress: Path) -> None:
+    scenario = load_scenario(scenario_path)
+    done, at = _progress(progress)
+    clock = ManualClock(at or start_time(scenario))
+    store = await Store.open(db)
+    try:
+        names: dict[int, str] = {}
+        app = App(store, clock, Sink(sink))
+        sim = Simulator({SIM_USER: SIM_PASSWORD}, clock=clock.now)
+        async with sim.serve() as url, HernaClient(
+                Credentials(SIM_USER, SIM_PASSWORD), _polite_off(url)) as herna:
+            transcript = Transcript(clock, lambda pid: names.get(pid, str(pid)))
+            r = Rehearsal(scenario, app, clock, sim, herna, transcript, names,
+                          skip_idle_polls=False)
+            existing = await store.read(_tournament, scenario.propozicie.slug)
+            if existing is None:
+                await r._create()
+            else:
+                await r.attach(existing)
+            await app.sender.flush()  # what a restarted bot does first
+            scheduler = Scheduler(app)
+            for i, (moment, order, _, action) in enumerate(r.steps()):
+                if i < done:
+                    continue
+                await r._advance(scheduler, moment, inclusive=order > POLL)
+                _save_progress(progress, i, clock.now())  # a restart resumes at this moment
+                await action()
+                _save_progress(progress, i + 1, clock.now())
+            await app.sender.flush()
+    finally:
+        await store.close()
+
+
+def _tournament(db: Any, slug: str) -> Tournament | None:
+    try:
+        return get_tournament_by_slug(db, slug)
+    except NotFoundError:
+        return None
+
+
+def main(argv: list[str]) -> int:
+    global CRASH
+    parser = argparse.ArgumentParser()
+    parser.add_argument("scenario", type=Path)
+    parser.add_argument("db", type=Path)
+    parser.add_argument("sink", type=Path)
+    parser.add_argument("progress", type=Path)
+    parser.add_argument("--crash")
+    parser.add_argument("--counts", type=Path)
+    args = parser.parse_args(argv)
+    CRASH = Crash(args.crash)
+    _patch_store()
+    _patch_http()
+    asyncio.run(play(args.scenario, args.db, args.sink, args.progress))
+    if args.counts is not None:
+        args.counts.write_text(json.dumps(CRASH.counts), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
