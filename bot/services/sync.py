@@ -37,7 +37,7 @@ from typing import Any, Protocol, TypeVar
 
 from bot.services import lookup
 from bot.services.app import App, Tx
-from bot.services.evidence_map import game_payload
+from bot.services.evidence_map import game_payload, is_refused
 from bot.services.lifecycle import describe, refresh_pairing, refresh_round
 from bot.services.replies import Refusal, Reply
 from bot.store import (
@@ -70,7 +70,9 @@ from bot.store import (
     to_text,
     upsert_platform_record,
 )
+from bot.store.pairings import tournament_of_pairing
 from bot.store.players import nick_key
+from rules.plausibility import Implausible, check_game
 from rules.reconcile import FLAG_TEXTS
 from scrapers.herna import (
     EndKind,
@@ -174,6 +176,8 @@ class Placed:
     table: TablePairing | None
     ids: tuple[int, int] | None
     flags: tuple[str, ...]
+    # why the record is impossible (the profile's bounds): kept as refused evidence, not scored
+    refused: tuple[Implausible, ...] = ()
 
 
 @dataclass(slots=True)
@@ -192,6 +196,7 @@ class SyncSummary:
     changed: list[str] = field(default_factory=list)  # a newer version became evidence
     unchanged: int = 0  # re-fetched records that said nothing new
     flagged: list[dict[str, Any]] = field(default_factory=list)  # attached, not scored
+    refused: list[dict[str, Any]] = field(default_factory=list)  # impossible: kept, not scored
     unmatched: list[dict[str, Any]] = field(default_factory=list)  # no table to attach to
     results: list[dict[str, Any]] = field(default_factory=list)  # result versions written
     discrepancies: list[int] = field(default_factory=list)  # new ones (e-SP 4.7)
@@ -431,6 +436,7 @@ class Stored:
     changed: list[str] = field(default_factory=list)
     unchanged: int = 0
     flagged: list[dict[str, Any]] = field(default_factory=list)
+    refused: list[dict[str, Any]] = field(default_factory=list)
     unmatched: list[dict[str, Any]] = field(default_factory=list)
     results: list[dict[str, Any]] = field(default_factory=list)
 
@@ -439,6 +445,7 @@ class Stored:
         summary.changed += self.changed
         summary.unchanged += self.unchanged
         summary.flagged += self.flagged
+        summary.refused += self.refused
         summary.unmatched += self.unmatched
         summary.results += self.results
 
@@ -505,7 +512,9 @@ def _finished_ids(tx: Tx, game_ids: Sequence[str]) -> set[str]:
 
 
 def _finished(record: PlatformRecord) -> bool:
-    return record.payload.get("end") != EndKind.UNFINISHED
+    """Finished and not refused: a refused record is fetched again until herna.net shows a
+    valid one."""
+    return record.payload.get("end") != EndKind.UNFINISHED and not is_refused(record.payload)
 
 
 def _place_all(tx: Tx, plan: Plan, records: Iterable[GameRecord]) -> list[Placed]:
@@ -534,7 +543,8 @@ def _place(tx: Tx, plan: Plan, record: GameRecord) -> Placed | None:
             if (table is not None and {table.first_id, table.second_id} == {first, second}
                     and w.holds_pair_game(record.started)):
                 flags = _flags(plan.tournament, w, record)
-                return Placed(record, w.number, table, (first, second), flags)
+                return Placed(record, w.number, table, (first, second), flags,
+                              _implausible(tx, plan, record))
     for w in plan.rounds:
         if not w.during(record.started):
             continue
@@ -549,7 +559,8 @@ def _place(tx: Tx, plan: Plan, record: GameRecord) -> Placed | None:
         opponent = table.second_id if known == table.first_id else table.first_id
         pair = (known, opponent) if ids[0] == known else (opponent, known)
         return Placed(record, w.number, table, pair,
-                      ("unknown_nick", *_flags(plan.tournament, w, record)))
+                      ("unknown_nick", *_flags(plan.tournament, w, record)),
+                      _implausible(tx, plan, record))
     return None
 
 
@@ -561,6 +572,14 @@ def _flags(t: Tournament, w: RoundWindow, record: GameRecord) -> tuple[str, ...]
     if record.started < w.starts_at:
         flags.append("started_before_round")
     return tuple(flags)
+
+
+def _implausible(tx: Tx, plan: Plan, record: GameRecord) -> tuple[Implausible, ...]:
+    """The record checked at the boundary against the profile's bounds, as read now."""
+    bounds = tx.profile(plan.tournament.profile).plausible
+    return check_game(bounds, scores=(record.first_score, record.second_score),
+                      moves=(record.first_moves, record.second_moves),
+                      started=record.started, ended=record.ended, seen_at=tx.now)
 
 
 def _same(a: str, b: str) -> bool:
@@ -577,7 +596,8 @@ def _store_table(tx: Tx, pairing_id: int, items: list[Placed], kind: SyncKind) -
     appended = False
     for p in items:
         record = p.record
-        change, _ = upsert_platform_record(tx.db, record.game_id, record_payload(record), by)
+        change, _ = upsert_platform_record(tx.db, record.game_id,
+                                           record_payload(record, p.refused), by)
         payload = evidence_payload(p)
         previous = _latest_payload(tx, pairing_id, record.game_id)
         if payload == previous:
@@ -585,8 +605,13 @@ def _store_table(tx: Tx, pairing_id: int, items: list[Placed], kind: SyncKind) -
             continue
         append_evidence(tx.db, pairing_id, EvidenceKind.PLATFORM_GAME, by, payload=payload,
                         at=record.ended or record.started)
-        appended = True
         (stored.added if previous is None else stored.changed).append(record.game_id)
+        if p.refused:  # kept as evidence, scored from nothing: the earlier verdict stands
+            listing = _listing(p, change) | {"refused": payload["refused"]}
+            stored.refused.append(listing)
+            _tell_refused(tx, pairing_id, listing)
+            continue
+        appended = True
         if p.flags:
             stored.flagged.append(_listing(p, change))
     if not appended:
@@ -598,6 +623,15 @@ def _store_table(tx: Tx, pairing_id: int, items: list[Placed], kind: SyncKind) -
                                "status": str(after.status), "end": after.end_kind,
                                "version": after.version})
     return stored
+
+
+def _tell_refused(tx: Tx, pairing_id: int, listing: dict[str, Any]) -> None:
+    """One note to the head admin per new refused version of a record (its first reason)."""
+    reason = listing["refused"][0]
+    tx.to_admin(tournament_of_pairing(tx.db, pairing_id), f"herna.refused.{reason['code']}",
+                game_id=listing["game_id"], round=listing["round"], table=listing["table"],
+                first=listing["first"], second=listing["second"], value=reason["value"],
+                bound=reason["bound"], rule=reason["rule"])
 
 
 def _latest_payload(tx: Tx, pairing_id: int, game_id: str) -> dict[str, Any] | None:
@@ -678,7 +712,7 @@ def _has_counting_game(tx: Tx, w: RoundWindow, table: TablePairing) -> bool:
         return True
     latest: dict[str, dict[str, Any]] = {}
     for e in list_evidence(tx.db, table.id):
-        if e.kind is EvidenceKind.PLATFORM_GAME:
+        if e.kind is EvidenceKind.PLATFORM_GAME and not is_refused(e.payload):
             latest[e.payload["game_id"]] = e.payload
     games = sorted((g for g in latest.values() if _when(g["started"]) <= w.limit_at),
                    key=lambda g: g["started"])
@@ -772,9 +806,10 @@ def _rated(tx: Tx, t: Tournament) -> bool:
 # -- payloads -----------------------------------------------------------------------------
 
 
-def record_payload(record: GameRecord) -> dict[str, Any]:
-    """A herna.net record as kept in `platform_records` (nicks, as the site shows them)."""
-    return {
+def record_payload(record: GameRecord, refused: Sequence[Implausible] = ()) -> dict[str, Any]:
+    """A herna.net record as kept in `platform_records` (nicks, as the site shows them); a
+    refused one names its reasons, so the round poll fetches it again."""
+    return _with_refused(refused, {
         "game_id": record.game_id, "first": record.first, "second": record.second,
         "first_score": record.first_score, "second_score": record.second_score,
         "end": str(record.end), "ended_on": record.ended_on,
@@ -782,7 +817,12 @@ def record_payload(record: GameRecord) -> dict[str, Any]:
         "ended": None if record.ended is None else to_text(record.ended),
         "first_moves": record.first_moves, "second_moves": record.second_moves,
         "settings": asdict(record.settings),
-    }
+    })
+
+
+def _with_refused(refused: Sequence[Implausible], payload: dict[str, Any]) -> dict[str, Any]:
+    # only a refused payload has the key: valid ones stay as they were stored before it existed
+    return payload | {"refused": [i.as_dict() for i in refused]} if refused else payload
 
 
 def evidence_payload(p: Placed) -> dict[str, Any]:
@@ -798,4 +838,5 @@ def evidence_payload(p: Placed) -> dict[str, Any]:
         second_score=r.second_score, end=str(r.end), started=r.started, ended=r.ended, on=on,
         moves={first: r.first_moves, second: r.second_moves}, flags=p.flags,
     )
-    return {**payload, "nicks": [r.first, r.second], "settings": asdict(r.settings)}
+    return _with_refused(p.refused, {**payload, "nicks": [r.first, r.second],
+                                     "settings": asdict(r.settings)})
