@@ -40,7 +40,9 @@ from bot.services.app import App, Tx
 from bot.services.evidence_map import game_payload, is_refused
 from bot.services.lifecycle import describe, refresh_pairing, refresh_round
 from bot.services.replies import Refusal, Reply
+from bot.services.run_owner import this_process, why_dead
 from bot.store import (
+    Change,
     EvidenceKind,
     PlatformRecord,
     RecordChange,
@@ -48,6 +50,7 @@ from bot.store import (
     Round,
     SyncKind,
     SyncOutcome,
+    SyncRun,
     TablePairing,
     Tournament,
     TournamentStatus,
@@ -66,6 +69,7 @@ from bot.store import (
     list_tournaments,
     pairings_of_round,
     rating_history,
+    running_sync_runs,
     start_sync_run,
     to_text,
     upsert_platform_record,
@@ -75,6 +79,7 @@ from bot.store.players import nick_key
 from rules.plausibility import Implausible, check_game
 from rules.reconcile import FLAG_TEXTS
 from scrapers.herna import (
+    DeadlinePassed,
     EndKind,
     GameRecord,
     HernaError,
@@ -83,6 +88,9 @@ from scrapers.herna import (
     LayoutChanged,
     LoginFailed,
     PageMissing,
+    PageTooLarge,
+    RateLimited,
+    TooManyPages,
 )
 
 log = logging.getLogger("bot.services.sync")
@@ -353,9 +361,9 @@ async def _fetch(
 ) -> list[GameRecord]:
     try:
         history = await client.history(plan.since)
-    except HernaError as error:
+    except HernaError as error:  # a bounded read stopped: what it read still counts
         summary.errors.append(_herna_fault(error))
-        return []
+        history = list(error.entries)
     wanted = [e.game_id for e in history if _concerns(e, plan)]
     summary.listed = len(wanted)
     if skip_finished and wanted:
@@ -458,6 +466,10 @@ def _outcome(summary: SyncSummary) -> SyncOutcome:
 
 
 _HERNA_FAULTS: tuple[tuple[type[HernaError], str], ...] = (
+    (RateLimited, "rate_limited"),
+    (TooManyPages, "page_cap"),
+    (DeadlinePassed, "deadline"),
+    (PageTooLarge, "too_large"),
     (HernaUnavailable, "unavailable"),
     (LayoutChanged, "layout_changed"),
     (LoginFailed, "login_failed"),
@@ -496,8 +508,29 @@ def _plan(tx: Tx, slug: str, round_no: int | None, kind: SyncKind) -> Plan:
               for p in (table.first_id, table.second_id) if p is not None}
     nicks = frozenset(nick_key(get_player(tx.db, p).herna_nick) for p in seated)
     before = frozenset(d.id for d in list_discrepancies(tx.db, t.id))
-    run = start_sync_run(tx.db, kind, tx.by_scheduler(f"{kind} sync"), tournament_id=t.id)
+    run = _start_run(tx, kind, tx.by_scheduler(f"{kind} sync"), tournament_id=t.id)
     return Plan(t, kind, tuple(windows), nicks, run.id, before)
+
+
+def _start_run(tx: Tx, kind: SyncKind, by: Change, *, tournament_id: int | None = None
+               ) -> SyncRun:
+    """A new run, after closing as failed every run whose process died (`run_owner`)."""
+    for run in running_sync_runs(tx.db):
+        reason = why_dead(run, tx.now)
+        if reason is not None:
+            _close_dead(tx, run, reason)
+    return start_sync_run(tx.db, kind, by, tournament_id=tournament_id, owner=this_process())
+
+
+def _close_dead(tx: Tx, run: SyncRun, reason: str) -> None:
+    by = tx.by_scheduler(f"sync run {run.id} died: {reason}")
+    fault = {"kind": "died", "detail": reason}
+    finish_sync_run(tx.db, run.id, SyncOutcome.FAILED, by,
+                    summary=run.summary | {"outcome": str(SyncOutcome.FAILED),
+                                           "errors": [*run.summary.get("errors", []), fault]})
+    if run.tournament_id is not None:
+        tx.to_admin(run.tournament_id, "sync.fault.died", run=run.id, started=run.started_at,
+                    detail=reason)
 
 
 def _window(tx: Tx, t: Tournament, rnd: Round) -> RoundWindow:
@@ -724,10 +757,10 @@ def _has_counting_game(tx: Tx, w: RoundWindow, table: TablePairing) -> bool:
 
 
 def _tell_fault(tx: Tx, t: Tournament, summary: SyncSummary) -> None:
-    for error in summary.errors:
-        tx.to_admin(t.id, f"sync.fault.{error['kind']}", tournament=t.name,
-                    detail=error["detail"], stored=summary.fetched,
-                    pending=len(summary.pending))
+    """One line for the head admin: the error that stopped the pass (the summary keeps all)."""
+    error = summary.errors[0]
+    tx.to_admin(t.id, f"sync.fault.{error['kind']}", tournament=t.name, detail=error["detail"],
+                stored=summary.fetched, pending=len(summary.pending))
 
 
 def _tell_nightly(tx: Tx, t: Tournament, summary: SyncSummary) -> None:
@@ -781,7 +814,7 @@ def _nightly_slugs(tx: Tx) -> list[str]:
 
 def _idle_night(tx: Tx) -> None:
     by = tx.by_scheduler("nightly sync: no tournament to sync")
-    run = start_sync_run(tx.db, SyncKind.NIGHTLY, by)
+    run = _start_run(tx, SyncKind.NIGHTLY, by)
     finish_sync_run(tx.db, run.id, SyncOutcome.OK, by, summary={"tournaments": []})
 
 

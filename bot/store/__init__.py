@@ -82,7 +82,13 @@ from bot.store.rows import (
     VersionConflictError,
 )
 from bot.store.schema import MIGRATIONS, migrate
-from bot.store.sync_runs import finish_sync_run, last_ok_start, last_sync_run, start_sync_run
+from bot.store.sync_runs import (
+    finish_sync_run,
+    last_ok_start,
+    last_sync_run,
+    running_sync_runs,
+    start_sync_run,
+)
 from bot.store.timers import (
     add_timer,
     cancel_timer,
@@ -188,6 +194,7 @@ __all__ = [
     "replace_pairings",
     "resolve_discrepancy",
     "result_history",
+    "running_sync_runs",
     "set_paid",
     "set_status",
     "start_sync_run",
