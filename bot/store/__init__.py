@@ -84,6 +84,7 @@ from bot.store.rows import (
 from bot.store.schema import MIGRATIONS, migrate
 from bot.store.sync_runs import (
     finish_sync_run,
+    get_sync_run,
     last_ok_start,
     last_sync_run,
     running_sync_runs,
@@ -170,6 +171,7 @@ __all__ = [
     "get_player",
     "get_result",
     "get_round",
+    "get_sync_run",
     "get_timer",
     "get_tournament",
     "get_tournament_by_slug",

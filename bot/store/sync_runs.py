@@ -82,6 +82,10 @@ def last_ok_start(db: Database, tournament_id: int) -> datetime | None:
     return None if started is None else from_text(started)
 
 
+def get_sync_run(db: Database, run_id: int) -> SyncRun:
+    return _get(db, run_id)
+
+
 def _get(db: Database, run_id: int) -> SyncRun:
     return must(one(db, SyncRun, "SELECT * FROM sync_runs WHERE id = ?", [run_id]),
                 f"sync run {run_id}")
