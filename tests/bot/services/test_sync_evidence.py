@@ -11,19 +11,32 @@ import pytest
 from bot.clock import ManualClock
 from bot.i18n import t
 from bot.services.app import App
+from bot.services.lifecycle import refresh_pairing
 from bot.services.notifier import RecordingNotifier
 from bot.services.sync import sync_round, sync_tournament
 from bot.store import (
+    EvidenceKind,
     PlatformRecord,
     ResultStatus,
     StoredResult,
     SyncOutcome,
     get_platform_record,
+    list_evidence,
 )
 from scrapers.herna import HernaClient
 from scrapers.herna.simulator import Simulator
 
-from .sync_world import at, evidence, read, result, round_games, setup_tournament, slovak
+from ..conftest import add_game
+from .sync_world import (
+    START,
+    at,
+    evidence,
+    read,
+    result,
+    round_games,
+    setup_tournament,
+    slovak,
+)
 
 
 def said(notifier: RecordingNotifier, *where: str) -> list[str]:
@@ -108,3 +121,25 @@ async def test_an_impossible_first_record_is_not_scored_until_a_valid_one_comes(
     assert notifier.keys("admin") == [code]  # no ruling was asked for
     for text in said(notifier, "channel", "dm"):
         assert "9999999" not in text.replace(" ", "").replace("\xa0", "")
+
+
+async def test_a_table_stalled_by_an_unmarked_bad_record_heals_with_the_valid_one(
+        app: App, clock: ManualClock, sim: Simulator, herna: HernaClient,
+        notifier: RecordingNotifier) -> None:
+    """A store written before records were checked holds the negative score as plain evidence
+    (the table 'proposed / bad_evidence'); herna.net's valid page now decides it, no ruling."""
+    s = await setup_tournament(app)
+    at(clock, 40)
+    await add_game(app, s.tables[0], -50, 350, game_id="100", minutes=(2, 30),
+                   round_start=START)
+    await app.run(lambda tx: refresh_pairing(tx, s.tables[0].id, tx.by_platform()))
+    stalled = await result(app, s.tables[0])
+    assert stalled is not None and stalled.verdict.get("code") == "bad_evidence"
+
+    sim.add_game(round_games()[0])
+    await sync_round(app, "kt-sync", 1, herna)
+    healed = await result(app, s.tables[0])
+    assert healed is not None and healed.status is ResultStatus.PROVISIONAL
+    assert (healed.first_score, healed.second_score) == (400, 350)
+    rows = await read(app, list_evidence, s.tables[0].id)
+    assert EvidenceKind.RULING not in {e.kind for e in rows}  # nobody ruled
