@@ -19,9 +19,17 @@ players are not paired together, or whose player is unknown and has no table, ha
 attach to: it is kept in `platform_records` and listed for the admin. The herna nick → player
 mapping is the registry's (`find_player_by_nick`), never a guess.
 
-A scraper error (herna.net down after retries, a changed page layout) stops the fetching but
-loses nothing: what came in is stored, the run is marked partial or failed with the reason and
-the admin is told.
+A record that cannot be true (a score, move count or time outside the profile's `plausible`
+bounds, `rules.plausibility`) is checked at this boundary: kept as evidence marked `refused`
+with its reasons, told to the head admin once, never scored or announced. The reconciler reads
+only a game's latest unrefused version, so an earlier verdict stands meanwhile and herna.net's
+corrected page decides without anybody's ruling.
+
+A scraper error (herna.net down after retries, rate limiting, a changed page layout, the read's
+page cap or deadline) stops the fetching but loses nothing: what came in is stored (the history
+pages read before a bound was hit included), the run is marked partial or failed and the admin
+gets one line saying why. A run whose process died is closed as failed when the next one
+starts (`run_owner`).
 """
 
 from __future__ import annotations
