@@ -214,7 +214,8 @@ class HernaClient:
             url = page.next_url
 
     async def record(self, game_id: str) -> GameRecord:
-        """One game's record; a game in progress comes back as EndKind.UNFINISHED."""
+        """One game's record; a game in progress comes back as EndKind.UNFINISHED. Part of the
+        read the last `history` call began: it ends by that read's deadline."""
         return await self._page(
             layout.game_url(game_id), partial(parser.parse_game, game_id=game_id)
         )
@@ -305,7 +306,7 @@ class HernaClient:
         if self._http is None:
             raise RuntimeError("use HernaClient inside `async with`")
         attempts = self.settings.retries + 1
-        reason = ""
+        reason, timeout = "", self.settings.timeout
         for attempt in range(1, attempts + 1):
             delay = min(self.settings.backoff * 2 ** (attempt - 1), self.settings.backoff_max)
             limited = False
