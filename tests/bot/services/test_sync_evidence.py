@@ -5,6 +5,8 @@ later valid record of the same game scored without any ruling."""
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -93,10 +95,11 @@ async def test_a_refused_record_does_not_withdraw_results_and_its_correction_nee
     ({"second_score": 9_999_999}, "herna.refused.score_too_high"),
     ({"first_score": -1}, "herna.refused.score_negative"),
     ({"first_moves": 400}, "herna.refused.moves_too_many"),
+    ({"ended": START - timedelta(minutes=1)}, "herna.refused.ended_before_start"),
 ])
 async def test_an_impossible_first_record_is_not_scored_until_a_valid_one_comes(
         app: App, clock: ManualClock, sim: Simulator, herna: HernaClient,
-        notifier: RecordingNotifier, changes: dict[str, int], code: str) -> None:
+        notifier: RecordingNotifier, changes: dict[str, Any], code: str) -> None:
     s = await setup_tournament(app)
     games = round_games()
     sim.add_game(replace(games[0], **changes))
