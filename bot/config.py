@@ -45,6 +45,9 @@ class HernaConfig:
     per_second: float = 1.0
     timeout_seconds: float = 15.0
     retries: int = 3
+    max_pages: int = 200  # history pages one read follows at most
+    read_deadline_seconds: float = 900.0  # one whole read: the history and its records
+    max_page_bytes: int = 4_000_000  # a larger page is refused unread
 
 
 @dataclass(frozen=True, slots=True)

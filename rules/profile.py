@@ -178,6 +178,20 @@ class TimingRule:
 
 
 @dataclass(frozen=True, slots=True)
+class PlausibleRule:
+    """What a platform record can possibly say; a record outside is refused (not scored) and
+    the head administrator told. Each bound carries the rule it rests on."""
+
+    rule: str  # the scores: the result is the score as played
+    max_score: int  # one player's score; no Scrabble game reaches it
+    moves_rule: str
+    max_moves: int  # one player's moves in one game
+    time_rule: str
+    max_game_minutes: int  # from the start to the end of one game
+    future_minutes: int  # how far herna.net's clock may run ahead of ours
+
+
+@dataclass(frozen=True, slots=True)
 class PairingRule:
     rule: str
     newcomer_rating: float
@@ -231,6 +245,7 @@ class Profile:
     standings: StandingsRule
     qualification: QualificationRule
     timing: TimingRule
+    plausible: PlausibleRule
     pairing: PairingRule
     screlo: ScreloRule
 
@@ -350,5 +365,10 @@ def _check(p: Profile, where: str) -> None:
         fail("screlo.k_bands", "must be ascending")
     if any(len(row) != 2 for row in s.table):
         fail("screlo.table", "rows must be [difference, expected]")
+    for key in ("max_score", "max_moves", "max_game_minutes"):
+        if getattr(p.plausible, key) <= 0:
+            fail(f"plausible.{key}", "must be more than 0")
+    if p.plausible.future_minutes < 0:
+        fail("plausible.future_minutes", "must not be negative")
     if any(q < 0 for q in p.qualification.table):
         fail("qualification.table", "points must not be negative")

@@ -7,6 +7,7 @@ same way by the lifecycle.
 
 Payloads by kind (players are named by their store id):
 - platform_game: `game_payload(...)` — the herna.net record, already mapped from nicks to ids;
+  with a non-empty "refused" list (`rules.plausibility`) it is kept but never read as a game;
 - score_report: {"own": int, "opponent": int} (the actor is the reporting player);
 - absence / arrival / draw_confirmation: {} (the actor is the player);
 - dispute: {"text": str};
@@ -125,6 +126,12 @@ def game_payload(
     }
 
 
+def is_refused(payload: Mapping[str, Any]) -> bool:
+    """A platform record kept as evidence but refused at the boundary (`refused`: the reasons
+    of `rules.plausibility`): never scored, superseded by a later valid version."""
+    return bool(payload.get("refused"))
+
+
 def _game(row: Evidence) -> PlatformGame:
     p = row.payload
     try:
@@ -213,14 +220,17 @@ def build_evidence(
     unfinished game later finished) counts once, as last recorded. `names` (rules id -> name,
     `player_names`) is how the verdict's texts name the players."""
     items: dict[str, list[Any]] = {name: [] for name in _FIELD_OF.values()}
-    games: dict[str, PlatformGame] = {}
+    games: dict[str, Evidence] = {}
     for row in sorted(rows, key=lambda r: (r.recorded_at, r.id)):
+        if row.kind is EvidenceKind.PLATFORM_GAME:
+            # Only a game's latest usable version is read: a refused one is no evidence, and
+            # an unreadable version a later one superseded must not block the verdict.
+            if not is_refused(row.payload):
+                games[str(row.payload.get("game_id", f"#{row.id}"))] = row
+            continue
         item = to_item(row)
-        if isinstance(item, PlatformGame):
-            games[item.game_id] = item
-        else:
-            items[_FIELD_OF[type(item)]].append(item)
-    items["games"] = list(games.values())
+        items[_FIELD_OF[type(item)]].append(item)
+    items["games"] = [_game(row) for row in games.values()]
     return PairingEvidence(
         round=pairing.round_no,
         first=rules_id(pairing.first_id),

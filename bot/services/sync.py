@@ -19,9 +19,17 @@ players are not paired together, or whose player is unknown and has no table, ha
 attach to: it is kept in `platform_records` and listed for the admin. The herna nick → player
 mapping is the registry's (`find_player_by_nick`), never a guess.
 
-A scraper error (herna.net down after retries, a changed page layout) stops the fetching but
-loses nothing: what came in is stored, the run is marked partial or failed with the reason and
-the admin is told.
+A record that cannot be true (a score, move count or time outside the profile's `plausible`
+bounds, `rules.plausibility`) is checked at this boundary: kept as evidence marked `refused`
+with its reasons, told to the head admin once, never scored or announced. The reconciler reads
+only a game's latest unrefused version, so an earlier verdict stands meanwhile and herna.net's
+corrected page decides without anybody's ruling.
+
+A scraper error (herna.net down after retries, rate limiting, a changed page layout, the read's
+page cap or deadline) stops the fetching but loses nothing: what came in is stored (the history
+pages read before a bound was hit included), the run is marked partial or failed and the admin
+gets one line saying why. A run whose process died is closed as failed when the next one
+starts (`run_owner`).
 """
 
 from __future__ import annotations
@@ -37,10 +45,12 @@ from typing import Any, Protocol, TypeVar
 
 from bot.services import lookup
 from bot.services.app import App, Tx
-from bot.services.evidence_map import game_payload
+from bot.services.evidence_map import game_payload, is_refused
 from bot.services.lifecycle import describe, refresh_pairing, refresh_round
 from bot.services.replies import Refusal, Reply
+from bot.services.run_owner import this_process, why_dead
 from bot.store import (
+    Change,
     EvidenceKind,
     PlatformRecord,
     RecordChange,
@@ -48,6 +58,7 @@ from bot.store import (
     Round,
     SyncKind,
     SyncOutcome,
+    SyncRun,
     TablePairing,
     Tournament,
     TournamentStatus,
@@ -66,13 +77,17 @@ from bot.store import (
     list_tournaments,
     pairings_of_round,
     rating_history,
+    running_sync_runs,
     start_sync_run,
     to_text,
     upsert_platform_record,
 )
+from bot.store.pairings import tournament_of_pairing
 from bot.store.players import nick_key
+from rules.plausibility import Implausible, check_game
 from rules.reconcile import FLAG_TEXTS
 from scrapers.herna import (
+    DeadlinePassed,
     EndKind,
     GameRecord,
     HernaError,
@@ -81,6 +96,9 @@ from scrapers.herna import (
     LayoutChanged,
     LoginFailed,
     PageMissing,
+    PageTooLarge,
+    RateLimited,
+    TooManyPages,
 )
 
 log = logging.getLogger("bot.services.sync")
@@ -174,6 +192,8 @@ class Placed:
     table: TablePairing | None
     ids: tuple[int, int] | None
     flags: tuple[str, ...]
+    # why the record is impossible (the profile's bounds): kept as refused evidence, not scored
+    refused: tuple[Implausible, ...] = ()
 
 
 @dataclass(slots=True)
@@ -192,6 +212,7 @@ class SyncSummary:
     changed: list[str] = field(default_factory=list)  # a newer version became evidence
     unchanged: int = 0  # re-fetched records that said nothing new
     flagged: list[dict[str, Any]] = field(default_factory=list)  # attached, not scored
+    refused: list[dict[str, Any]] = field(default_factory=list)  # impossible: kept, not scored
     unmatched: list[dict[str, Any]] = field(default_factory=list)  # no table to attach to
     results: list[dict[str, Any]] = field(default_factory=list)  # result versions written
     discrepancies: list[int] = field(default_factory=list)  # new ones (e-SP 4.7)
@@ -348,9 +369,9 @@ async def _fetch(
 ) -> list[GameRecord]:
     try:
         history = await client.history(plan.since)
-    except HernaError as error:
+    except HernaError as error:  # a bounded read stopped: what it read still counts
         summary.errors.append(_herna_fault(error))
-        return []
+        history = list(error.entries)
     wanted = [e.game_id for e in history if _concerns(e, plan)]
     summary.listed = len(wanted)
     if skip_finished and wanted:
@@ -431,6 +452,7 @@ class Stored:
     changed: list[str] = field(default_factory=list)
     unchanged: int = 0
     flagged: list[dict[str, Any]] = field(default_factory=list)
+    refused: list[dict[str, Any]] = field(default_factory=list)
     unmatched: list[dict[str, Any]] = field(default_factory=list)
     results: list[dict[str, Any]] = field(default_factory=list)
 
@@ -439,6 +461,7 @@ class Stored:
         summary.changed += self.changed
         summary.unchanged += self.unchanged
         summary.flagged += self.flagged
+        summary.refused += self.refused
         summary.unmatched += self.unmatched
         summary.results += self.results
 
@@ -451,6 +474,10 @@ def _outcome(summary: SyncSummary) -> SyncOutcome:
 
 
 _HERNA_FAULTS: tuple[tuple[type[HernaError], str], ...] = (
+    (RateLimited, "rate_limited"),
+    (TooManyPages, "page_cap"),
+    (DeadlinePassed, "deadline"),
+    (PageTooLarge, "too_large"),
     (HernaUnavailable, "unavailable"),
     (LayoutChanged, "layout_changed"),
     (LoginFailed, "login_failed"),
@@ -489,8 +516,29 @@ def _plan(tx: Tx, slug: str, round_no: int | None, kind: SyncKind) -> Plan:
               for p in (table.first_id, table.second_id) if p is not None}
     nicks = frozenset(nick_key(get_player(tx.db, p).herna_nick) for p in seated)
     before = frozenset(d.id for d in list_discrepancies(tx.db, t.id))
-    run = start_sync_run(tx.db, kind, tx.by_scheduler(f"{kind} sync"), tournament_id=t.id)
+    run = _start_run(tx, kind, tx.by_scheduler(f"{kind} sync"), tournament_id=t.id)
     return Plan(t, kind, tuple(windows), nicks, run.id, before)
+
+
+def _start_run(tx: Tx, kind: SyncKind, by: Change, *, tournament_id: int | None = None
+               ) -> SyncRun:
+    """A new run, after closing as failed every run whose process died (`run_owner`)."""
+    for run in running_sync_runs(tx.db):
+        reason = why_dead(run, tx.now)
+        if reason is not None:
+            _close_dead(tx, run, reason)
+    return start_sync_run(tx.db, kind, by, tournament_id=tournament_id, owner=this_process())
+
+
+def _close_dead(tx: Tx, run: SyncRun, reason: str) -> None:
+    by = tx.by_scheduler(f"sync run {run.id} died: {reason}")
+    fault = {"kind": "died", "detail": reason}
+    finish_sync_run(tx.db, run.id, SyncOutcome.FAILED, by,
+                    summary=run.summary | {"outcome": str(SyncOutcome.FAILED),
+                                           "errors": [*run.summary.get("errors", []), fault]})
+    if run.tournament_id is not None:
+        tx.to_admin(run.tournament_id, "sync.fault.died", run=run.id, started=run.started_at,
+                    detail=reason)
 
 
 def _window(tx: Tx, t: Tournament, rnd: Round) -> RoundWindow:
@@ -505,7 +553,9 @@ def _finished_ids(tx: Tx, game_ids: Sequence[str]) -> set[str]:
 
 
 def _finished(record: PlatformRecord) -> bool:
-    return record.payload.get("end") != EndKind.UNFINISHED
+    """Finished and not refused: a refused record is fetched again until herna.net shows a
+    valid one."""
+    return record.payload.get("end") != EndKind.UNFINISHED and not is_refused(record.payload)
 
 
 def _place_all(tx: Tx, plan: Plan, records: Iterable[GameRecord]) -> list[Placed]:
@@ -534,7 +584,8 @@ def _place(tx: Tx, plan: Plan, record: GameRecord) -> Placed | None:
             if (table is not None and {table.first_id, table.second_id} == {first, second}
                     and w.holds_pair_game(record.started)):
                 flags = _flags(plan.tournament, w, record)
-                return Placed(record, w.number, table, (first, second), flags)
+                return Placed(record, w.number, table, (first, second), flags,
+                              _implausible(tx, plan, record))
     for w in plan.rounds:
         if not w.during(record.started):
             continue
@@ -549,7 +600,8 @@ def _place(tx: Tx, plan: Plan, record: GameRecord) -> Placed | None:
         opponent = table.second_id if known == table.first_id else table.first_id
         pair = (known, opponent) if ids[0] == known else (opponent, known)
         return Placed(record, w.number, table, pair,
-                      ("unknown_nick", *_flags(plan.tournament, w, record)))
+                      ("unknown_nick", *_flags(plan.tournament, w, record)),
+                      _implausible(tx, plan, record))
     return None
 
 
@@ -561,6 +613,14 @@ def _flags(t: Tournament, w: RoundWindow, record: GameRecord) -> tuple[str, ...]
     if record.started < w.starts_at:
         flags.append("started_before_round")
     return tuple(flags)
+
+
+def _implausible(tx: Tx, plan: Plan, record: GameRecord) -> tuple[Implausible, ...]:
+    """The record checked at the boundary against the profile's bounds, as read now."""
+    bounds = tx.profile(plan.tournament.profile).plausible
+    return check_game(bounds, scores=(record.first_score, record.second_score),
+                      moves=(record.first_moves, record.second_moves),
+                      started=record.started, ended=record.ended, seen_at=tx.now)
 
 
 def _same(a: str, b: str) -> bool:
@@ -577,7 +637,8 @@ def _store_table(tx: Tx, pairing_id: int, items: list[Placed], kind: SyncKind) -
     appended = False
     for p in items:
         record = p.record
-        change, _ = upsert_platform_record(tx.db, record.game_id, record_payload(record), by)
+        change, _ = upsert_platform_record(tx.db, record.game_id,
+                                           record_payload(record, p.refused), by)
         payload = evidence_payload(p)
         previous = _latest_payload(tx, pairing_id, record.game_id)
         if payload == previous:
@@ -585,8 +646,13 @@ def _store_table(tx: Tx, pairing_id: int, items: list[Placed], kind: SyncKind) -
             continue
         append_evidence(tx.db, pairing_id, EvidenceKind.PLATFORM_GAME, by, payload=payload,
                         at=record.ended or record.started)
-        appended = True
         (stored.added if previous is None else stored.changed).append(record.game_id)
+        if p.refused:  # kept as evidence, scored from nothing: the earlier verdict stands
+            listing = _listing(p, change) | {"refused": payload["refused"]}
+            stored.refused.append(listing)
+            _tell_refused(tx, pairing_id, listing)
+            continue
+        appended = True
         if p.flags:
             stored.flagged.append(_listing(p, change))
     if not appended:
@@ -598,6 +664,15 @@ def _store_table(tx: Tx, pairing_id: int, items: list[Placed], kind: SyncKind) -
                                "status": str(after.status), "end": after.end_kind,
                                "version": after.version})
     return stored
+
+
+def _tell_refused(tx: Tx, pairing_id: int, listing: dict[str, Any]) -> None:
+    """One note to the head admin per new refused version of a record (its first reason)."""
+    reason = listing["refused"][0]
+    tx.to_admin(tournament_of_pairing(tx.db, pairing_id), f"herna.refused.{reason['code']}",
+                game_id=listing["game_id"], round=listing["round"], table=listing["table"],
+                first=listing["first"], second=listing["second"], value=reason["value"],
+                bound=reason["bound"], rule=reason["rule"])
 
 
 def _latest_payload(tx: Tx, pairing_id: int, game_id: str) -> dict[str, Any] | None:
@@ -678,7 +753,7 @@ def _has_counting_game(tx: Tx, w: RoundWindow, table: TablePairing) -> bool:
         return True
     latest: dict[str, dict[str, Any]] = {}
     for e in list_evidence(tx.db, table.id):
-        if e.kind is EvidenceKind.PLATFORM_GAME:
+        if e.kind is EvidenceKind.PLATFORM_GAME and not is_refused(e.payload):
             latest[e.payload["game_id"]] = e.payload
     games = sorted((g for g in latest.values() if _when(g["started"]) <= w.limit_at),
                    key=lambda g: g["started"])
@@ -690,10 +765,10 @@ def _has_counting_game(tx: Tx, w: RoundWindow, table: TablePairing) -> bool:
 
 
 def _tell_fault(tx: Tx, t: Tournament, summary: SyncSummary) -> None:
-    for error in summary.errors:
-        tx.to_admin(t.id, f"sync.fault.{error['kind']}", tournament=t.name,
-                    detail=error["detail"], stored=summary.fetched,
-                    pending=len(summary.pending))
+    """One line for the head admin: the error that stopped the pass (the summary keeps all)."""
+    error = summary.errors[0]
+    tx.to_admin(t.id, f"sync.fault.{error['kind']}", tournament=t.name, detail=error["detail"],
+                stored=summary.fetched, pending=len(summary.pending))
 
 
 def _tell_nightly(tx: Tx, t: Tournament, summary: SyncSummary) -> None:
@@ -747,7 +822,7 @@ def _nightly_slugs(tx: Tx) -> list[str]:
 
 def _idle_night(tx: Tx) -> None:
     by = tx.by_scheduler("nightly sync: no tournament to sync")
-    run = start_sync_run(tx.db, SyncKind.NIGHTLY, by)
+    run = _start_run(tx, SyncKind.NIGHTLY, by)
     finish_sync_run(tx.db, run.id, SyncOutcome.OK, by, summary={"tournaments": []})
 
 
@@ -772,9 +847,10 @@ def _rated(tx: Tx, t: Tournament) -> bool:
 # -- payloads -----------------------------------------------------------------------------
 
 
-def record_payload(record: GameRecord) -> dict[str, Any]:
-    """A herna.net record as kept in `platform_records` (nicks, as the site shows them)."""
-    return {
+def record_payload(record: GameRecord, refused: Sequence[Implausible] = ()) -> dict[str, Any]:
+    """A herna.net record as kept in `platform_records` (nicks, as the site shows them); a
+    refused one names its reasons, so the round poll fetches it again."""
+    return _with_refused(refused, {
         "game_id": record.game_id, "first": record.first, "second": record.second,
         "first_score": record.first_score, "second_score": record.second_score,
         "end": str(record.end), "ended_on": record.ended_on,
@@ -782,7 +858,12 @@ def record_payload(record: GameRecord) -> dict[str, Any]:
         "ended": None if record.ended is None else to_text(record.ended),
         "first_moves": record.first_moves, "second_moves": record.second_moves,
         "settings": asdict(record.settings),
-    }
+    })
+
+
+def _with_refused(refused: Sequence[Implausible], payload: dict[str, Any]) -> dict[str, Any]:
+    # only a refused payload has the key: valid ones stay as they were stored before it existed
+    return payload | {"refused": [i.as_dict() for i in refused]} if refused else payload
 
 
 def evidence_payload(p: Placed) -> dict[str, Any]:
@@ -798,4 +879,5 @@ def evidence_payload(p: Placed) -> dict[str, Any]:
         second_score=r.second_score, end=str(r.end), started=r.started, ended=r.ended, on=on,
         moves={first: r.first_moves, second: r.second_moves}, flags=p.flags,
     )
-    return {**payload, "nicks": [r.first, r.second], "settings": asdict(r.settings)}
+    return _with_refused(p.refused, {**payload, "nicks": [r.first, r.second],
+                                     "settings": asdict(r.settings)})

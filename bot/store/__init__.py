@@ -82,7 +82,14 @@ from bot.store.rows import (
     VersionConflictError,
 )
 from bot.store.schema import MIGRATIONS, migrate
-from bot.store.sync_runs import finish_sync_run, last_ok_start, last_sync_run, start_sync_run
+from bot.store.sync_runs import (
+    finish_sync_run,
+    get_sync_run,
+    last_ok_start,
+    last_sync_run,
+    running_sync_runs,
+    start_sync_run,
+)
 from bot.store.timers import (
     add_timer,
     cancel_timer,
@@ -164,6 +171,7 @@ __all__ = [
     "get_player",
     "get_result",
     "get_round",
+    "get_sync_run",
     "get_timer",
     "get_tournament",
     "get_tournament_by_slug",
@@ -188,6 +196,7 @@ __all__ = [
     "replace_pairings",
     "resolve_discrepancy",
     "result_history",
+    "running_sync_runs",
     "set_paid",
     "set_status",
     "start_sync_run",

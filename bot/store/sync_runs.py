@@ -9,15 +9,19 @@ from sqlite_utils import Database
 
 from bot.store.audit import record
 from bot.store.rows import Change, StoreError, SyncKind, SyncOutcome, SyncRun
-from bot.store.sql import insert, must, one, to_db
+from bot.store.sql import insert, must, one, rows, to_db
 from bot.store.times import from_text
 
 
 def start_sync_run(
-    db: Database, kind: SyncKind, by: Change, *, tournament_id: int | None = None
+    db: Database, kind: SyncKind, by: Change, *, tournament_id: int | None = None,
+    owner: dict[str, Any] | None = None,
 ) -> SyncRun:
+    """A run starts 'running'; `owner` (who runs it: host, pid, a per-process token) is kept
+    in its summary until it finishes, so the next run can tell a dead one from a live one."""
     run_id = insert(db, "sync_runs", {"kind": SyncKind(kind), "tournament_id": tournament_id,
-                                      "started_at": by.at})
+                                      "started_at": by.at,
+                                      "summary": to_db({} if owner is None else {"owner": owner})})
     record(db, by, "sync.start", tournament_id=tournament_id, subject=f"sync:{run_id}",
            data={"kind": kind})
     return _get(db, run_id)
@@ -38,6 +42,12 @@ def finish_sync_run(
     record(db, by, "sync.finish", tournament_id=run.tournament_id, subject=f"sync:{run_id}",
            data={"outcome": outcome, "summary": summary or {}})
     return _get(db, run_id)
+
+
+def running_sync_runs(db: Database) -> list[SyncRun]:
+    """Every run not finished (oldest first): live ones, and those whose process died."""
+    return rows(db, SyncRun, "SELECT * FROM sync_runs WHERE outcome = ? ORDER BY started_at, id",
+                [SyncOutcome.RUNNING])
 
 
 def last_sync_run(
@@ -70,6 +80,10 @@ def last_ok_start(db: Database, tournament_id: int) -> datetime | None:
         [tournament_id, SyncOutcome.OK, SyncKind.ROUND, SyncKind.NIGHTLY],
     ).fetchone()
     return None if started is None else from_text(started)
+
+
+def get_sync_run(db: Database, run_id: int) -> SyncRun:
+    return _get(db, run_id)
 
 
 def _get(db: Database, run_id: int) -> SyncRun:

@@ -5,17 +5,23 @@ The simulator (`scrapers.herna.simulator`) is imported on its own: it needs aioh
 
 from scrapers.herna.client import Credentials, HernaClient, HernaSettings, Scrape
 from scrapers.herna.errors import (
+    DeadlinePassed,
     HernaError,
     HernaUnavailable,
     LayoutChanged,
     LoginFailed,
     PageMissing,
+    PageTooLarge,
+    RateLimited,
+    ReadLimit,
+    TooManyPages,
 )
 from scrapers.herna.parser import parse_game, parse_history
 from scrapers.herna.records import EndKind, GameRecord, HistoryEntry, HistoryPage, TableSettings
 
 __all__ = [
     "Credentials",
+    "DeadlinePassed",
     "EndKind",
     "GameRecord",
     "HernaClient",
@@ -27,8 +33,12 @@ __all__ = [
     "LayoutChanged",
     "LoginFailed",
     "PageMissing",
+    "PageTooLarge",
+    "RateLimited",
+    "ReadLimit",
     "Scrape",
     "TableSettings",
+    "TooManyPages",
     "parse_game",
     "parse_history",
 ]

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 from functools import partial
 from types import TracebackType
 from typing import Any, Protocol, Self, TypeVar
@@ -16,11 +19,15 @@ import httpx
 
 from scrapers.herna import layout, parser
 from scrapers.herna.errors import (
+    DeadlinePassed,
     HernaError,
     HernaUnavailable,
     LayoutChanged,
     LoginFailed,
     PageMissing,
+    PageTooLarge,
+    RateLimited,
+    TooManyPages,
 )
 from scrapers.herna.politeness import Throttle
 from scrapers.herna.records import GameRecord, HistoryEntry
@@ -41,6 +48,9 @@ class _ConfigLike(Protocol):
     per_second: float
     timeout_seconds: float
     retries: int
+    max_pages: int
+    read_deadline_seconds: float
+    max_page_bytes: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +64,11 @@ class HernaSettings:
     retries: int = 3  # after the first attempt, on timeouts, connection errors and 5xx
     backoff: float = 1.0  # seconds before the first retry; doubles each time
     backoff_max: float = 30.0
+    max_pages: int = 200  # history pages one read follows at most (an endless pager stops)
+    # One read = a history call and the record fetches that follow it; it ends by then.
+    read_deadline: float = 900.0
+    max_page_bytes: int = 4_000_000  # a larger page is refused, never read whole
+    retry_after_max: float = 120.0  # the longest Retry-After (429) we wait
 
     def __post_init__(self) -> None:
         if not self.base_url.startswith(("http://", "https://")):
@@ -64,6 +79,10 @@ class HernaSettings:
             raise ValueError("herna timeout must be > 0, retries and backoff >= 0")
         if (self.max_concurrent or 0) < 0 or (self.per_second or 0) < 0:
             raise ValueError("herna max_concurrent and per_second must be >= 0 (0 = off)")
+        if min(self.max_pages, self.read_deadline, self.max_page_bytes) <= 0:
+            raise ValueError("herna max_pages, read_deadline and max_page_bytes must be > 0")
+        if self.retry_after_max < 0:
+            raise ValueError("herna retry_after_max must be >= 0")
 
     @classmethod
     def from_config(cls, config: _ConfigLike, **overrides: Any) -> HernaSettings:
@@ -74,6 +93,9 @@ class HernaSettings:
             "per_second": config.per_second or None,
             "timeout": config.timeout_seconds,
             "retries": config.retries,
+            "max_pages": config.max_pages,
+            "read_deadline": config.read_deadline_seconds,
+            "max_page_bytes": config.max_page_bytes,
         }
         return cls(**(values | overrides))
 
@@ -104,11 +126,14 @@ class HernaClient:
         *,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._credentials = credentials
         self.settings = settings or HernaSettings()
         self._transport = transport
         self._sleep = sleep
+        self._clock = clock
+        self._deadline: float | None = None  # of the current read (`history` starts one)
         self._throttle = Throttle(
             self.settings.max_concurrent, self.settings.per_second, sleep=sleep
         )
@@ -160,12 +185,25 @@ class HernaClient:
         """Games started at or after `since` (newest first), following the pagination; one
         player's with `nick`, else the whole archive the account sees."""
         since = _utc(since)
-        url: str | None = layout.history_url(nick)
+        self._deadline = self._clock() + self.settings.read_deadline  # a new read begins
         entries: dict[str, HistoryEntry] = {}  # pages shift as games arrive: keep the first
+        try:
+            await self._read_history(since, nick, entries)
+        except HernaError as exc:
+            exc.entries = tuple(entries.values())  # the partial result goes with the error
+            raise
+        return list(entries.values())
+
+    async def _read_history(
+        self, since: datetime, nick: str | None, entries: dict[str, HistoryEntry]
+    ) -> None:
+        url: str | None = layout.history_url(nick)
         visited: set[str] = set()
         while url is not None:
             if url in visited:
                 raise LayoutChanged(f"the pagination returns to {url}", "history")
+            if len(visited) >= self.settings.max_pages:
+                raise TooManyPages(len(visited))
             visited.add(url)
             page = await self._page(url, parser.parse_history)
             for entry in page.entries:
@@ -174,10 +212,10 @@ class HernaClient:
             if not page.entries or page.entries[-1].started < since:
                 break
             url = page.next_url
-        return list(entries.values())
 
     async def record(self, game_id: str) -> GameRecord:
-        """One game's record; a game in progress comes back as EndKind.UNFINISHED."""
+        """One game's record; a game in progress comes back as EndKind.UNFINISHED. Part of the
+        read the last `history` call began: it ends by that read's deadline."""
         return await self._page(
             layout.game_url(game_id), partial(parser.parse_game, game_id=game_id)
         )
@@ -263,41 +301,97 @@ class HernaClient:
             raise
 
     async def _request(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
-        """One request with politeness, a whole-request timeout and retries with backoff."""
+        """One request with politeness, a whole-request timeout, a size cap, retries with
+        backoff (Retry-After on 429), all within the read's deadline."""
         if self._http is None:
             raise RuntimeError("use HernaClient inside `async with`")
         attempts = self.settings.retries + 1
-        reason = ""
+        reason, timeout = "", self.settings.timeout
         for attempt in range(1, attempts + 1):
+            delay = min(self.settings.backoff * 2 ** (attempt - 1), self.settings.backoff_max)
+            limited = False
             try:
                 async with self._throttle.slot():
                     self.requests += 1
-                    async with asyncio.timeout(self.settings.timeout):
-                        response = await self._http.request(method, url, **kwargs)
-                if response.status_code < 500:
+                    timeout = min(self.settings.timeout, self._time_left(url))
+                    async with asyncio.timeout(timeout):
+                        response = await self._fetch(method, url, **kwargs)
+                if response.status_code == 429:
+                    limited, asked = True, _retry_after(response)
+                    reason = "no Retry-After" if asked is None else f"Retry-After {asked:g} s"
+                    delay = delay if asked is None else min(asked, self.settings.retry_after_max)
+                elif response.status_code < 500:
                     return response
-                reason = f"HTTP {response.status_code}"
+                else:
+                    reason = f"HTTP {response.status_code}"
             except (TimeoutError, httpx.TimeoutException):
-                reason = f"no answer within {self.settings.timeout:g} s"
+                reason = f"no answer within {timeout:g} s"
             except httpx.TransportError as exc:
                 reason = f"{type(exc).__name__}: {exc}"
-            if attempt < attempts:
-                delay = min(self.settings.backoff * 2 ** (attempt - 1), self.settings.backoff_max)
-                log.warning(
-                    "herna.net %s %s: %s; pokus %d/%d, ďalší o %.1f s",
-                    method,
-                    url,
-                    reason,
-                    attempt,
-                    attempts,
-                    delay,
-                )
-                await self._sleep(delay)
+            if attempt == attempts:
+                break
+            if delay >= self._time_left(url):  # never wait past the deadline
+                if limited:
+                    raise RateLimited(url, attempt, f"{reason}, past the read's deadline")
+                raise DeadlinePassed(self.settings.read_deadline, url)
+            log.warning("herna.net %s %s: %s; pokus %d/%d, ďalší o %.1f s",
+                        method, url, reason, attempt, attempts, delay)
+            await self._sleep(delay)
+        if limited:
+            raise RateLimited(url, attempts, reason)
         raise HernaUnavailable(url, attempts, reason)
+
+    async def _fetch(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
+        """The response with its body read, refused unread beyond `max_page_bytes`."""
+        assert self._http is not None
+        limit = self.settings.max_page_bytes
+        async with self._http.stream(method, url, **kwargs) as response:
+            declared = response.headers.get("content-length", "")
+            if declared.isdigit() and int(declared) > limit:
+                raise PageTooLarge(url, limit)
+            body = bytearray()
+            async for chunk in response.aiter_bytes():
+                body += chunk
+                if len(body) > limit:
+                    raise PageTooLarge(url, limit)
+        # the body is decoded already: the new response must not decode it again
+        headers = [(k, v) for k, v in response.headers.multi_items()
+                   if k.lower() not in ("content-encoding", "content-length",
+                                        "transfer-encoding")]
+        return httpx.Response(response.status_code, headers=headers, content=bytes(body),
+                              request=response.request)
+
+    def _time_left(self, url: str) -> float:
+        """Seconds left of the current read (inf outside one); DeadlinePassed when none."""
+        if self._deadline is None:
+            return math.inf
+        left = self._deadline - self._clock()
+        if left <= 0:
+            raise DeadlinePassed(self.settings.read_deadline, url)
+        return left
 
 
 def _succeeded(task: asyncio.Task[GameRecord]) -> bool:
     return task.done() and not task.cancelled() and task.exception() is None
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    """Retry-After in seconds: a number, or an HTTP date (measured against the response's own
+    Date header, so the two clocks' skew does not matter); None when absent or unreadable."""
+    value = response.headers.get("retry-after", "").strip()
+    if not value:
+        return None
+    if value.isdigit():
+        return float(value)
+    try:
+        when = parsedate_to_datetime(value)
+        sent = response.headers.get("date")
+        now = parsedate_to_datetime(sent) if sent else datetime.now(UTC)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None or now.tzinfo is None:
+        return None
+    return max(0.0, (when - now).total_seconds())
 
 
 def _utc(when: datetime) -> datetime:

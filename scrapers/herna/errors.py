@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class HernaError(Exception):
     """Base of every error the herna.net scraper raises.
@@ -11,6 +13,8 @@ class HernaError(Exception):
     """
 
     pending: tuple[str, ...] = ()
+    #: the history entries read before the error stopped a history read (its partial result)
+    entries: tuple[Any, ...] = ()
 
 
 class LayoutChanged(HernaError):
@@ -45,3 +49,43 @@ class LoginFailed(HernaError):
 
     The message never contains the credentials.
     """
+
+
+class RateLimited(HernaError):
+    """herna.net kept answering 429 Too Many Requests (its Retry-After honoured each time)."""
+
+    def __init__(self, url: str, attempts: int, why: str) -> None:
+        self.url = url
+        self.attempts = attempts
+        super().__init__(f"herna.net limits our requests: {url} answered HTTP 429 "
+                         f"{attempts}× ({why})")
+
+
+class ReadLimit(HernaError):
+    """A read stopped at one of its bounds; what it read so far was handed over."""
+
+
+class TooManyPages(ReadLimit):
+    """The history kept offering a next page beyond the page cap (an endless pager)."""
+
+    def __init__(self, pages: int) -> None:
+        self.pages = pages
+        super().__init__(f"the history still has a next page after {pages} pages (the cap)")
+
+
+class DeadlinePassed(ReadLimit):
+    """The read's total deadline passed (or a wait would pass it)."""
+
+    def __init__(self, seconds: float, url: str) -> None:
+        self.seconds = seconds
+        self.url = url
+        super().__init__(f"the read did not finish within {seconds:g} s (at {url})")
+
+
+class PageTooLarge(HernaError):
+    """A page larger than the size cap, refused without reading it all."""
+
+    def __init__(self, url: str, limit: int) -> None:
+        self.url = url
+        self.limit = limit
+        super().__init__(f"{url} is larger than {limit} bytes")

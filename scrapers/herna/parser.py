@@ -16,7 +16,9 @@ from scrapers.herna import layout
 from scrapers.herna.errors import LayoutChanged
 from scrapers.herna.records import EndKind, GameRecord, HistoryEntry, HistoryPage, TableSettings
 
-_INT = re.compile(r"-?[0-9]{1,7}")
+# Any whole number a page may show (12 digits keep int() cheap): whether a score is possible
+# is the sync's check against the rule profile (rules.plausibility), which says why.
+_INT = re.compile(r"-?[0-9]{1,12}")
 _PAGER = re.compile(
     re.escape(layout.HISTORY_PAGER_TEXT)
     .replace(r"\{page\}", r"(?P<page>[0-9]{1,5})")

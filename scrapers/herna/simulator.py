@@ -1,8 +1,10 @@
 """A small local herna.net (aiohttp.web) serving the pages of `pages.py` from given games.
 
 Games appear at their release time and show as in progress until they end, by a clock the
-caller passes (a simulated clock works). Fault hooks: serve slowly, fail with 500, log every
-session out. Run it alone with `python -m scrapers.herna.simulator`.
+caller passes (a simulated clock works). Fault hooks: serve slowly, fail with any status (429
+with a Retry-After, a redirect to the login form), answer with raw bytes (garbled, truncated or
+huge pages), a history pager that never ends, log every session out.
+Run it alone with `python -m scrapers.herna.simulator`.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ class _Fault:
     times: int | None  # None = until cleared
     status: int = 500
     delay: float = 0.0
+    headers: Mapping[str, str] | None = None
+    body: bytes | None = None  # raw bytes in place of the page (status 200)
 
     def applies(self, path: str) -> bool:
         return path.startswith(self.path) and (self.times is None or self.times > 0)
@@ -66,6 +70,7 @@ class Simulator:
         self._sessions: dict[str, str] = {}
         self._games: dict[str, _Listed] = {}
         self._faults: list[_Fault] = []
+        self.endless: int | None = None  # the history claims this many pages, each with a next
 
     # --- the games ---------------------------------------------------------------------------
     def add_game(
@@ -96,9 +101,22 @@ class Simulator:
         return sorted(shown, key=lambda r: (r.started, int(r.game_id)), reverse=True)
 
     # --- faults ------------------------------------------------------------------------------
-    def fail(self, times: int | None = 1, *, path: str = "", status: int = 500) -> None:
-        """Answer the next `times` requests under `path` with `status` (None: until cleared)."""
-        self._faults.append(_Fault(path, times, status=status))
+    def fail(
+        self, times: int | None = 1, *, path: str = "", status: int = 500,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        """Answer the next `times` requests under `path` with `status` (None: until cleared),
+        with `headers` (a Retry-After, the Location of a redirect)."""
+        self._faults.append(_Fault(path, times, status=status, headers=headers))
+
+    def garble(self, body: bytes, times: int | None = None, *, path: str = "") -> None:
+        """Answer the requests under `path` with `body` as a 200 HTML page."""
+        self._faults.append(_Fault(path, times, status=0, body=body))
+
+    def endless_history(self, pages: int = 99_999) -> None:
+        """Every history page says "page n of `pages`" and links the next one, showing the same
+        recent games: a pager that never ends (until `clear_faults`)."""
+        self.endless = pages
 
     def slow(self, seconds: float, *, path: str = "", times: int | None = None) -> None:
         """Delay the answers under `path` by `seconds`."""
@@ -106,6 +124,7 @@ class Simulator:
 
     def clear_faults(self) -> None:
         self._faults.clear()
+        self.endless = None
 
     def logout_all(self) -> None:
         """Invalidate every session cookie, as a server restart would."""
@@ -145,8 +164,11 @@ class Simulator:
                 fault.times -= 1
             if fault.delay:
                 await asyncio.sleep(fault.delay)
+            if fault.body is not None:
+                return web.Response(body=fault.body, content_type="text/html")
             if fault.status:
-                return web.Response(status=fault.status, text="Interná chyba servera")
+                return web.Response(status=fault.status, text="Interná chyba servera",
+                                    headers=fault.headers)
         return await handler(request)
 
     def _user(self, request: web.Request) -> str:
@@ -190,6 +212,9 @@ class Simulator:
             page = 1
         games = [g for g in self.visible() if nick is None or nick in g.nicks]
         count = max(1, -(-len(games) // self.page_size))
+        if self.endless is not None:
+            return _html(pages.history_page(games[: self.page_size], page, self.endless, nick,
+                                            user))
         page = min(max(page, 1), count)
         shown = games[(page - 1) * self.page_size : page * self.page_size]
         return _html(pages.history_page(shown, page, count, nick, user))

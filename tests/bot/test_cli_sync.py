@@ -8,8 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
+from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -243,3 +248,58 @@ def test_a_round_not_started_yet_is_refused(
     assert code == 1 and out == ""
     assert NAME in err.splitlines()[-1]
     assert sim.requests == []
+
+
+# -- bounds: an endless pager ends, a killed sync is closed by the next ----------------------
+
+
+def test_an_endless_history_pager_ends_at_the_page_cap(
+    cli: Cli, sim: Simulator, herna: str, config: str, login: None, tmp_path: Path
+) -> None:
+    tables = paired_round(cli)
+    played(sim, tables)
+    sim.endless_history()  # "Strana n z 99999", each with a next link
+    capped = tmp_path / "capped.toml"
+    capped.write_text(Path(config).read_text(encoding="utf-8") + "max_pages = 4\n",
+                      encoding="utf-8")
+    code, out, err = sync(cli, herna, str(capped))
+    assert code == 1 and "Traceback" not in err
+    assert f"Synchronizácia turnaja {NAME} s herna.net sa nedokončila" in err
+    admin = [line for line in out.splitlines() if "[admin]" in line]
+    assert len(admin) == 1 and "neprestáva ponúkať ďalšiu stranu" in admin[0]
+    assert sum(r.startswith("GET /partie") for r in sim.requests) == 4
+    assert "Nové záznamy 3" in err  # the pages read were used: the games are stored
+
+
+def test_a_killed_sync_is_closed_as_failed_by_the_next_one(
+    cli: Cli, sim: Simulator, herna: str, config: str, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch, login: None
+) -> None:
+    tables = paired_round(cli)
+    played(sim, tables)
+    sim.slow(3.0, path="/partie", times=1)  # the history hangs: kill the sync right there
+    argv = ["sync", SLUG, "--base-url", herna, "--config", config,
+            "--db", str(tmp_path / "cli.db"), "--admin", "hlavny"]
+    script = ("import sys, time_machine\nfrom datetime import datetime\nfrom bot.cli import main\n"
+              f"with time_machine.travel(datetime.fromisoformat({DURING.isoformat()!r})):\n"
+              f"    sys.exit(main({argv!r}))\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while not any(r.startswith("GET /partie") for r in sim.requests):
+        assert proc.poll() is None and time.monotonic() < deadline, "the sync never asked"
+        time.sleep(0.05)
+    proc.kill()  # SIGKILL mid-HTTP: no `finally` runs
+    proc.wait()
+    assert _outcomes(tmp_path) == ["running"]
+
+    code, out, err = sync(cli, herna, config, at=DURING + timedelta(minutes=5))
+    assert code == 0, err
+    assert _outcomes(tmp_path) == ["failed", "ok"]
+    died = [line for line in out.splitlines() if "sa nedokončila" in line]
+    assert len(died) == 1 and "[admin]" in died[0] and "neúspešnú" in died[0]
+
+
+def _outcomes(tmp_path: Path) -> list[str]:
+    with closing(sqlite3.connect(tmp_path / "cli.db")) as db:
+        return [row[0] for row in db.execute("SELECT outcome FROM sync_runs ORDER BY id")]

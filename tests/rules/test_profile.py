@@ -145,6 +145,10 @@ BROKEN = [
     ),
     ("negative", lambda d: d["exclusion"].update(any_forfeit=-1), ["exclusion.any_forfeit"]),
     ("negative", lambda d: d["standings"].update(median_drop=-1), ["median_drop"]),
+    ("no bound", lambda d: d["plausible"].update(max_score=0), ["plausible.max_score"]),
+    ("no bound", lambda d: d["plausible"].update(max_moves=-1), ["plausible.max_moves"]),
+    ("negative", lambda d: d["plausible"].update(future_minutes=-5), ["future_minutes"]),
+    ("missing", lambda d: d["plausible"].pop("time_rule"), ["plausible.time_rule", "missing"]),
 ]
 
 

@@ -11,6 +11,7 @@ import httpx
 import pytest
 import respx
 
+from bot.config import Config
 from scrapers.herna import layout
 from scrapers.herna.client import Credentials, HernaClient, HernaSettings
 from scrapers.herna.errors import HernaUnavailable, LoginFailed, PageMissing
@@ -234,9 +235,16 @@ def test_settings_from_the_application_config():
         per_second=0.5,
         timeout_seconds=9.0,
         retries=2,
+        max_pages=7,
+        read_deadline_seconds=60.0,
+        max_page_bytes=1000,
     )
     settings = HernaSettings.from_config(config, backoff=0.0)
     assert (settings.max_concurrent, settings.per_second) == (None, 0.5)
     assert (settings.timeout, settings.retries, settings.backoff) == (9.0, 2, 0.0)
+    assert (settings.max_pages, settings.read_deadline, settings.max_page_bytes) == (7, 60, 1000)
+    assert HernaSettings.from_config(Config().herna).max_pages == 200  # the shipped default
+    with pytest.raises(ValueError, match="max_pages"):
+        HernaSettings(max_pages=0)
     with pytest.raises(ValueError, match="must start with http"):
         HernaSettings(base_url="herna.net")

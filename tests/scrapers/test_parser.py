@@ -3,11 +3,12 @@ naming what is missing."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
 
-from scrapers.herna import parser
+from scrapers.herna import pages, parser
 from scrapers.herna.errors import LayoutChanged
 from scrapers.herna.records import EndKind
 
@@ -166,3 +167,11 @@ def test_str_and_bytes_read_the_same(saved):
         page = saved(name)
         parse = parser.parse_game if name.startswith("game") else parser.parse_history
         assert parse(page.decode()) == parse(page)
+
+
+@pytest.mark.parametrize("changes", [
+    {"first_score": -50}, {"second_score": 9_999_999}, {"first_score": 123_456_789_012},
+])
+def test_impossible_numbers_are_read_as_shown_for_the_sync_to_judge(samples, changes):
+    record = replace(samples["game_finished"], **changes)
+    assert parser.parse_game(pages.game_page(record).encode()) == record

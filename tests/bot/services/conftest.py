@@ -18,3 +18,4 @@ from ..conftest import (  # noqa: F401  (re-exported)
     said,
     sent,
 )
+from .sync_world import herna, sim  # noqa: F401  (the sync tests' fixtures)
