@@ -124,6 +124,7 @@ class Sink:
         nonce = message.ref or ""
         repeat = nonce in self._seen()
         line = {"nonce": nonce, "where": where, "target": target, "repeat": repeat,
+                "key": message.key,
                 "text": "\n".join(render_message(message))}
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:  # one write(2) per line: a kill leaves whole lines only
