@@ -21,7 +21,7 @@ from typing import Any
 from bot.clock import SystemClock
 from bot.config import Config, ConfigError, load_config
 from bot.console import ConsoleNotifier, render_reply
-from bot.i18n import t
+from bot.i18n import SLOVAK, t
 from bot.services import admin, exports, lookup, rounds, setup, views
 from bot.services.app import App, Tx
 from bot.services.replies import Refusal, Reply, done
@@ -70,7 +70,11 @@ def _run(args: argparse.Namespace, use_case: UseCase) -> Any:
         store = await Store.open(_db_path(args))
         try:
             # No Discord here: messages stay queued for the bot, the console shows them.
-            return await use_case(App(store, SystemClock(), ConsoleNotifier(), delivery="queue"))
+            app = App(store, SystemClock(), ConsoleNotifier(), delivery="queue")
+            value = await use_case(app)
+            if app.queued_for_bot:
+                print(t("outbox.queued", SLOVAK, n=app.queued_for_bot), file=sys.stderr)
+            return value
         finally:
             await store.close()
 

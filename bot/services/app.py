@@ -92,6 +92,7 @@ class App:
     clock: Clock
     notifier: Notifier
     delivery: Literal["send", "queue"] = "send"
+    queued_for_bot: int = 0  # "queue" mode: messages left pending for the bot
     _profiles: dict[str, Profile] = field(default_factory=dict)
     _sender: Sender | None = None
 
@@ -138,4 +139,5 @@ class App:
             return
         for destination, target, message in queued:  # shown to the operator, left pending
             await deliver(self.notifier, destination, target, message)
+        self.queued_for_bot += len(queued)
 
