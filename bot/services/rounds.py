@@ -46,6 +46,7 @@ from bot.store import (
     update_player,
     update_round,
 )
+from bot.store.players import nick_key
 from rules import Entrant, PairingError, Profile, Rating, is_round_robin, rate
 from rules import pair_round as rules_pair_round
 
@@ -116,13 +117,27 @@ def _ready_to_pair(tx: Tx, slug: str, round_no: int, admin_id: str,
     return t, _settle_previous(tx, t, round_no, admin_id, force)
 
 
+def _repeat_of_published(tx: Tx, slug: str, round_no: int) -> tuple[Tournament, bool]:
+    """The tournament, and whether round `round_no` is published already: then pairing it again
+    can only be a repeat (a retry, a double click), answered with the pairing it has."""
+    t = _tournament(tx, slug)
+    return t, _round(tx, t, round_no).published_at is not None
+
+
+def _unpaid(tx: Tx, t: Tournament) -> str:
+    active = list_entries(tx.db, t.id, active_only=True)
+    return ", ".join(get_player(tx.db, e.player_id).name for e in active if not e.paid) or "—"
+
+
 def _pair(tx: Tx, slug: str, round_no: int, admin_id: str, force: bool) -> Reply:
+    t, published = _repeat_of_published(tx, slug, round_no)
+    if published:
+        return _paired(tx, t, round_no, tx.profile(t.profile), unpaid=_unpaid(tx, t))
     t, warning = _ready_to_pair(tx, slug, round_no, admin_id, force)
     if warning is not None:
         return warning
     profile = tx.profile(t.profile)
     active = list_entries(tx.db, t.id, active_only=True)
-    unpaid = [get_player(tx.db, e.player_id).name for e in active if not e.paid]
     entries = [e for e in active if e.paid]  # e-SP 2.2: only those who paid may play
     if len(entries) < 2:
         raise Refusal("round.too_few", round=round_no, count=len(entries))
@@ -141,7 +156,7 @@ def _pair(tx: Tx, slug: str, round_no: int, admin_id: str, force: bool) -> Reply
     tables = [(p.table, int(p.first), None if p.second is None else int(p.second))
               for p in pairs]
     return _store_pairings(tx, t, round_no, tables, admin_id, "ours", profile,
-                           unpaid=", ".join(unpaid) or "—")
+                           unpaid=_unpaid(tx, t))
 
 
 def _store_pairings(tx: Tx, t: Tournament, round_no: int,
@@ -152,12 +167,18 @@ def _store_pairings(tx: Tx, t: Tournament, round_no: int,
         replace_pairings(tx.db, t.id, round_no, tables, by, source=source)
     except StoreError as exc:
         raise Refusal("round.cannot_pair", round=round_no, reason=str(exc)) from None
-    players = sum(1 if second is None else 2 for _, _, second in tables)
+    return _paired(tx, t, round_no, profile, **params)
+
+
+def _paired(tx: Tx, t: Tournament, round_no: int, profile: Profile, **params: Any) -> Reply:
+    """The answer to pairing a round: its tables as stored, and the rule that paired them."""
+    pairings = pairings_of_round(tx.db, t.id, round_no)
+    players = sum(1 if p.second_id is None else 2 for p in pairings)
     round_robin = is_round_robin(players, t.rounds_planned, profile)
     rule = profile.pairing.round_robin_rule if round_robin else profile.pairing.rule
     rows = table_rows(tx.db, tables_of(tx.db, t, round_no))
     return done("round.paired", rule=rule, data=keyed(rows, "round.paired"), round=round_no,
-                tables=len(tables), **params)
+                tables=len(pairings), **params)
 
 
 async def pair_round(app: App, slug: str, round_no: int, admin_id: str, *,
@@ -170,6 +191,10 @@ async def pair_round(app: App, slug: str, round_no: int, admin_id: str, *,
 
 def _import(tx: Tx, slug: str, round_no: int, tables: list[tuple[str, str | None]],
             admin_id: str, force: bool) -> Reply:
+    t, published = _repeat_of_published(tx, slug, round_no)
+    if published and _as_stored(tx, t, round_no) == [
+            (nick_key(a), None if b is None else nick_key(b)) for a, b in tables]:
+        return _paired(tx, t, round_no, tx.profile(t.profile), unpaid="—")
     t, warning = _ready_to_pair(tx, slug, round_no, admin_id, force)
     if warning is not None:
         return warning
@@ -218,6 +243,15 @@ def _import(tx: Tx, slug: str, round_no: int, tables: list[tuple[str, str | None
     numbered = [(n, a, b) for n, (a, b) in enumerate(ids, start=1)]
     return _store_pairings(tx, t, round_no, numbered, admin_id, "imported", profile,
                            unpaid="—")
+
+
+def _as_stored(tx: Tx, t: Tournament, round_no: int) -> list[tuple[str, str | None]]:
+    """A round's tables as herna nicks (folded), in table order."""
+    def nick(player_id: int | None) -> str | None:
+        return None if player_id is None else nick_key(get_player(tx.db, player_id).herna_nick)
+
+    return [(nick(p.first_id) or "", nick(p.second_id))
+            for p in sorted(pairings_of_round(tx.db, t.id, round_no), key=lambda p: p.table_no)]
 
 
 async def import_pairings(app: App, slug: str, round_no: int,

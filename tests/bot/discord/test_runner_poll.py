@@ -157,8 +157,10 @@ async def test_the_poll_stores_and_announces_games_then_leaves_herna_alone_and_s
     assert (first.first_score, first.second_score, first.end_kind) == (410, 380, "finished")
     waiting = await official(app, world.tables[1])  # table 2 has not played yet
     assert waiting is None or waiting.status is ResultStatus.PENDING
-    await poll.ticks_pass(2)  # still looking for table 2: every tick logs in
-    assert sim.logins >= 2 and len(poll.opened) == len(poll.ticks)
+    await poll.ticks_pass(2)  # still looking for table 2: every tick logs in (a tick that
+    # has just begun opens its client a moment later: wait for it, a tick that never does fails)
+    await poll.until(lambda: len(poll.opened) == len(poll.ticks))
+    assert sim.logins >= 2
 
     sim.add_game(table_game(world, 2, "502"))
     await poll.until(lambda: channel_results(notifier) == 2)
