@@ -25,7 +25,7 @@ from bot.discord.i18n import SLOVAK, CatalogueError, app_str, t
 from bot.discord.persistent import RebuiltFromCustomId
 from bot.discord.ratelimit import RateLimiter, whole_seconds
 from bot.discord.render import Outgoing, render_reply
-from bot.services import lookup, play, views
+from bot.services import bounds, lookup, play, views
 from bot.services.app import App, Tx
 from bot.services.replies import Refusal as ServiceRefusal
 from bot.services.replies import Reply
@@ -292,7 +292,8 @@ class PlayerCog(commands.Cog, name=COG_NAME):
         prezyvka=_app_text("app.param.prezyvka_description", "Tvoja prezývka na herna.net")
     )
     async def registracia(
-        self, interaction: discord.Interaction, prezyvka: app_commands.Range[str, 1, 40]
+        self, interaction: discord.Interaction,
+        prezyvka: app_commands.Range[str, 1, bounds.NICK_MAX],
     ) -> None:
         user = interaction.user
         await self.answer(
@@ -392,7 +393,7 @@ class PlayerCog(commands.Cog, name=COG_NAME):
     async def namietka(
         self,
         interaction: discord.Interaction,
-        dovod: app_commands.Range[str, 3, 1000],
+        dovod: app_commands.Range[str, 3, bounds.TEXT_MAX],
         snimka: discord.Attachment | None = None,
     ) -> None:
         url = snimka.url if snimka is not None else None
@@ -420,7 +421,8 @@ class PlayerCog(commands.Cog, name=COG_NAME):
     @app_commands.rename(kolo=app_str("app.param.kolo"))
     @app_commands.describe(kolo=app_str("app.param.kolo_description"))
     async def parovanie(
-        self, interaction: discord.Interaction, kolo: app_commands.Range[int, 1, 99] | None = None
+        self, interaction: discord.Interaction,
+        kolo: app_commands.Range[int, 1, bounds.ROUND_MAX] | None = None,
     ) -> None:
         await self.answer(interaction, self._pairings(kolo))
 
