@@ -22,6 +22,7 @@ from discord.ext import commands
 
 from bot.discord.client import Refusal, report_error
 from bot.discord.i18n import SLOVAK, CatalogueError, app_str, t
+from bot.discord.markdown import literal, mention
 from bot.discord.persistent import RebuiltFromCustomId
 from bot.discord.ratelimit import RateLimiter, whole_seconds
 from bot.discord.render import Outgoing, render_reply
@@ -198,7 +199,7 @@ class CancelButton(
 
 def _owner_only(interaction: discord.Interaction, owner: int) -> None:
     if interaction.user.id != owner:
-        raise Refusal("refusal.not_your_button", player=f"<@{owner}>")
+        raise Refusal("refusal.not_your_button", player=mention(owner))
 
 
 # -- the cog -----------------------------------------------------------------------------
@@ -336,7 +337,7 @@ class PlayerCog(commands.Cog, name=COG_NAME):
         if not reply.ok:
             return
         # The public prompt, in the guild's language, with the consequence before confirming.
-        prompt = t("discord.draw.prompt", SLOVAK, proposer=interaction.user.mention,
+        prompt = t("discord.draw.prompt", SLOVAK, proposer=mention(interaction.user.id),
                    opponent=opponent, round=round_no, rule=DRAW_RULE)
         view = discord.ui.View(timeout=None)
         view.add_item(ConfirmDrawButton(round_no, interaction.user.id))
@@ -356,7 +357,8 @@ class PlayerCog(commands.Cog, name=COG_NAME):
         data = seat.data if isinstance(seat.data, dict) else {}
         opponent = data.get("opponent") or {}
         discord_of = opponent.get("discord_id")
-        name = f"<@{discord_of}>" if discord_of else str(reply.params.get("opponent", ""))
+        name = mention(discord_of) if discord_of else literal(
+            str(reply.params.get("opponent", "")))
         return reply, name, int(data.get("round") or 0)
 
     @app_commands.command(
