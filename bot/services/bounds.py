@@ -76,8 +76,11 @@ TEXT_MAX = 1000
 #: the ruling modal accept.
 REASON_MAX = 500
 
-# Unicode "Cc" (NUL, escape, …) and the bidirectional overrides that make a name read
-# backwards in someone else's message; free text may still hold line breaks and tabs.
+# Control characters (NUL, escape, … "Cc"), surrogates, private-use and unassigned code
+# points, the Unicode line and paragraph separators, and the bidirectional overrides that
+# make a name read backwards in someone else's message; free text may still hold line breaks
+# and tabs. Other format characters stay (the zero-width joiner of an emoji).
+REFUSED_CATEGORIES = frozenset({"Cc", "Cs", "Co", "Cn", "Zl", "Zp"})
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _TEXT_WHITESPACE = frozenset("\n\r\t")
 
@@ -136,7 +139,7 @@ def _check_text(value: Any, what: str, limit: int, *, lines: bool) -> str:
         raise OutOfBounds("input.empty", what=what)
     allowed = _TEXT_WHITESPACE if lines else frozenset()
     bad = next((c for c in text if c not in allowed
-                and (unicodedata.category(c) in ("Cc", "Cs") or c in _BIDI)), None)
+                and (unicodedata.category(c) in REFUSED_CATEGORIES or c in _BIDI)), None)
     if bad is not None:
         raise OutOfBounds("input.control_character", what=what, code=f"U+{ord(bad):04X}")
     if len(text) > limit:
