@@ -250,9 +250,14 @@ def parse_propozicie(text: str, *, strict: bool = True) -> Propozicie:
     rehearsal's scenario file keeps its own tables in the same file)."""
     try:
         data = tomllib.loads(text)
-    except ValueError as exc:  # TOMLDecodeError, or an integer of over 4300 digits
+    except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
         raise SetupError(int(m[1]) if m else 1, f"nie je platný TOML: {exc}") from None
+    except ValueError:  # Python refuses to read an integer of over 4300 digits
+        digits = re.search(r"\d{4300,}", text)
+        line = text.count("\n", 0, digits.start()) + 1 if digits else 1
+        raise SetupError(line, str(bounds.OutOfBounds(
+            "input.too_many_digits", digits=len(digits[0]) if digits else 4300))) from None
     lines = key_lines(text)
     if strict:
         for key in data:
