@@ -75,6 +75,9 @@ TEXT_MAX = 1000
 #: The head admin's reason for a ruling, exclusion or resolution: what the admin commands and
 #: the ruling modal accept.
 REASON_MAX = 500
+#: His note on a discrepancy: the chat puts the decision's own words (under 100 characters)
+#: before it, and the whole must stay a reason.
+NOTE_MAX = REASON_MAX - 100
 
 # Control characters (NUL, escape, … "Cc"), surrogates, private-use and unassigned code
 # points, the Unicode line and paragraph separators, and the bidirectional overrides that
@@ -103,7 +106,7 @@ def number(value: Any, key: str, what: str | None = None) -> int | float:
     bounds, what = NUMBERS[key], what or key
     # str() of an int over 4300 digits raises; such a number is out of range anyway
     huge = isinstance(value, int) and value.bit_length() > 128
-    typed = "10^" + str(int(value.bit_length() * math.log10(2))) if huge else _shown(
+    typed = "10^" + str(int(value.bit_length() * math.log10(2))) if huge else printable(
         str(value).strip())
     if isinstance(value, str):
         text = value.strip().replace(" ", "").replace("\u00a0", "").replace(",", ".")
@@ -125,8 +128,9 @@ def number(value: Any, key: str, what: str | None = None) -> int | float:
     return float(value)
 
 
-def _shown(text: str, limit: int = 30) -> str:
-    """An echoed bad value, cut short: a 10,000-character answer helps nobody."""
+def printable(text: str, limit: int = 30) -> str:
+    """A bad value to echo: invisible characters shown as "�", cut short (a 10,000-character
+    answer helps nobody)."""
     clean = "".join(c if c.isprintable() else "�" for c in text)
     return clean if len(clean) <= limit else clean[: limit - 1] + "…"
 

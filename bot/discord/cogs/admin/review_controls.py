@@ -147,6 +147,7 @@ class DiscrepancyModal(ReasonModal):
                          f"stredisko:admin:nezhoda-dovod:{discrepancy_id}:{how}", locale)
         self.discrepancy_id = discrepancy_id
         self.how = how
+        self.reason.max_length = bounds.NOTE_MAX  # the decision's own words go before it
 
     async def on_submit(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         note = self.reason.value.strip()
