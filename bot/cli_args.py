@@ -6,6 +6,7 @@ convention for a usage error), checked before the database is even opened.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
@@ -18,6 +19,23 @@ from bot.services.replies import Refusal
 USAGE_ERROR = 2
 
 
+# argparse's own messages (Python 3.11, English only) → the catalogue's
+_ARGPARSE_MESSAGES = (
+    (re.compile(r"the following arguments are required: (?P<names>.+)"), "input.cli_required"),
+    (re.compile(r"invalid choice: (?P<value>.+?) \(choose from (?P<choices>.+)\)"),
+     "input.cli_choice"),
+    (re.compile(r"unrecognized arguments: (?P<names>.+)"), "input.cli_unrecognized"),
+    (re.compile(r"expected (?P<count>one|\d+) arguments?"), "input.cli_count"),
+)
+
+
+def _slovak(message: str) -> str:
+    for pattern, key in _ARGPARSE_MESSAGES:
+        if found := pattern.fullmatch(message):
+            return t(key, **found.groupdict())
+    return message
+
+
 class Parser(argparse.ArgumentParser):
     """argparse that answers a bad argument in one Slovak line instead of usage + English."""
 
@@ -25,8 +43,8 @@ class Parser(argparse.ArgumentParser):
         prefix = "argument "  # argparse's "argument round: …" for a value a type refused
         if message.startswith(prefix) and ": " in message:
             argument, reason = message[len(prefix):].split(": ", 1)
-            message = t("input.cli_argument", argument=argument, reason=reason)
-        print(t("input.cli_usage", prog=self.prog, reason=message), file=sys.stderr)
+            message = t("input.cli_argument", argument=argument, reason=_slovak(reason))
+        print(t("input.cli_usage", prog=self.prog, reason=_slovak(message)), file=sys.stderr)
         self.exit(USAGE_ERROR)
 
 
