@@ -3,8 +3,8 @@
 One module for every entry point — CLI arguments, the propozície and rehearsal TOML, the CSV
 imports, the chat commands' services — so a number or a name is refused alike wherever it
 comes in. Pure checks, no I/O: each returns the clean value or raises `OutOfBounds`, a
-`Refusal` (a use case answers with it) and a `ValueError` whose text is the Slovak line a file
-reader puts after "FILE, riadok N:".
+`Refusal` (a use case answers with it, in the reader's language) and a `ValueError` whose text
+is the Slovak line (from the catalogue, `input.*`) a file reader puts after "FILE, riadok N:".
 
 Scores typed by people keep their own single source, `bot.services.play.parse_score`.
 """
@@ -30,9 +30,9 @@ MINUTES_MAX = 24 * 60
 ROUND_MAX = 99
 #: Table numbers: the chat commands offer 1–999 (`/rozhodni stol`), ~2000 players.
 TABLE_MAX = 999
-#: Rated games before a tournament: K changes at 50 games (RULES.md 8); a lifetime of play is a
-#: few thousand games (≈ 20 events × 15 games × 50 years = 15,000). More is a typo, and 10^20
-#: would not even fit SQLite's integer.
+#: Rated games before a tournament: K changes at 50 games (RULES.md 8); even a lifetime of play
+#: stays near 15,000 (20 events × 15 games × 50 years). More is a typo, and 10^20 would not even
+#: fit SQLite's integer.
 GAMES_MAX = 100_000
 #: Online screlo (RULES.md 8): a newcomer starts at 1600 and a game moves the rating by at
 #: most K = 30; the K bands end at 2000. Below 0 or above 3000 is a typo or another scale,

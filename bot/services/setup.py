@@ -452,8 +452,9 @@ def _norm(text: str) -> str:
 def read_csv(text: str, positional: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
     """Rows as {column: text} with their row numbers (1 = the first line of the file).
 
-    The delimiter is "," or ";" (Slovak spreadsheets write ";"). A first row made only of
-    known column names is the header; otherwise the columns are `positional`."""
+    The delimiter is ";" (Slovak spreadsheets), "," or a tab, as `csv_text.delimiter_of` finds
+    it. A first row made only of known column names is the header; otherwise the columns are
+    `positional`."""
     reader = csv.reader(io.StringIO(text), delimiter=delimiter_of(text))
     try:
         rows = [(n, row) for n, row in enumerate(reader, start=1)
