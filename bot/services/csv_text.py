@@ -28,12 +28,19 @@ def _refuse(file: str) -> Refusal:
     return Refusal("input.not_utf8", file=file)
 
 
-def decode_utf8(data: bytes, file: str) -> str:
-    """UTF-8 text, a BOM dropped; anything else is refused naming the file."""
+def _utf8(data: bytes) -> str | None:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise _refuse(file) from None
+        return None
+
+
+def decode_utf8(data: bytes, file: str) -> str:
+    """UTF-8 text (a TOML file must be), a BOM dropped; anything else is refused."""
+    text = _utf8(data)
+    if text is None:
+        raise Refusal("input.utf8_only", file=file)
+    return text
 
 
 def plausible(text: str) -> bool:
@@ -44,10 +51,9 @@ def plausible(text: str) -> bool:
 
 def decode_csv(data: bytes, file: str) -> str:
     """A CSV file's text: UTF-8 (BOM or not), else plausible cp1250, else refused."""
-    try:
-        return decode_utf8(data, file)
-    except Refusal:
-        pass
+    text = _utf8(data)
+    if text is not None:
+        return text
     try:
         text = data.decode(WINDOWS_SLOVAK)  # strict: 5 bytes have no cp1250 character
     except UnicodeDecodeError:

@@ -226,3 +226,11 @@ def test_a_valid_rule_score_still_passes(cli: Cli, created: None) -> None:
     code, out, err = cli("rule", SLUG, "1", "1", "finished", "--score", "1500", "0",
                          "--reason", "zápis z herna.net")
     assert code == 0 and "1500:0" in out, err
+
+
+def test_a_rehearsal_scenario_not_in_utf8_is_one_line(cli: Cli, db: Path, tmp_path: Path) -> None:
+    path = tmp_path / "scenar.toml"
+    path.write_bytes(PROPOZICIE.encode("cp1250", "replace"))
+    code, out, err = cli("rehearse", str(path))
+    assert (code, out) == (2, "") and not db.exists()
+    assert err.splitlines() == [f"Súbor {path} nie je v kódovaní UTF-8: ulož ako UTF-8."]
