@@ -94,6 +94,10 @@ def _slug(text: str) -> str:
     return bounds.name(text, "skratka turnaja")
 
 
+def _season(text: str) -> str:
+    return bounds.name(text, "sezóna", len("2026/27"))  # its form is the service's to check
+
+
 round_no = _checked(_round, "kolo")
 table_no = _checked(_table, "stôl")
 score = _checked(_score, "skóre")
@@ -101,3 +105,4 @@ round_or_folder = _checked(_round_or_folder, "kolo")
 nick = _checked(_nick, "prezývka")
 reason = _checked(_reason, "zdôvodnenie")
 slug = _checked(_slug, "skratka turnaja")
+season = _checked(_season, "sezóna")

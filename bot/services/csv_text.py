@@ -20,7 +20,7 @@ from bot.services.replies import Refusal
 
 WINDOWS_SLOVAK = "cp1250"
 DELIMITERS = ";,\t"
-_SAMPLE = 8192
+_SAMPLE = 4096  # Sniffer's regular expressions are quadratic on odd input
 _ALLOWED_CONTROLS = frozenset("\t\n\r")
 
 

@@ -204,6 +204,7 @@ def test_propozicie_in_cp1250_are_refused_saying_save_as_utf8(
     (("publish", SLUG, HUGE), f"argument KOLO|PRIEČINOK: kolo: {HUGE} je mimo rozsahu"),
     (("pair", SLUG, "tri"), "argument round: kolo: „tri“ nie je číslo"),
     (("show", "audit", "s" * 10_000), "argument slug: skratka turnaja: 10000 znakov"),
+    (("decay", "2026/27" * 1000), "argument season: sezóna: 7000 znakov je priveľa (najviac 7)"),
     (("pair",), "stredisko pair: chyba: chýbajúce povinné argumenty: slug, round"),
     (("rule", SLUG, "1", "1", "vyhral", "--reason", "x"),
      "argument end: 'vyhral' nie je na výber (možnosti: 'finished', "),
@@ -211,7 +212,7 @@ def test_propozicie_in_cp1250_are_refused_saying_save_as_utf8(
      "argument --score: očakáva sa počet hodnôt: 2"),
 ], ids=["show-1e20", "score-2^70", "score-5000-digits", "rule-round-2^70", "rule-table-1e20",
         "loser-10000", "reason-bell", "pair-1e20", "close-0", "publish-1e20", "pair-text",
-        "slug-10000", "missing", "bad-choice", "one-score"])
+        "slug-10000", "season-7000", "missing", "bad-choice", "one-score"])
 def test_a_bad_argument_is_one_slovak_line_and_exit_2_before_the_database(
         db: Path, cli: Cli, argv: tuple[str, ...], says: str) -> None:
     code, out, err = cli(*argv)
