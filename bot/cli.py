@@ -379,9 +379,9 @@ def _parser() -> argparse.ArgumentParser:
     sub = add("run", "spustiť bota riadiaceho strediska na Discorde", _run_bot)
     sub.add_argument("--sync-commands", action="store_true",
                      help="zaregistrovať lomkové príkazy na Discorde (len keď sa zmenili)")
-    add("decay", "pokles online screla za neaktivitu na začiatku sezóny (e-SP 2.4)",
-        _reply_command(_decay)).add_argument("season", type=arg.season,
-                                     help="začínajúca sezóna, napr. 2026/27")
+    sub = add("decay", "pokles online screla za neaktivitu na začiatku sezóny (e-SP 2.4)",
+              _reply_command(_decay))
+    sub.add_argument("season", type=arg.season, help="začínajúca sezóna, napr. 2026/27")
     return parser
 
 
