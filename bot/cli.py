@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from bot import cli_args as arg
 from bot.clock import SystemClock
 from bot.config import Config, ConfigError, load_config
 from bot.console import ConsoleNotifier, render_reply
@@ -126,7 +127,7 @@ def _pair(a: argparse.Namespace, who: str) -> UseCase:
 
 
 def _publish(a: argparse.Namespace, who: str) -> UseCase:
-    return lambda app: rounds.publish_round(app, a.slug, int(a.target), who)
+    return lambda app: rounds.publish_round(app, a.slug, a.target, who)
 
 
 def _close(a: argparse.Namespace, who: str) -> UseCase:
@@ -282,7 +283,7 @@ def _publish_page(args: argparse.Namespace) -> int:
 
 def _publish_either(args: argparse.Namespace) -> int:
     """`publish SLUG 3` publishes round 3; `publish SLUG DIR` writes the results page there."""
-    if args.target.isdigit():
+    if isinstance(args.target, int):
         return _reply_command(_publish)(args)
     return _publish_page(args)
 
@@ -291,7 +292,7 @@ def _publish_either(args: argparse.Namespace) -> int:
 
 
 def _common() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+    common = arg.Parser(add_help=False)
     common.add_argument("--db", default=argparse.SUPPRESS,
                         help="súbor databázy (predvolene z config.toml, inak stredisko.db)")
     common.add_argument("--config", default=argparse.SUPPRESS, help="konfiguračný súbor")
@@ -302,7 +303,7 @@ def _common() -> argparse.ArgumentParser:
 
 def _parser() -> argparse.ArgumentParser:
     common = _common()
-    parser = argparse.ArgumentParser(
+    parser = arg.Parser(
         prog="stredisko", parents=[common],
         description="Riadiace stredisko online turnajov Slovenského spolku SCRABBLE.",
     )
@@ -321,59 +322,59 @@ def _parser() -> argparse.ArgumentParser:
         _reply_command(_create, "zakladám turnaj")).add_argument("file")
     sub = add("import-players", "prihlásiť hráčov zo súboru CSV",
               _reply_command(_import_players, "importujem hráčov"))
-    sub.add_argument("slug")
+    sub.add_argument("slug", type=arg.slug)
     sub.add_argument("file")
     add("import-screlo", "aktualizovať online screlo zo zoznamu CSV",
         _reply_command(_import_screlo, "importujem zoznam screla")).add_argument("file")
     sub = add("checkin", "otvoriť alebo uzavrieť prezentáciu", _reply_command(_checkin))
     sub.add_argument("action", choices=("open", "close"))
-    sub.add_argument("slug")
+    sub.add_argument("slug", type=arg.slug)
     for name, help_text, factory, forced, note in (
         ("pair", "spárovať kolo (e-SP 2.4)", _pair, True, "párujem kolo"),
         ("close", "uzavrieť kolo a vyhlásiť poradie", _close, True, "uzatváram kolo"),
     ):
         sub = add(name, help_text, _reply_command(factory, note))
-        sub.add_argument("slug")
-        sub.add_argument("round", type=int)
+        sub.add_argument("slug", type=arg.slug)
+        sub.add_argument("round", type=arg.round_no)
         if forced:
             sub.add_argument("--force", action="store_true", help="pokračovať napriek varovaniam")
     sub = add("publish", "zverejniť spárované kolo (číslo kola) alebo zapísať stránku výsledkov "
               "turnaja (priečinok)", _publish_either)
-    sub.add_argument("slug")
-    sub.add_argument("target", metavar="KOLO|PRIEČINOK")
+    sub.add_argument("slug", type=arg.slug)
+    sub.add_argument("target", metavar="KOLO|PRIEČINOK", type=arg.round_or_folder)
     sub = add("finish", "ukončiť turnaj: konečné poradie a online screlo",
               _reply_command(_finish, "ukončujem turnaj a počítam online screlo"))
-    sub.add_argument("slug")
+    sub.add_argument("slug", type=arg.slug)
     sub.add_argument("--force", action="store_true", help="pokračovať napriek varovaniam")
     sub = add("show", "zobraziť párovanie, výsledky, poradie alebo záznam zmien",
               _reply_command(_show_command))
     sub.add_argument("what", choices=("pairings", "results", "standings", "audit"))
-    sub.add_argument("slug")
-    sub.add_argument("round", type=int, nargs="?")
+    sub.add_argument("slug", type=arg.slug)
+    sub.add_argument("round", type=arg.round_no, nargs="?")
     sub = add("rule", "rozhodnutie hlavného administrátora o partii (e-SP 4.9, 5)",
               _reply_command(_rule))
-    sub.add_argument("slug")
-    sub.add_argument("round", type=int)
-    sub.add_argument("table", type=int)
+    sub.add_argument("slug", type=arg.slug)
+    sub.add_argument("round", type=arg.round_no)
+    sub.add_argument("table", type=arg.table_no)
     sub.add_argument("end", choices=[e.value for e in End])
-    sub.add_argument("--score", type=int, nargs=2, metavar=("PRVÝ", "DRUHÝ"))
-    sub.add_argument("--loser", metavar="PREZÝVKA")
-    sub.add_argument("--winner", metavar="PREZÝVKA")
-    sub.add_argument("--moved", nargs="*", metavar="PREZÝVKA",
+    sub.add_argument("--score", type=arg.score, nargs=2, metavar=("PRVÝ", "DRUHÝ"))
+    sub.add_argument("--loser", metavar="PREZÝVKA", type=arg.nick)
+    sub.add_argument("--winner", metavar="PREZÝVKA", type=arg.nick)
+    sub.add_argument("--moved", nargs="*", metavar="PREZÝVKA", type=arg.nick,
                      help="kto urobil aspoň jeden ťah (predvolene podľa spôsobu konca)")
     sub.add_argument("--agreed", action="store_true",
                      help="zlyhalo uloženie: hráči sa zhodli na celom výsledku (e-SP 4.6)")
-    sub.add_argument("--reason", required=True, help="zdôvodnenie (povinné)")
+    sub.add_argument("--reason", required=True, type=arg.reason, help="zdôvodnenie (povinné)")
     sub = add("export", "export: výsledky CSV, súbor TSH .t, zoznam online screla", _export)
     sub.add_argument("what", choices=("results", "tsh", "screlo"))
-    sub.add_argument("slug", nargs="?")
+    sub.add_argument("slug", nargs="?", type=arg.slug)
     sub.add_argument("-o", "--output", metavar="SÚBOR")
     sub = add("publish-page", "zapísať stránku výsledkov (index.html)", _publish_page)
-    sub.add_argument("slug")
+    sub.add_argument("slug", type=arg.slug)
     sub.add_argument("target", metavar="PRIEČINOK")
     sub = add("sync", "načítať partie turnaja z herna.net a vyhodnotiť ich",
               _reply_command(_sync, "čítam partie z herna.net"))
-    sub.add_argument("slug")
+    sub.add_argument("slug", type=arg.slug)
     sub.add_argument("--base-url", help="iná adresa herna.net (napr. lokálny simulátor)")
     sub = add("rehearse", "skúška: odohrať scenár turnaja offline so simulátorom herna.net",
               _rehearse)
@@ -383,8 +384,9 @@ def _parser() -> argparse.ArgumentParser:
     sub = add("run", "spustiť bota riadiaceho strediska na Discorde", _run_bot)
     sub.add_argument("--sync-commands", action="store_true",
                      help="zaregistrovať lomkové príkazy na Discorde (len keď sa zmenili)")
-    add("decay", "pokles online screla za neaktivitu na začiatku sezóny (e-SP 2.4)",
-        _reply_command(_decay)).add_argument("season", help="začínajúca sezóna, napr. 2026/27")
+    sub = add("decay", "pokles online screla za neaktivitu na začiatku sezóny (e-SP 2.4)",
+              _reply_command(_decay))
+    sub.add_argument("season", type=arg.season, help="začínajúca sezóna, napr. 2026/27")
     return parser
 
 

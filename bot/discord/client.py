@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.i18n import CatalogueTranslator, t
+from bot.discord.markdown import literal_params
 from bot.discord.render import render_reply
 from bot.services.replies import Reply
 
@@ -48,7 +49,7 @@ class Refusal(app_commands.CheckFailure):
         super().__init__(t(key, **params))
 
     def render(self, locale: discord.Locale | str | None) -> str:
-        return t(self.key, locale, **self.params)
+        return t(self.key, locale, **literal_params(self.params))  # shown as typed
 
 
 async def reply_ephemeral(interaction: discord.Interaction, content: str) -> None:

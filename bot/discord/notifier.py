@@ -21,6 +21,7 @@ import discord
 
 from bot.discord.client import CONTROL_CENTRE_RULE
 from bot.discord.i18n import SLOVAK, t
+from bot.discord.markdown import literal
 from bot.discord.render import Outgoing, render_message
 from bot.services.notifier import Message
 from bot.store import NotFoundError, Player, Store, Tournament, get_player, get_tournament
@@ -74,7 +75,7 @@ class DiscordNotifier:
     async def direct(self, player_id: int, message: Message) -> None:
         player = await self._player(player_id)
         if player is None or player.discord_id is None:
-            name = player.name if player else f"#{player_id}"
+            name = literal(player.name) if player else f"#{player_id}"
             log.info("player %s has no Discord account: %s not sent", player_id, message.key)
             await self._notice(t("discord.dm.no_account", self.locale, player=name,
                                  rule=CONTROL_CENTRE_RULE), message.ref)

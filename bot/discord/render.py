@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.discord.i18n import CatalogueError, t
+from bot.discord.markdown import literal, literal_params
 from bot.i18n import one_citation
 from bot.services.notifier import Message
 from bot.services.replies import Reply
@@ -55,7 +56,7 @@ def message_text(
     values = dict(params)
     if rule is not None:
         values.setdefault("rule", rule)
-    text = t(key, locale, **values)
+    text = t(key, locale, **literal_params(values))  # what people typed shows as typed
     if rule and rule not in text:
         text = one_citation(f"{text} ({rule})")  # the text may cite part of it already
     return text
@@ -211,11 +212,11 @@ def row_lines(
         row_key = str(row.get("key") or f"{key}_row")
         try:
             values = {k: v for k, v in {**(params or {}), **row}.items() if k != "key"}
-            lines.append(t(row_key, locale, **values))
+            lines.append(t(row_key, locale, **literal_params(values)))
         except CatalogueError:
             # A missing row template must not hide the list: show the values plainly.
             log.warning("no catalogue template %s; showing the row's values", row_key)
-            lines.append(" · ".join(str(v) for k, v in row.items()
+            lines.append(" · ".join(literal(str(v)) for k, v in row.items()
                                     if k != "key" and v not in ("", None)))
     return lines
 

@@ -16,6 +16,7 @@ from typing import TextIO
 from bot.i18n import t
 from bot.rehearse.engine import Outcome, rehearse
 from bot.rehearse.scenario import load_scenario
+from bot.services.replies import Refusal
 from bot.services.setup import SetupError
 
 SCENARIO_ERROR = 2
@@ -30,8 +31,11 @@ def run_command(scenario_path: str, out: TextIO, err: TextIO, *, as_json: bool =
     except SetupError as error:
         print(f"{scenario_path}:{error.line}: {error.reason}", file=err)
         return SCENARIO_ERROR
-    except (OSError, UnicodeDecodeError) as error:
+    except OSError as error:
         print(t("cli.error", reason=f"{scenario_path}: {error}"), file=err)
+        return SCENARIO_ERROR
+    except Refusal as refusal:  # not UTF-8
+        print(t(refusal.reply.key, **refusal.reply.params), file=err)
         return SCENARIO_ERROR
     with tempfile.TemporaryDirectory(prefix="stredisko-skuska-") as folder:
         store = Path(db) if db else Path(folder) / DB_NAME

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.clock import local
+from bot.services.csv_text import decode_utf8
 from bot.services.setup import Propozicie, SetupError, parse_propozicie
 from bot.services.setup import Reader as _Reader
 from bot.services.setup import key_lines as _key_lines
@@ -132,8 +133,8 @@ class Scenario:
 
 def load_scenario(path: str | Path) -> Scenario:
     """Read and check a scenario file; `SetupError` (line, reason) for the first problem,
-    `OSError` / `UnicodeDecodeError` when it cannot be read."""
-    return parse_scenario(Path(path).read_text(encoding="utf-8-sig"), str(path))
+    `OSError` when it cannot be read, a `Refusal` ("ulož ako UTF-8") when it is not UTF-8."""
+    return parse_scenario(decode_utf8(Path(path).read_bytes(), str(path)), str(path))
 
 
 def parse_scenario(text: str, path: str = "scenár.toml") -> Scenario:

@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from bot.services import lookup
+from bot.services import bounds, lookup
 from bot.services.app import App, Tx
 from bot.services.evidence_map import pairing_evidence
 from bot.services.lifecycle import (
@@ -86,7 +86,7 @@ def _reason(reason: str | None) -> str:
     text = (reason or "").strip()
     if not text:
         raise Refusal("admin.reason_required", rule="e-SP 2.6")
-    return text
+    return bounds.reason(text)
 
 
 # -- the review queue -------------------------------------------------------------------
@@ -180,7 +180,8 @@ def _approve(tx: Tx, slug: str, admin_id: int, pairing_id: int, reason: str | No
              expected_version: int | None) -> Reply:
     t, _ = _admin(tx, slug, admin_id)
     pairing = _pairing(tx, t, pairing_id)
-    why = (reason or "").strip() or f"návrh schválený hlavným administrátorom ({FORFEIT_RULE})"
+    why = (bounds.reason(reason) if (reason or "").strip()
+           else f"návrh schválený hlavným administrátorom ({FORFEIT_RULE})")
     if expected_version is not None:  # still a proposal, but not the one the admin saw
         current = get_result(tx.db, pairing.id)
         if (current is not None and current.status is ResultStatus.PROPOSED

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from bot.services import lookup
+from bot.services import bounds, lookup
 from bot.services.app import App, Tx
 from bot.services.lifecycle import (
     describe,
@@ -133,7 +133,7 @@ def _repeated(tx: Tx, seat: Seat, kind: EvidenceKind, payload: dict[str, Any],
 
 def _register(tx: Tx, slug: str, discord_id: int, discord_name: str, herna_nick: str) -> Reply:
     t = lookup.tournament(tx, slug)
-    nick = herna_nick.strip()
+    nick = bounds.nick(herna_nick, "prezývka z herna.net") if herna_nick.strip() else ""
     player = find_player_by_nick(tx.db, nick) if nick else None
     entry = None if player is None else get_entry(tx.db, t.id, player.id)
     if player is None or entry is None:
@@ -389,6 +389,7 @@ def _dispute(tx: Tx, slug: str, discord_id: int, text: str,
     seat = _seat(tx, slug, discord_id)
     if not text.strip():
         raise Refusal("play.dispute_empty", rule=DISPUTE_RULE)
+    text = bounds.free_text(text, "dôvod sporu")
     closes = dispute_deadline(tx.db, seat.tournament, seat.round, seat.profile)
     current = get_result(tx.db, seat.pairing.id)
     closed = closes is not None and tx.now >= closes

@@ -32,8 +32,9 @@ from typing import Any, TypeVar
 from sqlite_utils import Database
 
 from bot.clock import local, parse_local
-from bot.services import lookup
+from bot.services import bounds, lookup
 from bot.services.app import App, Tx
+from bot.services.csv_text import decode_csv, decode_utf8, delimiter_of
 from bot.services.outbox import Timely
 from bot.services.replies import Refusal, Reply, done
 from bot.store import (
@@ -155,6 +156,11 @@ _PLAYER_KEYS: dict[str, tuple[str, bool]] = {
 }
 _TYPE_NAMES = {"str": "text", "int": "celé číslo", "number": "číslo", "bool": "true/false",
                "list": "zoznam", "time": "dátum a čas („RRRR-MM-DD HH:MM“)"}
+# Text keys with bounds of their own (bot/services/bounds.py); any other is a one-line name.
+_TEXT_BOUNDS: dict[str, Callable[[Any, str], str]] = {
+    "herna": bounds.nick, "discord": bounds.discord_name, "text": bounds.free_text,
+    "reason": bounds.reason,
+}
 
 
 def key_lines(text: str) -> dict[tuple[str, int, str], int]:
@@ -220,9 +226,14 @@ class Reader:
             raise self.fail(key, f"očakáva sa {_TYPE_NAMES[kind]}, je tam {value!r}")
         if kind == "time":
             return self.time(key, value)
-        if kind in ("int", "number") and value < 0:
-            raise self.fail(key, f"nesmie byť záporné ({value})")
-        return value.strip() if kind == "str" else value
+        try:
+            if kind in ("int", "number"):
+                return bounds.number(value, key)
+            if kind == "str":
+                return _TEXT_BOUNDS.get(key, bounds.name)(value, key)
+        except bounds.OutOfBounds as exc:
+            raise SetupError(self.line(key), f"{self.where}: {exc}") from None
+        return value
 
     def time(self, key: str, value: Any) -> datetime:
         if not isinstance(value, str):
@@ -243,6 +254,11 @@ def parse_propozicie(text: str, *, strict: bool = True) -> Propozicie:
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
         raise SetupError(int(m[1]) if m else 1, f"nie je platný TOML: {exc}") from None
+    except ValueError:  # Python refuses to read an integer of over 4300 digits
+        digits = re.search(r"\d{4300,}", text)
+        line = text.count("\n", 0, digits.start()) + 1 if digits else 1
+        raise SetupError(line, str(bounds.OutOfBounds(
+            "input.too_many_digits", digits=len(digits[0]) if digits else 4300))) from None
     lines = key_lines(text)
     if strict:
         for key in data:
@@ -339,11 +355,16 @@ def _avoid(t: Reader, players: list[PlayerSpec]) -> list[tuple[str, str]]:
 # -- creating the tournament -------------------------------------------
 
 
-def _read_text(path: str | Path) -> str:
+def _read_bytes(path: str | Path) -> bytes:
     try:
-        return Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise Refusal("setup.unreadable", file=str(path), reason=str(exc)) from None
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise Refusal("setup.unreadable", file=str(path), reason=exc.strerror or str(exc)) from None
+
+
+def _read_text(path: str | Path) -> str:
+    """A TOML file: UTF-8 (with or without BOM) as TOML requires, else "ulož ako UTF-8"."""
+    return decode_utf8(_read_bytes(path), str(path))
 
 
 def _create(tx: Tx, prop: Propozicie, admin_id: str) -> Reply:
@@ -432,13 +453,16 @@ def _norm(text: str) -> str:
 def read_csv(text: str, positional: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
     """Rows as {column: text} with their row numbers (1 = the first line of the file).
 
-    The delimiter is "," or ";" (Slovak spreadsheets write ";"). A first row made only of
-    known column names is the header; otherwise the columns are `positional`."""
-    sample = text[:4096]
-    delimiter = ";" if sample.count(";") > sample.count(",") else ","
-    rows = [(n, row) for n, row in enumerate(csv.reader(io.StringIO(text),
-                                                         delimiter=delimiter), start=1)
-            if any(cell.strip() for cell in row)]
+    The delimiter is ";" (Slovak spreadsheets), "," or a tab, as `csv_text.delimiter_of` finds
+    it. A first row made only of known column names is the header; otherwise the columns are
+    `positional`."""
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter_of(text))
+    try:
+        rows = [(n, row) for n, row in enumerate(reader, start=1)
+                if any(cell.strip() for cell in row)]
+    except csv.Error as exc:  # a cell of over 128 KiB, a stray quote at the end
+        raise SetupError(reader.line_num, str(bounds.OutOfBounds(
+            "input.csv_broken", reason=str(exc)))) from None
     if not rows:
         return []
     head = [_norm(cell) for cell in rows[0][1]]
@@ -466,20 +490,25 @@ def _flag(n: int, value: str, column: str, default: bool) -> bool:
     raise SetupError(n, f"stĺpec {column}: „{value}“ nie je áno/nie")
 
 
-def _number(n: int, value: str, column: str, *, whole: bool) -> float | int | None:
+def _number(n: int, value: str, key: str, column: str) -> float | int | None:
+    """A number cell within the bounds of `key` (bot/services/bounds.py); "" is None."""
     if value.strip() == "":
         return None
+    return _cell(n, bounds.number, value, key, f"stĺpec {column}")
+
+
+def _text(n: int, row: dict[str, str], key: str, column: str,
+          check: Callable[[Any, str], str] = bounds.name) -> str:
+    """A text cell within its bounds; "" stays "" (the caller says whether it is required)."""
+    value = row.get(key, "")
+    return _cell(n, check, value, f"stĺpec {column}") if value else ""
+
+
+def _cell(n: int, check: Callable[..., Any], *args: Any) -> Any:
     try:
-        number = float(value.replace(",", ".").replace(" ", ""))
-    except ValueError:
-        raise SetupError(n, f"stĺpec {column}: „{value}“ nie je číslo") from None
-    if number < 0:
-        raise SetupError(n, f"stĺpec {column}: nesmie byť záporné ({value})")
-    if whole:
-        if not number.is_integer():
-            raise SetupError(n, f"stĺpec {column}: „{value}“ nie je celé číslo")
-        return int(number)
-    return number
+        return check(*args)
+    except bounds.OutOfBounds as exc:
+        raise SetupError(n, str(exc)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -498,18 +527,19 @@ def parse_players_csv(text: str) -> list[PlayerRow]:
     players: list[PlayerRow] = []
     nicks: set[str] = set()
     for n, row in read_csv(text, PLAYER_COLUMNS):
-        name, nick = row.get("name", ""), row.get("nick", "")
+        name, nick = _text(n, row, "name", "meno"), _text(n, row, "nick", "herna", bounds.nick)
+        discord = _text(n, row, "discord", "discord", bounds.discord_name)
         if not name or not nick:
             raise SetupError(n, "chýba meno alebo prezývka z herna.net")
         if nick.casefold() in nicks:
             raise SetupError(n, f"prezývka „{nick}“ je v súbore dvakrát")
         nicks.add(nick.casefold())
-        games = _number(n, row.get("games", ""), "partie", whole=True)
+        games = _number(n, row.get("games", ""), "games", "partie")
         players.append(PlayerRow(
-            n, name, nick, row.get("discord") or None,
+            n, name, nick, discord or None,
             _flag(n, row.get("paid", ""), "zaplatil", True),
             _flag(n, row.get("member", ""), "člen", False),
-            _number(n, row.get("screlo", ""), "screlo", whole=False),
+            _number(n, row.get("screlo", ""), "screlo", "screlo"),
             int(games or 0)))
     return players
 
@@ -544,7 +574,7 @@ def _import_players(tx: Tx, slug: str, rows: list[PlayerRow], admin_id: str,
 def _csv_rows(path: str | Path, parse: Callable[[str], list[Row]]) -> list[Row] | Reply:
     """A CSV file's rows, or the refusal naming the file and the bad row (nothing imported)."""
     try:
-        return parse(_read_text(path))
+        return parse(decode_csv(_read_bytes(path), str(path)))
     except Refusal as refusal:
         return refusal.reply
     except SetupError as exc:
@@ -578,13 +608,13 @@ class ScreloRow:
 def parse_screlo_csv(text: str) -> list[ScreloRow]:
     found = []
     for n, row in read_csv(text, SCRELO_COLUMNS):
-        nick, name = row.get("nick", ""), row.get("name", "")
+        nick, name = _text(n, row, "nick", "herna", bounds.nick), _text(n, row, "name", "meno")
         if not nick and not name:
             raise SetupError(n, "chýba prezývka z herna.net aj meno")
-        value = _number(n, row.get("screlo", ""), "screlo", whole=False)
+        value = _number(n, row.get("screlo", ""), "screlo", "screlo")
         if value is None:
             raise SetupError(n, "chýba online screlo")
-        games = _number(n, row.get("games", ""), "partie", whole=True)
+        games = _number(n, row.get("games", ""), "games", "partie")
         season = row.get("last_season") or None
         if season is not None:
             try:

@@ -23,10 +23,11 @@ from discord.ext import commands
 
 from bot.discord.client import Refusal, mark_saved, report_error
 from bot.discord.i18n import SLOVAK, CatalogueError, app_str, t
+from bot.discord.markdown import literal, mention
 from bot.discord.persistent import RebuiltFromCustomId
 from bot.discord.ratelimit import RateLimiter, whole_seconds
 from bot.discord.render import Outgoing, render_reply
-from bot.services import lookup, play, views
+from bot.services import bounds, lookup, play, views
 from bot.services.app import App, Tx
 from bot.services.replies import Refusal as ServiceRefusal
 from bot.services.replies import Reply
@@ -206,7 +207,7 @@ class CancelButton(
 
 def _owner_only(interaction: discord.Interaction, owner: int) -> None:
     if interaction.user.id != owner:
-        raise Refusal("refusal.not_your_button", player=f"<@{owner}>")
+        raise Refusal("refusal.not_your_button", player=mention(owner))
 
 
 # -- the cog -----------------------------------------------------------------------------
@@ -306,7 +307,8 @@ class PlayerCog(commands.Cog, name=COG_NAME):
         prezyvka=_app_text("app.param.prezyvka_description", "Tvoja prezývka na herna.net")
     )
     async def registracia(
-        self, interaction: discord.Interaction, prezyvka: app_commands.Range[str, 1, 40]
+        self, interaction: discord.Interaction,
+        prezyvka: app_commands.Range[str, 1, bounds.NICK_MAX],
     ) -> None:
         user = interaction.user
         await self.answer(
@@ -349,7 +351,7 @@ class PlayerCog(commands.Cog, name=COG_NAME):
         if not reply.ok:
             return
         # The public prompt, in the guild's language, with the consequence before confirming.
-        prompt = t("discord.draw.prompt", SLOVAK, proposer=interaction.user.mention,
+        prompt = t("discord.draw.prompt", SLOVAK, proposer=mention(interaction.user.id),
                    opponent=opponent, round=round_no, rule=DRAW_RULE)
         view = discord.ui.View(timeout=None)
         view.add_item(ConfirmDrawButton(round_no, interaction.user.id))
@@ -369,7 +371,8 @@ class PlayerCog(commands.Cog, name=COG_NAME):
         data = seat.data if isinstance(seat.data, dict) else {}
         opponent = data.get("opponent") or {}
         discord_of = opponent.get("discord_id")
-        name = f"<@{discord_of}>" if discord_of else str(reply.params.get("opponent", ""))
+        name = mention(discord_of) if discord_of else literal(
+            str(reply.params.get("opponent", "")))
         return reply, name, int(data.get("round") or 0)
 
     @app_commands.command(
@@ -406,7 +409,7 @@ class PlayerCog(commands.Cog, name=COG_NAME):
     async def namietka(
         self,
         interaction: discord.Interaction,
-        dovod: app_commands.Range[str, 3, 1000],
+        dovod: app_commands.Range[str, 3, bounds.TEXT_MAX],
         snimka: discord.Attachment | None = None,
     ) -> None:
         url = snimka.url if snimka is not None else None
@@ -434,7 +437,8 @@ class PlayerCog(commands.Cog, name=COG_NAME):
     @app_commands.rename(kolo=app_str("app.param.kolo"))
     @app_commands.describe(kolo=app_str("app.param.kolo_description"))
     async def parovanie(
-        self, interaction: discord.Interaction, kolo: app_commands.Range[int, 1, 99] | None = None
+        self, interaction: discord.Interaction,
+        kolo: app_commands.Range[int, 1, bounds.ROUND_MAX] | None = None,
     ) -> None:
         await self.answer(interaction, self._pairings(kolo))
 

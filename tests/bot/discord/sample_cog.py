@@ -21,6 +21,7 @@ from bot.discord.client import (
     head_admin_only,
 )
 from bot.discord.i18n import app_str, t
+from bot.discord.markdown import mention
 
 ROUND_START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)  # 9:00 in Bratislava
 GAME_LIMIT = timedelta(minutes=50)
@@ -59,7 +60,7 @@ class ConfirmDraw(discord.ui.DynamicItem[discord.ui.Button], template=r"remiza:(
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.user.id != self.who:
-            refusal = Refusal("refusal.not_your_button", player=f"<@{self.who}>")
+            refusal = Refusal("refusal.not_your_button", player=mention(self.who))
             await interaction.response.send_message(
                 refusal.render(interaction.locale), ephemeral=True
             )

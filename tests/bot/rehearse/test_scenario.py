@@ -248,3 +248,21 @@ def test_on_and_winner_only_where_the_end_takes_them() -> None:
     ruling = ('\n[[event]]\nat = "2026-11-21 09:55"\ntype = "ruling"\nplayer = "anna"\n'
               'end = "finished"\nwinner = "anna"  # !\nreason = "r"\n')
     assert "save_failed" in refused(BASE + ruling).reason
+
+
+@pytest.mark.parametrize("body, why", [
+    (f'number = {2**70}  # !\npairings = [["anna", "boris"], ["cyril"]]',
+     f"number: {2**70} je mimo rozsahu 1 – 99"),
+    ('number = nan  # !\npairings = [["anna", "boris"], ["cyril"]]', "očakáva sa celé číslo"),
+], ids=["2^70", "nan"])
+def test_a_round_number_out_of_bounds(body: str, why: str) -> None:
+    assert why in refused(BASE + f"\n[[round]]\n{body}\n").reason
+
+
+@pytest.mark.parametrize("text, why", [
+    ('"zlé\\u0000skóre"', "text: obsahuje neviditeľný riadiaci znak (U+0000)"),
+    (f'"{"x" * 1001}"', "text: 1001 znakov je priveľa (najviac 1000)"),
+], ids=["nul", "1001-characters"])
+def test_a_dispute_text_out_of_bounds(text: str, why: str) -> None:
+    event = '\n[[event]]\nat = "2026-11-21 09:55"\ntype = "dispute"\nplayer = "anna"\n'
+    assert why in refused(BASE + GAME + event + f"text = {text}  # !\n").reason

@@ -72,7 +72,7 @@ BAD = [
     ("missing_field", ('name = "Online KT — skúška"', ""), 1, "chýba povinný kľúč „name“"),
     ("bad_time", ('"2025-03-01 11:00"', '"2025-03-01 25:00"'), 5, "25:00"),
     ("rounds_mismatch", ("rounds = 3", "rounds = 4"), 4, "nesúhlasí"),
-    ("negative_screlo", ("screlo = 1950", "screlo = -5"), 19, "záporné"),
+    ("negative_screlo", ("screlo = 1950", "screlo = -5"), 19, "-5 je mimo rozsahu 0 – 3000"),
     ("wrong_type", ("games = 20", 'games = "veľa"'), 20, "celé číslo"),
     ("duplicate_id", ('id = "p2"', 'id = "p1"'), 16, "dvakrát"),
     ("duplicate_nick", ('herna = "nick2"', 'herna = "NICK1"'), 18, "dvakrát"),

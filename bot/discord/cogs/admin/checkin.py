@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.discord.cogs.admin.texts import when
 from bot.discord.i18n import t
+from bot.discord.markdown import text
 from bot.discord.render import OK_COLOUR, REFUSED_COLOUR, Outgoing, list_messages
 from bot.services import lookup
 from bot.services.app import Tx
@@ -30,9 +31,9 @@ def checkin_state(tx: Tx, slug: str) -> dict[str, Any]:
 def checkin_messages(state: Mapping[str, Any], locale: Any) -> list[Outgoing]:
     """Who has checked in (and when) and who has not, as two lists (e-SP 2.2)."""
     none = [t("discord_admin.none", locale)]
-    present = [t("discord_admin.checkin.present_row", locale, name=r["name"], nick=r["nick"],
-                 at=when(r["at"], locale)) for r in state["present"]]
-    missing = [t("discord_admin.checkin.missing_row", locale, name=r["name"], nick=r["nick"])
+    present = [text("discord_admin.checkin.present_row", locale, name=r["name"],
+                    nick=r["nick"], at=when(r["at"], locale)) for r in state["present"]]
+    missing = [text("discord_admin.checkin.missing_row", locale, name=r["name"], nick=r["nick"])
                for r in state["missing"]]
     return [
         *list_messages(t("discord_admin.checkin.present", locale, n=len(present)),

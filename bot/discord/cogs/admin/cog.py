@@ -54,7 +54,7 @@ from bot.discord.cogs.player import send
 from bot.discord.i18n import app_str, t
 from bot.discord.render import text_messages
 from bot.services import admin as admin_service
-from bot.services import rounds, setup, sync
+from bot.services import bounds, rounds, setup, sync
 from bot.services.app import App
 from bot.services.replies import Reply
 
@@ -76,9 +76,9 @@ TEXT = ("app.admin.param.text", "app.admin.param.text_description")
 STOL = ("app.admin.param.stol", "app.admin.param.stol_description")
 
 # the parameters' types (Discord checks the ranges before the command runs)
-Kolo = app_commands.Range[int, 1, 99]
+Kolo = app_commands.Range[int, 1, bounds.ROUND_MAX]
 Hrac = app_commands.Range[str, 1, 60]
-Dovod = app_commands.Range[str, 1, 500]
+Dovod = app_commands.Range[str, 1, bounds.REASON_MAX]
 CommandMaker = Callable[..., Callable[[Callable[..., Any]], Any]]
 
 
@@ -271,7 +271,7 @@ class AdminCog(
     @_params(kolo=KOLO, stol=STOL)
     async def rozhodni(self, interaction: discord.Interaction,
                        kolo: Kolo,
-                       stol: app_commands.Range[int, 1, 999]) -> None:
+                       stol: app_commands.Range[int, 1, bounds.TABLE_MAX]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         item = await self.app.run(review_item, self.slug, kolo, stol)
         if isinstance(item, Reply):

@@ -9,6 +9,9 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from bot.discord.client import Refusal
+from bot.services import bounds
+from bot.services.csv_text import decode_csv
+from bot.services.replies import Refusal as ServiceRefusal
 
 IMPORT_FILE_LIMIT = 64 * 1024  # a pairing list of 100 tables is a few kB
 BYE_WORDS = frozenset({"volno", "voľno", "bye"})
@@ -27,13 +30,22 @@ def parse_pairings(text: str) -> list[tuple[str, str | None]]:
         words = [w for w in re.split(r"[\s,:–—]+", line) if w and w != "-"]
         if words and words[0].rstrip(".").isdigit() and len(words) > 2:
             words = words[1:]  # "1. ana bob" or "1 ana bob": the table number
-        if len(words) != 2:
-            raise Refusal("discord_admin.bad_line", line=n, text=line[:100])
+        if len(words) != 2 or not all(_could_be_nick(word) for word in words):
+            raise Refusal("discord_admin.bad_line", line=n, text=bounds.printable(line, 100))
         first, second = words
         tables.append((first, None if second.lower() in BYE_WORDS else second))
     if not tables:
         raise Refusal("discord_admin.no_tables")
     return tables
+
+
+def _could_be_nick(word: str) -> bool:
+    """A word no herna.net nick could be (too long, control characters) is a bad line."""
+    try:
+        bounds.nick(word)
+    except bounds.OutOfBounds:
+        return False
+    return True
 
 
 async def read_attachment(attachment: discord.Attachment) -> bytes:
@@ -45,8 +57,8 @@ async def read_pairing_file(attachment: discord.Attachment, read: AttachmentRead
     if attachment.size > IMPORT_FILE_LIMIT:
         raise Refusal("discord_admin.bad_file", filename=attachment.filename,
                       limit=IMPORT_FILE_LIMIT)
-    try:
-        return (await read(attachment)).decode("utf-8-sig")
-    except (UnicodeDecodeError, discord.HTTPException):
+    try:  # UTF-8, or cp1250 as Excel on Slovak Windows saves it (bot/services/csv_text.py)
+        return decode_csv(await read(attachment), attachment.filename)
+    except (ServiceRefusal, discord.HTTPException):
         raise Refusal("discord_admin.bad_file", filename=attachment.filename,
                       limit=IMPORT_FILE_LIMIT) from None

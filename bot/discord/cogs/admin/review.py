@@ -12,12 +12,14 @@ import discord
 
 from bot.discord.cogs.admin.texts import FORFEIT_RULE, end_name, when
 from bot.discord.i18n import CatalogueError, t
+from bot.discord.markdown import literal
 from bot.discord.render import Outgoing, field_messages
 from rules import PlatformEnd
 
 
 def _names(item: Mapping[str, Any]) -> dict[str, str]:
-    return {str(p["id"]): p["name"] for p in item.get("players", [])}
+    """The players' names, escaped once here for Discord (they are put into other texts)."""
+    return {str(p["id"]): literal(p["name"]) for p in item.get("players", [])}
 
 
 def _table_order(item: Mapping[str, Any]) -> list[str]:
@@ -98,8 +100,8 @@ def _report_fields(item: Mapping[str, Any], locale: Any) -> list[tuple[str, str]
 def _ruled_by(row: Mapping[str, Any], admins: Mapping[str, str], locale: Any) -> str:
     """Who ruled: the head admin's name on the server if known, never his bare Discord id."""
     if row.get("actor_kind") != "admin":
-        return str(row.get("by", ""))
-    return admins.get(str(row.get("actor_id"))) or t("discord_admin.head_admin", locale)
+        return literal(str(row.get("by", "")))
+    return literal(admins.get(str(row.get("actor_id")))) or t("discord_admin.head_admin", locale)
 
 
 def _evidence_fields(item: Mapping[str, Any], locale: Any,
@@ -113,11 +115,12 @@ def _evidence_fields(item: Mapping[str, Any], locale: Any,
         return "\n".join(lines) or none
 
     platform = [_platform_line(r, names, order, locale) for r in item.get("platform", [])]
-    timeline = [t("discord_admin.timeline_row", locale, at=when(r["at"], locale), by=r["by"],
+    timeline = [t("discord_admin.timeline_row", locale, at=when(r["at"], locale),
+                  by=literal(r["by"]),
                   what=t(f"discord_admin.what.{r['kind']}", locale))
                 for r in item.get("timeline", [])]
-    disputes = [t("discord_admin.dispute_row", locale, by=r["by"], at=when(r["at"], locale),
-                  text=r["payload"].get("text", ""))
+    disputes = [t("discord_admin.dispute_row", locale, by=literal(r["by"]),
+                  at=when(r["at"], locale), text=literal(r["payload"].get("text", "")))
                 + (f" {r['attachment_url']}" if r.get("attachment_url") else "")
                 for r in item.get("disputes", [])]
     rulings = [t("discord_admin.ruling_row", locale, at=when(r["at"], locale),
@@ -147,13 +150,14 @@ def _discrepancy_fields(item: Mapping[str, Any], locale: Any) -> list[tuple[str,
     result = item.get("result") or {}
     recomputed = item.get("recomputed") or {}
     confirmed = f"{_result_line(result, locale)} ({result.get('rule') or 'e-SP 4.7'})"
-    now = "\n".join(x for x in (_result_line(recomputed, locale), recomputed.get("text")) if x)
+    now = "\n".join(x for x in (_result_line(recomputed, locale),
+                                literal(recomputed.get("text"))) if x)
     return [(t("discord_admin.field.confirmed", locale), confirmed),
             (t("discord_admin.field.recomputed", locale), now)]
 
 
 def _title_params(item: Mapping[str, Any]) -> dict[str, Any]:
-    players = [p["name"] for p in item.get("players", [])] + ["—", "—"]
+    players = [literal(p["name"]) for p in item.get("players", [])] + ["—", "—"]
     return {"round": item["round"], "table": item["table"], "first": players[0],
             "second": players[1]}
 
@@ -166,7 +170,7 @@ def _status_line(item: Mapping[str, Any], locale: Any) -> str:
     rules_cited = verdict.get("rules") or []
     rule = (item.get("result") or {}).get("rule") or ", ".join(rules_cited) or FORFEIT_RULE
     return t("discord_admin.item_status", locale, status=t(f"discord_admin.status.{status}",
-             locale), text=verdict.get("text", ""), rule=rule)
+             locale), text=literal(verdict.get("text", "")), rule=rule)
 
 
 def item_messages(item: Mapping[str, Any], locale: Any,
@@ -180,7 +184,8 @@ def item_messages(item: Mapping[str, Any], locale: Any,
         title = t("discord_admin.discrepancy_title", locale,
                   discrepancy_id=item["discrepancy_id"], **_title_params(item))
         lines.append(t("discord_admin.discrepancy_text", locale, rule="e-SP 4.7",
-                       found=when(item.get("found_at"), locale), note=item.get("note") or ""))
+                       found=when(item.get("found_at"), locale),
+                       note=literal(item.get("note") or "")))
         fields = [*_discrepancy_fields(item, locale), *fields]
     else:
         title = t("discord_admin.item_title", locale, **_title_params(item))

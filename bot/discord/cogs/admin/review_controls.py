@@ -16,6 +16,7 @@ from bot.discord.cogs.admin.rulings import needs_scores, parse_score, ruling_of,
 from bot.discord.i18n import SLOVAK, t
 from bot.discord.persistent import RebuiltFromCustomId
 from bot.services import admin as admin_service
+from bot.services import bounds
 from bot.services.replies import Reply
 
 
@@ -75,7 +76,7 @@ class ReasonModal(StrediskoModal):
         super().__init__(title=title[:45], custom_id=custom_id)
         self.reason = discord.ui.TextInput(
             label=t("discord_admin.reason_label", locale)[:45], custom_id="dovod",
-            style=discord.TextStyle.paragraph, required=True, max_length=500)
+            style=discord.TextStyle.paragraph, required=True, max_length=bounds.REASON_MAX)
         self.add_item(self.reason)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
@@ -146,6 +147,7 @@ class DiscrepancyModal(ReasonModal):
                          f"stredisko:admin:nezhoda-dovod:{discrepancy_id}:{how}", locale)
         self.discrepancy_id = discrepancy_id
         self.how = how
+        self.reason.max_length = bounds.NOTE_MAX  # the decision's own words go before it
 
     async def on_submit(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         note = self.reason.value.strip()

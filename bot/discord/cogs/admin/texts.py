@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.discord.i18n import CatalogueError, format_datetime, language, t
+from bot.discord.markdown import literal_params
 from bot.discord.render import Outgoing, render_reply
 from bot.services.replies import Reply
 from bot.store import from_text
@@ -36,7 +37,7 @@ def render(reply: Reply, locale: Any) -> list[Outgoing]:
     if header is None:
         return render_reply(reply, locale)
     params = {k: v for k, v in reply.params.items() if k != "rows"}
-    text = t(header[0], locale, **{**params, "rule": reply.rule or ""})
+    text = t(header[0], locale, **{**literal_params(params), "rule": reply.rule or ""})
     return render_reply(reply, locale, text=text)
 
 

@@ -1,0 +1,108 @@
+"""The `stredisko` command's argument checks: every number and text within the bounds of
+`bot/services/bounds.py`, and an error as ONE Slovak line with exit code 2 (argparse's
+convention for a usage error), checked before the database is even opened.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+from bot.i18n import t
+from bot.services import bounds
+from bot.services.play import parse_score
+from bot.services.replies import Refusal
+
+USAGE_ERROR = 2
+
+
+# argparse's own messages (Python 3.11, English only) → the catalogue's
+_ARGPARSE_MESSAGES = (
+    (re.compile(r"the following arguments are required: (?P<names>.+)"), "input.cli_required"),
+    (re.compile(r"invalid choice: (?P<value>.+?) \(choose from (?P<choices>.+)\)"),
+     "input.cli_choice"),
+    (re.compile(r"unrecognized arguments: (?P<names>.+)"), "input.cli_unrecognized"),
+    (re.compile(r"expected (?P<count>one|\d+) arguments?"), "input.cli_count"),
+)
+
+
+def _slovak(message: str) -> str:
+    for pattern, key in _ARGPARSE_MESSAGES:
+        if found := pattern.fullmatch(message):
+            return t(key, **found.groupdict())
+    return message
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that answers a bad argument in one Slovak line instead of usage + English."""
+
+    def error(self, message: str) -> NoReturn:
+        prefix = "argument "  # argparse's "argument round: …" for a value a type refused
+        if message.startswith(prefix) and ": " in message:
+            argument, reason = message[len(prefix):].split(": ", 1)
+            message = t("input.cli_argument", argument=argument, reason=_slovak(reason))
+        print(t("input.cli_usage", prog=self.prog, reason=_slovak(message)), file=sys.stderr)
+        self.exit(USAGE_ERROR)
+
+
+def _checked(check: Callable[[str], Any], what: str) -> Callable[[str], Any]:
+    """An argparse `type=`: the check's Slovak refusal becomes argparse's error message."""
+
+    def convert(text: str) -> Any:
+        try:
+            return check(text)
+        except Refusal as refusal:
+            reply = refusal.reply
+            raise argparse.ArgumentTypeError(t(reply.key, **reply.params)) from None
+        except ValueError:  # int() of over 4300 digits, inside parse_score
+            raise argparse.ArgumentTypeError(t("input.not_number", what=what,
+                                               value=text[:20] + "…")) from None
+
+    convert.__name__ = check.__name__
+    return convert
+
+
+def _round(text: str) -> int:
+    return int(bounds.number(text, "round", "kolo"))
+
+
+def _table(text: str) -> int:
+    return int(bounds.number(text, "table", "stôl"))
+
+
+def _score(text: str) -> int:
+    return parse_score(text)
+
+
+def _round_or_folder(text: str) -> int | str:
+    """`publish SLUG 3` is a round, `publish SLUG DIR` a folder."""
+    return _round(text) if text.strip().isdigit() else text
+
+
+def _nick(text: str) -> str:
+    return bounds.nick(text)
+
+
+def _reason(text: str) -> str:
+    return bounds.reason(text)
+
+
+def _slug(text: str) -> str:
+    return bounds.name(text, "skratka turnaja")
+
+
+def _season(text: str) -> str:
+    return bounds.name(text, "sezóna", len("2026/27"))  # its form is the service's to check
+
+
+round_no = _checked(_round, "kolo")
+table_no = _checked(_table, "stôl")
+score = _checked(_score, "skóre")
+round_or_folder = _checked(_round_or_folder, "kolo")
+nick = _checked(_nick, "prezývka")
+reason = _checked(_reason, "zdôvodnenie")
+slug = _checked(_slug, "skratka turnaja")
+season = _checked(_season, "sezóna")

@@ -1,0 +1,174 @@
+"""The bounds of what a person may type: numbers, names and free text (issue 11, point 4).
+
+One module for every entry point — CLI arguments, the propozície and rehearsal TOML, the CSV
+imports, the chat commands' services — so a number or a name is refused alike wherever it
+comes in. Pure checks, no I/O: each returns the clean value or raises `OutOfBounds`, a
+`Refusal` (a use case answers with it, in the reader's language) and a `ValueError` whose text
+is the Slovak line (from the catalogue, `input.*`) a file reader puts after "FILE, riadok N:".
+
+Scores typed by people keep their own single source, `bot.services.play.parse_score`.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from bot.i18n import SLOVAK, t
+from bot.services.replies import Refusal
+
+# -- numbers ------------------------------------------------------------------------------------
+
+#: A day in minutes. A round's game time limit (e-SP 4.5; the profile says 50), its waiting
+#: period (e-SP 4.3) and the wait before forfeits apply themselves all lie within one day:
+#: rounds of an online qualifier follow each other within hours.
+MINUTES_MAX = 24 * 60
+#: Rounds and round numbers: the chat commands offer 1–99 (`/paruj kolo`); a Swiss qualifier
+#: of the association has a handful of rounds (e-SP 2.4).
+ROUND_MAX = 99
+#: Table numbers: the chat commands offer 1–999 (`/rozhodni stol`), ~2000 players.
+TABLE_MAX = 999
+#: Rated games before a tournament: K changes at 50 games (RULES.md 8); even a lifetime of play
+#: stays near 15,000 (20 events × 15 games × 50 years). More is a typo, and 10^20 would not even
+#: fit SQLite's integer.
+GAMES_MAX = 100_000
+#: Online screlo (RULES.md 8): a newcomer starts at 1600 and a game moves the rating by at
+#: most K = 30; the K bands end at 2000. Below 0 or above 3000 is a typo or another scale,
+#: not a rating (1e300 would rank first); nan/inf are no numbers at all.
+SCRELO_MIN = 0.0
+SCRELO_MAX = 3000.0
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    low: int | float
+    high: int | float
+    whole: bool = True
+
+
+#: The range of every number a file or a command line may carry, by its key or CSV column.
+NUMBERS: dict[str, Range] = {
+    "rounds": Range(1, ROUND_MAX),
+    "round": Range(1, ROUND_MAX),
+    "number": Range(1, ROUND_MAX),  # the rehearsal's [[round]] number
+    "table": Range(1, TABLE_MAX),
+    "waiting_minutes": Range(0, MINUTES_MAX),
+    "game_limit_minutes": Range(1, MINUTES_MAX),
+    "auto_apply_forfeits_after_minutes": Range(0, MINUTES_MAX),
+    "games": Range(0, GAMES_MAX),
+    "screlo": Range(SCRELO_MIN, SCRELO_MAX, whole=False),
+}
+
+# -- text ---------------------------------------------------------------------------------------
+
+#: A person's or a tournament's name: an embed title holds 256, a table row must stay readable.
+NAME_MAX = 100
+#: A herna.net nick: `/registracia` accepts at most 40 characters, so a longer one could never
+#: be linked to its Discord account.
+NICK_MAX = 40
+#: A Discord name: 32 characters, "#1234" in the old form.
+DISCORD_NAME_MAX = 37
+#: A dispute or a rehearsal's free text: what `/spor dovod` accepts.
+TEXT_MAX = 1000
+#: The head admin's reason for a ruling, exclusion or resolution: what the admin commands and
+#: the ruling modal accept.
+REASON_MAX = 500
+#: His note on a discrepancy: the chat puts the decision's own words (under 100 characters)
+#: before it, and the whole must stay a reason.
+NOTE_MAX = REASON_MAX - 100
+
+# Control characters (NUL, escape, … "Cc"), surrogates, private-use and unassigned code
+# points, the Unicode line and paragraph separators, and the bidirectional overrides that
+# make a name read backwards in someone else's message; free text may still hold line breaks
+# and tabs. Other format characters stay (the zero-width joiner of an emoji).
+REFUSED_CATEGORIES = frozenset({"Cc", "Cs", "Co", "Cn", "Zl", "Zp"})
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_TEXT_WHITESPACE = frozenset("\n\r\t")
+
+
+class OutOfBounds(Refusal, ValueError):
+    """A value outside its bounds: a catalogue key and its parameters (for a reply in the
+    reader's language) and, as `str()`, the Slovak line (for a file's row)."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key, **params)
+        self.key, self.params = key, params
+
+    def __str__(self) -> str:
+        return t(self.key, SLOVAK, **self.params)
+
+
+def number(value: Any, key: str, what: str | None = None) -> int | float:
+    """`value` (a number, or text as people type it: "1 780,5") within the range of `key`
+    (of NUMBERS); `what` names it in the message (a CSV column's Slovak name), else `key`."""
+    bounds, what = NUMBERS[key], what or key
+    # str() of an int over 4300 digits raises; such a number is out of range anyway
+    huge = isinstance(value, int) and value.bit_length() > 128
+    typed = "10^" + str(int(value.bit_length() * math.log10(2))) if huge else printable(
+        str(value).strip())
+    if isinstance(value, str):
+        text = value.strip().replace(" ", "").replace("\u00a0", "").replace(",", ".")
+        try:
+            value = float(text) if text and not text.lstrip("+-").isdigit() else int(text)
+        except ValueError:
+            raise OutOfBounds("input.not_number", what=what, value=typed) from None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise OutOfBounds("input.not_number", what=what, value=typed)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise OutOfBounds("input.not_finite", what=what, value=typed)
+    if not bounds.low <= value <= bounds.high:
+        raise OutOfBounds("input.out_of_range", what=what, value=typed,
+                          low=bounds.low, high=bounds.high)
+    if bounds.whole:
+        if isinstance(value, float) and not value.is_integer():
+            raise OutOfBounds("input.not_whole", what=what, value=typed)
+        return int(value)
+    return float(value)
+
+
+def printable(text: str, limit: int = 30) -> str:
+    """A bad value to echo: invisible characters shown as "�", cut short (a 10,000-character
+    answer helps nobody)."""
+    clean = "".join(c if c.isprintable() else "�" for c in text)
+    return clean if len(clean) <= limit else clean[: limit - 1] + "…"
+
+
+def _check_text(value: Any, what: str, limit: int, *, lines: bool) -> str:
+    if not isinstance(value, str):
+        raise OutOfBounds("input.not_text", what=what)
+    text = unicodedata.normalize("NFC", value).strip()
+    if not text:
+        raise OutOfBounds("input.empty", what=what)
+    allowed = _TEXT_WHITESPACE if lines else frozenset()
+    bad = next((c for c in text if c not in allowed
+                and (unicodedata.category(c) in REFUSED_CATEGORIES or c in _BIDI)), None)
+    if bad is not None:
+        raise OutOfBounds("input.control_character", what=what, code=f"U+{ord(bad):04X}")
+    if len(text) > limit:
+        raise OutOfBounds("input.too_long", what=what, length=len(text), limit=limit)
+    return text
+
+
+def name(value: Any, what: str = "meno", limit: int = NAME_MAX) -> str:
+    """A one-line name (a person, a tournament, a nick): trimmed, NFC, no control characters,
+    at most `limit` characters."""
+    return _check_text(value, what, limit, lines=False)
+
+
+def nick(value: Any, what: str = "prezývka") -> str:
+    return name(value, what, NICK_MAX)
+
+
+def discord_name(value: Any, what: str = "meno na Discorde") -> str:
+    return name(value, what, DISCORD_NAME_MAX)
+
+
+def free_text(value: Any, what: str = "text", limit: int = TEXT_MAX) -> str:
+    """Free text (a dispute, a reason): may span lines, no other control characters."""
+    return _check_text(value, what, limit, lines=True)
+
+
+def reason(value: Any, what: str = "zdôvodnenie") -> str:
+    return free_text(value, what, REASON_MAX)
