@@ -35,16 +35,18 @@ from bot.rehearse.output import (
 )
 from bot.rehearse.scenario import Event, Scenario
 from bot.scheduler import Scheduler
-from bot.services import admin, lookup, play, rounds, setup, sync, views
+from bot.services import admin, lookup, play, policy, rounds, setup, sync, views
 from bot.services.app import App, Tx
 from bot.services.lifecycle import apply_proposal
+from bot.services.policy import Actor
 from bot.services.replies import Reply
 from bot.services.setup import SetupError
 from bot.store import Store, SyncOutcome, due_timers, list_entries, pairings_of_round
 from scrapers.herna import Credentials, EndKind, GameRecord, HernaClient, HernaSettings
 from scrapers.herna.simulator import Simulator
 
-ADMIN = str(ADMIN_ID)
+ADMIN = Actor.discord(ADMIN_ID)
+OPERATOR = Actor.operator("skúška")  # who creates the tournament (as `stredisko create`)
 SIM_USER, SIM_PASSWORD = "stredisko", "skúška"
 PUBLISH_BEFORE = timedelta(minutes=5)
 POLL_EVERY = timedelta(minutes=5)
@@ -158,9 +160,15 @@ class Rehearsal:
         if sc.has_checkin:  # the window must be known for players to check in
             opens, closes = sc.checkin_window()
             prop = replace(prop, checkin_opens=opens, checkin_closes=closes)
-        created = await setup.create(self.app, prop, ADMIN)
+        # the registry knows each player's (synthetic) Discord account, as propozície may
+        prop = replace(prop, players=[replace(p, discord_id=discord_id(sc, p.file_id))
+                                      for p in prop.players])
+        created = await setup.create(self.app, prop, OPERATOR)
         self._need(created, "create")
         self.slug = prop.slug
+        # the head admin acts from his Discord account, named by whoever holds the database
+        self._need(await policy.set_admins(self.app, self.slug, OPERATOR, add=[ADMIN_ID]),
+                   "admins")
         self.store_id = dict(created.data.settings["file_ids"])
         self.file_id = {v: k for k, v in self.store_id.items()}
         for spec in prop.players:
@@ -288,7 +296,7 @@ class Rehearsal:
         await self._sync(last)
         self._admin_reply(await rounds.close_round(self.app, self.slug, last, ADMIN,
                                                    force=True), "uzavri")
-        queue = await admin.review_queue(self.app, self.slug)
+        queue = await admin.review_queue(self.app, self.slug, ADMIN)
         self._need(queue, "review queue")
         for item in queue.data["results"]:
             applied = False

@@ -35,6 +35,7 @@ from .conftest import START, Seeded
 
 FIRST = "0001_initial"
 SECOND = "0002_lookups_and_frozen_results"
+IDENTITY = "0004_identity"  # link requests (others may add migrations between)
 
 
 def test_new_database_has_every_table_and_settings(store: Store) -> None:
@@ -50,8 +51,8 @@ def test_new_database_has_every_table_and_settings(store: Store) -> None:
     tables, applied, journal, foreign_keys, busy = store.read_sync(inspect)
     assert {"players", "tournaments", "rounds", "entries", "pairings", "evidence",
             "platform_records", "results", "result_versions", "discrepancies", "timers",
-            "rating_history", "sync_runs", "audit"} <= tables
-    assert applied == [FIRST, SECOND]
+            "rating_history", "sync_runs", "audit", "link_requests"} <= tables
+    assert applied[:2] == [FIRST, SECOND] and applied[-1] == IDENTITY
     assert (journal, foreign_keys) == ("wal", 1)
     assert busy >= 1000
 
@@ -60,7 +61,8 @@ def test_reopening_applies_nothing_twice(db_path: Path) -> None:
     Store(db_path).close_sync()
     db = connect(db_path)
     assert MIGRATIONS.pending(db) == []
-    assert [m.name for m in MIGRATIONS.applied(db)] == [FIRST, SECOND]
+    applied = [m.name for m in MIGRATIONS.applied(db)]
+    assert applied[:2] == [FIRST, SECOND] and applied[-1] == IDENTITY
     db.close()
 
 
