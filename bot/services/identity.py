@@ -171,7 +171,8 @@ def register(tx: Tx, slug: str, discord_id: int, discord_name: str, herna_nick: 
               how="registry")
         return done("play.registered", name=player.name, nick=player.herna_nick,
                     tournament=t.name)
-    by = tx.by_player(player.id, "žiadosť o prepojenie Discord účtu")
+    # audited as the asking account: he is not (yet) the player
+    by = Change.player(f"discord:{discord_id}", tx.now, "žiadosť o prepojenie Discord účtu")
     if earlier is None:
         request = add_link_request(tx.db, t.id, player.id, discord_id, name, by)
     else:  # approved once, unlinked by the admin since: he decides again
