@@ -201,3 +201,21 @@ async def test_the_role_alone_runs_nothing(attack: Attack, sub: str,
     assert a.h.channel_messages == []
     named = await a.admin("head", sub, **options)  # the named head admin is not refused so
     assert "nie je v zozname" not in said(named)
+
+
+async def test_the_head_admin_links_and_unlinks_in_chat(attack: Attack) -> None:
+    """/admin prepoj and /admin odpoj: the player is told by DM on the account concerned."""
+    a = attack
+    dana, impostor = a.users["dana"], a.users["impostor"]
+    ex = await a.admin("head", "prepoj", hrac="dana", ucet=impostor, dovod="omylom")
+    assert "je prepojený s Discord účtom" in said(ex), said(ex)
+    assert "omylom" in a.h.dms(impostor)[-1].text
+    ex = await a.admin("head", "prepoj", hrac="dana", ucet=dana, dovod="jej vlastný účet")
+    assert said(ex).startswith("Hotovo: Dana (herna.net: dana)")
+    assert "už nie je prepojený" in a.h.dms(impostor)[-1].text  # the old account is told
+    assert "jej vlastný účet" in a.h.dms(dana)[-1].text
+    ex = await a.admin("head", "odpoj", hrac=f"<@{dana.id}>", dovod="nový účet")
+    assert "už nie je prepojený" in said(ex) and "nový účet" in a.h.dms(dana)[-1].text
+    assert (await a.store.read(get_player, a.ids["dana"])).discord_id is None
+    again = await a.cmd("dana", "registracia", prezyvka="dana")  # unlinked by the admin
+    assert "čaká na jeho schválenie" in again.content

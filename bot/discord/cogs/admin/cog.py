@@ -2,7 +2,10 @@
 
 Only members with the tournament's head-admin role get past the cog's check (and its buttons,
 select and modals, see `clicks`); everyone else gets one ephemeral line citing e-SP 2.5 and
-nothing more. Every command calls one use case of `bot.services` (admin, rounds, setup, sync)
+nothing more. The role is only this first filter: every use case applies the admin policy
+(`bot.services.policy`: the acting account must be in the tournament's admin list), so a
+role holder who is not named is refused too. Every command calls one use case of
+`bot.services` (admin, rounds, setup, sync, identity)
 — the services decide, cite the rules and announce in the control centre; this module only
 asks, shows and offers the next click. Each answer is deferred first (a "thinking…" reply), so
 a slow store or a long pairing never misses Discord's 3 seconds.
