@@ -19,7 +19,7 @@ from bot.discord.client import StrediskoBot
 from bot.discord.cogs import admin_cog_factory, player_cog_factory
 from bot.discord.notifier import DiscordNotifier
 from bot.discord.ratelimit import RateLimiter
-from bot.discord.testkit import HEAD_ADMIN_ROLE_ID, DiscordHarness, FakeUser
+from bot.discord.testkit import HEAD_ADMIN_ROLE_ID, PLAYER_ROLE_ID, DiscordHarness, FakeUser
 from bot.services.app import App
 from bot.store import (
     Change,
@@ -45,6 +45,14 @@ START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
 SLUG = "online-7"
 ADMIN_CHANNEL_ID = 1_100_000_000_000_000_900
 NICKS = ("ana", "boris", "cyril", "dana")  # dana is the victim: in the registry, not linked
+
+
+class Lookalike(FakeUser):
+    """An account that shows the victim's name ("dana") as its display name; its unique
+    username is its own. The display name is no proof."""
+
+    def payload(self) -> dict[str, Any]:
+        return {**super().payload(), "global_name": "dana"}
 
 
 @dataclass
@@ -103,7 +111,8 @@ async def attack(tmp_path: Path) -> AsyncIterator[Attack]:
             # the attack is about identity, not speed: no per-user rate limit here
             bot.get_cog("PlayerCog").limiter = RateLimiter(1000, 1)  # type: ignore[union-attr]
             users = {nick: h.member(nick.capitalize()) for nick in NICKS}
-            users["impostor"] = h.member("Impostor")  # display name aside, nobody
+            users["impostor"] = Lookalike(h.snowflake(), "Impostor", roles=[PLAYER_ROLE_ID])
+            h.users[users["impostor"].id] = users["impostor"]
             users["rogue"] = h.member("Rogue", roles=[HEAD_ADMIN_ROLE_ID])  # role, not named
             users["head"] = h.head_admin
             discord: dict[str, int | None] = {n: users[n].id for n in NICKS}
@@ -157,8 +166,8 @@ async def test_an_impostor_gets_nothing_and_the_real_player_links(attack: Attack
     assert [r.status for r in await a.requests()] == ["rejected"]
     assert "nie je to Dana" in a.h.dms(a.users["impostor"])[-1].text
 
-    # Counted: no evidence at her table, and nothing of hers changed by him.
-    assert await a.store.read(list_evidence, a.tables[1]) == []
+    # Counted: no evidence anywhere (only Dana could have added any), nothing of hers changed.
+    assert [await a.store.read(list_evidence, t) for t in a.tables] == [[], []]
     entry = await a.store.read(get_entry, a.tournament_id, a.ids["dana"])
     assert entry.out is None
     victim = await a.store.read(get_player, a.ids["dana"])
