@@ -167,8 +167,9 @@ def register(tx: Tx, slug: str, discord_id: int, discord_name: str, herna_nick: 
     name = discord_name.strip()[:MAX_NAME] or str(discord_id)
     if (earlier is None and registry_proves(player, discord_id, name)
             and not _unlinked_by_admin(tx, player, discord_id)):
-        _link(tx, t, player, discord_id, tx.by_player(player.id, "Discord účet podľa registra"),
-              how="registry")
+        by = tx.by_player(player.id, "Discord účet podľa registra")
+        _link(tx, t, player, discord_id, by, how="registry")
+        _close_others(tx, t, player, None, by)
         return done("play.registered", name=player.name, nick=player.herna_nick,
                     tournament=t.name)
     # audited as the asking account: he is not (yet) the player

@@ -145,14 +145,6 @@ async def test_an_impostor_gets_nothing_and_the_real_player_links(attack: Attack
         assert refused.ephemeral and "nie je prepojený" in refused.content
         assert not refused.components  # no withdrawal button to click
 
-    # Dana herself: the registry's Discord name is hers, she links at once.
-    mine = await a.cmd("dana", "registracia", prezyvka="dana")
-    assert mine.content.startswith("Hotovo, Dana: tvoj Discord účet je prepojený")
-    taken = await a.cmd("impostor", "registracia", prezyvka="dana")
-    assert "je už prepojená s iným Discord účtom" in taken.content
-    assert (await a.cmd("impostor", "vysledok", moje_skore="0", skore_supera="500")).content \
-        == report.content
-
     # The head admin rejects the request in the queue (its card is his alone: ephemeral).
     queue = await a.admin("head", "fronta")
     [card] = [m for m in queue.followups if any(
@@ -165,6 +157,14 @@ async def test_an_impostor_gets_nothing_and_the_real_player_links(attack: Attack
                            a.users["head"])
     assert [r.status for r in await a.requests()] == ["rejected"]
     assert "nie je to Dana" in a.h.dms(a.users["impostor"])[-1].text
+
+    # Dana herself: the registry's Discord name is hers, she links at once.
+    mine = await a.cmd("dana", "registracia", prezyvka="dana")
+    assert mine.content.startswith("Hotovo, Dana: tvoj Discord účet je prepojený")
+    taken = await a.cmd("impostor", "registracia", prezyvka="dana")
+    assert "je už prepojená s iným Discord účtom" in taken.content
+    assert (await a.cmd("impostor", "vysledok", moje_skore="0", skore_supera="500")).content \
+        == report.content
 
     # Counted: no evidence anywhere (only Dana could have added any), nothing of hers changed.
     assert [await a.store.read(list_evidence, t) for t in a.tables] == [[], []]

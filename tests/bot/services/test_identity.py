@@ -178,3 +178,12 @@ async def test_the_cli_lists_the_pending_requests(app: App, world: World) -> Non
     assert reply.ok and [r["account"] for r in reply.data] == ["impostor"]
     refused = await identity.link_requests(app, world.slug, STRANGER)
     assert refused.key == "policy.not_admin"
+
+
+async def test_linking_by_the_registry_closes_a_strangers_request(app: App,
+                                                                  world: World) -> None:
+    pid = await majka(app, world)
+    await play.register(app, world.slug, STRANGER, "impostor", "Majka")
+    assert (await play.register(app, world.slug, OWNER, "majka.novak", "Majka")).ok
+    assert await linked(app, pid) == OWNER
+    assert [r.status for r in await requests(app, world, None)] == ["rejected"]
