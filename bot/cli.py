@@ -19,12 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from bot import cli_args as arg
+from bot.cli_identity import add_commands as add_identity_commands
 from bot.clock import SystemClock
 from bot.config import Config, ConfigError, load_config
 from bot.console import ConsoleNotifier, render_reply
 from bot.i18n import SLOVAK, t
 from bot.services import admin, exports, lookup, rounds, setup, views
 from bot.services.app import App, Tx
+from bot.services.policy import Actor
 from bot.services.replies import Refusal, Reply, done
 from bot.store import Store, StoreError, get_player, list_audit, pairings_of_round
 from rules import End, Profile
@@ -58,8 +60,9 @@ def _db_path(args: argparse.Namespace) -> Path:
     return Path(_config(args).store.path)
 
 
-def _admin(args: argparse.Namespace) -> str:
-    return getattr(args, "admin", None) or getpass.getuser()
+def _admin(args: argparse.Namespace) -> Actor:
+    """The CLI operator: trusted by the admin policy (he holds the database), audited by name."""
+    return Actor.operator(getattr(args, "admin", None) or getpass.getuser())
 
 
 def _progress(text: str) -> None:
@@ -90,7 +93,7 @@ def _show(reply: Reply) -> int:
     return 0 if reply.ok else 1
 
 
-def _reply_command(factory: Callable[[argparse.Namespace, str], UseCase],
+def _reply_command(factory: Callable[[argparse.Namespace, Actor], UseCase],
                    progress: str | None = None) -> Command:
     def command(args: argparse.Namespace) -> int:
         # Build the use case first: a configuration error must not follow a progress line.
@@ -105,40 +108,40 @@ def _reply_command(factory: Callable[[argparse.Namespace, str], UseCase],
 # -- the commands -----------------------------------------------------------------------------
 
 
-def _create(a: argparse.Namespace, who: str) -> UseCase:
+def _create(a: argparse.Namespace, who: Actor) -> UseCase:
     return lambda app: setup.create_from_file(app, a.file, who)
 
 
-def _import_players(a: argparse.Namespace, who: str) -> UseCase:
+def _import_players(a: argparse.Namespace, who: Actor) -> UseCase:
     return lambda app: setup.import_players_csv(app, a.slug, a.file, who)
 
 
-def _import_screlo(a: argparse.Namespace, who: str) -> UseCase:
+def _import_screlo(a: argparse.Namespace, who: Actor) -> UseCase:
     return lambda app: setup.import_screlo_list(app, a.file, who)
 
 
-def _checkin(a: argparse.Namespace, who: str) -> UseCase:
+def _checkin(a: argparse.Namespace, who: Actor) -> UseCase:
     fn = setup.open_checkin if a.action == "open" else setup.close_checkin
     return lambda app: fn(app, a.slug, who)
 
 
-def _pair(a: argparse.Namespace, who: str) -> UseCase:
+def _pair(a: argparse.Namespace, who: Actor) -> UseCase:
     return lambda app: rounds.pair_round(app, a.slug, a.round, who, force=a.force)
 
 
-def _publish(a: argparse.Namespace, who: str) -> UseCase:
+def _publish(a: argparse.Namespace, who: Actor) -> UseCase:
     return lambda app: rounds.publish_round(app, a.slug, a.target, who)
 
 
-def _close(a: argparse.Namespace, who: str) -> UseCase:
+def _close(a: argparse.Namespace, who: Actor) -> UseCase:
     return lambda app: rounds.close_round(app, a.slug, a.round, who, force=a.force)
 
 
-def _finish(a: argparse.Namespace, who: str) -> UseCase:
+def _finish(a: argparse.Namespace, who: Actor) -> UseCase:
     return lambda app: rounds.finish_tournament(app, a.slug, who, force=a.force)
 
 
-def _decay(a: argparse.Namespace, who: str) -> UseCase:
+def _decay(a: argparse.Namespace, who: Actor) -> UseCase:
     return lambda app: setup.decay_season(app, a.season, who)
 
 
@@ -152,7 +155,7 @@ def _audit_tx(tx: Tx, slug: str) -> Reply:
     return done("cli.audit", data=rows, tournament=tournament.name, count=len(rows))
 
 
-def _show_command(a: argparse.Namespace, who: str) -> UseCase:
+def _show_command(a: argparse.Namespace, who: Actor) -> UseCase:
     if a.what in ("pairings", "results") and a.round is None:
         raise ValueError(f"show {a.what} potrebuje číslo kola")
     if a.what == "pairings":
@@ -179,7 +182,7 @@ def _pairing_tx(tx: Tx, slug: str, round_no: int, table: int) -> tuple[int, dict
     raise Refusal("cli.no_pairing", round=round_no, table=table)
 
 
-def _rule(a: argparse.Namespace, who: str) -> UseCase:
+def _rule(a: argparse.Namespace, who: Actor) -> UseCase:
 
     async def use_case(app: App) -> Reply:
         found = await app.run(_pairing_tx, a.slug, a.round, a.table)
@@ -213,7 +216,7 @@ def _rule(a: argparse.Namespace, who: str) -> UseCase:
     return use_case
 
 
-def _sync(a: argparse.Namespace, who: str) -> UseCase:
+def _sync(a: argparse.Namespace, who: Actor) -> UseCase:
     """Read the tournament's games from herna.net now (the same pass the bot runs)."""
     from bot.progress import Progress
     from bot.services.sync import sync_command
@@ -384,6 +387,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = add("run", "spustiť bota riadiaceho strediska na Discorde", _run_bot)
     sub.add_argument("--sync-commands", action="store_true",
                      help="zaregistrovať lomkové príkazy na Discorde (len keď sa zmenili)")
+    add_identity_commands(add, _reply_command)
     sub = add("decay", "pokles online screla za neaktivitu na začiatku sezóny (e-SP 2.4)",
               _reply_command(_decay))
     sub.add_argument("season", type=arg.season, help="začínajúca sezóna, napr. 2026/27")

@@ -3,7 +3,8 @@
 - `announce`: the tournament's control-centre channel (e-SP 2.6);
 - `direct`: a DM to the player's Discord account; when it cannot be delivered (DMs closed, no
   linked account) the control centre says so — naming the player, never repeating the content,
-  which may be private;
+  which may be private. A message naming an account in `identity.DISCORD_ACCOUNT` (the one just
+  unlinked, a rejected request's) goes to that account instead, quietly if it cannot;
 - `to_admin`: the head administrator's channel, or DMs to each head admin when there is none.
 
 Everything is rendered in Slovak (the guild's language) and cut to Discord's limits. Messages
@@ -23,6 +24,7 @@ from bot.discord.client import CONTROL_CENTRE_RULE
 from bot.discord.i18n import SLOVAK, t
 from bot.discord.markdown import literal
 from bot.discord.render import Outgoing, render_message
+from bot.services.identity import DISCORD_ACCOUNT
 from bot.services.notifier import Message
 from bot.store import NotFoundError, Player, Store, Tournament, get_player, get_tournament
 
@@ -73,6 +75,10 @@ class DiscordNotifier:
                          message.ref)
 
     async def direct(self, player_id: int, message: Message) -> None:
+        account = message.params.get(DISCORD_ACCOUNT)
+        if isinstance(account, int):  # about an account that is not (or no longer) his link
+            await self._dm(account, render_message(message, self.locale), message.ref)
+            return
         player = await self._player(player_id)
         if player is None or player.discord_id is None:
             name = literal(player.name) if player else f"#{player_id}"

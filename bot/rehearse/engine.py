@@ -35,9 +35,10 @@ from bot.rehearse.output import (
 )
 from bot.rehearse.scenario import Event, Scenario
 from bot.scheduler import Scheduler
-from bot.services import admin, lookup, play, rounds, setup, sync, views
+from bot.services import admin, lookup, play, policy, rounds, setup, sync, views
 from bot.services.app import App, Tx
 from bot.services.lifecycle import apply_proposal
+from bot.services.policy import Actor
 from bot.services.replies import Reply
 from bot.services.setup import SetupError
 from bot.store import (
@@ -51,7 +52,8 @@ from bot.store import (
 from scrapers.herna import Credentials, EndKind, GameRecord, HernaClient, HernaSettings
 from scrapers.herna.simulator import Simulator
 
-ADMIN = str(ADMIN_ID)
+ADMIN = Actor.discord(ADMIN_ID)
+OPERATOR = Actor.operator("skúška")  # who creates the tournament (as `stredisko create`)
 SIM_USER, SIM_PASSWORD = "stredisko", "skúška"
 PUBLISH_BEFORE = timedelta(minutes=5)
 POLL_EVERY = timedelta(minutes=5)
@@ -165,17 +167,23 @@ class Rehearsal:
         if sc.has_checkin:  # the window must be known for players to check in
             opens, closes = sc.checkin_window()
             prop = replace(prop, checkin_opens=opens, checkin_closes=closes)
-        created = await setup.create(self.app, prop, ADMIN)
+        # the registry knows each player's (synthetic) Discord account, as propozície may
+        prop = replace(prop, players=[replace(p, discord_id=discord_id(sc, p.file_id))
+                                      for p in prop.players])
+        created = await setup.create(self.app, prop, OPERATOR)
         self._need(created, "create")
         await self.attach(created.data)
 
     async def attach(self, tournament: Tournament) -> None:
-        """Know the created tournament (file ids, names), link every player's Discord account
-        and put the games on the simulator. Safe to do again on a restarted process: linking
-        an account already linked changes nothing."""
+        """Know the created tournament (file ids, names), name its head admin, link every
+        player's Discord account and put the games on the simulator. Safe to do again on a
+        restarted process: naming and linking what is already so changes nothing."""
         sc = self.scenario
         prop = sc.propozicie
         self.slug = tournament.slug
+        # the head admin acts from his Discord account, named by whoever holds the database
+        self._need(await policy.set_admins(self.app, self.slug, OPERATOR, add=[ADMIN_ID]),
+                   "admins")
         self.store_id = dict(tournament.settings["file_ids"])
         self.file_id = {v: k for k, v in self.store_id.items()}
         for spec in prop.players:
@@ -303,7 +311,7 @@ class Rehearsal:
         await self._sync(last)
         self._admin_reply(await rounds.close_round(self.app, self.slug, last, ADMIN,
                                                    force=True), "uzavri")
-        queue = await admin.review_queue(self.app, self.slug)
+        queue = await admin.review_queue(self.app, self.slug, ADMIN)
         self._need(queue, "review queue")
         for item in queue.data["results"]:
             applied = False

@@ -15,12 +15,14 @@ from sqlite_utils import Database
 from bot.services import bounds, lookup
 from bot.services.app import App, Tx
 from bot.services.evidence_map import pairing_evidence
+from bot.services.identity import link_requests_view
 from bot.services.lifecycle import (
     add_ruling,
     apply_proposal,
     describe,
     refresh_pairing,
 )
+from bot.services.policy import RULINGS_RULE, AdminRef, require_admin
 from bot.services.replies import Refusal, Reply, done
 from bot.store import (
     Change,
@@ -63,12 +65,10 @@ QUEUE_STATUSES = (ResultStatus.PROPOSED, ResultStatus.DISPUTED)
 CASE_PARAMS = ("first_score", "second_score", "loser", "winner", "moved", "agreed")
 
 
-def _admin(tx: Tx, slug: str, admin_id: int) -> tuple[Tournament, Profile]:
-    """The tournament, if `admin_id` is its head administrator (when the tournament names its
-    administrators; otherwise the chat layer's role check is trusted)."""
+def _admin(tx: Tx, slug: str, admin_id: AdminRef) -> tuple[Tournament, Profile]:
+    """The tournament, if `admin_id` may act as its head administrator (`policy`)."""
     t = lookup.tournament(tx, slug)
-    if t.admin_ids and admin_id not in t.admin_ids:
-        raise Refusal("admin.not_admin", tournament=t.name, rule="e-SP 2.5")
+    require_admin(t, admin_id, RULINGS_RULE)
     return t, tx.profile(t.profile)
 
 
@@ -140,10 +140,11 @@ def _item(tx: Tx, t: Tournament, profile: Profile, pairing: TablePairing,
     }
 
 
-def review_item(tx: Tx, slug: str, round_no: int, table_no: int) -> dict[str, Any]:
+def review_item(tx: Tx, slug: str, admin_id: AdminRef, round_no: int,
+                table_no: int) -> dict[str, Any]:
     """The review item (as in `review_queue`) of any pairing, by round and table; run inside
     `App.run`. Refused when the round has no such table."""
-    t = lookup.tournament(tx, slug)
+    t, _ = _admin(tx, slug, admin_id)
     pairing = next((p for p in pairings_of_round(tx.db, t.id, round_no)
                     if p.table_no == table_no), None)
     if pairing is None:
@@ -151,9 +152,8 @@ def review_item(tx: Tx, slug: str, round_no: int, table_no: int) -> dict[str, An
     return _item(tx, t, tx.profile(t.profile), pairing, get_result(tx.db, pairing.id))
 
 
-def _review_queue(tx: Tx, slug: str) -> Reply:
-    t = lookup.tournament(tx, slug)
-    profile = tx.profile(t.profile)
+def _review_queue(tx: Tx, slug: str, admin_id: AdminRef) -> Reply:
+    t, profile = _admin(tx, slug, admin_id)
     items = [_item(tx, t, profile, get_pairing(tx.db, r.pairing_id), r)
              for r in list_results(tx.db, t.id) if r.status in QUEUE_STATUSES]
     discrepancies = []
@@ -162,21 +162,22 @@ def _review_queue(tx: Tx, slug: str) -> Reply:
         item = _item(tx, t, profile, pairing, get_result(tx.db, d.pairing_id))
         discrepancies.append({**item, "discrepancy_id": d.id, "found_at": d.found_at,
                               "recomputed": d.recomputed, "note": d.note})
-    data = {"results": items, "discrepancies": discrepancies}
+    links = link_requests_view(tx, t)
+    data = {"results": items, "discrepancies": discrepancies, "links": links}
     return done("admin.queue", data=data, n=len(items), discrepancies=len(discrepancies),
                 rule=FORFEIT_RULE)
 
 
-async def review_queue(app: App, slug: str) -> Reply:
-    """Every proposed / disputed result and unresolved discrepancy, with the evidence side by
-    side and the rulings the rules allow (`Reply.data`)."""
-    return await app.run(_review_queue, slug)
+async def review_queue(app: App, slug: str, admin_id: AdminRef) -> Reply:
+    """Every proposed / disputed result, unresolved discrepancy and pending Discord link
+    request, with the evidence side by side and the rulings the rules allow (`Reply.data`)."""
+    return await app.run(_review_queue, slug, admin_id)
 
 
 # -- rulings ----------------------------------------------------------------------------
 
 
-def _approve(tx: Tx, slug: str, admin_id: int, pairing_id: int, reason: str | None,
+def _approve(tx: Tx, slug: str, admin_id: AdminRef, pairing_id: int, reason: str | None,
              expected_version: int | None) -> Reply:
     t, _ = _admin(tx, slug, admin_id)
     pairing = _pairing(tx, t, pairing_id)
@@ -196,7 +197,7 @@ def _approve(tx: Tx, slug: str, admin_id: int, pairing_id: int, reason: str | No
     return done("admin.approved", rule=FORFEIT_RULE, **params)
 
 
-async def approve(app: App, slug: str, admin_id: int, pairing_id: int,
+async def approve(app: App, slug: str, admin_id: AdminRef, pairing_id: int,
                   reason: str | None = None, *, expected_version: int | None = None) -> Reply:
     """Accept a proposal as proposed: it becomes provisional (e-SP 4.9). With
     `expected_version` (the result version the admin was shown) a proposal that changed
@@ -251,7 +252,7 @@ def _moved(tx: Tx, t: Tournament, pairing: TablePairing, case: Case) -> frozense
     return frozenset()
 
 
-def _rule(tx: Tx, slug: str, admin_id: int, pairing_id: int,
+def _rule(tx: Tx, slug: str, admin_id: AdminRef, pairing_id: int,
           ruling: Case | tuple[End | str, Mapping[str, Any]], reason: str) -> Reply:
     t, profile = _admin(tx, slug, admin_id)
     pairing = _pairing(tx, t, pairing_id)
@@ -283,7 +284,7 @@ def _rule(tx: Tx, slug: str, admin_id: int, pairing_id: int,
     return done("admin.ruled", rule=params.pop("rule"), reason=why, **params)
 
 
-async def rule(app: App, slug: str, admin_id: int, pairing_id: int,
+async def rule(app: App, slug: str, admin_id: AdminRef, pairing_id: int,
                case: Case | tuple[End | str, Mapping[str, Any]], reason: str) -> Reply:
     """Rule a pairing (a forfeit, a conflict, a dispute): `case` is a `rules.Case` or
     (end, params) with params among `CASE_PARAMS`; a reason is required, the end must be one
@@ -301,7 +302,7 @@ def _playing_entry(tx: Tx, t: Tournament, player_id: int) -> Entry:
     return entry
 
 
-def _exclude(tx: Tx, slug: str, admin_id: int, player_id: int, reason: str) -> Reply:
+def _exclude(tx: Tx, slug: str, admin_id: AdminRef, player_id: int, reason: str) -> Reply:
     t, _ = _admin(tx, slug, admin_id)
     why = _reason(reason)
     entry = _playing_entry(tx, t, player_id)
@@ -315,7 +316,7 @@ def _exclude(tx: Tx, slug: str, admin_id: int, player_id: int, reason: str) -> R
     return done("admin.excluded", rule=EXCLUSION_RULE, player=name)
 
 
-async def exclude(app: App, slug: str, admin_id: int, player_id: int, reason: str) -> Reply:
+async def exclude(app: App, slug: str, admin_id: AdminRef, player_id: int, reason: str) -> Reply:
     """Exclude a player (e-SP 3.6) with a reason; announced and told by DM."""
     return await app.run(_exclude, slug, admin_id, player_id, reason)
 
@@ -330,7 +331,7 @@ def reinstate_entry(db: Database, tournament_id: int, player_id: int, by: Change
            subject=f"player:{player_id}", data={"at": to_text(by.at)})
 
 
-def _reinstate(tx: Tx, slug: str, admin_id: int, player_id: int, reason: str) -> Reply:
+def _reinstate(tx: Tx, slug: str, admin_id: AdminRef, player_id: int, reason: str) -> Reply:
     t, _ = _admin(tx, slug, admin_id)
     why = _reason(reason)
     entry = _playing_entry(tx, t, player_id)
@@ -343,7 +344,7 @@ def _reinstate(tx: Tx, slug: str, admin_id: int, player_id: int, reason: str) ->
     return done("admin.reinstated", player=name)
 
 
-async def reinstate(app: App, slug: str, admin_id: int, player_id: int, reason: str) -> Reply:
+async def reinstate(app: App, slug: str, admin_id: AdminRef, player_id: int, reason: str) -> Reply:
     """Take a player back after an exclusion or withdrawal, with a reason."""
     return await app.run(_reinstate, slug, admin_id, player_id, reason)
 
@@ -351,7 +352,7 @@ async def reinstate(app: App, slug: str, admin_id: int, player_id: int, reason: 
 # -- discrepancies ----------------------------------------------------------------------
 
 
-def _resolve_discrepancy(tx: Tx, slug: str, admin_id: int, discrepancy_id: int,
+def _resolve_discrepancy(tx: Tx, slug: str, admin_id: AdminRef, discrepancy_id: int,
                          resolution: str) -> Reply:
     t, _ = _admin(tx, slug, admin_id)
     why = _reason(resolution)
@@ -366,7 +367,7 @@ def _resolve_discrepancy(tx: Tx, slug: str, admin_id: int, discrepancy_id: int,
                 rule="e-SP 4.7")
 
 
-async def resolve_discrepancy(app: App, slug: str, admin_id: int, discrepancy_id: int,
+async def resolve_discrepancy(app: App, slug: str, admin_id: AdminRef, discrepancy_id: int,
                               resolution: str) -> Reply:
     """Mark a discrepancy handled (the confirmed result stays, e-SP 4.7), saying how."""
     return await app.run(_resolve_discrepancy, slug, admin_id, discrepancy_id, resolution)

@@ -59,6 +59,9 @@ NUMBERS: dict[str, Range] = {
     "auto_apply_forfeits_after_minutes": Range(0, MINUTES_MAX),
     "games": Range(0, GAMES_MAX),
     "screlo": Range(SCRELO_MIN, SCRELO_MAX, whole=False),
+    # a Discord account id (a snowflake) fits SQLite's integers; whether it is one, the
+    # identity rules say (`identity.is_discord_id`, a line of its own)
+    "discord_id": Range(0, 2**63 - 1),
 }
 
 # -- text ---------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from bot.services import bounds, lookup
+from bot.services import bounds, identity, lookup
 from bot.services.app import App, Tx
 from bot.services.lifecycle import (
     describe,
@@ -33,15 +33,12 @@ from bot.store import (
     TournamentStatus,
     append_evidence,
     find_pairing,
-    find_player_by_discord,
-    find_player_by_nick,
     get_entry,
     get_player,
     get_result,
     get_round,
     list_evidence,
     put_result,
-    update_player,
 )
 from bot.store import check_in as store_check_in
 from bot.store import (
@@ -131,30 +128,12 @@ def _repeated(tx: Tx, seat: Seat, kind: EvidenceKind, payload: dict[str, Any],
 # -- registration and check-in ----------------------------------------------------------
 
 
-def _register(tx: Tx, slug: str, discord_id: int, discord_name: str, herna_nick: str) -> Reply:
-    t = lookup.tournament(tx, slug)
-    nick = bounds.nick(herna_nick, "prezývka z herna.net") if herna_nick.strip() else ""
-    player = find_player_by_nick(tx.db, nick) if nick else None
-    entry = None if player is None else get_entry(tx.db, t.id, player.id)
-    if player is None or entry is None:
-        raise Refusal("play.register_unknown_nick", nick=nick, tournament=t.name,
-                      rule="e-SP 2.2")
-    mine = find_player_by_discord(tx.db, discord_id)
-    if mine is not None and mine.id != player.id:
-        raise Refusal("play.register_other_nick", nick=mine.herna_nick)
-    if player.discord_id is not None and player.discord_id != discord_id:
-        raise Refusal("play.register_taken", nick=player.herna_nick)
-    if player.discord_id == discord_id:
-        return done("play.register_already", nick=player.herna_nick, tournament=t.name)
-    update_player(tx.db, player.id, tx.by_player(player.id, "Discord account linked"),
-                  discord_id=discord_id, discord_name=discord_name)
-    return done("play.registered", name=player.name, nick=player.herna_nick, tournament=t.name)
-
-
 async def register(app: App, slug: str, discord_id: int, discord_name: str,
                    herna_nick: str) -> Reply:
-    """Link my Discord account to my entry (found by my herna.net nick)."""
-    return await app.run(_register, slug, discord_id, discord_name, herna_nick)
+    """Link my Discord account to my entry (found by my herna.net nick) when the registry
+    proves it is mine, else ask the head admin (`identity.register`). `discord_name` is the
+    account's unique username, or its legacy tag "name#1234" — never its display name."""
+    return await app.run(identity.register, slug, discord_id, discord_name, herna_nick)
 
 
 def _check_in(tx: Tx, slug: str, discord_id: int) -> Reply:
@@ -277,9 +256,15 @@ async def arrive(app: App, slug: str, discord_id: int) -> Reply:
 # -- agreed draw (e-SP 3.5) ---------------------------------------------------------------
 
 
-def _draw(tx: Tx, slug: str, discord_id: int, confirming: bool) -> Reply:
+def _draw(tx: Tx, slug: str, discord_id: int, confirming: bool,
+          proposer: int | None = None, round_no: int | None = None) -> Reply:
     seat = _seat(tx, slug, discord_id)
     opponent = seat.opponent(tx)
+    if confirming and proposer is not None and (
+            opponent.discord_id != proposer or round_no not in (None, seat.round.number)):
+        # a prompt addressed to another table (or an earlier round): not this player's to click
+        raise Refusal("identity.draw_not_yours", round=round_no or seat.round.number,
+                      rule=DRAW_RULE)
     _before_limit(tx, seat, DRAW_RULE)
     me = seat.player
     if _kinds_by(tx, seat, EvidenceKind.DRAW_CONFIRMATION, me.id):
@@ -327,9 +312,12 @@ async def propose_draw(app: App, slug: str, discord_id: int) -> Reply:
     return await app.run(_draw, slug, discord_id, False)
 
 
-async def confirm_draw(app: App, slug: str, discord_id: int) -> Reply:
-    """Confirm the draw my opponent proposed (both confirmations before the limit)."""
-    return await app.run(_draw, slug, discord_id, True)
+async def confirm_draw(app: App, slug: str, discord_id: int, proposer: int | None = None,
+                       round_no: int | None = None) -> Reply:
+    """Confirm the draw my opponent proposed (both confirmations before the limit). From a
+    prompt (`proposer`'s Discord id, its `round_no`), only the proposer's opponent in that
+    round may confirm: anyone else is refused and nothing changes."""
+    return await app.run(_draw, slug, discord_id, True, proposer, round_no)
 
 
 # -- result report (e-SP 4.6) -----------------------------------------------------------

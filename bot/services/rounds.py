@@ -15,6 +15,7 @@ from typing import Any
 from bot.services import lifecycle, lookup, timers
 from bot.services.app import App, Tx
 from bot.services.outbox import Timely
+from bot.services.policy import CONTROL_RULE, AdminRef, require_admin
 from bot.services.replies import Refusal, Reply, done, refused
 from bot.services.setup import season_start
 from bot.services.views import (
@@ -53,8 +54,10 @@ from rules import pair_round as rules_pair_round
 OPEN = lifecycle.OPEN  # pending, proposed, disputed: not settled yet
 
 
-def _tournament(tx: Tx, slug: str) -> Tournament:
+def _tournament(tx: Tx, slug: str, admin_id: AdminRef) -> Tournament:
+    """The tournament, if `admin_id` may run it (`policy`, e-SP 2.6) and it is not over."""
     t = lookup.tournament(tx, slug)
+    require_admin(t, admin_id, CONTROL_RULE)
     if t.status is TournamentStatus.FINISHED:
         raise Refusal("finish.already", tournament=t.name)
     return t
@@ -80,7 +83,7 @@ def open_rows(tx: Tx, tables: list[Table]) -> list[dict[str, Any]]:
     return rows
 
 
-def _settle_previous(tx: Tx, t: Tournament, round_no: int, admin_id: str,
+def _settle_previous(tx: Tx, t: Tournament, round_no: int, admin_id: AdminRef,
                      force: bool) -> Reply | None:
     """Before round `round_no` is paired: refresh the previous round, warn about its open
     results, then close its dispute window (e-SP 4.7: confirmed when the next round is paired).
@@ -108,19 +111,20 @@ def _check_pairable(rnd: Round) -> None:
 # -- pairing -------------------------------------------
 
 
-def _ready_to_pair(tx: Tx, slug: str, round_no: int, admin_id: str,
+def _ready_to_pair(tx: Tx, slug: str, round_no: int, admin_id: AdminRef,
                    force: bool) -> tuple[Tournament, Reply | None]:
     """The tournament, once round `round_no` may be paired (not yet published; the previous
     round settled), or with the warning to answer instead."""
-    t = _tournament(tx, slug)
+    t = _tournament(tx, slug, admin_id)
     _check_pairable(_round(tx, t, round_no))
     return t, _settle_previous(tx, t, round_no, admin_id, force)
 
 
-def _repeat_of_published(tx: Tx, slug: str, round_no: int) -> tuple[Tournament, bool]:
+def _repeat_of_published(tx: Tx, slug: str, round_no: int, admin_id: AdminRef
+                         ) -> tuple[Tournament, bool]:
     """The tournament, and whether round `round_no` is published already: then pairing it again
     can only be a repeat (a retry, a double click), answered with the pairing it has."""
-    t = _tournament(tx, slug)
+    t = _tournament(tx, slug, admin_id)
     return t, _round(tx, t, round_no).published_at is not None
 
 
@@ -129,8 +133,8 @@ def _unpaid(tx: Tx, t: Tournament) -> str:
     return ", ".join(get_player(tx.db, e.player_id).name for e in active if not e.paid) or "—"
 
 
-def _pair(tx: Tx, slug: str, round_no: int, admin_id: str, force: bool) -> Reply:
-    t, published = _repeat_of_published(tx, slug, round_no)
+def _pair(tx: Tx, slug: str, round_no: int, admin_id: AdminRef, force: bool) -> Reply:
+    t, published = _repeat_of_published(tx, slug, round_no, admin_id)
     if published:
         return _paired(tx, t, round_no, tx.profile(t.profile), unpaid=_unpaid(tx, t))
     t, warning = _ready_to_pair(tx, slug, round_no, admin_id, force)
@@ -160,7 +164,7 @@ def _pair(tx: Tx, slug: str, round_no: int, admin_id: str, force: bool) -> Reply
 
 
 def _store_pairings(tx: Tx, t: Tournament, round_no: int,
-                    tables: list[tuple[int, int, int | None]], admin_id: str, source: str,
+                    tables: list[tuple[int, int, int | None]], admin_id: AdminRef, source: str,
                     profile: Profile, **params: Any) -> Reply:
     by = tx.by_admin(admin_id, f"párovanie {round_no}. kola")
     try:
@@ -181,7 +185,7 @@ def _paired(tx: Tx, t: Tournament, round_no: int, profile: Profile, **params: An
                 tables=len(pairings), **params)
 
 
-async def pair_round(app: App, slug: str, round_no: int, admin_id: str, *,
+async def pair_round(app: App, slug: str, round_no: int, admin_id: AdminRef, *,
                              force: bool = False) -> Reply:
     """Pair round `round_no` with `rules.pair_round` (Swiss, or round robin for small fields;
     e-SP 2.4, SP 1.3). Refuses (with the list) while the previous round has unsettled
@@ -190,8 +194,8 @@ async def pair_round(app: App, slug: str, round_no: int, admin_id: str, *,
 
 
 def _import(tx: Tx, slug: str, round_no: int, tables: list[tuple[str, str | None]],
-            admin_id: str, force: bool) -> Reply:
-    t, published = _repeat_of_published(tx, slug, round_no)
+            admin_id: AdminRef, force: bool) -> Reply:
+    t, published = _repeat_of_published(tx, slug, round_no, admin_id)
     if published and _as_stored(tx, t, round_no) == [
             (nick_key(a), None if b is None else nick_key(b)) for a, b in tables]:
         return _paired(tx, t, round_no, tx.profile(t.profile), unpaid="—")
@@ -255,7 +259,7 @@ def _as_stored(tx: Tx, t: Tournament, round_no: int) -> list[tuple[str, str | No
 
 
 async def import_pairings(app: App, slug: str, round_no: int,
-                          tables: list[tuple[str, str | None]], admin_id: str, *,
+                          tables: list[tuple[str, str | None]], admin_id: AdminRef, *,
                           force: bool = False) -> Reply:
     """Pairings made by another program (SWIPS, Swiss Perfect), by herna nick, the player
     who starts first, table numbers in list order; None second = a bye. Unknown, doubled or
@@ -267,8 +271,8 @@ async def import_pairings(app: App, slug: str, round_no: int,
 # -- publishing -------------------------------------------
 
 
-def _publish(tx: Tx, slug: str, round_no: int, admin_id: str) -> Reply:
-    t = _tournament(tx, slug)
+def _publish(tx: Tx, slug: str, round_no: int, admin_id: AdminRef) -> Reply:
+    t = _tournament(tx, slug, admin_id)
     rnd = _round(tx, t, round_no)
     if rnd.published_at is not None:  # a repeat: the same answer, announced once
         rows, params = _published(tx, t, rnd)
@@ -297,7 +301,7 @@ def _published(tx: Tx, t: Tournament, rnd: Round
     return rows, params
 
 
-async def publish_round(app: App, slug: str, round_no: int, admin_id: str) -> Reply:
+async def publish_round(app: App, slug: str, round_no: int, admin_id: AdminRef) -> Reply:
     """Publish a paired round: announce the tables (who starts, herna nicks, the official
     start and the game time limit) and schedule its timers; the tournament is running."""
     return await app.run(_publish, slug, round_no, admin_id)
@@ -306,8 +310,8 @@ async def publish_round(app: App, slug: str, round_no: int, admin_id: str) -> Re
 # -- closing a round -------------------------------------------
 
 
-def _close(tx: Tx, slug: str, round_no: int, admin_id: str, force: bool) -> Reply:
-    t = _tournament(tx, slug)
+def _close(tx: Tx, slug: str, round_no: int, admin_id: AdminRef, force: bool) -> Reply:
+    t = _tournament(tx, slug, admin_id)
     rnd = _round(tx, t, round_no)
     if rnd.published_at is None:
         raise Refusal("round.not_published", round=round_no)
@@ -331,7 +335,7 @@ def _close(tx: Tx, slug: str, round_no: int, admin_id: str, force: bool) -> Repl
     return done("round.closed", data=rows, **params)
 
 
-async def close_round(app: App, slug: str, round_no: int, admin_id: str, *,
+async def close_round(app: App, slug: str, round_no: int, admin_id: AdminRef, *,
                       force: bool = False) -> Reply:
     """Close a round: refresh its results; with anything unsettled, answer with the list
     (unless `force`); else mark it closed and announce the standings after it."""
@@ -341,8 +345,9 @@ async def close_round(app: App, slug: str, round_no: int, admin_id: str, *,
 # -- finishing the tournament -------------------------------------------
 
 
-def _finish(tx: Tx, slug: str, admin_id: str, force: bool) -> Reply:
+def _finish(tx: Tx, slug: str, admin_id: AdminRef, force: bool) -> Reply:
     t = lookup.tournament(tx, slug)
+    require_admin(t, admin_id, CONTROL_RULE)  # a finished tournament too: a repeat answers
     profile = tx.profile(t.profile)
     by = tx.by_admin(admin_id, "koniec turnaja")
     if t.status is TournamentStatus.FINISHED:  # a repeat: the same answer, announced once
@@ -421,7 +426,7 @@ def _rate(tx: Tx, t: Tournament, changes: dict[int, tuple[float, float, int]],
     return changes
 
 
-async def finish_tournament(app: App, slug: str, admin_id: str, *,
+async def finish_tournament(app: App, slug: str, admin_id: AdminRef, *,
                             force: bool = False) -> Reply:
     """Finish: final standings with qualification points (SP A3; withdrawn and excluded
     players get none and nobody gets their place's, e-SP 3.6), the online screlo update, and

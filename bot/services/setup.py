@@ -32,10 +32,11 @@ from typing import Any, TypeVar
 from sqlite_utils import Database
 
 from bot.clock import local, parse_local
-from bot.services import bounds, lookup
+from bot.services import bounds, identity, lookup
 from bot.services.app import App, Tx
 from bot.services.csv_text import decode_csv, decode_utf8, delimiter_of
 from bot.services.outbox import Timely
+from bot.services.policy import CONTROL_RULE, require_admin
 from bot.services.replies import Refusal, Reply, done
 from bot.store import (
     Change,
@@ -118,6 +119,7 @@ class PlayerSpec:
     paid: bool = True
     member: bool = False
     line: int = 0
+    discord_id: int | None = None  # the account, when the organiser knows it (see identity)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +154,7 @@ _TOURNAMENT_KEYS: dict[str, tuple[str, bool]] = {
 _PLAYER_KEYS: dict[str, tuple[str, bool]] = {
     "id": ("str", True), "name": ("str", True), "herna": ("str", True),
     "screlo": ("number", False), "games": ("int", False), "discord": ("str", False),
-    "paid": ("bool", False), "member": ("bool", False),
+    "paid": ("bool", False), "member": ("bool", False), "discord_id": ("int", False),
 }
 _TYPE_NAMES = {"str": "text", "int": "celé číslo", "number": "číslo", "bool": "true/false",
                "list": "zoznam", "time": "dátum a čas („RRRR-MM-DD HH:MM“)"}
@@ -329,7 +331,10 @@ def _players(lines: dict[tuple[str, int, str], int], tables: Any) -> list[Player
             file_id=p.get("id"), name=p.get("name"), herna=p.get("herna"),
             screlo=p.get("screlo"), games=p.get("games", 0), discord=p.get("discord"),
             paid=p.get("paid", True), member=p.get("member", False), line=p.line(),
+            discord_id=p.get("discord_id"),
         )
+        if spec.discord_id is not None and not identity.is_discord_id(spec.discord_id):
+            raise p.fail("discord_id", f"{spec.discord_id} nie je číslo Discord účtu")
         if spec.file_id in ids:
             raise p.fail("id", f"id „{spec.file_id}“ je v súbore dvakrát")
         if spec.herna.casefold() in nicks:
@@ -379,11 +384,14 @@ def _create(tx: Tx, prop: Propozicie, admin_id: str) -> Reply:
     for spec in prop.players:
         player = find_player_by_nick(tx.db, spec.herna)
         if player is None:
-            player = create_player(
-                tx.db, name=spec.name, herna_nick=spec.herna, by=by, discord_name=spec.discord,
+            player = identity.new_player(
+                tx, by, f"riadok {spec.line}", name=spec.name, herna_nick=spec.herna,
+                discord_name=spec.discord, discord_id=spec.discord_id,
                 sss_member=spec.member, screlo=spec.screlo, rated_games=spec.games)
         else:  # the registry keeps the current online screlo (e-SP 2.4)
             known.append(player.herna_nick)
+            identity.complete_registry(tx, player, spec.discord, spec.discord_id, by,
+                                       f"riadok {spec.line}")
         file_ids[spec.file_id] = player.id
     options: dict[str, Any] = {
         "checkin_opens_at": prop.checkin_opens, "checkin_closes_at": prop.checkin_closes,
@@ -432,6 +440,7 @@ _ALIASES = {
     "name": ("meno", "name", "hrac", "meno_a_priezvisko"),
     "nick": ("herna", "nick", "prezyvka", "herna_nick", "herna_net"),
     "discord": ("discord", "discord_meno", "discord_name"),
+    "discord_id": ("discord_id", "discord_cislo", "discord_ucet"),
     "paid": ("zaplatil", "zaplatene", "paid", "startovne"),
     "member": ("clen", "clen_sss", "member"),
     "screlo": ("screlo", "online_screlo"),
@@ -439,7 +448,7 @@ _ALIASES = {
     "last_season": ("sezona", "posledna_sezona", "last_season"),
 }
 _COLUMN_OF = {alias: column for column, names in _ALIASES.items() for alias in names}
-PLAYER_COLUMNS = ("name", "nick", "discord", "paid", "member", "screlo", "games")
+PLAYER_COLUMNS = ("name", "nick", "discord", "paid", "member", "screlo", "games", "discord_id")
 SCRELO_COLUMNS = ("nick", "screlo", "games")
 _YES = {"1", "ano", "áno", "a", "yes", "y", "true", "x"}
 _NO = {"0", "nie", "n", "no", "false", ""}
@@ -521,6 +530,17 @@ class PlayerRow:
     member: bool
     screlo: float | None
     games: int
+    discord_id: int | None = None
+
+
+def _discord_id(n: int, value: str) -> int | None:
+    """A Discord account id (`identity.is_discord_id`), or nothing."""
+    text = value.strip()
+    if not text:
+        return None
+    if not (text.isdigit() and identity.is_discord_id(int(text))):
+        raise SetupError(n, f"stĺpec discord_id: „{value}“ nie je číslo Discord účtu")
+    return int(text)
 
 
 def parse_players_csv(text: str) -> list[PlayerRow]:
@@ -540,13 +560,14 @@ def parse_players_csv(text: str) -> list[PlayerRow]:
             _flag(n, row.get("paid", ""), "zaplatil", True),
             _flag(n, row.get("member", ""), "člen", False),
             _number(n, row.get("screlo", ""), "screlo", "screlo"),
-            int(games or 0)))
+            int(games or 0), _discord_id(n, row.get("discord_id", ""))))
     return players
 
 
 def _import_players(tx: Tx, slug: str, rows: list[PlayerRow], admin_id: str,
                     source: str) -> Reply:
     t = lookup.tournament(tx, slug)
+    require_admin(t, admin_id, CONTROL_RULE)
     if t.status is TournamentStatus.FINISHED:
         raise Refusal("setup.finished", tournament=t.name)
     by = tx.by_admin(admin_id, "import hráčov")
@@ -557,11 +578,15 @@ def _import_players(tx: Tx, slug: str, rows: list[PlayerRow], admin_id: str,
             try:
                 player = create_player(tx.db, name=row.name, herna_nick=row.nick, by=by,
                                        discord_name=row.discord, sss_member=row.member,
-                                       screlo=row.screlo, rated_games=row.games)
+                                       screlo=row.screlo, rated_games=row.games,
+                                       discord_id=row.discord_id)
             except (DuplicateError, ValueError) as exc:
                 raise Refusal("setup.csv_invalid", file=source, row=row.row,
                               reason=str(exc)) from None
             created += 1
+        else:
+            identity.complete_registry(tx, player, row.discord, row.discord_id, by,
+                                       f"{source}, riadok {row.row}")
         if get_entry(tx.db, t.id, player.id) is not None:
             skipped.append(player.herna_nick)
             continue
@@ -672,6 +697,7 @@ async def import_screlo_list(app: App, path: str | Path, admin_id: str) -> Reply
 
 def _open_checkin(tx: Tx, slug: str, admin_id: str) -> Reply:
     t = lookup.tournament(tx, slug)
+    require_admin(t, admin_id, CONTROL_RULE)
     if t.status is not TournamentStatus.DRAFT:
         raise Refusal("setup.checkin_not_draft", tournament=t.name, status=str(t.status))
     by = tx.by_admin(admin_id, "otvorenie prezentácie")
@@ -684,6 +710,7 @@ def _open_checkin(tx: Tx, slug: str, admin_id: str) -> Reply:
 
 def _close_checkin(tx: Tx, slug: str, admin_id: str) -> Reply:
     t = lookup.tournament(tx, slug)
+    require_admin(t, admin_id, CONTROL_RULE)
     if t.status is not TournamentStatus.CHECKIN:
         raise Refusal("setup.checkin_not_open", tournament=t.name, status=str(t.status))
     # The status stays "checkin" until round 1 is published, and the planned closing time is

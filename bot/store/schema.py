@@ -329,11 +329,7 @@ def _lookups_and_frozen_results(db: Database) -> None:
     )
 
 
-def migrate(db: Database) -> list[str]:
-    """Apply every pending migration; returns the names applied (empty when up to date)."""
-    pending = [migration.name for migration in MIGRATIONS.pending(db)]
-    MIGRATIONS.apply(db)
-    return pending
+LINK_STATUSES = ("pending", "approved", "rejected")
 
 
 OUTBOX_DESTINATIONS = ("channel", "dm", "admin")
@@ -375,3 +371,38 @@ def _outbox(db: Database) -> None:
                 BEGIN SELECT RAISE(ABORT, 'outbox messages are never deleted'); END""",
         ],
     )
+
+
+@MIGRATIONS(name="0004_identity")
+def _identity(db: Database) -> None:
+    """Requests to link a Discord account to a registry player that the registry does not
+    prove (neither the Discord id nor the Discord name recorded for him matches): the head
+    admin approves or rejects them. One row per (player, account): asking again is no new
+    request; every change of a row is audited."""
+    _run(
+        db,
+        [
+            f"""CREATE TABLE link_requests (
+                id INTEGER PRIMARY KEY,
+                tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+                player_id INTEGER NOT NULL REFERENCES players(id),
+                discord_id INTEGER NOT NULL,
+                discord_name TEXT NOT NULL,
+                requested_at TEXT NOT NULL,
+                status TEXT NOT NULL DEFAULT 'pending' {_one_of('status', LINK_STATUSES)},
+                decided_at TEXT,
+                decided_by TEXT,
+                reason TEXT,
+                UNIQUE (player_id, discord_id),
+                CHECK ((status = 'pending') = (decided_at IS NULL))
+            ) STRICT""",
+            "CREATE INDEX link_requests_by_tournament ON link_requests (tournament_id, status)",
+        ],
+    )
+
+
+def migrate(db: Database) -> list[str]:
+    """Apply every pending migration; returns the names applied (empty when up to date)."""
+    pending = [migration.name for migration in MIGRATIONS.pending(db)]
+    MIGRATIONS.apply(db)
+    return pending

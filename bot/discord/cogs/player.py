@@ -115,8 +115,10 @@ class ConfirmDrawButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"stredisko:remiza:(?P<round>[0-9]+):(?P<proposer>[0-9]+)",
 ):
-    """The opponent's written confirmation of an agreed draw (e-SP 3.5). Whether the clicker
-    may confirm (is the proposer's opponent, before the limit) is the service's decision."""
+    """The opponent's written confirmation of an agreed draw (e-SP 3.5). Only the proposer's
+    opponent in that round may confirm (the service checks it against the custom_id's proposer
+    and round, before the limit); anyone else is refused ephemerally and the prompt with its
+    button stays for the opponent."""
 
     def __init__(self, round_no: int, proposer: int, label: str | None = None) -> None:
         super().__init__(
@@ -135,7 +137,8 @@ class ConfirmDrawButton(
             cog.limit(interaction)
             reply = await cog.call(
                 interaction,
-                play.confirm_draw(cog.app, cog.slug, interaction.user.id),
+                play.confirm_draw(cog.app, cog.slug, interaction.user.id, self.proposer,
+                                  self.round_no),
                 update=True,
             )
             if reply.ok:
@@ -203,6 +206,14 @@ class CancelButton(
             await replace(interaction, [Outgoing(content=text)])
         except Exception as error:
             await report_error(interaction, error)
+
+
+def account_tag(user: discord.abc.User) -> str:
+    """What proves an account against the registry: its unique username, or for an account
+    not yet migrated its legacy tag "name#1234" — never the display name anyone may choose."""
+    if user.discriminator and user.discriminator.strip("0"):
+        return f"{user.name}#{user.discriminator}"
+    return user.name
 
 
 def _owner_only(interaction: discord.Interaction, owner: int) -> None:
@@ -312,7 +323,7 @@ class PlayerCog(commands.Cog, name=COG_NAME):
     ) -> None:
         user = interaction.user
         await self.answer(
-            interaction, play.register(self.app, self.slug, user.id, user.name, prezyvka)
+            interaction, play.register(self.app, self.slug, user.id, account_tag(user), prezyvka)
         )
 
     @app_commands.command(

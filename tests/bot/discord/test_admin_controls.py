@@ -29,6 +29,7 @@ TEMPLATES = {
     "RulingSelect": r"stredisko:admin:rozhodni:(?P<pairing>[0-9]+)",
     "DiscrepancyButton": r"stredisko:admin:nezhoda:(?P<id>[0-9]+):(?P<how>ponechat|vedomie)",
     "CheckinButton": r"stredisko:admin:prezentacia",
+    "LinkButton": r"stredisko:admin:prepojenie:(?P<request>[0-9]+):(?P<how>schval|zamietni)",
 }
 
 
@@ -53,6 +54,7 @@ def test_every_dynamic_item_of_the_package_is_registered() -> None:
 
 
 def test_built_items_match_their_own_templates() -> None:
+    from bot.discord.cogs.admin.link_controls import LinkButton
     from bot.discord.cogs.admin.review_controls import (
         ApproveButton,
         DiscrepancyButton,
@@ -62,11 +64,13 @@ def test_built_items_match_their_own_templates() -> None:
 
     built = [ForceButton("uzavri", 3, "x"), PublishButton(2, "x"), ApproveButton(17, 4, "x"),
              RulingSelect(17, [discord.SelectOption(label="x", value="finished")], "x"),
-             DiscrepancyButton(5, "vedomie", "x"), CheckinButton("x")]
+             DiscrepancyButton(5, "vedomie", "x"), CheckinButton("x"),
+             LinkButton(8, "zamietni", "x")]
     ids = [item.item.custom_id for item in built]
     assert ids == ["stredisko:admin:aj-tak:uzavri:3", "stredisko:admin:zverejni:2",
                    "stredisko:admin:schval:17:4", "stredisko:admin:rozhodni:17",
-                   "stredisko:admin:nezhoda:5:vedomie", "stredisko:admin:prezentacia"]
+                   "stredisko:admin:nezhoda:5:vedomie", "stredisko:admin:prezentacia",
+                   "stredisko:admin:prepojenie:8:zamietni"]
     for item, custom_id in zip(built, ids, strict=True):
         assert type(item).__discord_ui_compiled_template__.fullmatch(custom_id)
 

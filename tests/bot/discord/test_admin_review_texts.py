@@ -13,6 +13,7 @@ from bot.discord.i18n import CatalogueError, t
 from bot.discord.testkit import HEAD_ADMIN_ROLE_ID, Exchange, FakeUser
 from bot.services import play
 from bot.services.evidence_map import game_payload
+from bot.services.policy import set_admins
 from bot.store import ResultStatus
 from rules import PlatformEnd
 from scrapers.herna.records import EndKind
@@ -49,6 +50,13 @@ async def _rulings_seen_by(env: Any, user: FakeUser, locale: str = "sk") -> str:
     return fields[t("discord_admin.field.rulings", locale)]
 
 
+async def _deputy(env: Any, locale: str = "sk") -> FakeUser:
+    """A second head admin: the role, and named in the tournament's admin list (policy)."""
+    deputy = env.h.member("Mária Zástupcová", roles=[HEAD_ADMIN_ROLE_ID], locale=locale)
+    assert (await set_admins(env.app, SLUG, "spravca", add=[deputy.id])).ok
+    return deputy
+
+
 def _member_lookups(ex_calls: list[Any]) -> int:
     return sum(1 for c in ex_calls if c.key == "GET /guilds/{guild_id}/members/{member_id}")
 
@@ -64,7 +72,7 @@ async def test_the_admin_who_asks_sees_his_own_name_on_his_ruling(env: Any) -> N
 
 async def test_another_head_admin_sees_the_rulers_server_name(env: Any) -> None:
     await _rule_table_2(env)
-    deputy = env.h.member("Mária Zástupcová", roles=[HEAD_ADMIN_ROLE_ID])
+    deputy = await _deputy(env)
     calls_before = len(env.h.calls)
     row = await _rulings_seen_by(env, deputy)
     assert row == f"1. 3. 2025 10:50 — Hlavný rozhodca: Dohraná partia, {REASON}"
@@ -79,7 +87,7 @@ async def test_a_ruler_who_left_the_server_is_the_head_admin(env: Any, locale: s
                                                              expected: str) -> None:
     await _rule_table_2(env)
     env.admin.in_guild = False  # Discord answers 404 Unknown Member
-    deputy = env.h.member("Mária Zástupcová", roles=[HEAD_ADMIN_ROLE_ID], locale=locale)
+    deputy = await _deputy(env, locale)
     assert await _rulings_seen_by(env, deputy, locale) == expected
 
 
@@ -88,7 +96,7 @@ async def test_the_queue_names_each_ruler_once_for_all_its_items(env: Any) -> No
     await _rule_table_2(env)
     reply = await play.dispute(env.app, SLUG, env.world.discord(3), "Hral som 420:400.")
     assert reply.ok, reply
-    deputy = env.h.member("Mária Zástupcová", roles=[HEAD_ADMIN_ROLE_ID])
+    deputy = await _deputy(env)
     calls_before = len(env.h.calls)
     ex: Exchange = await env.h.slash("admin", user=deputy, subcommand="fronta")
     item = next(m for m in ex.followups if "stôl 2" in m.text and m.components)

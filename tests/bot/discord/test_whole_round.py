@@ -30,6 +30,7 @@ from bot.discord.testkit import (
 from bot.scheduler import Scheduler
 from bot.services import setup
 from bot.services.app import App
+from bot.services.policy import set_admins
 from bot.store import (
     EvidenceKind,
     Player,
@@ -84,7 +85,10 @@ def propozicie() -> str:
     players = []
     for nick, name, screlo, games in PLAYERS:
         rating = "" if screlo is None else f"screlo = {screlo}\ngames = {games}\n"
-        players.append(f'[[player]]\nid = "{nick}"\nname = "{name}"\nherna = "{nick}"\n{rating}')
+        # the Discord name the organiser recorded: the account's username (FakeUser's)
+        discord = name.lower().replace(" ", "_")
+        players.append(f'[[player]]\nid = "{nick}"\nname = "{name}"\nherna = "{nick}"\n'
+                       f'discord = "{discord}"\n{rating}')
     return PROPOZICIE + "\n" + "\n".join(players)
 
 
@@ -151,8 +155,10 @@ async def story(tmp_path: Path) -> AsyncIterator[Story]:
                     clock=lambda: clock.now().timestamp())
                 path = tmp_path / "propozicie.toml"
                 path.write_text(propozicie(), encoding="utf-8")
-                created = await setup.create_from_file(app, path, str(h.head_admin.id))
+                created = await setup.create_from_file(app, path, "spravca")
                 assert created.ok, created
+                named = await set_admins(app, SLUG, "spravca", add=[h.head_admin.id])
+                assert named.ok, named
                 t = await store.read(get_tournament_by_slug, SLUG)
                 players = {nick: await store.read(find_player_by_nick, nick)
                            for nick, *_ in PLAYERS}
@@ -360,7 +366,7 @@ async def agreed_draw(s: Story) -> None:
         prompt.content)
     assert "navrhuje remízu" in s.dms("majka")
     own = await s.h.click(prompt, s.users["simo"])  # the proposer cannot confirm for her
-    assert own.ephemeral and "si už potvrdil (e-SP 3.5)" in said(own) and prompt.buttons
+    assert own.ephemeral and "nie je pre teba" in said(own) and prompt.buttons
     await s.h.click(prompt, s.users["majka"])
     assert prompt.buttons == [] and "(e-SP 3.5)" in prompt.content
     assert await evidence_at(s, 1, 2) == [EvidenceKind.PLATFORM_GAME,

@@ -32,7 +32,7 @@ async def test_review_queue_shows_evidence_side_by_side(
     clock.set(START + timedelta(minutes=45))
     await play.report_result(app, world.slug, world.discord(3), 400, 300)  # contradicts
     await app.run(lambda tx: refresh_pairing(tx, world.tables[1].id, tx.by_scheduler()))
-    reply = await admin.review_queue(app, world.slug)
+    reply = await admin.review_queue(app, world.slug, ADMIN_ID)
     assert reply.ok and reply.params["n"] == 2
     first, second = reply.data["results"]
     assert first["pairing_id"] == table and first["verdict"]["kind"] == "proposal"
@@ -64,7 +64,7 @@ async def test_approve_makes_the_proposal_provisional(
 async def test_only_the_head_admin_may_act(app: App, world: World, clock: ManualClock) -> None:
     table = await no_show_proposal(app, world, clock)
     reply = await admin.approve(app, world.slug, world.discord(0), table)
-    assert (reply.ok, reply.key, reply.rule) == (False, "admin.not_admin", "e-SP 2.5")
+    assert (reply.ok, reply.key, reply.rule) == (False, "policy.not_admin", "e-SP 2.5")
     unknown = await admin.approve(app, world.slug, ADMIN_ID, 9999)
     assert unknown.key == "admin.unknown_pairing"
 
@@ -106,7 +106,7 @@ async def test_a_ruling_resolves_a_dispute(app: App, world: World, clock: Manual
     clock.set(START + timedelta(minutes=45))
     await app.run(lambda tx: refresh_pairing(tx, table.id, tx.by_scheduler()))
     await play.dispute(app, world.slug, world.discord(1), "súper sa odpojil, nie koniec hry")
-    queue = await admin.review_queue(app, world.slug)
+    queue = await admin.review_queue(app, world.slug, ADMIN_ID)
     assert [i["status"] for i in queue.data["results"]] == ["disputed"]
     case = Case(End.DISCONNECTED, str(table.first_id), str(table.second_id), 412, 388,
                 loser=str(table.first_id))
@@ -164,7 +164,7 @@ async def test_resolve_a_discrepancy(app: App, world: World, clock: ManualClock)
         refresh_round(tx, world.tournament.id, 1, tx.by_scheduler())
 
     await app.run(recompute)
-    queue = await admin.review_queue(app, world.slug)
+    queue = await admin.review_queue(app, world.slug, ADMIN_ID)
     (item,) = queue.data["discrepancies"]
     assert item["recomputed"]["scores"] == [300, 410] and item["status"] == "confirmed"
     reply = await admin.resolve_discrepancy(app, world.slug, ADMIN_ID, item["discrepancy_id"],

@@ -132,11 +132,12 @@ async def test_approve_refuses_a_proposal_that_changed_meanwhile(
 
 
 async def test_review_item_by_round_and_table(app: App, world: World) -> None:
-    item = await app.run(admin.review_item, world.slug, 1, 2)
+    item = await app.run(admin.review_item, world.slug, ADMIN_ID, 1, 2)
     assert (item["pairing_id"], item["round"], item["table"]) == (world.tables[1].id, 1, 2)
     assert [p["name"] for p in item["players"]] == [world.players[2].name,
                                                     world.players[3].name]
     assert item["status"] is None and item["allowed"]
-    refused = await app.run(admin.review_item, world.slug, 1, 7)  # App.run answers a Reply
+    # App.run answers a Reply
+    refused = await app.run(admin.review_item, world.slug, ADMIN_ID, 1, 7)
     assert isinstance(refused, Reply) and refused.key == "admin.unknown_table"
     assert "stôl 7" in said(refused)

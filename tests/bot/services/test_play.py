@@ -29,10 +29,11 @@ from rules import End
 from .conftest import ADMIN_ID, START, World, add_game, make_world, said, sent
 
 
-async def unlinked(app: App, world: World, nick: str, entered: bool = True) -> int:
+async def unlinked(app: App, world: World, nick: str, entered: bool = True,
+                   discord_name: str | None = None) -> int:
     def body(tx: Tx) -> int:
         player = create_player(tx.db, name="Mária Nováková", herna_nick=nick,
-                               by=tx.by_admin(ADMIN_ID))
+                               by=tx.by_admin(ADMIN_ID), discord_name=discord_name)
         if entered:
             add_entry(tx.db, world.tournament.id, player.id, tx.by_admin(ADMIN_ID))
         return player.id
@@ -44,7 +45,7 @@ async def unlinked(app: App, world: World, nick: str, entered: bool = True) -> i
 
 
 async def test_register_links_my_discord_account(app: App, world: World) -> None:
-    await unlinked(app, world, "Majka")
+    await unlinked(app, world, "Majka", discord_name="Majka#1")  # as the registry has it
     reply = await play.register(app, world.slug, 5555, "majka#1", " majka ")
     assert reply.ok and reply.key == "play.registered"
     assert "Majka" in said(reply)

@@ -12,13 +12,15 @@ from bot.discord.markdown import text
 from bot.discord.render import OK_COLOUR, REFUSED_COLOUR, Outgoing, list_messages
 from bot.services import lookup
 from bot.services.app import Tx
+from bot.services.policy import CONTROL_RULE, AdminRef, require_admin
 from bot.store import get_player, list_entries
 
 
-def checkin_state(tx: Tx, slug: str) -> dict[str, Any]:
+def checkin_state(tx: Tx, slug: str, admin: AdminRef) -> dict[str, Any]:
     """The players still in the tournament who have checked in (with the time) and those who
-    have not (e-SP 2.2)."""
+    have not (e-SP 2.2); for the head admin (`policy`)."""
     t_ = lookup.tournament(tx, slug)
+    require_admin(t_, admin, CONTROL_RULE)
     present: list[dict[str, Any]] = []
     missing: list[dict[str, Any]] = []
     for entry in list_entries(tx.db, t_.id, active_only=True):

@@ -14,6 +14,7 @@ from bot.discord.client import mark_saved, report_error, require_head_admin
 from bot.discord.cogs.admin.texts import render
 from bot.discord.cogs.player import replace, send
 from bot.services.app import App
+from bot.services.policy import Actor
 from bot.services.replies import Reply
 
 COG_NAME = "AdminCog"
@@ -29,6 +30,12 @@ class AdminHost(Protocol):
     slug: str
 
     async def show_checkin(self, interaction: discord.Interaction) -> None: ...
+
+
+def actor(interaction: discord.Interaction) -> Actor:
+    """Who clicks or types, for the services' admin policy: always his Discord account (the
+    role let him this far; the tournament's admin list decides)."""
+    return Actor.discord(interaction.user.id)
 
 
 def admin_cog(interaction: discord.Interaction) -> AdminHost:

@@ -2,7 +2,10 @@
 
 Only members with the tournament's head-admin role get past the cog's check (and its buttons,
 select and modals, see `clicks`); everyone else gets one ephemeral line citing e-SP 2.5 and
-nothing more. Every command calls one use case of `bot.services` (admin, rounds, setup, sync)
+nothing more. The role is only this first filter: every use case applies the admin policy
+(`bot.services.policy`: the acting account must be in the tournament's admin list), so a
+role holder who is not named is refused too. Every command calls one use case of
+`bot.services` (admin, rounds, setup, sync, identity)
 — the services decide, cite the rules and announce in the control centre; this module only
 asks, shows and offers the next click. Each answer is deferred first (a "thinking…" reply), so
 a slow store or a long pairing never misses Discord's 3 seconds.
@@ -26,14 +29,15 @@ from bot.discord.client import (
     require_head_admin,
 )
 from bot.discord.cogs.admin.checkin import checkin_messages, checkin_state
-from bot.discord.cogs.admin.clicks import COG_NAME
+from bot.discord.cogs.admin.clicks import COG_NAME, actor
+from bot.discord.cogs.admin.link_controls import LinkButton, send_link_requests
 from bot.discord.cogs.admin.pairings import (
     AttachmentReader,
     parse_pairings,
     read_attachment,
     read_pairing_file,
 )
-from bot.discord.cogs.admin.queries import find_player, review_item
+from bot.discord.cogs.admin.queries import find_nick, find_player, may_run, review_item
 from bot.discord.cogs.admin.review import admin_names, item_messages
 from bot.discord.cogs.admin.review_controls import (
     ApproveButton,
@@ -54,7 +58,7 @@ from bot.discord.cogs.player import send
 from bot.discord.i18n import app_str, t
 from bot.discord.render import text_messages
 from bot.services import admin as admin_service
-from bot.services import bounds, rounds, setup, sync
+from bot.services import bounds, identity, rounds, setup, sync
 from bot.services.app import App
 from bot.services.replies import Reply
 
@@ -65,7 +69,7 @@ HernaFactory = Callable[[], AbstractAsyncContextManager[sync.Herna]]
 #: Every persistent button and select of the head admin, registered while the cog is loaded
 #: so the ones on messages sent before a restart keep working.
 DYNAMIC_ITEMS = (ForceButton, PublishButton, ApproveButton, RulingSelect, DiscrepancyButton,
-                 CheckinButton)
+                 CheckinButton, LinkButton)
 
 #: A command parameter's name and description keys in the catalogue.
 KOLO = ("app.param.kolo", "app.param.kolo_description")
@@ -74,6 +78,7 @@ DOVOD = ("app.param.dovod", "app.admin.param.dovod_vylucenia_description")
 SUBOR = ("app.admin.param.subor", "app.admin.param.subor_description")
 TEXT = ("app.admin.param.text", "app.admin.param.text_description")
 STOL = ("app.admin.param.stol", "app.admin.param.stol_description")
+UCET = ("app.admin.param.ucet", "app.admin.param.ucet_description")
 
 # the parameters' types (Discord checks the ranges before the command runs)
 Kolo = app_commands.Range[int, 1, bounds.ROUND_MAX]
@@ -158,13 +163,13 @@ class AdminCog(
     @_command("otvor", prezentacia.command)
     async def otvor(self, interaction: discord.Interaction) -> None:
         await self.answer(interaction, setup.open_checkin(self.app, self.slug,
-                                                          str(interaction.user.id)),
+                                                          actor(interaction)),
                           view=checkin_view(interaction.locale))
 
     @_command("zatvor", prezentacia.command)
     async def zatvor(self, interaction: discord.Interaction) -> None:
         await self.answer(interaction, setup.close_checkin(self.app, self.slug,
-                                                           str(interaction.user.id)),
+                                                           actor(interaction)),
                           view=checkin_view(interaction.locale))
 
     @_command("prehlad", prezentacia.command)
@@ -174,7 +179,7 @@ class AdminCog(
 
     async def show_checkin(self, interaction: discord.Interaction) -> None:
         """Who has checked in and who has not, to the head admin alone."""
-        state = await self.app.run(checkin_state, self.slug)
+        state = await self.app.run(checkin_state, self.slug, actor(interaction))
         if isinstance(state, Reply):  # e.g. the tournament is not in the store
             await send(interaction, render(state, interaction.locale))
             return
@@ -195,7 +200,7 @@ class AdminCog(
             return force(reply)
 
         await self.answer(interaction, rounds.pair_round(self.app, self.slug, kolo,
-                                                         str(interaction.user.id)),
+                                                         actor(interaction)),
                           view=next_click)
 
     @_command("zverejni")
@@ -203,7 +208,7 @@ class AdminCog(
     async def zverejni(self, interaction: discord.Interaction,
                        kolo: Kolo) -> None:
         await self.answer(interaction, rounds.publish_round(self.app, self.slug, kolo,
-                                                            str(interaction.user.id)))
+                                                            actor(interaction)))
 
     @_command("import")
     @_params(kolo=KOLO, subor=SUBOR, text=TEXT)
@@ -225,20 +230,20 @@ class AdminCog(
             return self._force_view("paruj", kolo, locale)(reply)  # previous round still open
 
         await self.answer(interaction, rounds.import_pairings(
-            self.app, self.slug, kolo, tables, str(interaction.user.id)), view=next_click)
+            self.app, self.slug, kolo, tables, actor(interaction)), view=next_click)
 
     @_command("uzavri")
     @_params(kolo=KOLO)
     async def uzavri(self, interaction: discord.Interaction,
                      kolo: Kolo) -> None:
         await self.answer(interaction, rounds.close_round(self.app, self.slug, kolo,
-                                                          str(interaction.user.id)),
+                                                          actor(interaction)),
                           view=self._force_view("uzavri", kolo, interaction.locale))
 
     @_command("ukonci")
     async def ukonci(self, interaction: discord.Interaction) -> None:
         await self.answer(interaction, rounds.finish_tournament(self.app, self.slug,
-                                                                str(interaction.user.id)),
+                                                                actor(interaction)),
                           view=self._force_view("ukonci", 0, interaction.locale))
 
     # -- rulings -------------------------------------------------------------------------
@@ -246,13 +251,14 @@ class AdminCog(
     @_command("fronta")
     async def fronta(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        reply = await admin_service.review_queue(self.app, self.slug)
+        reply = await admin_service.review_queue(self.app, self.slug, actor(interaction))
         locale = interaction.locale
         await send(interaction, render(Reply(reply.ok, reply.key, reply.params, reply.rule),
                                        locale))
         if not reply.ok:
             return
         data = reply.data or {}
+        await send_link_requests(interaction, data.get("links", []))
         items = [*data.get("results", []), *data.get("discrepancies", [])]
         admins = await admin_names(interaction, items[:QUEUE_PAGE])
         for item in items[:QUEUE_PAGE]:
@@ -273,7 +279,7 @@ class AdminCog(
                        kolo: Kolo,
                        stol: app_commands.Range[int, 1, bounds.TABLE_MAX]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        item = await self.app.run(review_item, self.slug, kolo, stol)
+        item = await self.app.run(review_item, self.slug, actor(interaction), kolo, stol)
         if isinstance(item, Reply):
             await send(interaction, render(item, interaction.locale))
             return
@@ -292,13 +298,34 @@ class AdminCog(
     @_params(hrac=HRAC, dovod=DOVOD)
     async def vyluc(self, interaction: discord.Interaction, hrac: Hrac, dovod: Dovod) -> None:
         await self._about_player(interaction, hrac, lambda pid: admin_service.exclude(
-            self.app, self.slug, interaction.user.id, pid, dovod))
+            self.app, self.slug, actor(interaction), pid, dovod))
 
     @_command("obnov")
     @_params(hrac=HRAC, dovod=DOVOD)
     async def obnov(self, interaction: discord.Interaction, hrac: Hrac, dovod: Dovod) -> None:
         await self._about_player(interaction, hrac, lambda pid: admin_service.reinstate(
-            self.app, self.slug, interaction.user.id, pid, dovod))
+            self.app, self.slug, actor(interaction), pid, dovod))
+
+    @_command("prepoj")
+    @_params(hrac=HRAC, ucet=UCET, dovod=DOVOD)
+    async def prepoj(self, interaction: discord.Interaction, hrac: Hrac, ucet: discord.User,
+                     dovod: Dovod) -> None:
+        await self._about_nick(interaction, hrac, lambda nick: identity.link(
+            self.app, self.slug, actor(interaction), nick, ucet.id, dovod))
+
+    @_command("odpoj")
+    @_params(hrac=HRAC, dovod=DOVOD)
+    async def odpoj(self, interaction: discord.Interaction, hrac: Hrac, dovod: Dovod) -> None:
+        await self._about_nick(interaction, hrac, lambda nick: identity.unlink(
+            self.app, self.slug, actor(interaction), nick, dovod))
+
+    async def _about_nick(self, interaction: discord.Interaction, who: str,
+                          act: Callable[[str], Awaitable[Reply]]) -> None:
+        """`_about_player` for the identity acts, which name the player by his herna nick."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await self.app.run(find_nick, self.slug, who)
+        reply = found if isinstance(found, Reply) else await act(found)
+        await send(interaction, render(reply, interaction.locale))
 
     # -- herna.net -----------------------------------------------------------------------
 
@@ -307,6 +334,10 @@ class AdminCog(
         if self.herna is None:
             raise Refusal("discord_admin.sync_unavailable", slug=self.slug)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        allowed = await self.app.run(may_run, self.slug, actor(interaction))
+        if isinstance(allowed, Reply):  # the sync is the control centre's act too (e-SP 2.6)
+            await send(interaction, render(allowed, interaction.locale))
+            return
         async with self.herna() as client:
             reply = await sync.sync_command(self.app, self.slug, client)
         await send(interaction, render(reply, interaction.locale))

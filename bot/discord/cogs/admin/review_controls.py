@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from bot.discord.client import Refusal, StrediskoModal, require_head_admin
-from bot.discord.cogs.admin.clicks import AdminHost, on_click, open_modal
+from bot.discord.cogs.admin.clicks import AdminHost, actor, on_click, open_modal
 from bot.discord.cogs.admin.rulings import needs_scores, parse_score, ruling_of, ruling_options
 from bot.discord.i18n import SLOVAK, t
 from bot.discord.persistent import RebuiltFromCustomId
@@ -38,7 +38,7 @@ class ApproveButton(
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         async def work(cog: AdminHost) -> Reply:
             # one transaction: a proposal that changed since the admin saw it is refused
-            return await admin_service.approve(cog.app, cog.slug, interaction.user.id,
+            return await admin_service.approve(cog.app, cog.slug, actor(interaction),
                                                self.pairing_id, expected_version=self.version)
 
         await on_click(interaction, work)
@@ -110,7 +110,7 @@ class RulingModal(ReasonModal):
         reason = self.reason.value
 
         async def work(cog: AdminHost) -> Reply:
-            return await admin_service.rule(cog.app, cog.slug, interaction.user.id,
+            return await admin_service.rule(cog.app, cog.slug, actor(interaction),
                                             self.pairing_id, ruling, reason)
 
         await on_click(interaction, work)
@@ -157,7 +157,7 @@ class DiscrepancyModal(ReasonModal):
 
         async def work(cog: AdminHost) -> Reply:
             return await admin_service.resolve_discrepancy(
-                cog.app, cog.slug, interaction.user.id, self.discrepancy_id, resolution)
+                cog.app, cog.slug, actor(interaction), self.discrepancy_id, resolution)
 
         await on_click(interaction, work)
 

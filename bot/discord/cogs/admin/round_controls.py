@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.discord.client import report_error, require_head_admin
-from bot.discord.cogs.admin.clicks import AdminHost, admin_cog, on_click
+from bot.discord.cogs.admin.clicks import AdminHost, actor, admin_cog, on_click
 from bot.discord.cogs.admin.texts import FORCE_LABELS
 from bot.discord.i18n import t
 from bot.discord.persistent import RebuiltFromCustomId
@@ -33,7 +33,7 @@ class ForceButton(
         self.round_no = round_no
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        admin = str(interaction.user.id)
+        admin = actor(interaction)
 
         def work(cog: AdminHost) -> Awaitable[Reply]:
             if self.action == "paruj":
@@ -60,7 +60,7 @@ class PublishButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         await on_click(interaction, lambda cog: rounds.publish_round(
-            cog.app, cog.slug, self.round_no, str(interaction.user.id)))
+            cog.app, cog.slug, self.round_no, actor(interaction)))
 
 
 def publish_view(round_no: int, locale: Any) -> discord.ui.View:
@@ -86,7 +86,7 @@ class ImportView(discord.ui.View):
 
     async def _force(self, interaction: discord.Interaction) -> None:
         await on_click(interaction, lambda cog: rounds.import_pairings(
-            cog.app, cog.slug, self.round_no, self.tables, str(interaction.user.id), force=True))
+            cog.app, cog.slug, self.round_no, self.tables, actor(interaction), force=True))
 
 
 class CheckinButton(

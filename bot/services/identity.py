@@ -1,0 +1,366 @@
+"""Verified identities: which Discord account speaks for which registry player.
+
+A player's `discord_id` is his link. `/registracia NICK` links the asking account only when
+the registry proves it is his: the Discord id recorded for him (propozície / CSV `discord_id`:
+then he is linked from the start) or the Discord name recorded for him (`discord`), compared
+case-insensitively as Discord names are — the unique username ("anna.novak") or the legacy
+tag ("Anna#1234"); the display name proves nothing (anyone may choose any). Otherwise the
+registration becomes a link request that the head admin approves or rejects in the review
+queue (e-SP 5: nothing in the rules says whose account is whose, so he decides). A player
+already linked is never taken over by another account without the head admin, and an account
+the head admin unlinked from a player cannot link itself to him again by name.
+
+The head admin's acts (approve, reject, link / relink, unlink) go through the one admin
+policy (`policy.require_admin`), need a reason, are audited, and tell the player by DM. A DM
+about an account that is not (or no longer) the player's link names it in the message
+parameter `DISCORD_ACCOUNT`: the adapter delivers it there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.services import bounds, lookup
+from bot.services.app import App, Tx
+from bot.services.policy import UNFORESEEN_RULE, AdminRef, require_admin
+from bot.services.replies import Refusal, Reply, done
+from bot.store import (
+    Change,
+    Player,
+    Tournament,
+    create_player,
+    find_player_by_discord,
+    find_player_by_nick,
+    get_entry,
+    get_player,
+    list_audit,
+    record,
+    update_player,
+)
+from bot.store.links import (
+    APPROVED,
+    PENDING,
+    REJECTED,
+    LinkRequest,
+    add_link_request,
+    decide_link_request,
+    find_link_request,
+    get_link_request,
+    list_link_requests,
+    reopen_link_request,
+)
+
+#: A direct message's parameter naming the Discord account it goes to (instead of the
+#: player's linked one): the account just unlinked, or a request's account.
+DISCORD_ACCOUNT = "discord_account"
+REGISTER_RULE = "e-SP 2.2"  # only registered players play
+LINK_ACTION = "identity.link"
+UNLINK_ACTION = "identity.unlink"
+#: a Discord name is at most 32 characters, a legacy tag 37; anything longer is not one
+MAX_NAME = 40
+
+
+# -- matching the registry ------------------------------------------------------------------
+
+
+def handle(name: str | None) -> str | None:
+    """A Discord name as Discord compares it: "@Anna.Novak " → "anna.novak"; a migrated
+    account's "name#0" is its username "name"; a legacy tag keeps its discriminator."""
+    text = (name or "").strip().removeprefix("@").strip()
+    if not text or len(text) > MAX_NAME:
+        return None
+    base, hash_, discriminator = text.rpartition("#")
+    if hash_ and discriminator.isdigit() and base:
+        text = base if int(discriminator) == 0 else f"{base}#{discriminator}"
+    return text.casefold()
+
+
+def registry_proves(player: Player, discord_id: int, discord_name: str) -> bool:
+    """The registry names this account as the player's: his Discord id, or his Discord name
+    (the account's unique username, or its legacy tag "name#1234")."""
+    if player.discord_id is not None:
+        return player.discord_id == discord_id
+    recorded = handle(player.discord_name)
+    return recorded is not None and recorded == handle(discord_name)
+
+
+def _unlinked_by_admin(tx: Tx, player: Player, discord_id: int) -> bool:
+    subject = f"player:{player.id}"
+    return any(a.subject == subject and a.data.get("discord_id") == discord_id
+               for a in list_audit(tx.db, action=UNLINK_ACTION, limit=100_000))
+
+
+def is_discord_id(value: int) -> bool:
+    """A Discord account id: a snowflake, 17–20 digits within SQLite's integers."""
+    return 10**16 <= value < 2**63
+
+
+# -- what the organiser's files record (propozície, CSV) -------------------------------------
+
+
+def _free_for(tx: Tx, player_id: int | None, discord_id: int, where: str) -> None:
+    holder = find_player_by_discord(tx.db, discord_id)
+    if holder is not None and holder.id != player_id:
+        raise Refusal("identity.registry_taken", where=where, discord_id=discord_id,
+                      nick=holder.herna_nick)
+
+
+def new_player(tx: Tx, by: Change, where: str, *, discord_id: int | None,
+               **fields: Any) -> Player:
+    """A new registry player from a file row (`where`: its line or row), with the Discord
+    account the organiser recorded, if any: that account is his link from the start."""
+    if discord_id is not None:
+        _free_for(tx, None, discord_id, where)
+    return create_player(tx.db, by=by, discord_id=discord_id, **fields)
+
+
+def complete_registry(tx: Tx, player: Player, discord_name: str | None,
+                      discord_id: int | None, by: Change, where: str) -> None:
+    """A file names a Discord name / account for a player already in the registry: what the
+    registry lacks is filled in; an account other than his linked one is refused (only the
+    head admin relinks: `stredisko link`)."""
+    changes: dict[str, Any] = {}
+    if discord_name and not player.discord_name:
+        changes["discord_name"] = discord_name
+    if discord_id is not None and player.discord_id != discord_id:
+        if player.discord_id is not None:
+            raise Refusal("identity.registry_other", where=where, nick=player.herna_nick,
+                          discord_id=discord_id, rule=UNFORESEEN_RULE)
+        _free_for(tx, player.id, discord_id, where)
+        changes["discord_id"] = discord_id
+    if changes:
+        update_player(tx.db, player.id, by, **changes)
+
+
+# -- /registracia ------------------------------------------------------------------------------
+
+
+def _registered_player(tx: Tx, t: Tournament, nick: str) -> Player:
+    text = bounds.nick(nick, "prezývka z herna.net") if nick.strip() else ""
+    player = find_player_by_nick(tx.db, text) if text else None
+    if player is None or get_entry(tx.db, t.id, player.id) is None:
+        raise Refusal("play.register_unknown_nick", nick=text, tournament=t.name,
+                      rule=REGISTER_RULE)
+    return player
+
+
+def register(tx: Tx, slug: str, discord_id: int, discord_name: str, herna_nick: str) -> Reply:
+    """Link the asking account to the player entered under `herna_nick` when the registry
+    proves it; otherwise queue (once) a request for the head admin. Run inside `App.run`."""
+    t = lookup.tournament(tx, slug)
+    player = _registered_player(tx, t, herna_nick)
+    mine = find_player_by_discord(tx.db, discord_id)
+    if mine is not None and mine.id != player.id:
+        raise Refusal("play.register_other_nick", nick=mine.herna_nick)
+    if player.discord_id == discord_id:
+        return done("play.register_already", nick=player.herna_nick, tournament=t.name)
+    if player.discord_id is not None:  # the real owner is never displaced without the admin
+        raise Refusal("play.register_taken", nick=player.herna_nick)
+    earlier = find_link_request(tx.db, player.id, discord_id)
+    if earlier is not None and earlier.status == REJECTED:
+        raise Refusal("identity.request_rejected", nick=player.herna_nick,
+                      reason=earlier.reason or "—", rule=UNFORESEEN_RULE)
+    pending = done("identity.request_pending", rule=UNFORESEEN_RULE, nick=player.herna_nick,
+                   tournament=t.name)
+    if earlier is not None and earlier.status == PENDING:
+        return pending  # asked again: the same request, the same answer, no new ping
+    name = discord_name.strip()[:MAX_NAME] or str(discord_id)
+    if (earlier is None and registry_proves(player, discord_id, name)
+            and not _unlinked_by_admin(tx, player, discord_id)):
+        by = tx.by_player(player.id, "Discord účet podľa registra")
+        _link(tx, t, player, discord_id, by, how="registry")
+        _close_others(tx, t, player, None, by)
+        return done("play.registered", name=player.name, nick=player.herna_nick,
+                    tournament=t.name)
+    # audited as the asking account: he is not (yet) the player
+    by = Change.player(f"discord:{discord_id}", tx.now, "žiadosť o prepojenie Discord účtu")
+    if earlier is None:
+        request = add_link_request(tx.db, t.id, player.id, discord_id, name, by)
+    else:  # approved once, unlinked by the admin since: he decides again
+        request = reopen_link_request(tx.db, earlier.id, t.id, name, by)
+    tx.to_admin(t.id, "identity.request_admin", request_id=request.id, player=player.name,
+                nick=player.herna_nick, account=name, discord_id=discord_id,
+                recorded=player.discord_name or "—", rule=UNFORESEEN_RULE)
+    return pending
+
+
+# -- the head admin's acts -----------------------------------------------------------------
+
+
+def _reason(reason: str | None) -> str:
+    text = (reason or "").strip()
+    if not text:
+        raise Refusal("admin.reason_required", rule="e-SP 2.6")
+    return text
+
+
+def _link(tx: Tx, t: Tournament, player: Player, discord_id: int, by: Change, how: str) -> None:
+    update_player(tx.db, player.id, by, discord_id=discord_id)
+    record(tx.db, by, LINK_ACTION, tournament_id=t.id, subject=f"player:{player.id}",
+           data={"discord_id": discord_id, "how": how})
+
+
+def _unlink(tx: Tx, t: Tournament, player: Player, by: Change) -> None:
+    old = player.discord_id
+    update_player(tx.db, player.id, by, discord_id=None)
+    record(tx.db, by, UNLINK_ACTION, tournament_id=t.id, subject=f"player:{player.id}",
+           data={"discord_id": old})
+    tx.direct(player.id, "identity.unlinked_dm", tournament=t.name, nick=player.herna_nick,
+              reason=by.reason, rule=UNFORESEEN_RULE, **{DISCORD_ACCOUNT: old})
+
+
+def _close_others(tx: Tx, t: Tournament, player: Player, keep: int | None,
+                  by: Change) -> None:
+    """Once the player is linked, the other accounts' pending requests for him are moot."""
+    for other in list_link_requests(tx.db, t.id):
+        if other.player_id == player.id and other.id != keep:
+            decide_link_request(tx.db, other.id, REJECTED, by)
+
+
+def _request(tx: Tx, t: Tournament, request_id: int) -> LinkRequest:
+    try:
+        request = get_link_request(tx.db, request_id)
+    except LookupError:
+        request = None
+    if request is None or request.tournament_id != t.id:
+        raise Refusal("identity.unknown_request", request_id=request_id, tournament=t.name)
+    if request.status != PENDING:
+        raise Refusal("identity.request_decided", request_id=request_id,
+                      status=request.status, rule=UNFORESEEN_RULE)
+    return request
+
+
+def _free_account(tx: Tx, player: Player, discord_id: int) -> None:
+    holder = find_player_by_discord(tx.db, discord_id)
+    if holder is not None and holder.id != player.id:
+        raise Refusal("identity.account_taken", discord_id=discord_id, nick=holder.herna_nick,
+                      rule=UNFORESEEN_RULE)
+
+
+def _approve(tx: Tx, slug: str, admin: AdminRef, request_id: int, reason: str | None) -> Reply:
+    t = lookup.tournament(tx, slug)
+    actor = require_admin(t, admin, UNFORESEEN_RULE)
+    request = _request(tx, t, request_id)
+    player = get_player(tx.db, request.player_id)
+    if player.discord_id is not None:
+        raise Refusal("identity.player_linked", nick=player.herna_nick, rule=UNFORESEEN_RULE)
+    _free_account(tx, player, request.discord_id)
+    why = (reason or "").strip() or f"žiadosť schválená hlavným administrátorom ({UNFORESEEN_RULE})"
+    by = tx.by_admin(actor, why)
+    decide_link_request(tx.db, request.id, APPROVED, by)
+    _link(tx, t, player, request.discord_id, by, how=f"request:{request.id}")
+    _close_others(tx, t, player, request.id, by)
+    tx.direct(player.id, "identity.linked_dm", tournament=t.name, nick=player.herna_nick,
+              reason=why, rule=UNFORESEEN_RULE)
+    return done("identity.approved", rule=UNFORESEEN_RULE, player=player.name,
+                nick=player.herna_nick, account=request.discord_name)
+
+
+async def approve_request(app: App, slug: str, admin: AdminRef, request_id: int,
+                          reason: str | None = None) -> Reply:
+    """Approve a link request: the account becomes the player's (told by DM)."""
+    return await app.run(_approve, slug, admin, request_id, reason)
+
+
+def _reject(tx: Tx, slug: str, admin: AdminRef, request_id: int, reason: str) -> Reply:
+    t = lookup.tournament(tx, slug)
+    actor = require_admin(t, admin, UNFORESEEN_RULE)
+    request = _request(tx, t, request_id)
+    why = _reason(reason)
+    decide_link_request(tx.db, request.id, REJECTED, tx.by_admin(actor, why))
+    player = get_player(tx.db, request.player_id)
+    tx.direct(player.id, "identity.rejected_dm", tournament=t.name, nick=player.herna_nick,
+              reason=why, rule=UNFORESEEN_RULE, **{DISCORD_ACCOUNT: request.discord_id})
+    return done("identity.rejected", rule=UNFORESEEN_RULE, nick=player.herna_nick,
+                account=request.discord_name)
+
+
+async def reject_request(app: App, slug: str, admin: AdminRef, request_id: int,
+                         reason: str) -> Reply:
+    """Reject a link request with a reason (the account is told by DM); asking again is
+    answered with the rejection, never a new request."""
+    return await app.run(_reject, slug, admin, request_id, reason)
+
+
+def _entered(tx: Tx, t: Tournament, nick: str) -> Player:
+    player = find_player_by_nick(tx.db, nick.strip()) if nick.strip() else None
+    if player is None or get_entry(tx.db, t.id, player.id) is None:
+        raise Refusal("identity.unknown_player", nick=nick.strip(), tournament=t.name)
+    return player
+
+
+def _link_by_admin(tx: Tx, slug: str, admin: AdminRef, nick: str, discord_id: int,
+                   reason: str) -> Reply:
+    t = lookup.tournament(tx, slug)
+    actor = require_admin(t, admin, UNFORESEEN_RULE)
+    why = _reason(reason)
+    player = _entered(tx, t, nick)
+    if player.discord_id == discord_id:
+        return done("identity.already_linked", nick=player.herna_nick, discord_id=discord_id)
+    _free_account(tx, player, discord_id)
+    by = tx.by_admin(actor, why)
+    if player.discord_id is not None:  # relink: the old account is told it is no longer his
+        _unlink(tx, t, player, by)
+    _link(tx, t, player, discord_id, by, how="admin")
+    request = find_link_request(tx.db, player.id, discord_id)
+    if request is not None and request.status == PENDING:
+        decide_link_request(tx.db, request.id, APPROVED, by)
+    _close_others(tx, t, player, request.id if request else None, by)
+    tx.direct(player.id, "identity.linked_dm", tournament=t.name, nick=player.herna_nick,
+              reason=why, rule=UNFORESEEN_RULE)
+    return done("identity.linked", rule=UNFORESEEN_RULE, player=player.name,
+                nick=player.herna_nick, discord_id=discord_id)
+
+
+async def link(app: App, slug: str, admin: AdminRef, nick: str, discord_id: int,
+               reason: str) -> Reply:
+    """Link (or relink) the player entered under `nick` to the Discord account `discord_id`;
+    a previous account is unlinked first. Both accounts are told by DM."""
+    return await app.run(_link_by_admin, slug, admin, nick, discord_id, reason)
+
+
+def _unlink_by_admin(tx: Tx, slug: str, admin: AdminRef, nick: str, reason: str) -> Reply:
+    t = lookup.tournament(tx, slug)
+    actor = require_admin(t, admin, UNFORESEEN_RULE)
+    why = _reason(reason)
+    player = _entered(tx, t, nick)
+    if player.discord_id is None:
+        raise Refusal("identity.not_linked", nick=player.herna_nick)
+    old = player.discord_id
+    _unlink(tx, t, player, tx.by_admin(actor, why))
+    return done("identity.unlinked", rule=UNFORESEEN_RULE, player=player.name,
+                nick=player.herna_nick, discord_id=old)
+
+
+async def unlink(app: App, slug: str, admin: AdminRef, nick: str, reason: str) -> Reply:
+    """Unlink the player's Discord account (told by DM); that account cannot link itself to
+    him again by name, only the head admin can."""
+    return await app.run(_unlink_by_admin, slug, admin, nick, reason)
+
+
+# -- the review queue ------------------------------------------------------------------------
+
+
+def link_requests_view(tx: Tx, t: Tournament) -> list[dict[str, Any]]:
+    """The pending link requests of the tournament, for the review queue."""
+    out = []
+    for r in list_link_requests(tx.db, t.id):
+        player = get_player(tx.db, r.player_id)
+        out.append({"request_id": r.id, "player": player.name, "nick": player.herna_nick,
+                    "recorded": player.discord_name, "discord_id": r.discord_id,
+                    "account": r.discord_name, "requested_at": r.requested_at})
+    return out
+
+
+def _requests(tx: Tx, slug: str, admin: AdminRef) -> Reply:
+    t = lookup.tournament(tx, slug)
+    require_admin(t, admin, UNFORESEEN_RULE)
+    rows = link_requests_view(tx, t)
+    for row in rows:
+        row["key"] = "identity.request_row"
+    return done("identity.requests", data=rows, tournament=t.name, n=len(rows))
+
+
+async def link_requests(app: App, slug: str, admin: AdminRef) -> Reply:
+    """The pending link requests (for the CLI: `stredisko link-requests SLUG`)."""
+    return await app.run(_requests, slug, admin)
