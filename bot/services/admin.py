@@ -14,7 +14,7 @@ from sqlite_utils import Database
 
 from bot.services import bounds, lookup
 from bot.services.app import App, Tx
-from bot.services.evidence_map import pairing_evidence
+from bot.services.evidence_map import case_to_dict, pairing_evidence
 from bot.services.identity import link_requests_view
 from bot.services.lifecycle import (
     add_ruling,
@@ -40,6 +40,7 @@ from bot.store import (
     get_player,
     get_result,
     get_round,
+    list_audit,
     list_discrepancies,
     list_evidence,
     list_results,
@@ -272,6 +273,9 @@ def _rule(tx: Tx, slug: str, admin_id: AdminRef, pairing_id: int,
         score(case, profile)
     except (ValueError, TypeError) as error:
         raise Refusal("admin.bad_case", error=str(error), rule=FORFEIT_RULE) from None
+    if current is not None and _same_ruling(tx, pairing, case, why):  # a repeat
+        params = describe(tx, pairing, current)
+        return done("admin.ruled", rule=params.pop("rule"), reason=why, **params)
     allowed = _allowed(tx, t, profile, pairing, current)
     if str(case.end) not in allowed:
         raise Refusal("admin.ruling_not_allowed", end=str(case.end),
@@ -282,6 +286,13 @@ def _rule(tx: Tx, slug: str, admin_id: AdminRef, pairing_id: int,
     assert result is not None  # a ruling always decides
     params = describe(tx, pairing, result)
     return done("admin.ruled", rule=params.pop("rule"), reason=why, **params)
+
+
+def _same_ruling(tx: Tx, pairing: TablePairing, case: Case, why: str) -> bool:
+    """The last ruling at this table decided exactly this, for exactly this reason: ruling it
+    again (a retry, a double submit) changes nothing and answers as the first did."""
+    rulings = [e for e in list_evidence(tx.db, pairing.id) if e.kind is EvidenceKind.RULING]
+    return bool(rulings) and rulings[-1].payload == {"case": case_to_dict(case), "reason": why}
 
 
 async def rule(app: App, slug: str, admin_id: AdminRef, pairing_id: int,
@@ -306,6 +317,8 @@ def _exclude(tx: Tx, slug: str, admin_id: AdminRef, player_id: int, reason: str)
     t, _ = _admin(tx, slug, admin_id)
     why = _reason(reason)
     entry = _playing_entry(tx, t, player_id)
+    if entry.excluded_reason == why:  # a repeat: the same answer, announced once
+        return done("admin.excluded", rule=EXCLUSION_RULE, player=get_player(tx.db, player_id).name)
     if entry.out is not None:
         raise Refusal("admin.already_out", reason=entry.out, rule=EXCLUSION_RULE)
     store_exclude(tx.db, t.id, player_id, why, tx.by_admin(admin_id, why))
@@ -335,6 +348,8 @@ def _reinstate(tx: Tx, slug: str, admin_id: AdminRef, player_id: int, reason: st
     t, _ = _admin(tx, slug, admin_id)
     why = _reason(reason)
     entry = _playing_entry(tx, t, player_id)
+    if entry.out is None and _reinstated_for(tx, t, player_id) == why:  # a repeat
+        return done("admin.reinstated", player=get_player(tx.db, player_id).name)
     if entry.out is None:
         raise Refusal("admin.not_out", player_id=player_id)
     reinstate_entry(tx.db, t.id, player_id, tx.by_admin(admin_id, why))
@@ -342,6 +357,13 @@ def _reinstate(tx: Tx, slug: str, admin_id: AdminRef, player_id: int, reason: st
     tx.announce(t.id, "admin.reinstated_announce", player=name, reason=why)
     tx.direct(player_id, "admin.reinstated_dm", tournament=t.name, reason=why)
     return done("admin.reinstated", player=name)
+
+
+def _reinstated_for(tx: Tx, t: Tournament, player_id: int) -> str | None:
+    """The reason of the player's last reinstatement in this tournament, if any."""
+    found = [a for a in list_audit(tx.db, tournament_id=t.id, action="entry.reinstate")
+             if a.subject == f"player:{player_id}"]
+    return found[-1].reason if found else None
 
 
 async def reinstate(app: App, slug: str, admin_id: AdminRef, player_id: int, reason: str) -> Reply:

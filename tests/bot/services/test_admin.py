@@ -98,6 +98,14 @@ async def test_rule_a_conflict_with_an_allowed_end(
     assert announced and "preklep" in announced[0]
     audit = await app.store.read(list_audit, action="evidence.ruling")
     assert audit[0].reason == "záznam herna.net platí, hlásenie bolo preklep"
+    # the same ruling again (a retry): the same answer, no second ruling, said once
+    again = await admin.rule(app, world.slug, ADMIN_ID, table.id,
+                             (End.FINISHED, {"first_score": 412, "second_score": 388,
+                                             "moved": [table.first_id, table.second_id]}),
+                             "záznam herna.net platí, hlásenie bolo preklep")
+    assert again == reply
+    assert len(await app.store.read(list_audit, action="evidence.ruling")) == 1
+    assert [key for _, key, _ in sent(notifier, "channel")].count("result.ruling") == 1
 
 
 async def test_a_ruling_resolves_a_dispute(app: App, world: World, clock: ManualClock) -> None:
@@ -139,18 +147,23 @@ async def test_exclude_and_reinstate(app: App, world: World,
     entry = await app.store.read(get_entry, world.tournament.id, player)
     assert entry.excluded_reason == "nešportové správanie"
     assert ("dm", player, "result.excluded_dm") in [(w, t, m.key) for w, t, m in notifier.sent]
+    repeat = await admin.exclude(app, world.slug, ADMIN_ID, player, "nešportové správanie")
+    assert repeat == reply  # a retry: the same answer, announced once
+    assert [m.key for _, _, m in notifier.sent].count("result.excluded") == 1
     twice = await admin.exclude(app, world.slug, ADMIN_ID, player, "znova")
     assert twice.key == "admin.already_out"
     back = await admin.reinstate(app, world.slug, ADMIN_ID, player, "omyl, vylúčenie zrušené")
     assert back.ok
     entry = await app.store.read(get_entry, world.tournament.id, player)
     assert entry.out is None
+    repeat = await admin.reinstate(app, world.slug, ADMIN_ID, player, "omyl, vylúčenie zrušené")
+    assert repeat == back
     again = await admin.reinstate(app, world.slug, ADMIN_ID, player, "znova")
     assert again.key == "admin.not_out"
     stranger = await admin.exclude(app, world.slug, ADMIN_ID, 4242, "x")
     assert stranger.key == "admin.unknown_player"
     reinstated = await app.store.read(list_audit, action="entry.reinstate")
-    assert reinstated[0].reason == "omyl, vylúčenie zrušené"
+    assert [a.reason for a in reinstated] == ["omyl, vylúčenie zrušené"]
 
 
 async def test_resolve_a_discrepancy(app: App, world: World, clock: ManualClock) -> None:
