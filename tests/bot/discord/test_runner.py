@@ -18,6 +18,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.clock import ManualClock
 from bot.config import DiscordConfig, load_config
 from bot.discord import runner
 from bot.discord.client import GuildConfig, StrediskoBot
@@ -29,7 +30,11 @@ from bot.discord.testkit import (
     HEAD_ADMIN_ROLE_ID,
     DiscordHarness,
 )
+from bot.services.app import App
+from bot.services.notifier import RecordingNotifier
+from bot.services.outbox import Timely
 from bot.store import Change, Store, create_tournament
+from bot.store.outbox import OutboxStatus, list_outbox
 
 from .conftest import config_file, fake_gateway
 
@@ -121,6 +126,55 @@ async def test_serve_runs_until_stopped_and_syncs_only_when_asked(
     messages = [r.getMessage() for r in caplog.records]
     assert messages[-2:] == ["scheduler stopped", "store closed"]
     assert messages.index("scheduler started") < messages.index("stop requested: shutting down")
+
+
+async def test_at_start_the_bot_delivers_what_waited_and_drops_what_went_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The CLI queued two announcements while no bot ran; one of them only meant something
+    until a moment now past. The bot's start sends the first (with its nonce) and drops the
+    other with an audit line — before the scheduler starts."""
+    fake_gateway(monkeypatch)
+    posts: list[tuple[str, dict[str, Any]]] = []
+
+    async def request(self: Any, route: Any, **kwargs: Any) -> Any:  # Discord's REST, recorded
+        assert (route.method, route.path) == ("POST", "/channels/{channel_id}/messages"), route
+        posts.append((route.url, kwargs["json"]))
+        return {"id": "9", "channel_id": "42", "content": kwargs["json"]["content"],
+                "author": {"id": "1", "username": "stredisko", "discriminator": "0",
+                           "avatar": None}, "timestamp": START.isoformat(),
+                "edited_timestamp": None, "tts": False, "mention_everyone": False,
+                "mentions": [], "mention_roles": [], "attachments": [], "embeds": [],
+                "pinned": False, "type": 0}
+
+    monkeypatch.setattr(discord.http.HTTPClient, "request", request)
+    config = load_config(config_file(tmp_path), env={})
+    async with await Store.open(tmp_path / "stredisko.db") as store:
+        t = await store.call(lambda db: create_tournament(
+            db, slug="o1", name="O1", season="2026/27", round_starts=[START],
+            waiting_minutes=10, game_limit_minutes=50, by=Change.admin("t", START),
+            channel_id=42))
+        cli = App(store, ManualClock(START), RecordingNotifier(), delivery="queue")
+        await cli.run(lambda tx: tx.announce(t.id, "play.withdrawn", player="Ana",
+                                             rule="e-SP 3.6"))
+        await cli.run(lambda tx: tx.announce(t.id, "play.withdrawn", player="Stará správa",
+                                             rule="e-SP 3.6", timely=Timely(t.id, until=START)))
+    stop = asyncio.Event()
+    with caplog.at_level(logging.INFO, "stredisko"):
+        task = asyncio.create_task(runner.serve(config, "token", sync_commands=False,
+                                                stop=stop))
+        while "scheduler started" not in caplog.text:
+            assert not task.done()
+            await asyncio.sleep(0.01)
+        stop.set()
+        assert await asyncio.wait_for(task, 10) == 0
+    assert "outbox at start: 1 sent, 1 dropped as stale, 0 failed" in caplog.text
+    ((url, body),) = posts
+    assert url.endswith("/channels/42/messages") and "Ana" in body["content"]
+    assert body["enforce_nonce"] is True and len(body["nonce"]) <= 25
+    async with await Store.open(tmp_path / "stredisko.db") as store:
+        rows = await store.read(list_outbox)
+    assert [row.status for row in rows] == [OutboxStatus.SENT, OutboxStatus.DROPPED]
 
 
 def _driver(tmp_path: Path) -> Path:
