@@ -139,6 +139,7 @@ class Propozicie:
     avoid: list[tuple[str, str]] = field(default_factory=list)
     platform_sync: bool = True
     players: list[PlayerSpec] = field(default_factory=list)
+    admins: list[int] = field(default_factory=list)  # head admins' Discord ids (policy)
 
 
 # key -> (type, required); "time" is a Bratislava date and time as text
@@ -149,7 +150,7 @@ _TOURNAMENT_KEYS: dict[str, tuple[str, bool]] = {
     "checkin_opens": ("time", False), "checkin_closes": ("time", False),
     "tempo": ("str", False), "language_version": ("str", False),
     "auto_apply_forfeits_after_minutes": ("int", False), "avoid": ("list", False),
-    "platform_sync": ("bool", False),
+    "platform_sync": ("bool", False), "admins": ("list", False),
 }
 _PLAYER_KEYS: dict[str, tuple[str, bool]] = {
     "id": ("str", True), "name": ("str", True), "herna": ("str", True),
@@ -315,7 +316,7 @@ def parse_propozicie(text: str, *, strict: bool = True) -> Propozicie:
         checkin_opens=opens, checkin_closes=closes, tempo=t.get("tempo"),
         language_version=t.get("language_version"),
         auto_apply_forfeits_after_minutes=auto or None, avoid=avoid,
-        platform_sync=t.get("platform_sync", True), players=players,
+        platform_sync=t.get("platform_sync", True), players=players, admins=_admins(t),
     )
 
 
@@ -343,6 +344,15 @@ def _players(lines: dict[tuple[str, int, str], int], tables: Any) -> list[Player
         nicks.add(spec.herna.casefold())
         players.append(spec)
     return players
+
+
+def _admins(t: Reader) -> list[int]:
+    """The head administrators' Discord accounts (e-SP 2.5): who may act in chat (`policy`)."""
+    admins = t.get("admins", [])
+    for item in admins:
+        if isinstance(item, bool) or not isinstance(item, int) or not identity.is_discord_id(item):
+            raise t.fail("admins", f"{item!r}: očakáva sa číslo Discord účtu (17 – 20 číslic)")
+    return list(dict.fromkeys(admins))
 
 
 def _avoid(t: Reader, players: list[PlayerSpec]) -> list[tuple[str, str]]:
@@ -397,6 +407,7 @@ def _create(tx: Tx, prop: Propozicie, admin_id: str) -> Reply:
         "checkin_opens_at": prop.checkin_opens, "checkin_closes_at": prop.checkin_closes,
         "tempo": prop.tempo, "language_version": prop.language_version,
         "auto_apply_forfeits_after_minutes": prop.auto_apply_forfeits_after_minutes,
+        "admin_ids": prop.admins or None,
     }
     settings = {
         "file_ids": file_ids,

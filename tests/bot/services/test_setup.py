@@ -196,3 +196,16 @@ async def test_decay_lowers_inactive_players_once_per_season(
     twice = await decay_season(app, "2025/26", ADMIN)
     assert not twice.ok and twice.key == "setup.decay_done"
     assert (await decay_season(app, "2026/27", ADMIN)).params["count"] == 2  # stary again
+
+
+async def test_the_propozicie_name_the_head_admins_on_discord(app: App, tmp_path: Path) -> None:
+    """`admins` in the propozície: the Discord accounts that may run the tournament in chat
+    (the policy); anything but an account id is refused with its line."""
+    admin_id = 123456789012345678
+    await create(app, tmp_path, propozicie(extra=f"admins = [{admin_id}, {admin_id}]"))
+    t = await read(app, get_tournament_by_slug, SLUG)
+    assert t.admin_ids == [admin_id]
+    for bad in ("[12]", '["hlavny"]', "[true]"):
+        with pytest.raises(SetupError) as error:
+            parse_propozicie(propozicie(extra=f"admins = {bad}"))
+        assert error.value.line == 8 and "Discord" in str(error.value)
