@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -32,28 +32,11 @@ from bot.store import (
 from scrapers.herna import Credentials, HernaClient, pages
 from scrapers.herna.simulator import Simulator
 
+from ...scrapers.test_client_bounds import FakeTime
 from .sync_world import PASSWORD, at, polite_off, read, round_games, setup_tournament
 
 GAME = "/partia/102"  # the one record the faulty pass fetches (the history lists it)
 HISTORY = "/partie"
-
-
-@dataclass
-class FakeTime:
-    """The client's monotonic clock and sleep: a sleep moves the clock; `step` moves it on
-    every reading too (a slow site)."""
-
-    now: float = 0.0
-    step: float = 0.0
-    slept: list[float] = field(default_factory=list)
-
-    def clock(self) -> float:
-        self.now += self.step
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += seconds
 
 
 Arrange = Callable[[Simulator], AbstractContextManager[Any] | None]
