@@ -41,7 +41,7 @@ def main(campaigns: int, seed: int) -> None:
             outcomes: list[Outcome] = list(pool.map(
                 lambda n: killed_run(root / f"c{n}", plans[n], clean), range(campaigns)))
         took = time.perf_counter() - started
-    kinds = Counter(k.split(":")[0] + ":" + k.split(":")[1] if isinstance(k, str) else "SIGKILL"
+    kinds = Counter(k.rsplit(":", 1)[0] if isinstance(k, str) else "SIGKILL"
                     for plan in plans for k in plan)
     print(f"{campaigns} campaigns in {took:.0f} s; kills asked for: {dict(kinds)}")
     print(f"processes killed: {sum(o.kills for o in outcomes)}, "
