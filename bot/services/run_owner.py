@@ -38,11 +38,12 @@ def this_process() -> dict[str, Any]:
 
 
 def why_dead(run: SyncRun, now: datetime) -> str | None:
-    """Why a 'running' run cannot finish any more (an English reason for the audit and the
-    run's summary), or None while its process may still be at work."""
+    """Why a 'running' run cannot finish any more (in Slovak: the head admin reads it), or None
+    while its process may still be at work."""
     age = now - run.started_at
     if age > STALE_AFTER:
-        return f"still running {age} after its start (more than {STALE_AFTER})"
+        hours = int(age.total_seconds() // 3600)
+        return f"beží už {hours} h od začiatku, dlhšie ako ktorékoľvek čítanie z herna.net"
     owner = run.summary.get("owner")
     if not isinstance(owner, dict):
         return None
@@ -51,11 +52,11 @@ def why_dead(run: SyncRun, now: datetime) -> str | None:
         return None
     pid = owner.get("pid")
     if not isinstance(pid, int) or pid <= 0:
-        return "its owner has no process id"
+        return "nevie sa, ktorý proces ju viedol"
     if pid == me["pid"]:
         return None if owner.get("token") == me["token"] else (
-            f"process {pid} was restarted (another process now holds its id)")
-    return None if _alive(pid) else f"its process {pid} on {me['host']} is gone"
+            f"proces {pid} sa medzitým reštartoval")
+    return None if _alive(pid) else f"proces {pid} na {me['host']} už nebeží"
 
 
 def _alive(pid: int) -> bool:
