@@ -72,7 +72,7 @@ from bot.store import (  # noqa: E402
 
 SLUG = "online-bench"
 ADMIN = "hlavny"
-ADMIN_ID = 1  # the head admin's Discord id (the tournament names no admin ids: role trusted)
+ADMIN_ID = 10**17  # the head admin's Discord account, named by the tournament (the policy)
 START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)  # round 1: 9:00 in Bratislava
 ROUND_EVERY = timedelta(hours=1)
 REPORT_AT = timedelta(minutes=20)  # inside the round, before the 50-minute limit
@@ -89,7 +89,7 @@ def seed(tx: Tx, discord_ids: list[int], rounds_planned: int) -> int:
     t = create_tournament(
         tx.db, slug=SLUG, name="Online kvalifikácia (bench)", season="2026/27",
         round_starts=[START + k * ROUND_EVERY for k in range(rounds_planned)],
-        waiting_minutes=10, game_limit_minutes=50, by=by,
+        waiting_minutes=10, game_limit_minutes=50, by=by, admin_ids=[ADMIN_ID],
         # No herna.net in the bench: the players' reports are all the evidence there is.
         settings={"platform_sync": False})
     for n, discord_id in enumerate(discord_ids):

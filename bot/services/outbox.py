@@ -88,12 +88,15 @@ def staleness(db: Database, row: OutboxRow, now: datetime) -> str | None:
     return None
 
 
-def _drop_if_stale(db: Database, row: OutboxRow, now: datetime) -> bool:
-    why = staleness(db, row, now)
-    if why is None:
-        return False
-    drop_message(db, row, why, Change.scheduler(now, "správa neodoslaná: jej čas uplynul"))
-    return True
+def _pending_and_stale(db: Database, now: datetime) -> list[tuple[OutboxRow, str | None]]:
+    """The pending messages, oldest first, each with why its moment has passed (or None)."""
+    return [(row, staleness(db, row, now)) for row in pending_messages(db)]
+
+
+def _drop(db: Database, stale: list[tuple[OutboxRow, str]], now: datetime) -> None:
+    by = Change.scheduler(now, "správa neodoslaná: jej čas uplynul")
+    for row, why in stale:
+        drop_message(db, row, why, by)
 
 
 def _retry_at(now: datetime, attempts: int) -> datetime | None:
@@ -115,41 +118,61 @@ async def deliver(notifier: Notifier, destination: Destination, target: int,
 
 
 class Sender:
-    """Delivers the outbox of one process; one flush at a time."""
+    """Delivers the outbox of one process; one pass at a time.
+
+    Flushes asked for while a pass runs are folded together: one more pass serves them all
+    (it starts after their commits, so it sees their messages). Under a burst of commands
+    that is one read of the outbox per pass instead of one per command."""
 
     def __init__(self, app: App) -> None:
         self.app = app
         self._lock = asyncio.Lock()
+        self._asked = 0  # flushes asked for so far
+        self._served = 0  # every flush asked for up to this one has had a pass after it
+        self._last = Flushed()
 
     async def flush(self) -> Flushed:
+        """Deliver what is pending (after the caller's commit); returns what the pass that
+        served this call did."""
+        self._asked += 1
+        mine = self._asked
         async with self._lock:
-            store, clock = self.app.store, self.app.clock
-            sent = dropped = failed = 0
-            waiting: set[tuple[str, int]] = set()  # places whose earlier message failed
-            for row in await store.read(pending_messages):
-                place = (row.destination, row.target)
-                now = clock.now()
-                if place in waiting or (row.next_attempt_at is not None
-                                        and row.next_attempt_at > now):
-                    waiting.add(place)  # a retry not due yet holds back what follows it
-                    continue
-                if await store.call(_drop_if_stale, row, now):
-                    dropped += 1
-                    continue
-                try:
-                    await deliver(self.app.notifier, row.destination, row.target, as_message(row))
-                except Exception as error:  # Discord 5xx, network: retried, never lost
-                    log.warning("message %s (%s) not delivered: %s", row.key, row.message_key,
-                                error)
-                    waiting.add(place)
-                    failed += 1
-                    by = Change.scheduler(now, "doručenie zlyhalo")
-                    await store.call(failed_attempt, row.id, f"{type(error).__name__}: {error}",
-                                     _retry_at(now, row.attempts), by)
-                    continue
-                await store.call(mark_sent, row.id, clock.now())
-                sent += 1
-            return Flushed(sent, dropped, failed)
+            if self._served >= mine:
+                return self._last
+            serves = self._asked
+            self._last = await self._pass()
+            self._served = serves
+            return self._last
+
+    async def _pass(self) -> Flushed:
+        store, clock = self.app.store, self.app.clock
+        rows = await store.read(_pending_and_stale, clock.now())
+        stale = [(row, why) for row, why in rows if why is not None]
+        if stale:
+            await store.call(_drop, stale, clock.now())
+        sent = failed = 0
+        waiting: set[tuple[str, int]] = set()  # places whose earlier message failed
+        for row in (row for row, why in rows if why is None):
+            place = (row.destination, row.target)
+            now = clock.now()
+            if place in waiting or (row.next_attempt_at is not None
+                                    and row.next_attempt_at > now):
+                waiting.add(place)  # a retry not due yet holds back what follows it
+                continue
+            try:
+                await deliver(self.app.notifier, row.destination, row.target, as_message(row))
+            except Exception as error:  # Discord 5xx, network: retried, never lost
+                log.warning("message %s (%s) not delivered: %s", row.key, row.message_key,
+                            error)
+                waiting.add(place)
+                failed += 1
+                await store.call(failed_attempt, row.id, f"{type(error).__name__}: {error}",
+                                 _retry_at(now, row.attempts),
+                                 Change.scheduler(now, "doručenie zlyhalo"))
+                continue
+            await store.call(mark_sent, row.id, clock.now())
+            sent += 1
+        return Flushed(sent, len(stale), failed)
 
     async def run(self, stop: asyncio.Event, every: float) -> None:
         """Deliver what other processes (the CLI) queued and retry what failed, every
