@@ -13,17 +13,24 @@ import pytest
 
 from .campaign import Final, clean_run, killed_run
 
-# Every crash point early, midway and late in the first process, a SIGKILL at a moment, and
-# chains of kills in the restarted processes (a crash during recovery).
-CASES: list[list[str | float]] = [
-    ["commit:before:25"], ["commit:before:210"], ["commit:before:380"],
-    ["commit:after:3"], ["commit:after:150"], ["commit:after:390"],
-    ["send:before:1"], ["send:before:40"],
-    ["send:after:12"], ["send:after:62"],
-    ["http:2"], ["http:60"],
+# Every crash point early, midway and late in the first process (as a share of the clean run's
+# passages of that point), a SIGKILL at a moment, and a chain of kills in the restarted
+# processes (a crash during recovery).
+PLANS: list[list[tuple[str, float] | float]] = [
+    [("commit:before", 0.06)], [("commit:before", 0.5)], [("commit:before", 0.97)],
+    [("commit:after", 0.01)], [("commit:after", 0.4)], [("commit:after", 0.99)],
+    [("send:before", 0.0)], [("send:before", 0.6)],
+    [("send:after", 0.2)], [("send:after", 1.0)],
+    [("http", 0.03)], [("http", 0.9)],
     [1.5],
-    ["commit:after:100", "send:after:1", "http:4", "commit:before:2"],
+    [("commit:after", 0.25), ("send:after", 0.0), ("http", 0.05), ("commit:before", 0.0)],
 ]
+
+
+def kills(plan: list[tuple[str, float] | float], counts: dict[str, int]) -> list[str | float]:
+    """"point:n" with n the share of the clean run's passages (at least the first)."""
+    return [k if isinstance(k, float) else f"{k[0]}:{max(1, round(k[1] * counts[k[0]]))}"
+            for k in plan]
 
 
 @pytest.fixture(scope="module")
@@ -38,12 +45,13 @@ def test_a_whole_tournament_survives_kills_anywhere(
     final, counts = clean
     for point in ("commit:before", "commit:after", "send:before", "send:after", "http"):
         assert counts[point] > 0, point  # the clean run passes every point the cases name
+    cases = [kills(plan, counts) for plan in PLANS]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        outcomes = list(pool.map(lambda n: killed_run(tmp_path / f"case{n}", CASES[n], final),
-                                 range(len(CASES))))
-    unkilled = [CASES[n] for n, o in enumerate(outcomes) if o.kills < 1]
+        outcomes = list(pool.map(lambda n: killed_run(tmp_path / f"case{n}", cases[n], final),
+                                 range(len(cases))))
+    unkilled = [cases[n] for n, o in enumerate(outcomes) if o.kills < 1]
     assert unkilled == []  # every case really was killed
-    failing = [f"{CASES[n]}: {o.comparison}" for n, o in enumerate(outcomes)
+    failing = [f"{cases[n]}: {o.comparison}" for n, o in enumerate(outcomes)
                if not o.comparison.clean]
     assert not failing, "\n".join(failing)
     # a message delivered just before a kill went out again after the restart: Discord (the
