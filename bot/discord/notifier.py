@@ -101,9 +101,10 @@ class DiscordNotifier:
         admins = tournament.admin_ids if tournament else []
         delivered = [admin for admin in admins if await self._dm(admin, pieces, message.ref)]
         if not delivered:
-            # Nowhere to put it: keep it in the log so the head admin can still find it.
-            log.error("admin message %s of tournament %s reached nobody: %s",
-                      message.key, tournament_id, message.params)
+            # Nowhere to put it: the outbox keeps it, retries, and in the end marks it failed
+            # with an audit line (the head admin still finds it there), never "sent".
+            raise Undeliverable(f"admin message {message.key} of tournament {tournament_id} "
+                                "reached nobody (no admin channel, no reachable head admin)")
 
     # -- where -----------------------------------------------------------------------------
 

@@ -3,7 +3,6 @@ notes — through discord.py's real HTTP layer, recorded by the harness, against
 
 from __future__ import annotations
 
-import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -13,7 +12,7 @@ import pytest
 from sqlite_utils import Database
 
 from bot.discord.client import StrediskoBot
-from bot.discord.notifier import DiscordNotifier
+from bot.discord.notifier import DiscordNotifier, Undeliverable
 from bot.discord.testkit import CONTROL_CHANNEL_ID, DiscordHarness, FakeUser
 from bot.services.notifier import Message
 from bot.store import Change, Player, Store, Tournament, create_player, create_tournament
@@ -149,17 +148,14 @@ async def test_admin_note_by_dm_without_an_admin_channel(tmp_path: Path) -> None
         assert s.harness.channel_messages == []
 
 
-async def test_admin_note_that_reaches_nobody_is_logged(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
+async def test_admin_note_that_reaches_nobody_stays_undelivered(tmp_path: Path) -> None:
+    """No admin channel and the head admin's DMs closed: the note is not "sent" — the outbox
+    keeps it and retries (then marks it failed with an audit line)."""
     async for s in _setup(tmp_path, admins=True):
         s.harness.close_dms(s.harness.head_admin)
-        s.harness.errors.clear()
-        with caplog.at_level(logging.ERROR, "stredisko.discord.notifier"):
+        with pytest.raises(Undeliverable, match="reached nobody"):
             await s.notifier.to_admin(s.tournament.id, Message("common.no_round"))
-        assert "reached nobody" in caplog.text
         assert s.harness.channel_messages == []  # never leaked into the public channel
-        s.harness.errors.clear()  # the harness collects errors too: this one was expected
 
 
 async def test_default_channel_comes_from_the_bot(s: Setup) -> None:
