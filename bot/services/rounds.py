@@ -392,13 +392,21 @@ def _finished(tx: Tx, t: Tournament, profile: Profile, rank: Any,
         elif before is None:
             row["key"] = "finish.done_unrated_row"
     params = {"tournament": t.name, "season": t.season, "rule": profile.qualification.rule,
-              "screlo_rule": profile.screlo.rule}
+              "screlo_rule": screlo_citation(profile)}
     return done("finish.done", data=rows, **params)
+
+
+def screlo_citation(profile: Profile) -> str:
+    """What a screlo change cites: the rules saying which games feed it (e-SP 2.4, 5), then
+    the association's published method that computes it ("výpočet screla", not e-SP)."""
+    s = profile.screlo
+    return f"{s.scope_rule}; {s.rule}" if s.scope_rule else s.rule
 
 
 def _screlo_changes(tx: Tx, t: Tournament, profile: Profile, results: list[Any]
                     ) -> dict[int, tuple[float, float, int]]:
-    """Online screlo after the tournament (e-SP 2.4, 5; the association's screlo method):
+    """Online screlo after the tournament (which games: e-SP 2.4, 5; how: the association's
+    published "výpočet screla" method):
     every rated game against the ratings before it (the entries' seeds); player -> (before,
     after, games after) for each rating that changes. Pure: computing it again gives the
     same."""
