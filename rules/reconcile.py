@@ -260,8 +260,8 @@ class _Reconciler:
             return verdict
         name, rule = self.ev.name, self.profile.timing.waiting_rule
         told = (
-            f"{name(reporter)} nahlásil neprítomnosť súpera; {name(absent)} prišiel až po "
-            f"uplynutí čakacej lehoty a partia sa odohrala: platí tak, ako sa odohrala "
+            f"Príchod až po uplynutí čakacej lehoty: {name(absent)} (neprítomnosť hlási "
+            f"{name(reporter)}); partia sa odohrala a platí tak, ako sa odohrala "
             f"({rule}, {UNFORESEEN_RULE})"
         )
         return replace(verdict, tell_admin=told)

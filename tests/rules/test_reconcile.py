@@ -107,8 +107,8 @@ WRONG_DRAW = game(1, "draw", first=B, scores=(0, 0), started=t(9, 2), ended=t(9,
 REMATCH = game(2, started=t(9, 4), ended=t(9, 41))
 # RULES.md 2 Interpretation: the game counts, the head admin is told (e-SP 4.3, 5)
 LATE_TOLD = (
-    "anna nahlásil neprítomnosť súpera; boris prišiel až po uplynutí čakacej lehoty a partia "
-    "sa odohrala: platí tak, ako sa odohrala (e-SP 4.3, e-SP 5)"
+    "Príchod až po uplynutí čakacej lehoty: boris (neprítomnosť hlási anna); partia sa "
+    "odohrala a platí tak, ako sa odohrala (e-SP 4.3, e-SP 5)"
 )
 
 # (id citing the rule, evidence, now, verdict type, expected attributes)

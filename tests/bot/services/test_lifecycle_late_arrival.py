@@ -34,7 +34,7 @@ async def test_a_late_arrival_who_played_counts_and_the_admin_is_told(
     assert (result.first_score, result.second_score) == (420, 380)
     ((_, key, text),) = sent(notifier, "admin")
     assert key == "result.late_arrival"
-    assert f"{NAMES[1]} prišiel až po uplynutí čakacej lehoty" in text
+    assert f"Príchod až po uplynutí čakacej lehoty: {NAMES[1]}" in text
     assert "e-SP 4.3" in text and "e-SP 5" in text
     assert [k for _, k, _ in sent(notifier, "channel")] == ["result.official"]
     await app.run(refresh(table.id))  # the same verdict again: nothing new to tell
