@@ -209,7 +209,8 @@ class Ruling:
 class RoundClock:
     """The round's official start, game time limit (e-SP 4.5) and end of the waiting period
     (e-SP 4.3). The caller computes them from the propozície; `for_round` applies the profile's
-    defaults when the propozície name nothing else."""
+    defaults when the propozície name nothing else — the game limit's is e-SP 4.5's 50 minutes,
+    the waiting period's is only this program's (e-SP 4.3 leaves it to the propozície)."""
 
     start: datetime
     limit: datetime

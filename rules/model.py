@@ -23,7 +23,13 @@ class End(StrEnum):
     BYE = "bye"  # row 8
     SAVE_FAILED = "save_failed"  # rows 9, 10, 11
     AGREED_DRAW = "agreed_draw"  # row 12
+    # a round a late entrant or a temporarily withdrawn player was not paired in: 0 points,
+    # 0:0 (ČAS 14.4); one player, no opponent, not a bye. Only profiles that list it score it.
+    MISSED_ROUND = "missed_round"
 
+
+#: Ends of a pairing without an opponent (`Case.second` None).
+ALONE = frozenset({End.BYE, End.MISSED_ROUND})
 
 #: Ends that name the player the game ended on.
 ENDS_WITH_LOSER = frozenset({End.TIME_LOSS, End.RESIGNED, End.DISCONNECTED, End.NO_SHOW})
@@ -33,7 +39,8 @@ ENDS_WITH_LOSER = frozenset({End.TIME_LOSS, End.RESIGNED, End.DISCONNECTED, End.
 class Case:
     """What happened at one pairing.
 
-    `first` is always the player who starts. `second` is None only for a BYE.
+    `first` is always the player who starts. `second` is None only for a BYE (and for a
+    MISSED_ROUND, ČAS 14.4: the round a late entrant or a temporarily withdrawn player missed).
     `loser` names the player a TIME_LOSS, RESIGNED, DISCONNECTED or NO_SHOW ended on.
     `winner` (SAVE_FAILED only) is the winner both players agree on; None = no agreement.
     `agreed` (SAVE_FAILED only) marks that both players agree on the whole result, which is

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import tomllib
 import types
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import MISSING, dataclass, fields, is_dataclass
 from pathlib import Path
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
@@ -88,6 +88,13 @@ class OverLimitRule:
     # Interpretation (e-SP 4.5): the counting game ended after the limit, or had not ended by it.
     ended_after_limit: bool
     unfinished_at_limit: bool
+    # Which game counts when the pair played more than one by the limit (e-SP 4.5: "ak hráči
+    # odohrajú viac ako jednu vzájomnú partiu do stanoveného limitu, … posledná z nich"):
+    # "last_finished": the last game FINISHED by the limit; a later game still unfinished at
+    #           the limit does not cancel it; row 7 only when no game was finished by then;
+    # "last_started": the older reading — the last game STARTED by the limit counts, so an
+    #           unfinished later game makes the pairing row 7.
+    counting_game: str = "last_finished"
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +103,17 @@ class ByeRule:
     points: float
     score: int
     opponent_score: int
+
+
+@dataclass(frozen=True, slots=True)
+class MissedRoundRule:
+    """A round a player was not paired in because he entered late or was temporarily out
+    (ČAS 14.4: "nula bodů a skóre 0:0" for each such round). Only profiles that list
+    "missed_round" in `ends` score it."""
+
+    rule: str = "ČAS 14.4"
+    points: float = 0.0
+    score: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,12 +217,22 @@ class PairingRule:
     max_start_difference: int
     max_same_in_a_row: int
     round_robin_rule: str
-    # round robin when players <= rounds + round_robin_extra (SP 1.3); -1 = never
+    # round robin when players <= rounds + round_robin_extra (SP 1.3); -1 = never. Used only
+    # when the event's format is "by-size".
     round_robin_extra: int
+    # The event's format unless its propozície name one ([tournament] format):
+    # "swiss" — always Swiss (online: e-SP 2.4; SP's articles 1.1–4 do not apply online);
+    # "round-robin" — every round from the Berger table; "by-size" — SP 1.3's size rule.
+    format: str = "by-size"
+    format_rule: str = "SP 1.3"
+    # where the start-balance limits above come from (online: SP 1.3 by analogy only)
+    balance_rule: str = "SP 1.3"
 
 
 @dataclass(frozen=True, slots=True)
 class ScreloRule:
+    # the computation (K table, 50-game split, K across a band boundary, acceleration, the
+    # probability curve): the association's published "výpočet screla" method, not e-SP
     rule: str
     newcomer_rating: float
     decay_rule: str
@@ -220,6 +248,8 @@ class ScreloRule:
     probability_decimals: int
     # explicit table of [rating difference, expected score] rows; empty = use the curve
     table: list[list[float]]
+    # which events and games feed the rating and the newcomer's start (online: e-SP 2.4, 5)
+    scope_rule: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +278,7 @@ class Profile:
     plausible: PlausibleRule
     pairing: PairingRule
     screlo: ScreloRule
+    missed_round: MissedRoundRule = MissedRoundRule()
 
     @classmethod
     def load(cls, name_or_path: str | Path) -> Profile:
@@ -285,6 +316,8 @@ def _build(cls: type, data: Any, where: str) -> Any:
     for f in fields(cls):
         path = f"{where}: {f.name}" if ":" not in where else f"{where}.{f.name}"
         if f.name not in data:
+            if f.default is not MISSING:  # added later, with the meaning it always had
+                continue
             raise ProfileError(f"{path}: missing")
         values[f.name] = _convert(hints[f.name], data[f.name], path)
     return cls(**values)
@@ -323,6 +356,9 @@ def _convert(tp: Any, value: Any, path: str) -> Any:
     return value
 
 
+#: event formats a profile may default to; the propozície may name the first two
+FORMATS = ("swiss", "round-robin", "by-size")
+COUNTING_GAMES = ("last_finished", "last_started")
 _CRITERIA = ("points", "wins", "median_buchholz", "buchholz", "score", "spread", "neustadtl")
 # one-sided forfeit scores shared by resignations and disconnections (rules.scoring)
 _FORFEIT_MODES = ("forfeit_or_current", "forfeit_or_difference")
@@ -342,6 +378,8 @@ def _check(p: Profile, where: str) -> None:
     one_of("disconnect.mode", p.disconnect.mode, ("margin", *_FORFEIT_MODES))
     one_of("resigned.mode", p.resigned.mode, ("as_played", *_FORFEIT_MODES))
     one_of("agreed_draw.score", p.agreed_draw.score, ("lower", "as_played"))
+    one_of("over_limit.counting_game", p.over_limit.counting_game, COUNTING_GAMES)
+    one_of("pairing.format", p.pairing.format, FORMATS)
     for key in ("tiebreaks", "round_robin_tiebreaks"):
         criteria = getattr(p.standings, key)
         if not criteria or len(set(criteria)) != len(criteria):

@@ -5,10 +5,12 @@ dated later are ignored and a game that ended after `now` is seen as still runni
 past verdict can be recomputed. The rules, in order:
 
 1. the latest ruling of the head administrator decides (e-SP 2.6, 5);
-2. of the platform records between the pair, the last game started by the limit counts
-   (e-SP 4.5); a wrong-starter draw is superseded by the rematch (e-SP 4.2); a flagged record
-   goes to the admin; a counting game that ended after the limit, or had not ended by it, is
-   OVER_LIMIT (profile `over_limit`);
+2. of the platform records between the pair, the last game FINISHED by the limit counts
+   (e-SP 4.5); a later game still unfinished at the limit does not cancel it; a wrong-starter
+   draw is no result and is superseded by the rematch (e-SP 4.2); a flagged record goes to the
+   admin; when no game was finished by the limit the pairing is OVER_LIMIT (profile
+   `over_limit`); a player reported absent who came late and played: the game counts and
+   the admin is told (`Decided.tell_admin`);
 3. a platform draw is an agreed draw only with both players' confirmations made between the
    game's start and the limit; otherwise the game stands as played (e-SP 3.5, rows 12–13);
 4. finished / passes / resigned / time loss / disconnection as recorded — a disconnection is a
@@ -16,7 +18,8 @@ past verdict can be recomputed. The rules, in order:
 5. a player's score report (his latest since the game started) that contradicts the record is a
    conflict for the admin, never a silent overwrite;
 6. no record: absence (e-SP 4.3) first; before the limit wait; after it the players' reports
-   decide a save-failed outcome (e-SP 4.6), and if nobody did anything, BOTH_NO_SHOW.
+   decide a save-failed outcome (e-SP 4.6; two "draw" reports with different scores go to
+   the admin, e-SP 5), and if nobody did anything, BOTH_NO_SHOW.
 
 Forfeits and save-failed outcomes are `Decided(proposal=True)`: the head admin alone rules them
 (e-SP 2.5, 4.9). Disputes are the lifecycle's business (they move a provisional result to
@@ -65,6 +68,9 @@ class Decided:
     proposal: bool
     note: str
     code: str
+    # a fact the head admin must hear although the case is decided (Slovak, cited), e.g. a
+    # player reported absent arrived after the waiting period and the game was played
+    tell_admin: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +185,7 @@ class _Reconciler:
             case = Case(End.BYE, self.ev.first, None, round=self.ev.round)
             return Decided(case, (), (rule,), False, f"Hráč nemá súpera – voľno ({rule})", "bye")
         if self.ev.games:
-            return self._from_games()
+            return self._told_of_late_arrival(self._from_games())
         return self._without_record()
 
     def _ruled(self, ruling: Ruling) -> Decided:
@@ -197,7 +203,8 @@ class _Reconciler:
             late = games[0]
             why = f"Partia začala až po uplynutí časového limitu ({p.over_limit.rule})"
             return self._over_limit(late, [late], why, p.over_limit.unfinished_at_limit)
-        game, basis = in_time[-1], in_time
+        game = self._counting_game(in_time)
+        basis = [*(g for g in in_time if g is not game), game]
         if game.flags:
             return self._flagged(game, basis)
         if game.first != self.ev.first:
@@ -213,6 +220,51 @@ class _Reconciler:
         if game.end is PlatformEnd.DRAW:
             return self._draw(game, basis)
         return self._played(game, basis)
+
+    def _counting_game(self, in_time: Sequence[PlatformGame]) -> PlatformGame:
+        """e-SP 4.5: of the games finished by the limit, the last one counts ("ak hráči
+        odohrajú viac ako jednu vzájomnú partiu do stanoveného limitu, … posledná z nich"); a
+        later game still unfinished at the limit does not cancel it. Before the limit a running
+        game is awaited (it may finish and count). A wrong-starter draw is no result (e-SP
+        4.2). With no game finished by the limit the last one started stands for the pairing
+        (row 7). Profile `over_limit.counting_game = "last_started"` keeps the older reading."""
+        last, limit = in_time[-1], self.clock.limit
+        if self.profile.over_limit.counting_game != "last_finished":
+            return last
+        if last.ended is None and self.now < limit:
+            return last
+        finished = [
+            g for g in in_time
+            if g.ended is not None and g.ended <= limit
+            and not (g.end is PlatformEnd.DRAW and g.first != self.ev.first)
+        ]
+        if not finished:
+            return last
+        return max(finished, key=lambda g: (g.ended, g.started, g.id))
+
+    def _told_of_late_arrival(self, verdict: Verdict) -> Verdict:
+        """Interpretation (RULES.md 2): a player reported absent who came after the waiting
+        period and then played — the game counts (the present player waived the forfeit by
+        playing, e-SP 4.3), but the head admin is told (e-SP 5)."""
+        if not isinstance(verdict, Decided) or not self.ev.absences:
+            return verdict
+        reporters = {a.reporter for a in self.ev.absences}
+        if len(reporters) != 1:
+            return verdict
+        (reporter,) = reporters
+        absent = self.ev.opponent(reporter)
+        waiting_ends = self.clock.waiting_ends
+        if any(a.player == absent and a.at <= waiting_ends for a in self.ev.arrivals):
+            return verdict
+        if min(g.started for g in self.ev.games) <= waiting_ends:
+            return verdict
+        name, rule = self.ev.name, self.profile.timing.waiting_rule
+        told = (
+            f"Príchod až po uplynutí čakacej lehoty: {name(absent)} (neprítomnosť hlási "
+            f"{name(reporter)}); partia sa odohrala a platí tak, ako sa odohrala "
+            f"({rule}, {UNFORESEEN_RULE})"
+        )
+        return replace(verdict, tell_admin=told)
 
     def _base_rules(self, basis: Sequence[PlatformGame]) -> list[str]:
         """Citations for choosing the counting game out of several."""
@@ -486,7 +538,7 @@ class _Reconciler:
         rests += [a.id for a in arrivals]  # late arrivals: shown, they do not undo the no-show
         return Decided(case, _ids(rests), _unique([no_show]), True, note, "no_show")
 
-    def _save_failed(self, reports: list[ScoreReport]) -> Decided:
+    def _save_failed(self, reports: list[ScoreReport]) -> Verdict:
         """e-SP 4.6, rows 9–11: both players reported; the server saved nothing."""
         name = self.ev.name  # how the texts call the players
         first, second = self.ev.first, self.ev.second
@@ -511,6 +563,18 @@ class _Reconciler:
             )
             return Decided(case, ids, (sf.agreed_rule,), True, note, "save_failed_agreed")
         winner = _winner(a, first, second)
+        if winner is None and _winner(b, first, second) is None:
+            # Interpretation: e-SP 4.6 covers disagreement on WHO WON; both say "draw" but
+            # differ on the score — no rule foresees it, the head admin decides (e-SP 5)
+            conflict = (
+                f"Záznam partie chýba; obaja hráči hlásia remízu, ale rôzne skóre "
+                f"({a[0]}:{a[1]} a {b[0]}:{b[1]}); e-SP 4.6 rieši len nezhodu v tom, kto "
+                f"vyhral — rozhodne hlavný administrátor ({UNFORESEEN_RULE})"
+            )
+            return self._needs_admin(
+                "save_failed_draw_scores", conflict, ids, [sf.rule, UNFORESEEN_RULE],
+                (End.SAVE_FAILED,),
+            )
         if winner is not None and winner == _winner(b, first, second):
             note = (f"Záznam partie chýba; hráči sa zhodujú len na víťazovi ({name(winner)}) "
                     f"({sf.rule})")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rules.model import ENDS_WITH_LOSER, Case, End, Result
+from rules.model import ALONE, ENDS_WITH_LOSER, Case, End, Result
 from rules.profile import Profile
 
 
@@ -35,9 +35,10 @@ def _check(case: Case, profile: Profile) -> End:
         )
     if not isinstance(case.first, str) or not case.first:
         raise ValueError("first: a player id (non-empty string) is required")
-    if end is End.BYE:
+    if end in ALONE:
         if case.second is not None:
-            raise ValueError("second: a bye has no opponent, second must be None")
+            what = "a bye" if end is End.BYE else "a missed round"
+            raise ValueError(f"second: {what} has no opponent, second must be None")
     elif not isinstance(case.second, str) or not case.second:
         raise ValueError(f"second: {end.value} needs an opponent (only a bye has none)")
     if case.first == case.second:
@@ -77,10 +78,12 @@ def _check_loser_winner(case: Case, end: End, players: tuple[str, ...]) -> None:
 def _check_facts(case: Case, end: End) -> None:
     """Facts that cannot go together with this end."""
     has_scores = case.first_score != 0 or case.second_score != 0
-    if end in (End.NO_SHOW, End.BOTH_NO_SHOW, End.BYE) and has_scores:
+    if end in (End.NO_SHOW, End.BOTH_NO_SHOW, *ALONE) and has_scores:
         raise ValueError(f"first_score/second_score: no game was played ({end.value}), must be 0")
     if end is End.NO_SHOW and case.loser in case.moved:
         raise ValueError(f"moved: {case.loser!r} made a move, so he did not fail to show up")
+    if end is End.MISSED_ROUND and case.moved:
+        raise ValueError("moved: a missed round (ČAS 14.4) was not played, nobody moved")
     if end is End.BOTH_NO_SHOW and case.moved:
         raise ValueError("moved: nobody came (both_no_show), so nobody can have moved")
     if end is End.SAVE_FAILED:
@@ -231,6 +234,12 @@ def _bye(case: Case, profile: Profile) -> Result:
     )
 
 
+def _missed_round(case: Case, profile: Profile) -> Result:
+    # ČAS 14.4: "nula bodů a skóre 0:0" for each round missed; no opponent, no forfeit
+    rule = profile.missed_round
+    return _result(case, profile, (rule.points, 0.0), (rule.score, 0), frozenset(), rule.rule)
+
+
 def _save_failed(case: Case, profile: Profile) -> Result:
     rule = profile.save_failed
     if case.agreed:  # row 9: the whole result agreed
@@ -289,6 +298,7 @@ _SCORERS: dict[End, Callable[[Case, Profile], Result]] = {
     End.BYE: _bye,
     End.SAVE_FAILED: _save_failed,
     End.AGREED_DRAW: _agreed_draw,
+    End.MISSED_ROUND: _missed_round,
 }
 
 
@@ -304,4 +314,5 @@ END_NAMES_SK: dict[End, str] = {
     End.BYE: "voľno (BYE)",
     End.SAVE_FAILED: "zlyhalo uloženie",
     End.AGREED_DRAW: "remíza dohodou",
+    End.MISSED_ROUND: "vynechané kolo",
 }

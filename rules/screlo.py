@@ -1,4 +1,7 @@
-"""Online screlo: RULES.md section 8 (e-SP 2.4, 5; SP 1.3; the association's published method).
+"""Online screlo: RULES.md section 8. Which games feed it, the newcomer's 1600 and the decay:
+e-SP 2.4, 5 (live: SP 1.3). The computation — the K table, the 50-game split, K across a band
+boundary, the acceleration and the expected-result curve — is the association's published
+"výpočet screla" method, not the competition rules; profiles cite it as `screlo.rule`.
 
 One tournament is rated at once: every rated game's expected score comes from the two players'
 ratings *before* the tournament, the change is K × (actual − expected), K by rating band and by

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-from rules.model import Result, Standing
+from rules.model import End, Result, Standing
 from rules.profile import Profile
 
 
@@ -105,15 +105,16 @@ class _Aggregates:
     def add(self, result: Result, index: Mapping[str, int]) -> None:
         case = result.case
         first = self._seat(case.first, case.round, index)
-        if case.second is None:  # a bye: own points and score, no opponent
+        if case.second is None:  # a bye or a missed round: own points and score, no opponent
             points = result.first_points
             self.points[first] += points
             self.score[first] += result.first_score
             self.conceded[first] += result.second_score
-            self.games[first] += 1
+            # a missed round (ČAS 14.4) scores 0 and 0:0 but is no game played
+            self.games[first] += case.end != End.MISSED_ROUND
             if self.rule.bye_counts_as_win and points == self.win:
                 self.wins[first] += 1
-            if self.rule.bye_in_buchholz:
+            if self.rule.bye_in_buchholz and case.end == End.BYE:
                 self.byes[first] += 1
             return
         second = self._seat(case.second, case.round, index)

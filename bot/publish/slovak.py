@@ -20,6 +20,7 @@ END_LABELS: dict[End, str] = {
     End.BYE: "voľno (BYE)",
     End.SAVE_FAILED: "zápis sa neuložil",
     End.AGREED_DRAW: "remíza dohodou",
+    End.MISSED_ROUND: "vynechané kolo",
 }
 
 STATUS_LABELS: dict[ResultStatus, str] = {

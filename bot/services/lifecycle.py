@@ -98,6 +98,8 @@ def _verdict_fields(verdict: Verdict, profile: Profile) -> ResultFields:
         status = ResultStatus.PROPOSED if verdict.proposal else ResultStatus.PROVISIONAL
         info = {**common, "kind": kind, "text": verdict.note, "rules": list(verdict.rules),
                 "evidence": list(verdict.rests_on), "case": case_to_dict(verdict.case)}
+        if verdict.tell_admin:  # decided, but the head admin must hear of it (e-SP 5)
+            info["tell_admin"] = verdict.tell_admin
         try:
             return ResultFields.of(score(verdict.case, profile), status, info)
         except ValueError as error:  # a case the scoring refuses: the admin must look
@@ -360,6 +362,10 @@ def describe(tx: Tx, pairing: TablePairing, result: StoredResult) -> dict[str, A
 def _tell(tx: Tx, pairing: TablePairing, before: StoredResult | None,
           now: StoredResult, t: Tournament) -> None:
     kind = now.verdict.get("kind")
+    told = now.verdict.get("tell_admin")
+    if told and (before is None or before.verdict.get("tell_admin") != told):
+        tx.to_admin(pairing.tournament_id, "result.late_arrival", late=told,
+                    **describe(tx, pairing, now))
     if now.status is ResultStatus.PROVISIONAL:
         if before is not None and _seen(before) == _seen(now):
             return  # e.g. a report agreeing with the record: only the evidence list changed

@@ -14,6 +14,8 @@ from typing import Any
 
 from bot.services import lifecycle, lookup, timers
 from bot.services.app import App, Tx
+from bot.services.event_format import event_format
+from bot.services.event_format import round_robin as event_round_robin
 from bot.services.outbox import Timely
 from bot.services.policy import CONTROL_RULE, AdminRef, require_admin
 from bot.services.replies import Refusal, Reply, done, refused
@@ -48,7 +50,7 @@ from bot.store import (
     update_round,
 )
 from bot.store.players import nick_key
-from rules import Entrant, PairingError, Profile, Rating, is_round_robin, rate
+from rules import Entrant, PairingError, Profile, Rating, rate
 from rules import pair_round as rules_pair_round
 
 OPEN = lifecycle.OPEN  # pending, proposed, disputed: not settled yet
@@ -153,7 +155,7 @@ def _pair(tx: Tx, slug: str, round_no: int, admin_id: AdminRef, force: bool) -> 
               for tb in earlier if not tb.scored and tb.pairing.second_id is not None]
     try:
         pairs = rules_pair_round(entrants, rules_results(earlier), round_no, t.rounds_planned,
-                           profile, avoid=avoid)
+                                 profile, avoid=avoid, event_format=event_format(t))
     except (PairingError, ValueError) as exc:
         raise Refusal("round.pairing_failed", rule=profile.pairing.rule, round=round_no,
                       reason=str(exc)) from None
@@ -178,7 +180,7 @@ def _paired(tx: Tx, t: Tournament, round_no: int, profile: Profile, **params: An
     """The answer to pairing a round: its tables as stored, and the rule that paired them."""
     pairings = pairings_of_round(tx.db, t.id, round_no)
     players = sum(1 if p.second_id is None else 2 for p in pairings)
-    round_robin = is_round_robin(players, t.rounds_planned, profile)
+    round_robin = event_round_robin(t, players, profile)
     rule = profile.pairing.round_robin_rule if round_robin else profile.pairing.rule
     rows = table_rows(tx.db, tables_of(tx.db, t, round_no))
     return done("round.paired", rule=rule, data=keyed(rows, "round.paired"), round=round_no,
@@ -390,13 +392,21 @@ def _finished(tx: Tx, t: Tournament, profile: Profile, rank: Any,
         elif before is None:
             row["key"] = "finish.done_unrated_row"
     params = {"tournament": t.name, "season": t.season, "rule": profile.qualification.rule,
-              "screlo_rule": profile.screlo.rule}
+              "screlo_rule": screlo_citation(profile)}
     return done("finish.done", data=rows, **params)
+
+
+def screlo_citation(profile: Profile) -> str:
+    """What a screlo change cites: the rules saying which games feed it (e-SP 2.4, 5), then
+    the association's published method that computes it ("výpočet screla", not e-SP)."""
+    s = profile.screlo
+    return f"{s.scope_rule}; {s.rule}" if s.scope_rule else s.rule
 
 
 def _screlo_changes(tx: Tx, t: Tournament, profile: Profile, results: list[Any]
                     ) -> dict[int, tuple[float, float, int]]:
-    """Online screlo after the tournament (e-SP 2.4, 5; the association's screlo method):
+    """Online screlo after the tournament (which games: e-SP 2.4, 5; how: the association's
+    published "výpočet screla" method):
     every rated game against the ratings before it (the entries' seeds); player -> (before,
     after, games after) for each rating that changes. Pure: computing it again gives the
     same."""

@@ -35,6 +35,7 @@ from bot.clock import local, parse_local
 from bot.services import bounds, identity, lookup
 from bot.services.app import App, Tx
 from bot.services.csv_text import decode_csv, decode_utf8, delimiter_of
+from bot.services.event_format import PROPOZICIE_FORMATS
 from bot.services.outbox import Timely
 from bot.services.policy import CONTROL_RULE, require_admin
 from bot.services.replies import Refusal, Reply, done
@@ -140,6 +141,10 @@ class Propozicie:
     platform_sync: bool = True
     players: list[PlayerSpec] = field(default_factory=list)
     admins: list[int] = field(default_factory=list)  # head admins' Discord ids (policy)
+    # "swiss" | "round-robin" when the propozície name it (e-SP 2.4); None = the profile's
+    format: str | None = None
+    # the propozície name no waiting period (e-SP 4.3): the profile's default is used
+    waiting_default: bool = False
 
 
 # key -> (type, required); "time" is a Bratislava date and time as text
@@ -150,7 +155,7 @@ _TOURNAMENT_KEYS: dict[str, tuple[str, bool]] = {
     "checkin_opens": ("time", False), "checkin_closes": ("time", False),
     "tempo": ("str", False), "language_version": ("str", False),
     "auto_apply_forfeits_after_minutes": ("int", False), "avoid": ("list", False),
-    "platform_sync": ("bool", False), "admins": ("list", False),
+    "platform_sync": ("bool", False), "admins": ("list", False), "format": ("str", False),
 }
 _PLAYER_KEYS: dict[str, tuple[str, bool]] = {
     "id": ("str", True), "name": ("str", True), "herna": ("str", True),
@@ -308,6 +313,10 @@ def parse_propozicie(text: str, *, strict: bool = True) -> Propozicie:
     except ValueError as exc:
         raise t.fail("season", str(exc)) from None
     auto = t.get("auto_apply_forfeits_after_minutes", 0)
+    fmt = t.get("format")
+    if fmt is not None and fmt not in PROPOZICIE_FORMATS:
+        raise t.fail("format", f"„{fmt}“: očakáva sa " + " alebo ".join(
+            f"„{f}“" for f in PROPOZICIE_FORMATS) + " (e-SP 2.4)")
     players = _players(lines, data.get("player", []))
     avoid = _avoid(t, players)
     return Propozicie(
@@ -317,6 +326,7 @@ def parse_propozicie(text: str, *, strict: bool = True) -> Propozicie:
         language_version=t.get("language_version"),
         auto_apply_forfeits_after_minutes=auto or None, avoid=avoid,
         platform_sync=t.get("platform_sync", True), players=players, admins=_admins(t),
+        format=fmt, waiting_default="waiting_minutes" not in t.data,
     )
 
 
@@ -414,6 +424,8 @@ def _create(tx: Tx, prop: Propozicie, admin_id: str) -> Reply:
         "avoid": [[file_ids[a], file_ids[b]] for a, b in prop.avoid],
         "platform_sync": prop.platform_sync,
     }
+    if prop.format is not None:  # pairing and standings read it (bot.services.event_format)
+        settings["format"] = prop.format
     t = create_tournament(
         tx.db, slug=prop.slug, name=prop.name, season=prop.season,
         round_starts=prop.round_starts, waiting_minutes=prop.waiting_minutes,
@@ -422,8 +434,12 @@ def _create(tx: Tx, prop: Propozicie, admin_id: str) -> Reply:
     )
     for spec in prop.players:
         add_entry(tx.db, t.id, file_ids[spec.file_id], by, paid=spec.paid)
-    return done("setup.created", data=t, slug=t.slug, name=t.name, rounds=t.rounds_planned,
-                players=len(prop.players), known=", ".join(known) or "—", season=t.season)
+    # e-SP 4.3 leaves the waiting period to the propozície: a default is said to be one
+    key = "setup.created_waiting_default" if prop.waiting_default else "setup.created"
+    rule = tx.profile(t.profile).timing.waiting_rule
+    return done(key, data=t, slug=t.slug, name=t.name, rounds=t.rounds_planned,
+                players=len(prop.players), known=", ".join(known) or "—", season=t.season,
+                waiting=t.waiting_minutes, waiting_rule=rule)
 
 
 async def create_from_file(app: App, path: str | Path, admin_id: str, *,

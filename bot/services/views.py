@@ -18,6 +18,7 @@ from bot.publish import ResultStatus as ReportStatus
 from bot.publish import ScreloChange, TableResult, TournamentReport, criteria_for
 from bot.services import lookup
 from bot.services.app import App, Tx
+from bot.services.event_format import round_robin as event_round_robin
 from bot.services.evidence_map import case_from_dict
 from bot.services.replies import Refusal, Reply, done
 from bot.store import (
@@ -36,7 +37,7 @@ from bot.store import (
     pairings_of_round,
     rating_history,
 )
-from rules import Case, End, Profile, Rating, Result, Standing, is_round_robin, standings
+from rules import Case, End, Profile, Rating, Result, Standing, standings
 from rules.evidence import EvidenceError
 from rules.scoring import END_NAMES_SK
 
@@ -147,7 +148,7 @@ def ranking(db: Database, t: Tournament, profile: Profile,
     players = [lookup.rules_id(e.player_id) for e in seed_order(ranked, profile)]
     out = {lookup.rules_id(e.player_id): e.out for e in ranked if e.out}
     results = rules_results(tables)
-    round_robin = is_round_robin(len(players), t.rounds_planned, profile)
+    round_robin = event_round_robin(t, len(players), profile)
     lines = standings(players, results, profile, out=out, round_robin=round_robin)
     return Ranking(lines, out, round_robin, results)
 

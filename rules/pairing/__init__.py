@@ -2,7 +2,8 @@
 
 `pair_round` pairs one round from the entrants still in the event and all results so far:
 - seeding by online screlo (newcomers 1600), equal ratings in registration order;
-- round robin (Berger tables) when the event has at most rounds + `round_robin_extra` players;
+- round robin (Berger tables) when the event's format says so (`is_round_robin`: online only
+  by the propozície, e-SP 2.4; live SP 1.3: at most rounds + `round_robin_extra` players);
 - otherwise Swiss: equal points meet where possible, nobody meets twice, starts balanced
   (difference at most 2, never three in a row), one bye for an odd field, to the lowest-placed
   player without one;
@@ -27,8 +28,19 @@ from rules.profile import Profile
 __all__ = ["PairingError", "is_round_robin", "pair_round"]
 
 
-def is_round_robin(players: int, rounds: int, profile: Profile) -> bool:
-    """SP 1.3: at most rounds + 1 players (the profile's `round_robin_extra`) -> round robin."""
+def is_round_robin(
+    players: int, rounds: int, profile: Profile, event_format: str | None = None
+) -> bool:
+    """Whether the event is a round robin. `event_format` is the propozície's choice
+    ("swiss" | "round-robin"); None = the profile's `pairing.format` (sss-online: "swiss",
+    e-SP 2.4). "by-size" is SP 1.3: at most rounds + `round_robin_extra` players."""
+    fmt = event_format or profile.pairing.format
+    if fmt == "round-robin":
+        return True
+    if fmt == "swiss":
+        return False
+    if fmt != "by-size":
+        raise ValueError(f"neznámy formát turnaja {fmt!r} (swiss, round-robin, by-size)")
     extra = profile.pairing.round_robin_extra
     return extra >= 0 and players <= rounds + extra
 
@@ -41,12 +53,14 @@ def pair_round(
     profile: Profile,
     *,
     avoid: Iterable[tuple[str, str]] = (),
+    event_format: str | None = None,
 ) -> list[Pairing]:
     """The pairing of round `round_no`; `first` starts, `second` None is the bye.
 
     `entrants`: the players still in the event, in registration order (withdrawn and excluded
     players are left out; their past games still count). `results`: every result of the
     earlier rounds, each with `case.round`. `avoid`: pairs that must not meet this round.
+    `event_format`: the propozície's format, None = the profile's (`is_round_robin`).
     """
     if not 1 <= round_no <= rounds:
         raise ValueError(f"kolo {round_no} nie je medzi 1 a {rounds}")
@@ -55,7 +69,7 @@ def pair_round(
     players = build(entrants, history, avoid, profile)
     roster = [p.id for p in sorted(players, key=lambda p: p.seed)]
     roster += sorted({pid for r in history for pid in r.case.players} - set(roster))
-    if is_round_robin(len(roster), rounds, profile):
+    if is_round_robin(len(roster), rounds, profile, event_format):
         return _round_robin(players, roster, history, round_no, profile)
     return _swiss(players, round_no, profile)
 

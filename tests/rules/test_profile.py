@@ -74,7 +74,36 @@ SSS_ONLINE_NUMBERS = [
     ("pairing.newcomer_rating", 1600.0, "e-SP 2.4"),
     ("pairing.top_seed_starts", False, "e-SP 2.4"),
     ("pairing.round_robin_extra", 1, "SP 1.3"),
+    ("pairing.format", "swiss", "section 1: online events are Swiss at any size (e-SP 2.4)"),
+    ("pairing.balance_rule", "SP 1.3 analogicky", "section 1: balanced starts by analogy"),
+    ("over_limit.counting_game", "last_finished", "section 2: e-SP 4.5, the last finished"),
+    ("screlo.rule", "výpočet screla SSS", "section 8: the published method, not e-SP"),
+    ("screlo.scope_rule", "e-SP 2.4, 5", "section 8: which games, 1600, decay"),
+    ("timing.waiting_rule", "e-SP 4.3", "section 3: the propozície set the waiting period"),
 ]
+
+
+def test_keys_added_later_may_be_left_out_with_their_old_meaning() -> None:
+    """A profile written before issue 12 still loads: a Swiss/round-robin choice by SP 1.3's
+    size rule, the counting game of e-SP 4.5 as now read, no screlo scope citation."""
+    data = tomllib.loads((PROFILE_DIR / "sss-online.toml").read_text(encoding="utf-8"))
+    for table, key in (("pairing", "format"), ("pairing", "format_rule"),
+                       ("pairing", "balance_rule"), ("over_limit", "counting_game"),
+                       ("screlo", "scope_rule")):
+        del data[table][key]
+    older = Profile.from_dict(data, "older.toml")
+    assert (older.pairing.format, older.over_limit.counting_game) == ("by-size", "last_finished")
+    assert older.missed_round.rule == "ČAS 14.4" and "missed_round" not in older.ends
+
+
+@pytest.mark.parametrize(("table", "key", "value"), [
+    ("pairing", "format", "knockout"), ("over_limit", "counting_game", "first"),
+])
+def test_a_new_choice_outside_its_values_is_refused(table: str, key: str, value: str) -> None:
+    data = tomllib.loads((PROFILE_DIR / "sss-online.toml").read_text(encoding="utf-8"))
+    data[table][key] = value
+    with pytest.raises(ProfileError, match=f"{table}.{key}"):
+        Profile.from_dict(data, "broken.toml")
 
 
 @pytest.mark.parametrize(("field", "expected", "where"), SSS_ONLINE_NUMBERS)

@@ -105,6 +105,11 @@ def check(verdict: Any, kind: type, expect: dict[str, Any]) -> None:
 FINISHED_GAME = game(1)
 WRONG_DRAW = game(1, "draw", first=B, scores=(0, 0), started=t(9, 2), ended=t(9, 3))
 REMATCH = game(2, started=t(9, 4), ended=t(9, 41))
+# RULES.md 2 Interpretation: the game counts, the head admin is told (e-SP 4.3, 5)
+LATE_TOLD = (
+    "Príchod až po uplynutí čakacej lehoty: boris (neprítomnosť hlási anna); partia sa "
+    "odohrala a platí tak, ako sa odohrala (e-SP 4.3, e-SP 5)"
+)
 
 # (id citing the rule, evidence, now, verdict type, expected attributes)
 CASES = [
@@ -178,6 +183,43 @@ CASES = [
         Decided,
         {"code": "finished", "case.first_score": 420, "rests_on": (1,)},
         id="e-SP 4.5: a game started after the limit does not supersede",
+    ),
+    pytest.param(
+        ev(games=[FINISHED_GAME, game(2, "unfinished", started=t(9, 42), scores=(10, 90))]),
+        t(9, 55),
+        Decided,
+        {"code": "finished", "case.end": End.FINISHED, "case.first_score": 420,
+         "case.second_score": 380, "proposal": False, "rests_on": (1, 2)},
+        id="e-SP 4.5: a later game unfinished at the limit does not cancel a finished one",
+    ),
+    pytest.param(
+        ev(games=[FINISHED_GAME, game(2, started=t(9, 42), ended=t(9, 53), scores=(10, 90))]),
+        t(9, 55),
+        Decided,
+        {"code": "finished", "case.first_score": 420, "rests_on": (1, 2)},
+        id="e-SP 4.5: a later game that ended after the limit does not cancel a finished one",
+    ),
+    pytest.param(
+        ev(games=[FINISHED_GAME, game(2, "unfinished", started=t(9, 42), scores=(10, 90))]),
+        t(9, 45),
+        Pending,
+        {"code": "game_in_progress", "until": t(9, 50)},
+        id="e-SP 4.5: before the limit a running later game is awaited (it may count)",
+    ),
+    pytest.param(
+        ev(games=[game(1, "unfinished", started=t(9, 2)),
+                  game(2, started=t(9, 5), ended=t(9, 49), scores=(300, 200))]),
+        t(9, 55),
+        Decided,
+        {"code": "finished", "case.first_score": 300, "rests_on": (1, 2)},
+        id="e-SP 4.5: the last game finished by the limit counts, whatever started first",
+    ),
+    pytest.param(
+        ev(games=[WRONG_DRAW, game(2, "unfinished", started=t(9, 4))]),
+        t(9, 55),
+        Decided,
+        {"code": "over_limit", "case.end": End.OVER_LIMIT, "proposal": True},
+        id="e-SP 4.5, 4.2: a wrong-starter draw is no result; the rematch unfinished -> row 7",
     ),
     pytest.param(
         ev(games=[game(1, ended=t(9, 51))]),
@@ -487,6 +529,21 @@ CASES = [
         id="e-SP 4.6 row 11: no agreement even on the winner",
     ),
     pytest.param(
+        ev(reports=[report(5, A, 400, 300), report(6, B, 420, 380)]),
+        t(9, 55),
+        Decided,
+        {"code": "save_failed_no_agreement", "proposal": True},
+        id="e-SP 4.6 row 11: each claims the win",
+    ),
+    pytest.param(
+        ev(reports=[report(5, A, 400, 400), report(6, B, 380, 380)]),
+        t(9, 55),
+        NeedsAdmin,
+        {"code": "save_failed_draw_scores", "allowed.0": End.SAVE_FAILED, "rests_on": (5, 6),
+         "rules": ("e-SP 4.6, 4.9", "e-SP 5")},
+        id="e-SP 4.6, 5: both report a draw with different scores -> the admin, no proposal",
+    ),
+    pytest.param(
         ev(reports=[report(5, A, 420, 380)]),
         t(9, 55),
         NeedsAdmin,
@@ -534,8 +591,32 @@ CASES = [
         ev(absences=[absent(5, A, t(9, 5))], games=[game(1, started=t(9, 12))]),
         t(9, 45),
         Decided,
-        {"code": "finished", "rests_on": (1,)},
-        id="e-SP 4.3: a platform record beats an absence report (they played)",
+        {"code": "finished", "rests_on": (1,), "proposal": False,
+         "tell_admin": LATE_TOLD},
+        id="e-SP 4.3: a platform record beats an absence report (they played; admin told)",
+    ),
+    pytest.param(
+        ev(absences=[absent(5, A, t(9, 5))], arrivals=[arrive(6, B, t(9, 12))],
+           games=[game(1, started=t(9, 14))]),
+        t(9, 45),
+        Decided,
+        {"code": "finished", "case.end": End.FINISHED, "tell_admin": LATE_TOLD},
+        id="e-SP 4.3, 5: absent arrived after the waiting period and played -> counts, told",
+    ),
+    pytest.param(
+        ev(absences=[absent(5, A, t(9, 5))], arrivals=[arrive(6, B, t(9, 8))],
+           games=[game(1, started=t(9, 12))]),
+        t(9, 45),
+        Decided,
+        {"code": "finished", "tell_admin": ""},
+        id="e-SP 4.3: arrived within the waiting period -> nothing to tell",
+    ),
+    pytest.param(
+        ev(absences=[absent(5, A, t(9, 5))], games=[game(1, started=t(9, 8))]),
+        t(9, 45),
+        Decided,
+        {"code": "finished", "tell_admin": ""},
+        id="e-SP 4.3: the game started within the waiting period -> nothing to tell",
     ),
     pytest.param(
         ev(absences=[absent(5, A, t(9, 5)), absent(6, B, t(9, 6))]),
@@ -748,3 +829,14 @@ def test_needs_admin_offers_only_allowed_rulings() -> None:
     assert isinstance(verdict, NeedsAdmin)
     assert set(verdict.allowed) == set(allowed_rulings(ev(games=[game(1, first=B)]), PROFILE))
     assert End.BOTH_NO_SHOW not in verdict.allowed
+
+
+def test_the_older_reading_of_e_sp_4_5_is_a_profile_value() -> None:
+    """over_limit.counting_game = "last_started": the last game started by the limit counts,
+    so a later game unfinished at the limit makes the pairing row 7 (not the default)."""
+    older = replace(PROFILE, over_limit=replace(PROFILE.over_limit, counting_game="last_started"))
+    evidence = ev(games=[FINISHED_GAME, game(2, "unfinished", started=t(9, 42))])
+    assert PROFILE.over_limit.counting_game == "last_finished"
+    check(reconcile(evidence, CLOCK, t(9, 55), older), Decided,
+          {"code": "over_limit", "case.end": End.OVER_LIMIT})
+    check(reconcile(evidence, CLOCK, t(9, 55), PROFILE), Decided, {"code": "finished"})

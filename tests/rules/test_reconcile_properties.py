@@ -255,3 +255,26 @@ def test_every_decided_case_can_be_scored(scenario) -> None:
     if isinstance(verdict, Decided):
         result = score(verdict.case, PROFILE)
         assert result.case == verdict.case
+
+
+@given(scenarios(), st.integers(0, 50), st.integers(50, 90))
+def test_a_later_game_unfinished_at_the_limit_cancels_nothing(scenario, start, minute) -> None:
+    """e-SP 4.5: of the games finished by the limit the last counts; a game started later and
+    still unfinished at the limit does not turn a decided result into row 7."""
+    evidence, _ = scenario
+    now = at(minute)  # at or after the limit (09:50)
+    before = reconcile(evidence, CLOCK, now, PROFILE)
+    if not isinstance(before, Decided) or before.code == "ruling" or not evidence.games:
+        return
+    if before.case.end is End.OVER_LIMIT:
+        return
+    latest = max(g.started for g in evidence.games)
+    started = max(latest + timedelta(minutes=1), at(start))
+    if started > CLOCK.limit:
+        return
+    running = PlatformGame(
+        id=99_999, game_id="h-late", first=A, second=B, first_score=5, second_score=90,
+        end=PlatformEnd.UNFINISHED, started=started, ended=None, moves={A: 1, B: 1},
+    )
+    after = reconcile(replace(evidence, games=(*evidence.games, running)), CLOCK, now, PROFILE)
+    assert isinstance(after, Decided) and after.case == before.case

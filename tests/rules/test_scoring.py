@@ -110,20 +110,26 @@ def test_rules_md_section_2_rows(case: Case, want: Want) -> None:
 
 
 def test_every_end_is_covered_by_a_row() -> None:
-    assert {row[1].end for row in ROWS} == set(End)
+    # every online end by a row of RULES.md 2; MISSED_ROUND exists only under ČAS 14.4
+    assert {row[1].end for row in ROWS} == set(End) - {End.MISSED_ROUND}
+    assert End.MISSED_ROUND in {row[1].end for row in CAS_ROWS}
 
 
 CAS_ROWS = [
     # ČAS 14.2: one-sided forfeit 0:200 or the current score, whichever is better for the winner
     ("cas_resigned_current_score_better",
      Case(End.RESIGNED, "A", "B", 200, 450, loser="A", moved=AB),
-     Want((0.0, 1.0), (200, 450), frozenset({"A"}), False, "ČAS 13.1, 14.2")),
+     Want((0.0, 1.0), (200, 450), frozenset({"A"}), False, "ČAS 13.1, 13.6 b, 14.2")),
     ("cas_resigned_while_ahead_gets_0_200",
      Case(End.RESIGNED, "A", "B", 300, 150, loser="A", moved=AB),
-     Want((0.0, 1.0), (0, 200), frozenset({"A"}), False, "ČAS 13.1, 14.2")),
+     Want((0.0, 1.0), (0, 200), frozenset({"A"}), False, "ČAS 13.1, 13.6 b, 14.2")),
+    # ČAS 13.6 b: leaving the game (online: a disconnection) is resigning it
     ("cas_disconnected_small_lead_gets_200_0",
      Case(End.DISCONNECTED, "A", "B", 320, 300, loser="B", moved=AB),
-     Want((1.0, 0.0), (200, 0), frozenset({"B"}), False, "ČAS 13.1, 14.2")),
+     Want((1.0, 0.0), (200, 0), frozenset({"B"}), False, "ČAS 13.6 b, 14.2")),
+    # ČAS 14.4: a late entrant's or a temporarily withdrawn player's missed round: 0, 0:0
+    ("cas_missed_round_0_and_0_0", Case(End.MISSED_ROUND, "A", None, round=2),
+     Want((0.0, 0.0), (0, 0), NONE, False, "ČAS 14.4")),
     ("cas_no_show_200_0", Case(End.NO_SHOW, "A", "B", loser="B"),
      Want((1.0, 0.0), (200, 0), frozenset({"B"}), False, "ČAS 13.1, 14.2")),
     ("cas_double_forfeit_0_0", Case(End.BOTH_NO_SHOW, "A", "B"),
@@ -166,7 +172,9 @@ def test_sss_live_profile(case: Case, want: Want) -> None:
 
 @pytest.mark.parametrize(
     ("profile", "end"),
-    [(LIVE, End.TIME_LOSS), (LIVE, End.AGREED_DRAW), (LIVE, End.OVER_LIMIT), (CAS, End.TIME_LOSS)],
+    [(LIVE, End.TIME_LOSS), (LIVE, End.AGREED_DRAW), (LIVE, End.OVER_LIMIT), (CAS, End.TIME_LOSS),
+     # ČAS 4.1, 16.3: no forfeit for time; e-SP and SP have no missed-round result
+     (CAS, End.OVER_LIMIT), (ONLINE, End.MISSED_ROUND), (LIVE, End.MISSED_ROUND)],
 )
 def test_an_end_the_profile_does_not_know_is_refused(profile: Profile, end: End) -> None:
     loser = "A" if end is End.TIME_LOSS else None

@@ -626,7 +626,8 @@ async def round_2_and_finish(s: Story) -> None:
     ex = await s.admin_cmd("ukonci")
     final = [
         "Turnaj Online KT Bratislava (sezóna 2026/27) sa skončil. Konečné poradie "
-        "s kvalifikačnými bodmi (SP A3) a zmenami online screla (e-SP 2.4, 5):",
+        "s kvalifikačnými bodmi (SP A3) a zmenami online screla (e-SP 2.4, 5; výpočet screla "
+            "SSS):",
         "1. Žofia Kráľová: 2 body, kvalifikačné body 40, online screlo 1790 → 1808,2 (+18,2)",
         "2. Igor Úradník: 2 body, kvalifikačné body 35, online screlo 1600 → 1643,6 (+43,6)",
         "3. Mária Ťažká: 1,5 bodu, kvalifikačné body 32, online screlo 1680 → 1700,4 (+20,4)",
