@@ -68,16 +68,14 @@ def _swiss(players: list[Player], round_no: int, rounds: int, profile: Profile) 
     found = completable_pairing(players, candidates, rounds - round_no, profile)
     if found is None:
         raise PairingError(_conflict(players, round_no, odd=len(players) % 2 == 1))
-    return _tables(found.pairs, found.bye, profile)
+    return _tables(found.seating or seat(found.pairs, profile), found.bye)
 
 
-def _tables(
-    pairs: list[tuple[Player, Player]], bye: Player | None, profile: Profile
-) -> list[Pairing]:
+def _tables(seating: list[tuple[Player, Player]], bye: Player | None) -> list[Pairing]:
     """Table 1 holds the highest-placed player; the bye comes last."""
     tables = [
         Pairing(table, first.id, second.id)
-        for table, (first, second) in enumerate(seat(pairs, profile), start=1)
+        for table, (first, second) in enumerate(seating, start=1)
     ]
     if bye is not None:
         tables.append(Pairing(len(tables) + 1, bye.id, None))

@@ -8,16 +8,21 @@ search. For at most `UP_TO` players:
    next-best ones by Lawler's partition: ban an edge of a found pairing, force the ones before
    it), up to `CANDIDATES`; the first whose remaining rounds can be paired is taken;
 2. if none of them can, a search over all pairings of this round finds one that can;
-3. if none exists at all (or the search budget runs out), the optimum is taken and a later
-   round may still raise `PairingError`.
-The search assumes nobody withdraws later and that every later game is played; later rounds
-are seated as `seat` seats them (the same starts), at most `NODES` steps per question.
+3. if none exists at all, the optimum is taken and a later round may raise `PairingError`.
+   A question the search cannot answer within `NODES` steps counts as "no" at first (it is
+   most often a dead end that takes long to exhaust); the first such candidate is taken only
+   when nothing is proven completable.
+The search assumes nobody withdraws later and that every later game is played. A table's
+starts are part of the search (the usual orientation first, then the other legal one), so the
+round is returned with the seating that keeps the event completable; at most `NODES` steps per
+question.
 """
 
 from __future__ import annotations
 
 import heapq
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from itertools import count
 
 from rules.pairing.matching import Edge, Solved, solve, solve_field
@@ -26,7 +31,7 @@ from rules.profile import Profile
 
 UP_TO = 16  # players
 CANDIDATES = 48  # pairings of this round tried in objective order
-NODES = 60_000  # search steps per question
+NODES = 20_000  # search steps per question
 
 
 def completable_pairing(
@@ -39,12 +44,16 @@ def completable_pairing(
     if best is None or remaining <= 0 or len(players) > UP_TO:
         return best
     future = _Future(players, profile)
+    unknown: Solved | None = None
     for tried, candidate in enumerate(_ranked(players, bye_candidates, best)):
         if tried >= CANDIDATES:
             break
-        if future.completable(candidate, remaining) is not False:
-            return candidate
-    return future.witness(bye_candidates, remaining) or best
+        seating = future.completable(candidate, remaining)
+        if isinstance(seating, list):
+            return replace(candidate, seating=seating)
+        if seating is None and unknown is None:
+            unknown = candidate  # a search that runs out of steps is most often a dead end
+    return future.witness(bye_candidates, remaining) or unknown or best
 
 
 def _ranked(
@@ -82,31 +91,43 @@ class _Budget(Exception):
     """The search ran out of steps: the answer is unknown."""
 
 
+Starts = tuple[int, tuple[bool, ...]]  # (starts − seconds, the last sides): all the rules see
+Table = tuple[int, int]  # (starts, goes second) by index
+
+
 class _Future:
-    """Can the rest of the event be paired? State: met pairs, byes, start sequences."""
+    """Can the rest of the event be paired? State: met pairs, byes, each player's starts."""
 
     def __init__(self, players: Sequence[Player], profile: Profile) -> None:
         self.players = list(players)
         self.profile = profile
+        self.run = max(1, profile.pairing.max_same_in_a_row)
         self.n = len(players)
-        at = {p.id: i for i, p in enumerate(players)}
+        self.at = at = {p.id: i for i, p in enumerate(players)}
         self.met = [sum(1 << at[q] for q in p.met if q in at) for p in players]
         self.blocked = [sum(1 << at[q] for q in p.blocked if q in at) for p in players]
         self.byes = sum(1 << i for i, p in enumerate(players) if p.byes)
-        self.starts = [tuple(p.starts) for p in players]
-        self.at = at
+        self.starts = [(p.balance, tuple(p.starts[-self.run:])) for p in players]
         self.failed: set[tuple] = set()
         self.steps = 0
-        self._seated: dict[tuple[int, tuple[bool, ...]], Player] = {}
+        self._seated: dict[tuple[int, Starts], Player] = {}
 
-    def completable(self, pairing: Solved, remaining: int) -> bool | None:
-        """After `pairing` (this round), can `remaining` rounds be paired? None = unknown."""
+    def completable(
+        self, pairing: Solved, remaining: int
+    ) -> list[tuple[Player, Player]] | bool | None:
+        """After `pairing` (this round), can `remaining` rounds be paired? The seating that
+        allows it, False, or None when the budget ran out (unknown)."""
         self.steps = 0
-        met, byes, starts = self._after(pairing, self.met, self.byes, self.starts)
+        tables = [(self.at[a.id], self.at[b.id]) for a, b in seat(pairing.pairs, self.profile)]
+        bye = None if pairing.bye is None else self.at[pairing.bye.id]
         try:
-            return self._search(met, byes, starts, remaining)
+            for seating in self._orientations(tables, self.starts):
+                if self._search(*self._after(seating, bye, self.met, self.byes, self.starts),
+                                remaining):
+                    return [(self.players[a], self.players[b]) for a, b in seating]
         except _Budget:
             return None
+        return False
 
     def witness(self, bye_candidates: Sequence[Player], remaining: int) -> Solved | None:
         """Any pairing of this round after which the rest can be paired (None: none found)."""
@@ -115,37 +136,36 @@ class _Future:
         try:
             for bye in byes:
                 rest = [i for i in range(self.n) if i != bye]
-                for pairs in self._matchings(rest, self.blocked):
-                    pairing = Solved(
-                        [(self.players[a], self.players[b]) for a, b in pairs],
-                        None if bye is None else self.players[bye], 0,
-                    )
-                    met, byes_after, starts = self._after(
-                        pairing, self.met, self.byes, self.starts
-                    )
-                    if self._search(met, byes_after, starts, remaining):
-                        return pairing
+                for seating in self._matchings(rest, self.blocked, self.starts):
+                    after = self._after(seating, bye, self.met, self.byes, self.starts)
+                    if self._search(*after, remaining):
+                        tables = [(self.players[a], self.players[b]) for a, b in seating]
+                        tables.sort(key=lambda t: min(t[0].order, t[1].order))
+                        return Solved(
+                            [tuple(sorted(t, key=lambda p: p.order)) for t in tables],
+                            None if bye is None else self.players[bye], 0, tables,
+                        )
         except _Budget:
             return None
         return None
 
     def _after(
-        self, pairing: Solved, met: list[int], byes: int, starts: list[tuple[bool, ...]]
-    ) -> tuple[list[int], int, list[tuple[bool, ...]]]:
+        self, seating: list[Table], bye: int | None, met: list[int], byes: int,
+        starts: list[Starts],
+    ) -> tuple[list[int], int, list[Starts]]:
         met, starts = list(met), list(starts)
-        for first, second in seat(pairing.pairs, self.profile):
-            a, b = self.at[first.id], self.at[second.id]
+        for a, b in seating:
             met[a] |= 1 << b
             met[b] |= 1 << a
-            starts[a] += (True,)
-            starts[b] += (False,)
-        if pairing.bye is not None:
-            byes |= 1 << self.at[pairing.bye.id]
-        return met, byes, starts
+            starts[a] = self._play(starts[a], True)
+            starts[b] = self._play(starts[b], False)
+        return met, byes if bye is None else byes | 1 << bye, starts
 
-    def _search(
-        self, met: list[int], byes: int, starts: list[tuple[bool, ...]], remaining: int
-    ) -> bool:
+    def _play(self, state: Starts, first: bool) -> Starts:
+        balance, last = state
+        return balance + (1 if first else -1), (*last, first)[-self.run:]
+
+    def _search(self, met: list[int], byes: int, starts: list[Starts], remaining: int) -> bool:
         if remaining == 0:
             return True
         key = (remaining, tuple(met), byes, tuple(starts))
@@ -162,27 +182,17 @@ class _Future:
         candidates = [i for i in reversed(range(self.n)) if not byes >> i & 1] if odd else [None]
         for bye in candidates:
             rest = [i for i in range(self.n) if i != bye]
-            for pairs in self._matchings(rest, met, starts):
-                new_met, new_starts = list(met), list(starts)
-                for first, second in pairs:
-                    new_met[first] |= 1 << second
-                    new_met[second] |= 1 << first
-                    new_starts[first] += (True,)
-                    new_starts[second] += (False,)
-                new_byes = byes if bye is None else byes | 1 << bye
-                if self._search(new_met, new_byes, new_starts, remaining - 1):
+            for seating in self._matchings(rest, met, starts):
+                if self._search(*self._after(seating, bye, met, byes, starts), remaining - 1):
                     return True
         self.failed.add(key)
         return False
 
     def _matchings(
-        self, rest: list[int], blocked: list[int], starts: list[tuple[bool, ...]] | None = None
-    ) -> Iterator[list[Edge]]:
-        """Every legal pairing of `rest` ((starts, second) pairs when `starts` is given, else
-        (higher, lower) pairs of this round, seated later)."""
-        self.steps += 1
-        if self.steps > NODES:
-            raise _Budget
+        self, rest: list[int], blocked: list[int], starts: list[Starts]
+    ) -> Iterator[list[Table]]:
+        """Every legal seating of `rest`: partners, then each table's legal orientations."""
+        self._step()
         if not rest:
             yield []
             return
@@ -190,32 +200,48 @@ class _Future:
         for j in others:
             if blocked[i] >> j & 1:
                 continue
-            pair = self._pair(i, j, starts)
-            if pair is None:
-                continue
             left = [k for k in others if k != j]
-            for tail in self._matchings(left, blocked, starts):
-                yield [pair, *tail]
+            for table in self._tables(i, j, starts):
+                for tail in self._matchings(left, blocked, starts):
+                    yield [table, *tail]
 
-    def _pair(self, i: int, j: int, starts: list[tuple[bool, ...]] | None) -> Edge | None:
-        """The pair as it would be seated, or None when the start rules forbid it."""
-        if starts is None:
-            a, b = self.players[i], self.players[j]
-            ok = (a.can_first and b.can_second) or (a.can_second and b.can_first)
-            return (i, j) if ok else None
+    def _orientations(self, tables: list[Table], starts: list[Starts]) -> Iterator[list[Table]]:
+        """The given tables, the usual seating first, then the other legal orientations."""
+        self._step()
+        if not tables:
+            yield []
+            return
+        (a, b), rest = tables[0], tables[1:]
+        for table in sorted(self._tables(a, b, starts), key=lambda t: t != (a, b)):
+            for tail in self._orientations(rest, starts):
+                yield [table, *tail]
+
+    def _tables(self, i: int, j: int, starts: list[Starts]) -> list[Table]:
+        """The legal orientations of i against j, the one `orient` would pick first."""
         a, b = self._player(i, starts[i]), self._player(j, starts[j])
-        if not ((a.can_first and b.can_second) or (a.can_second and b.can_first)):
-            return None
-        first, _ = orient(a, b, 1, self.profile)  # table parity only matters in round 1
-        return (i, j) if first is a else (j, i)
+        legal = [(x, y) for x, y, p, q in ((i, j, a, b), (j, i, b, a))
+                 if p.can_first and q.can_second]
+        if len(legal) == 2:
+            first, _ = orient(a, b, 1, self.profile)
+            legal.sort(key=lambda t: t[0] != self.at[first.id])
+        return legal
 
-    def _player(self, i: int, starts: tuple[bool, ...]) -> Player:
-        """Player i with a hypothetical start sequence (cached: only the starts matter)."""
-        key = (i, starts)
+    def _step(self) -> None:
+        self.steps += 1
+        if self.steps > NODES:
+            raise _Budget
+
+    def _player(self, i: int, state: Starts) -> Player:
+        """Player i with the given starts (cached): a made-up history with that balance and
+        those last sides is all the start rules look at."""
+        key = (i, state)
         player = self._seated.get(key)
         if player is None:
+            balance, last = state
+            rest = balance - (2 * sum(last) - len(last))
+            history = [rest > 0] * abs(rest) + list(last)
             base = self.players[i]
-            player = Player(base.id, base.seed, starts=list(starts), order=base.order)
+            player = Player(base.id, base.seed, starts=history, order=base.order)
             start_rules(player, self.profile)
             self._seated[key] = player
         return player

@@ -39,6 +39,7 @@ class Solved:
     pairs: Pairs  # each pair higher-placed first
     bye: Player | None
     cost: int  # the total of tiers 2–4 (the bye is tier 1: the candidates' order)
+    seating: list[tuple[Player, Player]] | None = None  # (starts, second) by table; None: `seat`
 
 
 @dataclass(frozen=True, slots=True)
