@@ -28,8 +28,8 @@ import rustworkx as rx
 
 from rules.pairing.players import Player
 
-SPARSE_ABOVE = 32  # players; up to this the full graph costs a few milliseconds
-NEIGHBOURS = 12  # places either side in pairing order, and around the Dutch partner
+SPARSE_ABOVE = 48  # players; up to this the full graph (exact), about a millisecond
+NEIGHBOURS = 12  # places below in pairing order, and either side of the Dutch partner
 Pairs = list[tuple[Player, Player]]
 Edge = tuple[int, int]
 
