@@ -8,13 +8,23 @@ import random
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import count
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.model import Entrant, Pairing, Result
 from rules.pairing import PairingError, pair_round
 
-from .test_pairing import SWISS, bye, check_round, facts, field, played, start_sequences
+from .test_pairing import (
+    SWISS,
+    bye,
+    check_round,
+    facts,
+    field,
+    played,
+    simulate,
+    start_sequences,
+)
 
 LIMIT, RUN = 2, 2  # the profile's start rules: |starts − seconds| <= 2, never 3 in a row
 
@@ -146,6 +156,15 @@ def test_the_pairing_is_optimal_among_all_legal_pairings(size: int, target: int,
     got = (sum(round(abs(points[a] - points[b]) * 2) ** 2 for a, b in tables),
            sum(x[0] + y[0] for x, y in real_starts), sum(x[1] + y[1] for x, y in real_starts))
     assert (given_bye, got) == best
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_large_fields_on_the_sparse_graph_keep_every_rule(seed: int) -> None:
+    """Above 48 players the matching runs on a sparse graph first: still every rule kept."""
+    rng = random.Random(seed)
+    entrants = field(*(round(rng.uniform(1300, 2300)) for _ in range(121 + seed)))
+    results, pairings = simulate(entrants, 7, rng, withdraw_at=4)
+    assert len(pairings) == 7 and len(results) > 7 * 59
 
 
 # --- 7: no dead ends a look-ahead avoids ------------------------------------------------------
