@@ -2,9 +2,14 @@
 
 1. Round 5 of a Swiss event (rounds 1–4 paired by us, random results, one withdrawal) for 64,
    200 and 1,000 players: both engines get the same history; time, ratio and quality
-   (pairs across score groups, players whose starts differ by 2, rule breaks).
+   (pairs across score groups, sum of squared score gaps in half points, players whose starts
+   differ by 2, rule breaks).
 2. Twenty 40-player, 7-round events, each engine pairing its own event from the same seeds:
-   events finished without a rule break, and players who were at ±2 starts at some point.
+   events finished without a rule break, players who were at ±2 starts at some point; and in
+   every round of our events py4swiss pairs the same input too (squared score gaps compared).
+3. Whole events, ours only: the slowest round of 60 events of 200 players and of 8 events of
+   1,000 players.
+A verdict line per target closes the run. `--quick`: fewer events (printed as such).
 Run: .venv/bin/python bench/pairing.py   (numbers are printed, never asserted)
 """
 
@@ -135,13 +140,16 @@ def _starts(results: list[Result]) -> dict[str, list[bool]]:
     return seq
 
 
-def quality(pairing: Sequence[Pairing], results: list[Result]) -> tuple[int, int, int]:
-    """(pairs across score groups, players at ±2 starts after the round, rule breaks)."""
+def quality(pairing: Sequence[Pairing], results: list[Result]) -> tuple[int, int, int, int]:
+    """(pairs across score groups, players at ±2 starts after the round, rule breaks, sum of
+    squared score gaps in half points)."""
     points: dict[str, float] = {}
     for r in results:
         for p in r.case.players:
             points[p] = points.get(p, 0.0) + r.points_of(p)
     cross = sum(1 for t in pairing if t.second and points.get(t.first) != points.get(t.second))
+    squares = sum(round(abs(points.get(t.first, 0) - points.get(t.second, 0)) * 2) ** 2
+                  for t in pairing if t.second)
     seq = _starts(results)
     at_two = 0
     for t in pairing:
@@ -149,7 +157,7 @@ def quality(pairing: Sequence[Pairing], results: list[Result]) -> tuple[int, int
             for p, s in ((t.first, True), (t.second, False)):
                 after = [*seq.get(p, []), s]
                 at_two += abs(2 * sum(after) - len(after)) == 2
-    return cross, at_two, breaks(pairing, results)
+    return cross, at_two, breaks(pairing, results), squares
 
 
 def history(n: int, seed: int, upto: int) -> tuple[list[Entrant], list[Result], dict[str, float]]:
@@ -174,22 +182,43 @@ def timed(pairer: Pairer, entrants: list[Entrant], results: list[Result],
     return best, out
 
 
+VERDICTS: list[tuple[str, bool, str]] = []
+
+
+def verdict(target: str, ok: bool, figure: str) -> None:
+    VERDICTS.append((target, ok, figure))
+
+
 def round_five() -> None:
     print("Round 5 with history (rounds 1–4 by us, one withdrawal), best of N runs")
     print(f"{'players':>7} {'ours s':>8} {'py4swiss s':>10} {'ratio':>6}   "
-          f"{'cross-group':>11} {'at ±2':>9} {'breaks':>7}  (ours / py4swiss)")
+          f"{'cross-group':>11} {'gaps²':>11} {'at ±2':>9} {'breaks':>7}  (ours / py4swiss)")
+    ratios = []
+    worse = 0
     for n in (64, 200, 1000):
         entrants, results, _ = history(n, n, 5)
         t_ours, p_ours = timed(ours, entrants, results, 5)
         t_ref, p_ref = timed(py4swiss, entrants, results, 1 if n >= 1000 else 3)
         q_ours, q_ref = quality(p_ours, results), quality(p_ref, results)
+        ratios.append((n, t_ref / t_ours))
+        worse += q_ours[3] > q_ref[3] or q_ours[2] > 0
         print(f"{n:>7} {t_ours:>8.3f} {t_ref:>10.3f} {t_ref / t_ours:>5.0f}×   "
-              f"{q_ours[0]:>5} / {q_ref[0]:<5} {q_ours[1]:>4} / {q_ref[1]:<4} "
-              f"{q_ours[2]:>3} / {q_ref[2]:<3}")
+              f"{q_ours[0]:>5} / {q_ref[0]:<5} {q_ours[3]:>5} / {q_ref[3]:<5} "
+              f"{q_ours[1]:>4} / {q_ref[1]:<4} {q_ours[2]:>3} / {q_ref[2]:<3}")
+        if n == 1000:
+            verdict("1,000 players, round 5 < 0.3 s", t_ours < 0.3, f"{t_ours:.3f} s")
+    low = min(ratios, key=lambda r: r[1])
+    verdict("≥ 100× faster than py4swiss (round 5, every size)", low[1] >= 100,
+            f"slowest ratio {low[1]:.0f}× at {low[0]} players")
+    verdict("round 5: squared score gaps ≤ py4swiss's, no rule break", worse == 0,
+            f"{worse} of 3 sizes worse")
 
 
 def events(count: int = 20, n: int = 40) -> None:
     print(f"\n{count} events of {n} players, {ROUNDS} rounds, one withdrawal before round 4")
+    reached: dict[str, float] = {}
+    gaps = {"ours": 0, "py4swiss": 0}
+    worse_rounds = other_bye = 0
     for name, pairer in (("ours", ours), ("py4swiss", py4swiss)):
         clean = at_two = 0
         spent = 0.0
@@ -207,18 +236,75 @@ def events(count: int = 20, n: int = 40) -> None:
                 pairing = pairer(entrants, results, rnd)
                 spent += time.perf_counter() - start
                 bad += breaks(pairing, results)
+                if name == "ours" and rnd > 1:  # the same input to both engines
+                    ref = py4swiss(entrants, results, rnd)
+                    mine, theirs = quality(pairing, results)[3], quality(ref, results)[3]
+                    gaps["ours"] += mine
+                    gaps["py4swiss"] += theirs
+                    if mine > theirs and _bye(pairing) != _bye(ref):
+                        other_bye += 1  # our bye rule comes first (lowest-placed player)
+                    else:
+                        worse_rounds += mine > theirs
                 results += play(rng, pairing, rnd, rating)
             clean += bad == 0
             at_two += sum(
                 any(abs(2 * sum(s[:k]) - k) == 2 for k in range(1, len(s) + 1))
                 for s in _starts(results).values()
             )
+        reached[name] = at_two / count
         print(f"{name:>9}: {clean}/{count} events without a rule break; "
               f"{at_two / count:.1f} players per event reached ±2 starts; "
               f"{spent / count / ROUNDS * 1000:.1f} ms per round")
+        verdict(f"{name}: every {n}-player event without a rule break", clean == count,
+                f"{clean}/{count}")
+    print(f"  same input, rounds 2–{ROUNDS} of our events: squared score gaps ours "
+          f"{gaps['ours']}, py4swiss {gaps['py4swiss']}; rounds where ours is worse: "
+          f"{worse_rounds} with the same bye, {other_bye} where py4swiss gave the bye to a "
+          f"higher-placed player (our first tier: the lowest-placed one)")
+    verdict("score groups never worse than py4swiss (same input and bye, every round)",
+            worse_rounds == 0, f"{worse_rounds} rounds worse; {other_bye} with another bye")
+    verdict(f"players reaching ±2 per {n}-player event ≤ py4swiss's",
+            reached["ours"] <= reached["py4swiss"],
+            f"{reached['ours']:.1f} vs {reached['py4swiss']:.1f}")
+
+
+def _bye(pairing: Sequence[Pairing]) -> str | None:
+    return next((t.first for t in pairing if t.second is None), None)
+
+
+def whole_events(n: int, count: int, limit: float) -> None:
+    """Ours only: every round of `count` whole events of `n` players; the slowest round."""
+    worst = total = 0.0
+    rounds = 0
+    for seed in range(count):
+        rng = random.Random(1000 + seed)
+        entrants = [Entrant(f"w{i:04d}", float(round(rng.uniform(1300, 2300))))
+                    for i in range(n)]
+        rating = {e.id: e.rating for e in entrants}
+        results: list[Result] = []
+        for rnd in range(1, ROUNDS + 1):
+            if rnd == 4:
+                entrants.pop(rng.randrange(len(entrants)))
+            start = time.perf_counter()
+            pairing = ours(entrants, results, rnd)
+            spent = time.perf_counter() - start
+            worst, total, rounds = max(worst, spent), total + spent, rounds + 1
+            results += play(rng, pairing, rnd, rating)
+    print(f"{count} whole events of {n} players: slowest round {worst * 1000:.1f} ms, "
+          f"mean {total / rounds * 1000:.1f} ms")
+    verdict(f"slowest round of {count} whole {n}-player events < {limit * 1000:.0f} ms",
+            worst < limit, f"{worst * 1000:.1f} ms")
 
 
 if __name__ == "__main__":
+    quick = "--quick" in sys.argv
+    if quick:
+        print("--quick: 5 events of 40 players, 10 of 200 and 2 of 1,000 (targets name 20, 60, 8)")
     round_five()
-    if "--quick" not in sys.argv:
-        events()
+    events(5 if quick else 20)
+    print()
+    whole_events(200, 10 if quick else 60, 0.05)
+    whole_events(1000, 2 if quick else 8, 1.0)
+    print("\nVerdict")
+    for target, ok, figure in VERDICTS:
+        print(f"  {'met   ' if ok else 'MISSED'}  {target}: {figure}")

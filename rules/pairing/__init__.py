@@ -19,10 +19,9 @@ from collections.abc import Iterable, Sequence
 
 from rules.model import Entrant, Pairing, Result
 from rules.pairing.errors import PairingError
-from rules.pairing.exact import pair_exact
-from rules.pairing.players import Player, build, legal, ordered_results, orient
+from rules.pairing.lookahead import completable_pairing
+from rules.pairing.players import Player, build, legal, ordered_results, seat
 from rules.pairing.round_robin import schedule
-from rules.pairing.swiss import pair_brackets
 from rules.profile import Profile
 
 __all__ = ["PairingError", "is_round_robin", "pair_round"]
@@ -71,39 +70,27 @@ def pair_round(
     roster += sorted({pid for r in history for pid in r.case.players} - set(roster))
     if is_round_robin(len(roster), rounds, profile, event_format):
         return _round_robin(players, roster, history, round_no, profile)
-    return _swiss(players, round_no, profile)
+    return _swiss(players, round_no, rounds, profile)
 
 
-def _swiss(players: list[Player], round_no: int, profile: Profile) -> list[Pairing]:
-    bye: Player | None = None
-    field = players
+def _swiss(players: list[Player], round_no: int, rounds: int, profile: Profile) -> list[Pairing]:
+    """The optimal legal pairing (matching.py) that, in small fields, keeps the remaining
+    rounds pairable when any does (lookahead.py)."""
     candidates = [p for p in reversed(players) if p.byes == 0]
-    if len(players) % 2:
-        if not candidates:
-            raise PairingError(
-                f"e-SP 4.9: kolo {round_no} potrebuje voľno, ale každý hráč ho už mal"
-            )
-        bye = candidates[0]
-        field = [p for p in players if p is not bye]
-    pairs = pair_brackets(field)
-    if pairs is None:
-        found = pair_exact(players, candidates)
-        if found is None:
-            raise PairingError(_conflict(players, round_no, odd=bye is not None))
-        pairs, bye = found
-    return _tables(pairs, bye, profile)
+    if len(players) % 2 and not candidates:
+        raise PairingError(f"e-SP 4.9: kolo {round_no} potrebuje voľno, ale každý hráč ho už mal")
+    found = completable_pairing(players, candidates, rounds - round_no, profile)
+    if found is None:
+        raise PairingError(_conflict(players, round_no, odd=len(players) % 2 == 1))
+    return _tables(found.seating or seat(found.pairs, profile), found.bye)
 
 
-def _tables(
-    pairs: list[tuple[Player, Player]], bye: Player | None, profile: Profile
-) -> list[Pairing]:
+def _tables(seating: list[tuple[Player, Player]], bye: Player | None) -> list[Pairing]:
     """Table 1 holds the highest-placed player; the bye comes last."""
-    ordered = sorted(pairs, key=lambda pair: min(pair[0].order, pair[1].order))
-    tables = []
-    for table, (a, b) in enumerate(ordered, start=1):
-        high, low = (a, b) if a.order < b.order else (b, a)
-        first, second = orient(high, low, table, profile)
-        tables.append(Pairing(table, first.id, second.id))
+    tables = [
+        Pairing(table, first.id, second.id)
+        for table, (first, second) in enumerate(seating, start=1)
+    ]
     if bye is not None:
         tables.append(Pairing(len(tables) + 1, bye.id, None))
     return tables

@@ -38,6 +38,10 @@ class Player:
     can_second: bool = True
     want: int = 0  # +1 wants to start, −1 wants to go second, 0 no wish
     strength: int = NONE
+    # what starting / going second costs him (reaches ±limit, repeats his last side); None =
+    # not allowed this round
+    first_cost: tuple[int, int] | None = None
+    second_cost: tuple[int, int] | None = None
 
     @property
     def balance(self) -> int:
@@ -110,28 +114,46 @@ def build(
     for order, player in enumerate(ranked):
         player.order = order
         player.blocked |= player.met
-        _start_rules(player, profile)
+        start_rules(player, profile)
     return ranked
 
 
-def _start_rules(player: Player, profile: Profile) -> None:
-    """Which sides the player may take this round (SP 1.3) and which one he would rather."""
-    limit = profile.pairing.max_start_difference
-    run = profile.pairing.max_same_in_a_row
-    balance, last = player.balance, player.starts[-run:]
+def sides(starts: Sequence[bool], limit: int, run: int) -> tuple[bool, bool]:
+    """(may start, may go second) next game after the played `starts` (SP 1.3, the profile's
+    limit on starts − seconds and on the same side in a row)."""
+    balance = 2 * sum(starts) - len(starts)
+    last = starts[-run:] if run > 0 else []
     full_run = len(last) == run
-    player.can_first = balance + 1 <= limit and not (full_run and all(last))
-    player.can_second = balance - 1 >= -limit and not (full_run and not any(last))
-    if not (player.can_first or player.can_second):
+    can_first = balance + 1 <= limit and not (full_run and all(last))
+    can_second = balance - 1 >= -limit and not (full_run and not any(last))
+    if not (can_first or can_second):
         # only a history that already broke the rule (a manual pairing) gets here: the side
         # that brings the balance back is the only one that does not make it worse
-        player.can_first, player.can_second = balance < 0, balance >= 0
+        can_first, can_second = balance < 0, balance >= 0
+    return can_first, can_second
+
+
+def start_rules(player: Player, profile: Profile) -> None:
+    """Which sides the player may take this round (SP 1.3) and which one he would rather."""
+    limit = profile.pairing.max_start_difference
+    balance = player.balance
+    player.can_first, player.can_second = sides(
+        player.starts, limit, profile.pairing.max_same_in_a_row
+    )
     if player.can_first != player.can_second:
         player.want, player.strength = (1 if player.can_first else -1), ABSOLUTE
     elif balance:
         player.want, player.strength = (-1 if balance > 0 else 1), IMBALANCE
     elif player.starts:
         player.want, player.strength = (-1 if player.starts[-1] else 1), ALTERNATION
+    for side, allowed in ((True, player.can_first), (False, player.can_second)):
+        after = balance + (1 if side else -1)
+        cost = (int(abs(after) >= limit > abs(balance)),
+                int(bool(player.starts) and player.starts[-1] == side))
+        if side:
+            player.first_cost = cost if allowed else None
+        else:
+            player.second_cost = cost if allowed else None
 
 
 def legal(a: Player, b: Player) -> bool:
@@ -142,24 +164,33 @@ def legal(a: Player, b: Player) -> bool:
     )
 
 
-def clash(a: Player, b: Player) -> int:
-    """How strongly their start wishes collide (0 = compatible); used to rank candidates."""
-    if a.want and a.want == b.want:
-        return min(a.strength, b.strength)
-    return 0
+def start_cost(first: Player, second: Player) -> tuple[int, int] | None:
+    """(players pushed to the start limit, players repeating their last side) when `first`
+    starts against `second`; None when the rules forbid it."""
+    a, b = first.first_cost, second.second_cost
+    if a is None or b is None:
+        return None
+    return a[0] + b[0], a[1] + b[1]
+
+
+def best_start_cost(a: Player, b: Player) -> tuple[int, int] | None:
+    """The start cost of the better orientation of a pair; None = the pair is illegal."""
+    costs = [c for c in (start_cost(a, b), start_cost(b, a)) if c is not None]
+    return min(costs) if costs and b.id not in a.blocked else None
 
 
 def orient(a: Player, b: Player, table: int, profile: Profile) -> tuple[Player, Player]:
     """(starts, goes second) for a legal pair; `a` is the higher-placed of the two.
 
-    The stronger wish wins; on equal wishes the higher-placed player gets his. Without any
-    wish (round 1) the table decides: at odd tables the lower seed starts, at even tables the
-    higher seed — so the top seed, at table 1, does not start (e-SP 2.4), and "player A" at odd
-    tables is the lower seed as SP 2.1 asks of the live pairing program.
+    The orientation that pushes fewer players to the start limit, then repeats fewer last
+    sides, wins; then the stronger wish; on equal wishes the higher-placed player gets his.
+    Without any wish (round 1) the table decides: at odd tables the lower seed starts, at even
+    tables the higher seed — so the top seed, at table 1, does not start (e-SP 2.4), and
+    "player A" at odd tables is the lower seed as SP 2.1 asks of the live pairing program.
     """
-    a_first = a.can_first and b.can_second
-    b_first = b.can_first and a.can_second
-    if a_first != b_first:
+    a_cost, b_cost = start_cost(a, b), start_cost(b, a)
+    if a_cost is None or b_cost is None or a_cost != b_cost:
+        a_first = b_cost is None or (a_cost is not None and a_cost < b_cost)
         return (a, b) if a_first else (b, a)
     if a.strength or b.strength:
         decider = a if a.strength >= b.strength else b
@@ -168,3 +199,13 @@ def orient(a: Player, b: Player, table: int, profile: Profile) -> tuple[Player, 
     higher, lower = (a, b) if a.seed < b.seed else (b, a)
     higher_starts = (table % 2 == 0) != profile.pairing.top_seed_starts
     return (higher, lower) if higher_starts else (lower, higher)
+
+
+def seat(pairs: Iterable[tuple[Player, Player]], profile: Profile) -> list[tuple[Player, Player]]:
+    """(starts, goes second) per table: table 1 holds the highest-placed player."""
+    ordered = sorted(pairs, key=lambda pair: min(pair[0].order, pair[1].order))
+    tables = []
+    for table, (a, b) in enumerate(ordered, start=1):
+        high, low = (a, b) if a.order < b.order else (b, a)
+        tables.append(orient(high, low, table, profile))
+    return tables

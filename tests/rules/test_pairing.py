@@ -263,7 +263,7 @@ def test_a_no_show_forfeit_is_not_a_start_but_is_a_meeting() -> None:
     assert {table.first, table.second} & {"p2", "p3"} == set()
 
 
-def test_greedy_dead_end_is_repaired_by_the_exact_matching() -> None:
+def test_a_bracket_by_bracket_dead_end_is_avoided() -> None:
     # A 2 points, B and C 1, D 0; C has met D. Bracket by bracket, A takes B and C is left
     # with D (a rematch); the complete pairing is A–C, B–D.
     entrants = [Entrant("A", 2000), Entrant("B", 1900), Entrant("C", 1800), Entrant("D", 1700)]
