@@ -100,8 +100,8 @@ def build(
                 continue
             player.points += result.points_of(pid)
             opponent = case.opponent(pid)
-            if opponent is None:
-                player.byes += 1
+            if opponent is None:  # a missed round (ČAS 14.4) is no bye: it does not bar one
+                player.byes += case.end is End.BYE
                 continue
             player.met.add(opponent)
             if case.end not in UNPLAYED:

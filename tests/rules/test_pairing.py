@@ -286,6 +286,16 @@ def test_bye_goes_to_the_lowest_placed_player_without_one() -> None:
     assert pairing[-1] == Pairing(5, "p8", None)
 
 
+def test_a_missed_round_is_not_a_bye() -> None:
+    """ČAS 14.4: a late entrant's missed round is 0 points and no game, not a bye — it does
+    not stop him from getting the bye later (e-SP 4.9 / the bye rule counts byes only)."""
+    entrants = field(2000, 1900, 1800)
+    history = [bye(1, "p1"), bye(2, "p2"),
+               Result(Case(End.MISSED_ROUND, "p3", None, round=3), 0.0, 0.0, 0, 0,
+                      frozenset(), False, "ČAS 14.4")]
+    assert pair_round(entrants, history, 4, 9, SWISS)[-1] == Pairing(2, "p3", None)
+
+
 def test_everyone_had_a_bye_is_a_pairing_error() -> None:
     entrants = field(2000, 1900, 1800)
     history = [bye(1, "p1"), bye(2, "p2"), bye(3, "p3")]
