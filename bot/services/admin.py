@@ -271,6 +271,10 @@ def _rule(tx: Tx, slug: str, admin_id: AdminRef, pairing_id: int,
         if set(case.players) != pair:
             raise ValueError("rozhodnutie musí byť o hráčoch tohto párovania")
         score(case, profile)
+        bound = profile.plausible.max_score  # the same bound as herna.net's records
+        for value in (case.first_score, case.second_score):
+            if not 0 <= value <= bound:
+                raise Refusal("play.score_out_of_range", value=value, max=bound)
     except (ValueError, TypeError) as error:
         raise Refusal("admin.bad_case", error=str(error), rule=FORFEIT_RULE) from None
     if current is not None and _same_ruling(tx, pairing, case, why):  # a repeat

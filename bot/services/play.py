@@ -47,7 +47,9 @@ from bot.store import (
 from rules import Profile
 from rules.evidence import RoundClock
 
-MAX_SCORE = 1500  # no Scrabble game reaches it; a larger number is a typo
+# No Scrabble game reaches it; a larger number is a typo. The bound before the tournament is
+# known (CLI arguments, the chat's modal); then the profile's `plausible.max_score` applies.
+MAX_SCORE = 1500
 ABSENCE_RULE = "e-SP 4.3"
 DRAW_RULE = "e-SP 3.5"
 LIMIT_RULE = "e-SP 4.5"
@@ -323,8 +325,9 @@ async def confirm_draw(app: App, slug: str, discord_id: int, proposer: int | Non
 # -- result report (e-SP 4.6) -----------------------------------------------------------
 
 
-def parse_score(value: int | str) -> int:
-    """A score typed by a player: a whole number 0–1500, else a refusal saying which."""
+def parse_score(value: int | str, maximum: int = MAX_SCORE) -> int:
+    """A score typed by a player: a whole number 0–`maximum` (the tournament's profile bound,
+    `plausible.max_score`, when known), else a refusal saying which."""
     if isinstance(value, bool):
         raise Refusal("play.score_not_number", value=str(value))
     if isinstance(value, int):
@@ -334,8 +337,8 @@ def parse_score(value: int | str) -> int:
         if not text.lstrip("-").isdigit():
             raise Refusal("play.score_not_number", value=text)
         number = int(text)
-    if not 0 <= number <= MAX_SCORE:
-        raise Refusal("play.score_out_of_range", value=number, max=MAX_SCORE)
+    if not 0 <= number <= maximum:
+        raise Refusal("play.score_out_of_range", value=number, max=maximum)
     return number
 
 
@@ -343,6 +346,8 @@ def _report_result(tx: Tx, slug: str, discord_id: int, own: int | str,
                    opponent_score: int | str) -> Reply:
     mine, theirs = parse_score(own), parse_score(opponent_score)
     seat = _seat(tx, slug, discord_id)
+    bound = seat.profile.plausible.max_score  # the same bound as herna.net's records
+    mine, theirs = parse_score(mine, bound), parse_score(theirs, bound)
     opponent = seat.opponent(tx)
     _after_start(tx, seat)
     current = get_result(tx.db, seat.pairing.id)

@@ -87,6 +87,13 @@ async def test_rule_a_conflict_with_an_allowed_end(
     unknown = await admin.rule(app, world.slug, ADMIN_ID, table.id,
                                (End.FINISHED, {"score": 1}), "x")
     assert unknown.key == "admin.bad_case" and "score" in said(unknown)
+    # a ruled score obeys the profile's bound like herna.net's records (plausible.max_score)
+    too_high = await admin.rule(app, world.slug, ADMIN_ID, table.id,
+                                (End.FINISHED, {"first_score": 1600, "second_score": 300,
+                                                "moved": [table.first_id, table.second_id]}),
+                                "preklep")
+    assert (too_high.key, too_high.params) == ("play.score_out_of_range",
+                                               {"value": 1600, "max": 1500})
     reply = await admin.rule(app, world.slug, ADMIN_ID, table.id,
                              (End.FINISHED, {"first_score": 412, "second_score": 388,
                                              "moved": [table.first_id, table.second_id]}),
