@@ -14,38 +14,40 @@ import pytest
 from .campaign import Final, clean_run, killed_run
 
 # Every crash point early, midway and late in the first process (as a share of the clean run's
-# passages of that point), a SIGKILL at a moment, and a chain of kills in the restarted
-# processes (a crash during recovery).
+# passages of that point), a SIGKILL midway (a share of the clean run's time), and a chain of
+# kills in the restarted processes (a crash during recovery).
 PLANS: list[list[tuple[str, float] | float]] = [
     [("commit:before", 0.06)], [("commit:before", 0.5)], [("commit:before", 0.97)],
     [("commit:after", 0.01)], [("commit:after", 0.4)], [("commit:after", 0.99)],
     [("send:before", 0.0)], [("send:before", 0.6)],
     [("send:after", 0.2)], [("send:after", 1.0)],
     [("http", 0.03)], [("http", 0.9)],
-    [1.5],
+    [0.5],
     [("commit:after", 0.25), ("send:after", 0.0), ("http", 0.05), ("commit:before", 0.0)],
 ]
 
 
-def kills(plan: list[tuple[str, float] | float], counts: dict[str, int]) -> list[str | float]:
-    """"point:n" with n the share of the clean run's passages (at least the first)."""
-    return [k if isinstance(k, float) else f"{k[0]}:{max(1, round(k[1] * counts[k[0]]))}"
-            for k in plan]
+def kills(plan: list[tuple[str, float] | float], counts: dict[str, int],
+          seconds: float) -> list[str | float]:
+    """"point:n" with n the share of the clean run's passages (at least the first); a bare
+    share is a SIGKILL after that share of the clean run's time."""
+    return [k * seconds if isinstance(k, float) else
+            f"{k[0]}:{max(1, round(k[1] * counts[k[0]]))}" for k in plan]
 
 
 @pytest.fixture(scope="module")
-def clean(tmp_path_factory: pytest.TempPathFactory) -> tuple[Final, dict[str, int]]:
-    final, counts, _ = clean_run(tmp_path_factory.mktemp("clean"))
+def clean(tmp_path_factory: pytest.TempPathFactory) -> tuple[Final, dict[str, int], float]:
+    final, counts, seconds = clean_run(tmp_path_factory.mktemp("clean"))
     assert final.integrity == "ok" and final.results and final.delivered
-    return final, counts
+    return final, counts, seconds
 
 
 def test_a_whole_tournament_survives_kills_anywhere(
-        clean: tuple[Final, dict[str, int]], tmp_path: Path) -> None:
-    final, counts = clean
+        clean: tuple[Final, dict[str, int], float], tmp_path: Path) -> None:
+    final, counts, seconds = clean
     for point in ("commit:before", "commit:after", "send:before", "send:after", "http"):
         assert counts[point] > 0, point  # the clean run passes every point the cases name
-    cases = [kills(plan, counts) for plan in PLANS]
+    cases = [kills(plan, counts, seconds) for plan in PLANS]
     with ThreadPoolExecutor(max_workers=2) as pool:
         outcomes = list(pool.map(lambda n: killed_run(tmp_path / f"case{n}", cases[n], final),
                                  range(len(cases))))
