@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from bot.services.notifier import Message, Notifier
-from bot.store import Change, NotFoundError, get_round, get_tournament
+from bot.store import Change, NotFoundError, Round, get_round, get_tournament
 from bot.store.outbox import (
     Destination,
     OutboxRow,
@@ -57,6 +57,11 @@ class Timely:
     tournament_id: int
     round_no: int | None = None
     until: datetime | None = None
+
+    @classmethod
+    def of_round(cls, rnd: Round, until: datetime | None = None) -> Timely:
+        """A message about a round in play: stale once it closes (or `until` passes)."""
+        return cls(rnd.tournament_id, rnd.number, until)
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,6 +75,12 @@ class Seat:
         p = self.pairing
         return p.second_id if self.player.id == p.first_id else p.first_id
 
+    @property
+    def before_limit(self) -> Timely:
+        """A ping that asks for something before the limit: stale once the limit passes or
+        the round closes."""
+        return Timely.of_round(self.round, self.round.limit_at)
+
     def opponent(self, tx: Tx) -> Player:
         opponent_id = self.opponent_id
         if opponent_id is None:
@@ -219,7 +225,7 @@ def _report_absence(tx: Tx, slug: str, discord_id: int) -> Reply:
                         payload={"absent": opponent.id})
         _refresh(tx, seat, tx.by_player(me.id), get_result(tx.db, seat.pairing.id),
                  opponent)
-        tx.direct(opponent.id, "play.absence_ping", timely=_live(seat), reporter=me.name,
+        tx.direct(opponent.id, "play.absence_ping", timely=seat.before_limit, reporter=me.name,
                   round=seat.round.number, table=seat.pairing.table_no,
                   waiting_ends=waiting_ends, rule=ABSENCE_RULE)
     return done("play.absence_recorded", rule=ABSENCE_RULE, opponent=opponent.name,
@@ -242,7 +248,7 @@ def _arrive(tx: Tx, slug: str, discord_id: int) -> Reply:
         _refresh(tx, seat, tx.by_player(me.id), get_result(tx.db, seat.pairing.id),
                  opponent)
         if _kinds_by(tx, seat, EvidenceKind.ABSENCE, opponent.id):
-            tx.direct(opponent.id, "play.arrived_ping", timely=_live(seat), player=me.name,
+            tx.direct(opponent.id, "play.arrived_ping", timely=seat.before_limit, player=me.name,
                       round=seat.round.number)
     waiting_ends = seat.clock.waiting_ends
     key = "play.arrived_late" if tx.now > waiting_ends else "play.arrived"
@@ -280,10 +286,10 @@ def _draw(tx: Tx, slug: str, discord_id: int, confirming: bool,
              opponent)
     limit = seat.round.limit_at
     if proposed:  # both have now confirmed in writing
-        tx.direct(opponent.id, "play.draw_confirmed_dm", timely=_live(seat, until_limit=False),
+        tx.direct(opponent.id, "play.draw_confirmed_dm", timely=Timely.of_round(seat.round),
                   player=me.name, rule=DRAW_RULE)
         return done("play.draw_confirmed", rule=DRAW_RULE, opponent=opponent.name)
-    tx.direct(opponent.id, "play.draw_proposed_dm", timely=_live(seat), player=me.name,
+    tx.direct(opponent.id, "play.draw_proposed_dm", timely=seat.before_limit, player=me.name,
               limit=limit, rule=DRAW_RULE)
     return done("play.draw_proposed", rule=DRAW_RULE, opponent=opponent.name, limit=limit)
 
@@ -300,13 +306,6 @@ def _draw_repeated(tx: Tx, seat: Seat, opponent: Player, confirming: bool) -> Re
         return done("play.draw_proposed", rule=DRAW_RULE, opponent=opponent.name,
                     limit=seat.round.limit_at)
     raise Refusal("play.draw_already", opponent=opponent.name, rule=DRAW_RULE)
-
-
-def _live(seat: Seat, *, until_limit: bool = True) -> Timely:
-    """A message about my game in this round: stale once the round closes, and (a ping that
-    asks for something before the limit) once the limit passed."""
-    return Timely(seat.tournament.id, seat.round.number,
-                  seat.round.limit_at if until_limit else None)
 
 
 async def propose_draw(app: App, slug: str, discord_id: int) -> Reply:

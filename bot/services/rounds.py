@@ -289,7 +289,7 @@ def _publish(tx: Tx, slug: str, round_no: int, admin_id: AdminRef) -> Reply:
         t = set_status(tx.db, t.id, TournamentStatus.RUNNING, by)
     rows, params = _published(tx, t, rnd)
     # The pairings mean nothing once their round is closed (the bot was down all round).
-    tx.announce(t.id, "round.published", timely=Timely(t.id, round_no), rows=rows, **params)
+    tx.announce(t.id, "round.published", timely=Timely.of_round(rnd), rows=rows, **params)
     timers.schedule_round_timers(tx, t, rnd)
     return done("round.published", data=rows, **params)
 
@@ -433,7 +433,6 @@ def _rate(tx: Tx, t: Tournament, changes: dict[int, tuple[float, float, int]],
         last = get_player(tx.db, pid).last_season
         if last is None or season_start(last) < season_start(t.season):
             update_player(tx.db, pid, by, last_season=t.season)
-    return changes
 
 
 async def finish_tournament(app: App, slug: str, admin_id: AdminRef, *,

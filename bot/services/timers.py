@@ -125,7 +125,7 @@ def handle_timer(tx: Tx, timer: Timer) -> None:
         return
     if kind == TimerKind.PRE_ROUND:
         minutes = int(REMINDER_BEFORE_START.total_seconds() // 60)
-        tx.announce(t.id, "timer.pre_round", timely=Timely(t.id, round_no, rnd.starts_at),
+        tx.announce(t.id, "timer.pre_round", timely=Timely.of_round(rnd, rnd.starts_at),
                     round=round_no, start=rnd.starts_at, n=minutes, waiting=t.waiting_minutes,
                     rule="e-SP 4.3")
     elif kind == TimerKind.ROUND_START:
@@ -134,7 +134,7 @@ def handle_timer(tx: Tx, timer: Timer) -> None:
         _waiting_over(tx, t, rnd)
     elif kind == TimerKind.GAME_LIMIT:
         rule = tx.profile(t.profile).timing.rule
-        tx.announce(t.id, "timer.game_limit", timely=Timely(t.id, round_no), round=round_no,
+        tx.announce(t.id, "timer.game_limit", timely=Timely.of_round(rnd), round=round_no,
                     rule=rule)
     elif kind == TimerKind.REMINDER:
         _remind(tx, t, rnd)
@@ -160,14 +160,9 @@ def _stale(tx: Tx, t: Tournament, rnd: Round | None, timer: Timer, by: Change) -
     return True
 
 
-def _live(t: Tournament, rnd: Round, until: datetime | None = None) -> Timely:
-    """A message about a round in play: stale once the round closes (or `until` passes)."""
-    return Timely(t.id, rnd.number, until)
-
-
 def _round_start(tx: Tx, t: Tournament, rnd: Round) -> None:
     clock = round_clock(t, rnd, tx.profile(t.profile))
-    live = _live(t, rnd, rnd.limit_at)
+    live = Timely.of_round(rnd, rnd.limit_at)
     tx.announce(t.id, "timer.round_start", timely=live, round=rnd.number, limit=rnd.limit_at,
                 waiting_ends=clock.waiting_ends, rule="e-SP 4.5")
     for pairing in pairings_of_round(tx.db, t.id, rnd.number):
@@ -187,7 +182,7 @@ def _waiting_over(tx: Tx, t: Tournament, rnd: Round) -> None:
     """The waiting period is over (e-SP 4.3): the channel hears it, and both players of every
     table with an absence report learn that the head admin now decides (e-SP 4.9)."""
     at = round_clock(t, rnd, tx.profile(t.profile)).waiting_ends
-    live = _live(t, rnd, rnd.limit_at)
+    live = Timely.of_round(rnd, rnd.limit_at)
     tx.announce(t.id, "timer.waiting_over", timely=live, round=rnd.number, at=at,
                 rule="e-SP 4.3")
     for pairing in pairings_of_round(tx.db, t.id, rnd.number):
@@ -213,7 +208,7 @@ def _remind(tx: Tx, t: Tournament, rnd: Round) -> None:
         if any(e.kind is EvidenceKind.PLATFORM_GAME for e in list_evidence(tx.db, pairing.id)):
             continue  # a game is on record: they are playing
         for player_id in (pairing.first_id, pairing.second_id):
-            tx.direct(player_id, "timer.limit_reminder", timely=_live(t, rnd, rnd.limit_at),
+            tx.direct(player_id, "timer.limit_reminder", timely=Timely.of_round(rnd, rnd.limit_at),
                       round=rnd.number, limit=rnd.limit_at, n=minutes, rule="e-SP 4.5")
 
 
