@@ -41,7 +41,7 @@ log = logging.getLogger("stredisko.runner")
 
 EXIT_OK = 0
 EXIT_STARTUP = 2  # the bot could not start: configuration, token, database
-POLL_STOP_GRACE_S = 30.0  # how long a round poll pass in flight may take to finish at shutdown
+POLL_STOP_GRACE_S = 30.0  # how long a pass in flight (round poll, outbox) may take at shutdown
 OUTBOX_EVERY_S = 10.0  # how often the outbox is checked for messages other processes queued
 
 
@@ -225,11 +225,8 @@ async def serve(
             try:
                 await _until_stopped(bot, stop)
             finally:
-                if poll is not None:
-                    await stop_round_poll(poll, stop)
-                stop.set()
-                for task in background:
-                    await _finish(task)
+                for task in ([poll] if poll is not None else []) + background:
+                    await stop_background(task, stop)
     finally:
         await _shutdown(scheduler, heartbeat, store, signals)
     return EXIT_OK
@@ -260,30 +257,21 @@ async def round_poll(
             await asyncio.wait_for(stop.wait(), timeout=every)
 
 
-async def stop_round_poll(
-    poll: asyncio.Task[None], stop: asyncio.Event, grace: float = POLL_STOP_GRACE_S
+async def stop_background(
+    task: asyncio.Task[None], stop: asyncio.Event, grace: float = POLL_STOP_GRACE_S
 ) -> None:
-    """Ask the round poll to stop and let a pass in flight finish (its sync run is recorded
-    as finished, not left "running" for ever); cancel it only after `grace` seconds."""
-    stop.set()  # the gateway may have ended by itself: the poll must still be told
+    """Ask a background loop (the round poll, the outbox sender) to stop and let the pass in
+    flight finish (a sync run is recorded as finished, not left "running" for ever; a message
+    handed to Discord is marked); cancel it only after `grace` seconds."""
+    stop.set()  # the gateway may have ended by itself: the loop must still be told
     try:
-        await asyncio.wait_for(asyncio.shield(poll), grace)
-    except TimeoutError:
-        log.warning("round poll still running after %g s: cancelled", grace)
-        poll.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await poll
-    except Exception:  # round_poll catches its own errors; this is only a safety net
-        log.exception("round poll ended with an error")
-
-
-async def _finish(task: asyncio.Task[None], grace: float = 10.0) -> None:
-    """Let a background loop that was told to stop end; cancel it after `grace` seconds."""
-    try:
-        await asyncio.wait_for(task, grace)
+        await asyncio.wait_for(asyncio.shield(task), grace)
     except TimeoutError:
         log.warning("%s still running after %g s: cancelled", task.get_name(), grace)
-    except Exception:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    except Exception:  # the loops catch their own errors; this is only a safety net
         log.exception("%s ended with an error", task.get_name())
 
 

@@ -279,7 +279,7 @@ async def test_stop_lets_the_pass_in_flight_finish_and_record_its_sync_run(
     running = await last_round_sync(app)
     assert running is not None and running.outcome is SyncOutcome.RUNNING
 
-    await runner.stop_round_poll(poll.task, poll.stop, grace=10.0)
+    await runner.stop_background(poll.task, poll.stop, grace=10.0)
     assert poll.task.done() and not poll.task.cancelled() and poll.task.exception() is None
     finished = await last_round_sync(app)
     assert finished is not None and finished.id == running.id
@@ -299,7 +299,7 @@ async def test_a_pass_that_outlives_the_grace_is_cancelled(
     poll = poll_kit(world.slug, every=3600.0)
     await game_page_in_flight(sim, poll)
     began = time.monotonic()
-    await runner.stop_round_poll(poll.task, poll.stop, grace=0.05)
+    await runner.stop_background(poll.task, poll.stop, grace=0.05)
     assert time.monotonic() - began < 0.9  # did not wait for the slow page
     assert poll.task.cancelled()
     stuck = await last_round_sync(app)
