@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from bot.services.notifier import Message, Notifier
-from bot.store import Change, NotFoundError, Round, get_round, get_tournament
+from bot.store import Change, NotFoundError, Round, Tournament, get_round, get_tournament
 from bot.store.outbox import (
     Destination,
     OutboxRow,
@@ -75,6 +75,16 @@ def as_message(row: OutboxRow) -> Message:
     return Message(row.message_key, decode_params(row.params), ref=row.key)
 
 
+def round_over(t: Tournament, rnd: Round | None) -> str | None:
+    """Why what is said about this round (or this tournament) no longer holds: the tournament
+    finished, or the round closed (None: it still does). Shared by the outbox and the timers."""
+    if t.status is TournamentStatus.FINISHED:
+        return "turnaj je skončený"
+    if rnd is not None and rnd.closed_at is not None:
+        return f"{rnd.number}. kolo je uzavreté"
+    return None
+
+
 def staleness(db: Database, row: OutboxRow, now: datetime) -> str | None:
     """Why the message's moment has passed (None: it may still go out)."""
     if row.valid_until is not None and now > row.valid_until:
@@ -86,11 +96,7 @@ def staleness(db: Database, row: OutboxRow, now: datetime) -> str | None:
         tournament = get_tournament(db, row.tournament_id)
     except NotFoundError:
         return "kolo už neexistuje"
-    if rnd.closed_at is not None:
-        return f"{row.round_no}. kolo je uzavreté"
-    if tournament.status is TournamentStatus.FINISHED:
-        return "turnaj je skončený"
-    return None
+    return round_over(tournament, rnd)
 
 
 def _pending_and_stale(db: Database, now: datetime) -> list[tuple[OutboxRow, str | None]]:

@@ -18,7 +18,7 @@ from bot.services.lifecycle import (
     refresh_round,
     round_clock,
 )
-from bot.services.outbox import Timely
+from bot.services.outbox import Timely, round_over
 from bot.store import (
     Change,
     EvidenceKind,
@@ -146,12 +146,8 @@ def handle_timer(tx: Tx, timer: Timer) -> None:
 def _stale(tx: Tx, t: Tournament, rnd: Round | None, timer: Timer, by: Change) -> bool:
     """True (and audited) when the timer's moment is gone: its round closed, the tournament
     finished, or (check-in timers) the tournament already under way."""
-    why = None
-    if t.status is TournamentStatus.FINISHED:
-        why = "turnaj je skončený"
-    elif rnd is not None and rnd.closed_at is not None:
-        why = f"{rnd.number}. kolo je uzavreté"
-    elif rnd is None and t.status is TournamentStatus.RUNNING:
+    why = round_over(t, rnd)
+    if why is None and rnd is None and t.status is TournamentStatus.RUNNING:
         why = "turnaj už beží"
     if why is None:
         return False
