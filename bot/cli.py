@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from bot import cli_args as arg
+from bot import cli_export
 from bot.cli_identity import add_commands as add_identity_commands
 from bot.clock import SystemClock
 from bot.config import Config, ConfigError, load_config
 from bot.console import ConsoleNotifier, render_reply
 from bot.i18n import SLOVAK, t
-from bot.services import admin, exports, lookup, rounds, setup, views
+from bot.services import admin, lookup, rounds, setup, views
 from bot.services.app import App, Tx
 from bot.services.policy import Actor
 from bot.services.replies import Refusal, Reply, done
@@ -246,23 +247,10 @@ def _run_bot(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    if args.what != "screlo" and not args.slug:
-        raise ValueError(f"export {args.what} potrebuje skratku turnaja")
-    if args.what == "results":
-        reply = _run(args, lambda app: exports.results_csv(app, args.slug))
-    elif args.what == "tsh":
-        reply = _run(args, lambda app: exports.tsh_file(app, args.slug))
-    else:
-        reply = _run(args, exports.screlo_list_csv)
+    reply = _run(args, cli_export.use_case(args.what, args.slug))
     if not reply.ok:
         return _show(reply)
-    if args.output:
-        Path(args.output).write_text(reply.data, encoding="utf-8")
-        print(t("cli.written", file=args.output), file=sys.stderr)
-    else:
-        sys.stdout.write(reply.data)
-    for line in render_reply(reply):
-        print(line, file=sys.stderr)
+    cli_export.write(reply, args.output)
     return 0
 
 
@@ -368,10 +356,12 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("--agreed", action="store_true",
                      help="zlyhalo uloženie: hráči sa zhodli na celom výsledku (e-SP 4.6)")
     sub.add_argument("--reason", required=True, type=arg.reason, help="zdôvodnenie (povinné)")
-    sub = add("export", "export: výsledky CSV, súbor TSH .t, zoznam online screla", _export)
-    sub.add_argument("what", choices=("results", "tsh", "screlo"))
+    sub = add("export", "export: výsledky CSV, TSH (.t a config.tsh), FIDE TRF, zoznam online "
+              "screla", _export)
+    sub.add_argument("what", choices=cli_export.WHAT)
     sub.add_argument("slug", nargs="?", type=arg.slug)
-    sub.add_argument("-o", "--output", metavar="SÚBOR")
+    sub.add_argument("-o", "--output", "--out", metavar="SÚBOR",
+                     help="súbor (pri tsh sa vedľa neho zapíše aj config.tsh)")
     sub = add("publish-page", "zapísať stránku výsledkov (index.html)", _publish_page)
     sub.add_argument("slug", type=arg.slug)
     sub.add_argument("target", metavar="PRIEČINOK")

@@ -1,5 +1,5 @@
-"""Exports parse back: the results CSV with the csv module, the TSH `.t` lines against
-hand-computed expectations, the screlo list through the import it is made for."""
+"""Exports parse back: the results CSV with the csv module, the screlo list through the
+import it is made for (TSH and TRF: test_export_tsh, test_export_trf, test_export_demo)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ import io
 from pathlib import Path
 
 from bot.services.app import App
-from bot.services.exports import results_csv, screlo_list_csv, tsh_file, tsh_name
+from bot.services.exports import results_csv, screlo_list_csv
 from bot.services.rounds import import_pairings, publish_round
 from bot.services.setup import import_screlo_list
 
 from .test_rounds import ADMIN, SLUG, create, play, player, propozicie
 
 
-async def _two_rounds(app: App, tmp_path: Path) -> None:
+async def two_rounds(app: App, tmp_path: Path) -> None:
     """Round 1 (imported): nick2–nick1, nick4–nick3, the starters win 400:300; round 2:
     nick1–nick3, nick4–nick2, no results yet."""
     await create(app, tmp_path, propozicie(players=4))
@@ -28,7 +28,7 @@ async def _two_rounds(app: App, tmp_path: Path) -> None:
 
 
 async def test_results_csv_parses_back(app: App, tmp_path: Path) -> None:
-    await _two_rounds(app, tmp_path)
+    await two_rounds(app, tmp_path)
     reply = await results_csv(app, SLUG)
     rows = list(csv.DictReader(io.StringIO(reply.data)))
     assert len(rows) == 4 and reply.params["count"] == 4
@@ -40,20 +40,6 @@ async def test_results_csv_parses_back(app: App, tmp_path: Path) -> None:
     assert (first["end"], first["rule"]) == ("finished", "e-SP 3.5")
     assert first["status"] == "confirmed"  # confirmed when round 2 was paired (e-SP 4.7)
     assert rows[3]["status"] == "pending" and rows[3]["first_score"] == ""
-
-
-async def test_tsh_lines(app: App, tmp_path: Path) -> None:
-    await _two_rounds(app, tmp_path)
-    reply = await tsh_file(app, SLUG)
-    # player n = registration order; scores stop at round 2, which has no result yet
-    assert reply.data.splitlines() == [
-        "Číslo, Hráč 2000 2 3; 300; p12 2 1",
-        "Číslo, Hráč 1950 1 4; 400; p12 1 2",
-        "Číslo, Hráč 1900 4 1; 300; p12 2 2",
-        "Číslo, Hráč 1850 3 2; 400; p12 1 1",
-    ]
-    assert tsh_name("Anna Mária Nováková") == "Nováková, Anna Mária"
-    assert tsh_name("Cher") == "Cher"
 
 
 async def test_screlo_list_round_trips_through_the_import(app: App, tmp_path: Path) -> None:

@@ -1,0 +1,56 @@
+"""`stredisko export results|tsh|trf|screlo [SLUG] [-o SÚBOR]`: which use case makes the file
+and how it is written. A TSH export is two files: the `.t` at SÚBOR and `config.tsh` beside
+it (tsh finds its division files through config.tsh); without -o the `.t` goes to stdout."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from bot.console import render_reply
+from bot.i18n import t
+from bot.services import export_trf, export_tsh, exports
+from bot.services.app import App
+from bot.services.export_tsh import TshExport
+from bot.services.replies import Reply
+
+UseCase = Callable[[App], Awaitable[Any]]
+WHAT = ("results", "tsh", "trf", "screlo")
+_BY_SLUG = {"results": exports.results_csv, "tsh": export_tsh.tsh_files,
+            "trf": export_trf.trf_file}
+TSH_CONFIG = "config.tsh"
+
+
+def use_case(what: str, slug: str | None) -> UseCase:
+    if what == "screlo":
+        return exports.screlo_list_csv
+    if not slug:
+        raise ValueError(t("export.needs_slug", what=what))
+    return lambda app: _BY_SLUG[what](app, slug)
+
+
+def _write_tsh(data: TshExport, output: str | None) -> None:
+    if not output:
+        sys.stdout.write(data.text)
+        print(t("export.tsh_config_needs_output"), file=sys.stderr)
+        return
+    path = Path(output)
+    path.write_text(data.text, encoding="utf-8")
+    config = path.with_name(TSH_CONFIG)
+    config.write_text(data.config(path.name), encoding="utf-8")
+    print(t("export.tsh_written", file=str(path), config=str(config)), file=sys.stderr)
+
+
+def write(reply: Reply, output: str | None) -> None:
+    """Write a successful export's file(s), then its summary on stderr."""
+    if isinstance(reply.data, TshExport):
+        _write_tsh(reply.data, output)
+    elif output:
+        Path(output).write_text(reply.data, encoding="utf-8")
+        print(t("cli.written", file=output), file=sys.stderr)
+    else:
+        sys.stdout.write(reply.data)
+    for line in render_reply(reply):
+        print(line, file=sys.stderr)

@@ -1,0 +1,178 @@
+"""A TSH division file (`.t`) and its `config.tsh`, written so that John Chew's tsh computes
+exactly stredisko's points and wins.
+
+What tsh does with a `.t` file (read in its source, tsh 3.x: `TFile.pm`, `TSH/Division.pm`
+`Synch`, `TSH/Config.pm`, and its manual, tsh.poslfit.com/doc):
+
+* A line is `Name rating opp1 opp2 …; score1 score2 …` followed by `; tag value …` fields;
+  the line number is the player's number. Opponent `0` is a bye; the scores are the player's
+  own. A round with no score yet ends the score list (tsh reads it as not yet entered).
+* A game against an opponent is decided **only by comparing the two scores**: the higher
+  wins, equal is a draw (½ each), and it counts as a rated game. A bye (opponent 0) is a win
+  if its score is positive, a loss if negative and **neither** if it is 0 (without
+  `config zero_byes_tie`); byes are never rated. The manual's data entry section: "to enter a
+  bye, enter one player number and one score (usually 50, or -50 for a forfeit)" — tsh's own
+  forfeit convention. tsh's "wins" count a draw as ½, so they are stredisko's points.
+* `; p12 …` says who started: 1 first, 2 second, 0 a bye; `; off 0` marks a player inactive
+  (withdrawn) whose later rounds are 0-score byes, "a missed game without a win or loss".
+  Other `; tag …` fields are kept by tsh as they are (`TFile::ParseLine`, `FormatLine`).
+* tsh reads `.t` files as ISO-8859-1 unless `config tfile_encoding = 'utf8'`, and
+  `config.tsh` itself as ISO-8859-1 unless it starts with `encoding utf8` (or a UTF-8 BOM).
+
+So each round of a player is written by this convention (the rule decides the points, the
+scores only carry them to tsh):
+
+1. A **rated game** (RULES.md 2: rows 1–4, 9, 12 where both moved) stays a game against its
+   opponent with the scores as played — except where the scores contradict the result (a
+   **time loss** or a **resignation** of the player who was ahead, e-SP 3.5): the loser's
+   score is written one point below the winner's (as tsh records a score after a time
+   penalty), a draw gets both the lower score (e-SP 3.5 row 12). tsh then rates it as
+   stredisko does.
+2. An **unrated result** between two players — a forfeit (rows 4–7, 10, 11, e-SP 4.3–4.9) or a
+   game someone made no move in — is written in tsh's forfeit convention: both players get
+   opponent 0, the winner `+d`, the loser `−d`, d = the written score difference or 50 when
+   there is none. A **double forfeit** (0:0, rows 6, 7, 11) is `−50` for both: both lose,
+   nothing is rated. (An unrated ½:½, which tsh cannot express as a bye, stays a game with
+   equal scores — tsh rates it; no current rule produces one between players who never moved.)
+3. The **bye** (row 8, e-SP 4.9) is opponent 0 with its score, `+20`: a win, unrated.
+4. A round a player was **not paired** in (withdrawn, excluded, e-SP 3.6) is opponent 0 with
+   score 0 — neither won nor lost — and his line gets `; off 0`.
+5. `; paired …` lists the opponent stredisko paired him with in every round (0 = none), so a
+   forfeit written as a bye still says whom it was against; `; recorded …` (only where the
+   written scores differ) keeps the scores stredisko recorded.
+
+`config.tsh` beside the `.t` declares the division, `max_rounds`, the encodings (UTF-8,
+"Ďurica" stays "Ďurica"), `track_firsts`, `pairing_system = 'manual'` (tsh must not re-pair a
+finished or running event) and `bye_spread = 20` for a bye tsh would add itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.services.app import App, Tx
+from bot.services.export_games import Line, Outcome, Seat, Sheet, sheet, surname_first
+from bot.services.replies import Reply, done
+
+#: tsh's default bye spread and the manual's forfeit score: a forfeit without a score difference
+FORFEIT_SPREAD = 50
+HALF = 0.5
+ENCODING = "utf8"  # tsh's (Perl's) name for UTF-8
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One round of a player's line: opponent number (0 = bye / forfeit / not paired), the
+    score to write (None = no result yet) and who started (1, 2; 0 without a game)."""
+
+    opponent: int
+    score: int | None
+    p12: int
+
+
+def _forfeit_score(points: float, spread: int) -> int:
+    """tsh's forfeit convention (a bye scored ±): positive wins, negative loses; 0 counts
+    neither (the only way tsh has to write a half point without a game: it is lost)."""
+    size = abs(spread) or FORFEIT_SPREAD
+    return size if points == 1 else -size if points == 0 else 0
+
+
+def game_score(score: int, opponent_score: int, points: float, opponent_points: float) -> int:
+    """The score to write at a game so that tsh's score comparison gives stredisko's result:
+    as recorded, unless it contradicts the result (rule 1 of the module docstring)."""
+    if points > opponent_points:
+        return score
+    if points < opponent_points:
+        return min(score, opponent_score - 1)
+    return min(score, opponent_score)
+
+
+def cell(seat: Seat) -> Cell:
+    """One round by the convention of the module docstring."""
+    o = seat.outcome
+    if not seat.table:
+        return Cell(0, 0, 0)
+    starts = 1 if seat.started else 2
+    if o is None:  # not played yet: who will start is known
+        return Cell(seat.opponent or 0, None, starts if seat.opponent else 0)
+    if seat.opponent is None:  # the bye
+        return Cell(0, _forfeit_score(o.points, o.score), 0)
+    if not o.rated and o.points != HALF:
+        return Cell(0, _forfeit_score(o.points, o.score - o.opponent_score), 0)
+    written = game_score(o.score, o.opponent_score, o.points, o.opponent_points)
+    return Cell(seat.opponent, written, starts)
+
+
+def _recorded(outcome: Outcome | None) -> int | None:
+    return None if outcome is None else outcome.score
+
+
+def tsh_line(line: Line) -> str:
+    cells = [cell(s) for s in line.seats]
+    scores: list[int] = []
+    for c in cells:
+        if c.score is None:
+            break  # tsh reads the rest as not yet entered
+        scores.append(c.score)
+    recorded = [_recorded(s.outcome) if s.table else 0 for s in line.seats][:len(scores)]
+    # tsh reads the first number on the line as the rating and `;` as a field break
+    name = surname_first("".join(ch for ch in line.name if not ch.isdigit() and ch != ";"))
+    fields = [f"{name} {line.rating} {' '.join(str(c.opponent) for c in cells)}".rstrip(),
+              " ".join(map(str, scores)),
+              "p12 " + " ".join(str(c.p12) for c in cells),
+              "paired " + " ".join(str(s.opponent or 0) for s in line.seats)]
+    if recorded != scores:
+        fields.append("recorded " + " ".join(str(r) for r in recorded))
+    if line.out:
+        fields.append("off 0")
+    return "; ".join(f.strip() for f in fields)
+
+
+def _perl_text(value: str) -> str:
+    """A single-quoted Perl string: config.tsh values are Perl expressions."""
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+@dataclass(frozen=True, slots=True)
+class TshExport:
+    """The `.t` text and what `config.tsh` needs to point at it."""
+
+    text: str
+    event_name: str
+    event_date: str
+    max_rounds: int
+    count: int
+
+    def config(self, t_file: str) -> str:
+        return "\n".join([
+            "# tsh configuration written by stredisko (README: Export do TSH)",
+            f"encoding {ENCODING}",
+            f"config tfile_encoding = '{ENCODING}'",
+            f"division A {t_file}",
+            f"config event_name = {_perl_text(self.event_name)}",
+            f"config event_date = '{self.event_date}'",
+            f"config max_rounds = {self.max_rounds}",
+            "config track_firsts = 1",
+            "config pairing_system = 'manual'",
+            "config bye_spread = 20",
+            "",
+        ])
+
+
+def _export(s: Sheet) -> TshExport:
+    first = min(s.round_dates.values(), default=s.tournament.created_at.date())
+    return TshExport(
+        text="".join(tsh_line(line) + "\n" for line in s.lines),
+        event_name=s.tournament.name, event_date=first.isoformat(),
+        max_rounds=max(s.tournament.rounds_planned, len(s.rounds)), count=len(s.lines),
+    )
+
+
+def _tsh(tx: Tx, slug: str) -> Reply:
+    files = _export(sheet(tx, slug))
+    return done("cli.exported", data=files, what="tsh", count=files.count)
+
+
+async def tsh_files(app: App, slug: str) -> Reply:
+    """The `.t` file of tournament `slug` (`data.text`) and its `config.tsh` (`data.config`)."""
+    return await app.run(_tsh, slug)
