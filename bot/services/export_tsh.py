@@ -1,8 +1,9 @@
 """A TSH division file (`.t`) and its `config.tsh`, written so that John Chew's tsh computes
 exactly stredisko's points and wins.
 
-What tsh does with a `.t` file (read in its source, tsh 3.x: `TFile.pm`, `TSH/Division.pm`
-`Synch`, `TSH/Config.pm`, and its manual, tsh.poslfit.com/doc):
+What tsh does with a `.t` file (read in its source, tsh 3.x: `lib/perl/TFile.pm`,
+`TSH/Division.pm` `Synch`, `TSH/Player.pm`, `TSH/Config.pm` `Read` and `RealmDefaults`; and
+its manual, tsh.poslfit.com/doc — `config.html`, the data entry section of `all.html`):
 
 * A line is `Name rating opp1 opp2 …; score1 score2 …` followed by `; tag value …` fields;
   the line number is the player's number. Opponent `0` is a bye; the scores are the player's
@@ -10,11 +11,13 @@ What tsh does with a `.t` file (read in its source, tsh 3.x: `TFile.pm`, `TSH/Di
 * A game against an opponent is decided **only by comparing the two scores**: the higher
   wins, equal is a draw (½ each), and it counts as a rated game. A bye (opponent 0) is a win
   if its score is positive, a loss if negative and **neither** if it is 0 (without
-  `config zero_byes_tie`); byes are never rated. The manual's data entry section: "to enter a
-  bye, enter one player number and one score (usually 50, or -50 for a forfeit)" — tsh's own
-  forfeit convention. tsh's "wins" count a draw as ½, so they are stredisko's points.
+  `config zero_byes_tie`); byes are never rated. The manual's data entry section: "If you
+  want to enter a bye, just enter one player number and one score (usually 50, or -50 for a
+  forfeit)" — tsh's own forfeit convention. tsh's "wins" count a draw as ½: they are
+  stredisko's points.
 * `; p12 …` says who started: 1 first, 2 second, 0 a bye; `; off 0` marks a player inactive
-  (withdrawn) whose later rounds are 0-score byes, "a missed game without a win or loss".
+  (`Player.pm`: "off exists if player is inactive, single value indicates type of byes
+  (-50/0/50) to be assigned").
   Other `; tag …` fields are kept by tsh as they are (`TFile::ParseLine`, `FormatLine`).
 * tsh reads `.t` files as ISO-8859-1 unless `config tfile_encoding = 'utf8'`, and
   `config.tsh` itself as ISO-8859-1 unless it starts with `encoding utf8` (or a UTF-8 BOM).
@@ -25,21 +28,24 @@ scores only carry them to tsh):
 1. A **rated game** (RULES.md 2: rows 1–4, 9, 12 where both moved) stays a game against its
    opponent with the scores as played — except where the scores contradict the result (a
    **time loss** or a **resignation** of the player who was ahead, e-SP 3.5): the loser's
-   score is written one point below the winner's (as tsh records a score after a time
-   penalty), a draw gets both the lower score (e-SP 3.5 row 12). tsh then rates it as
-   stredisko does.
+   score is written one point below the winner's, a draw gets both the lower score (as
+   RULES.md 2 row 12 does). tsh then rates it as stredisko does.
 2. An **unrated result** between two players — a forfeit (rows 4–7, 10, 11, e-SP 4.3–4.9) or a
    game someone made no move in — is written in tsh's forfeit convention: both players get
    opponent 0, the winner `+d`, the loser `−d`, d = the written score difference or 50 when
    there is none. A **double forfeit** (0:0, rows 6, 7, 11) is `−50` for both: both lose,
    nothing is rated. (An unrated ½:½, which tsh cannot express as a bye, stays a game with
    equal scores — tsh rates it; no current rule produces one between players who never moved.)
-3. The **bye** (row 8, e-SP 4.9) is opponent 0 with its score, `+20`: a win, unrated.
+3. The **bye** (row 8, e-SP 4.9) is opponent 0 with its score, `+20`: a win, unrated. (A
+   ½-point bye — ČAS, not e-SP — has no tsh form: it is written 0 and tsh loses the ½.)
 4. A round a player was **not paired** in (withdrawn, excluded, e-SP 3.6) is opponent 0 with
    score 0 — neither won nor lost — and his line gets `; off 0`.
 5. `; paired …` lists the opponent stredisko paired him with in every round (0 = none), so a
    forfeit written as a bye still says whom it was against; `; recorded …` (only where the
    written scores differ) keeps the scores stredisko recorded.
+
+tsh has one notion of a win (any result above the opponent's): a profile that does not count
+forfeit wins or the bye among the wins (ČAS) gets tsh's points right but not that tiebreak.
 
 `config.tsh` beside the `.t` declares the division, `max_rounds`, the encodings (UTF-8,
 "Ďurica" stays "Ďurica"), `track_firsts`, `pairing_system = 'manual'` (tsh must not re-pair a
