@@ -84,25 +84,32 @@ def _outcome(result: Result, me: str, opponent: str | None) -> Outcome:
     )
 
 
-def _seats(tables: list[Table], number: dict[int, int]) -> dict[tuple[int, int], Seat]:
-    """(round, player id) → his seat, for everyone at a table."""
-    seats: dict[tuple[int, int], Seat] = {}
+def seat_of(round_no: int, me: str, other: str | None, starter: str, result: Result | None,
+            number: dict[str, int]) -> Seat:
+    """Player `me`'s seat at a table of round `round_no` against `other` (None: a bye), whose
+    scheduled starter is `starter`; `result` None while it has no outcome. `number`: the
+    players' numbers on the sheet by rules id."""
+    alone = result is not None and result.case.end is End.MISSED_ROUND
+    return Seat(
+        round_no=round_no, table=not alone,
+        opponent=number.get(other) if other is not None else None,
+        started=other is not None and (result.case.first if result else starter) == me,
+        outcome=_outcome(result, me, other) if result else None,
+    )
+
+
+def _seats(tables: list[Table], number: dict[str, int]) -> dict[tuple[int, str], Seat]:
+    """(round, rules id) → his seat, for everyone at a table."""
+    seats: dict[tuple[int, str], Seat] = {}
     for tb in tables:
         p = tb.pairing
         result = to_result(p, tb.result) if tb.result is not None else None
-        pair = (p.first_id, p.second_id)
-        for me, other in (pair, pair[::-1]):
-            if me is None:
-                continue
-            mine, theirs = lookup.rules_id(me), other and lookup.rules_id(other)
-            starter = result.case.first if result else lookup.rules_id(p.first_id)
-            alone = result is not None and result.case.end is End.MISSED_ROUND
-            seats[(p.round_no, me)] = Seat(
-                round_no=p.round_no, table=not alone,
-                opponent=number.get(other) if other is not None else None,
-                started=starter == mine and other is not None,
-                outcome=_outcome(result, mine, theirs) if result else None,
-            )
+        ids = [lookup.rules_id(p.first_id),
+               None if p.second_id is None else lookup.rules_id(p.second_id)]
+        for me, other in (ids, ids[::-1]):
+            if me is not None:
+                seats[(p.round_no, me)] = seat_of(p.round_no, me, other, ids[0] or "", result,
+                                                  number)
     return seats
 
 
@@ -116,18 +123,19 @@ def sheet(tx: Tx, slug: str) -> Sheet:
     standing = {int(s.player): s for s in rank.standings}
     entries: list[Entry] = seed_order(
         [e for e in list_entries(tx.db, t.id) if e.player_id in standing], profile)
-    number = {e.player_id: n for n, e in enumerate(entries, start=1)}
+    number = {lookup.rules_id(e.player_id): n for n, e in enumerate(entries, start=1)}
     rounds = tuple(sorted({tb.pairing.round_no for tb in tables}))
     seats = _seats(tables, number)
     lines = tuple(
         Line(
-            number=number[e.player_id], name=get_player(tx.db, e.player_id).name,
+            number=n, name=get_player(tx.db, e.player_id).name,
             rating=round(seed_rating(e, profile)), has_screlo=e.seed_rating is not None,
             standing=standing[e.player_id],
             out=e.out is not None,
-            seats=tuple(seats.get((n, e.player_id), Seat(n, table=False)) for n in rounds),
+            seats=tuple(seats.get((r, lookup.rules_id(e.player_id)), Seat(r, table=False))
+                        for r in rounds),
         )
-        for e in entries
+        for n, e in enumerate(entries, start=1)
     )
     dates = {r.number: r.starts_at.date() for r in list_rounds(tx.db, t.id)}
     return Sheet(t, profile, rounds, dates, lines, tuple(rank.results))

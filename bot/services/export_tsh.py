@@ -34,8 +34,10 @@ scores only carry them to tsh):
    game someone made no move in — is written in tsh's forfeit convention: both players get
    opponent 0, the winner `+d`, the loser `−d`, d = the written score difference or 50 when
    there is none. A **double forfeit** (0:0, rows 6, 7, 11) is `−50` for both: both lose,
-   nothing is rated. (An unrated ½:½, which tsh cannot express as a bye, stays a game with
-   equal scores — tsh rates it; no current rule produces one between players who never moved.)
+   nothing is rated. An unrated ½:½ (row 1 when nobody moved: the server ended the game
+   after two rounds without a valid move) has no form as a bye — a 0 bye counts neither way —
+   so it stays a game with equal scores: tsh's points are right, but tsh rates it; the one
+   result whose ratedness tsh gets wrong.
 3. The **bye** (row 8, e-SP 4.9) is opponent 0 with its score, `+20`: a win, unrated. (A
    ½-point bye — ČAS, not e-SP — has no tsh form: it is written 0 and tsh loses the ½.)
 4. A round a player was **not paired** in (withdrawn, excluded, e-SP 3.6) is opponent 0 with
