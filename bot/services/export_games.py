@@ -69,7 +69,6 @@ class Sheet:
     rounds: tuple[int, ...]  # the round numbers that have pairings
     round_dates: dict[int, date]  # every round's official start date
     lines: tuple[Line, ...]
-    results: tuple[Result, ...]  # the scored results the standings were computed from
 
 
 def _outcome(result: Result, me: str, opponent: str | None) -> Outcome:
@@ -138,7 +137,7 @@ def sheet(tx: Tx, slug: str) -> Sheet:
         for n, e in enumerate(entries, start=1)
     )
     dates = {r.number: r.starts_at.date() for r in list_rounds(tx.db, t.id)}
-    return Sheet(t, profile, rounds, dates, lines, tuple(rank.results))
+    return Sheet(t, profile, rounds, dates, lines)
 
 
 def surname_first(name: str) -> str:

@@ -92,7 +92,8 @@ def trf_text(s: Sheet) -> str:
         f"062 {len(s.lines)}", f"072 {rated}", f"092 {s.profile.title}", f"122 {t.tempo}",
     ]
     rows = [player_line(line) for line in s.lines]
-    return "\n".join([*(h.rstrip() for h in header), *rows, f"XXR {t.rounds_planned}"]) + "\n"
+    filled = [h for h in header if h[4:].strip()]  # before round 1 there are no dates
+    return "\n".join([*filled, *rows, f"XXR {t.rounds_planned}"]) + "\n"
 
 
 def _trf(tx: Tx, slug: str) -> Reply:

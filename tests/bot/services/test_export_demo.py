@@ -166,3 +166,5 @@ def test_cli_export_trf(demo_db: Path, tmp_path: Path) -> None:
     code, _, err = _cli("export", "trf", SLUG, "--db", str(demo_db), "--out", str(target))
     assert code == 0 and "Export (trf)" in err
     assert TrfParser.parse(target, strict=True).player_sections[0].name == "Ďurica, Cyril"
+    code, out, err = _cli("export", "trf", "--db", str(demo_db))
+    assert (code, out) == (1, "") and "Export trf potrebuje skratku turnaja." in err

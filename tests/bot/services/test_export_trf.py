@@ -11,10 +11,11 @@ from py4swiss.trf import TrfParser
 from bot.services.app import App
 from bot.services.export_games import Line, Outcome, Seat
 from bot.services.export_trf import player_line, result_code, trf_file
+from bot.services.export_tsh import tsh_files
 from rules import End, Standing
 
 from .test_exports import two_rounds
-from .test_rounds import SLUG
+from .test_rounds import SLUG, create, propozicie
 
 
 def _game(points: float, other: float, *, rated: bool = False, forfeited: bool = False,
@@ -51,6 +52,16 @@ async def test_a_running_round_ends_the_cells(app: App, tmp_path: Path) -> None:
         (0, [(2, "b", "0")]), (10, [(1, "w", "1")]), (0, [(4, "b", "0")]),
         (10, [(3, "w", "1")])]
     assert parsed.x_section.number_of_rounds == 3
+
+
+async def test_before_round_1(app: App, tmp_path: Path) -> None:
+    await create(app, tmp_path, propozicie(players=3))
+    path = tmp_path / "kt.trf"
+    path.write_text((await trf_file(app, SLUG)).data, encoding="utf-8")
+    parsed = TrfParser.parse(path, strict=True)
+    assert [p.results for p in parsed.player_sections] == [[], [], []]
+    assert parsed.tournament_section.date_of_start is None
+    assert (await tsh_files(app, SLUG)).data.count == 3
 
 
 def test_long_names_keep_the_columns() -> None:
