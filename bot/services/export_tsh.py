@@ -51,7 +51,8 @@ forfeit wins or the bye among the wins (ČAS) gets tsh's points right but not th
 
 `config.tsh` beside the `.t` declares the division, `max_rounds`, the encodings (UTF-8,
 "Ďurica" stays "Ďurica"), `track_firsts`, `pairing_system = 'manual'` (tsh must not re-pair a
-finished or running event) and `bye_spread = 20` for a bye tsh would add itself.
+finished or running event) and `bye_spread` = the profile's bye score (e-SP 4.9: 20) for a
+bye tsh would add itself.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.services.app import App, Tx
-from bot.services.export_games import Line, Outcome, Seat, Sheet, sheet, surname_first
+from bot.services.export_games import Line, Seat, Sheet, sheet, surname_first
 from bot.services.replies import Reply, done
 
 #: tsh's default bye spread and the manual's forfeit score: a forfeit without a score difference
@@ -111,10 +112,6 @@ def cell(seat: Seat) -> Cell:
     return Cell(seat.opponent, written, starts)
 
 
-def _recorded(outcome: Outcome | None) -> int | None:
-    return None if outcome is None else outcome.score
-
-
 def tsh_line(line: Line) -> str:
     cells = [cell(s) for s in line.seats]
     scores: list[int] = []
@@ -122,7 +119,7 @@ def tsh_line(line: Line) -> str:
         if c.score is None:
             break  # tsh reads the rest as not yet entered
         scores.append(c.score)
-    recorded = [_recorded(s.outcome) if s.table else 0 for s in line.seats][:len(scores)]
+    recorded = [s.outcome.score if s.outcome else 0 for s in line.seats][:len(scores)]
     # tsh reads the first number on the line as the rating and `;` as a field break
     name = surname_first("".join(ch for ch in line.name if not ch.isdigit() and ch != ";"))
     fields = [f"{name} {line.rating} {' '.join(str(c.opponent) for c in cells)}".rstrip(),
@@ -150,10 +147,11 @@ class TshExport:
     event_date: str
     max_rounds: int
     count: int
+    bye_spread: int  # the profile's bye score (e-SP 4.9: 20), for a bye tsh adds itself
 
     def config(self, t_file: str) -> str:
         return "\n".join([
-            "# tsh configuration written by stredisko (README: Export do TSH)",
+            "# tsh configuration written by stredisko (README: Exports for other programs)",
             f"encoding {ENCODING}",
             f"config tfile_encoding = '{ENCODING}'",
             f"division A {t_file}",
@@ -162,7 +160,7 @@ class TshExport:
             f"config max_rounds = {self.max_rounds}",
             "config track_firsts = 1",
             "config pairing_system = 'manual'",
-            "config bye_spread = 20",
+            f"config bye_spread = {self.bye_spread}",
             "",
         ])
 
@@ -173,6 +171,7 @@ def _export(s: Sheet) -> TshExport:
         text="".join(tsh_line(line) + "\n" for line in s.lines),
         event_name=s.tournament.name, event_date=first.isoformat(),
         max_rounds=max(s.tournament.rounds_planned, len(s.rounds)), count=len(s.lines),
+        bye_spread=s.profile.bye.score - s.profile.bye.opponent_score,
     )
 
 

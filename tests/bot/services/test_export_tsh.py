@@ -33,16 +33,17 @@ async def test_lines_and_config(app: App, tmp_path: Path) -> None:
     config = files.config("kt.t").splitlines()
     assert config[1:4] == ["encoding utf8", "config tfile_encoding = 'utf8'", "division A kt.t"]
     assert "config max_rounds = 3" in config and "config pairing_system = 'manual'" in config
+    assert "config bye_spread = 20" in config  # e-SP 4.9
     assert [r.wins for r in standings(parse(files.text))] == [0, 1, 0, 1]
 
 
 def test_event_name_is_a_perl_string() -> None:
-    files = TshExport("", "Jano's \\ turnaj", "2026-11-21", 7, 0)
+    files = TshExport("", "Jano's \\ turnaj", "2026-11-21", 7, 0, 20)
     assert "config event_name = 'Jano\\'s \\\\ turnaj'" in files.config("a.t")
 
 
 def test_a_slovak_name_round_trips_in_the_declared_encoding(tmp_path: Path) -> None:
-    files = TshExport("Ďurica, Cyril 2040 0; 20; p12 0\n", "Ľubovňa", "2026-11-21", 1, 1)
+    files = TshExport("Ďurica, Cyril 2040 0; 20; p12 0\n", "Ľubovňa", "2026-11-21", 1, 1, 20)
     (tmp_path / "a.t").write_text(files.text, encoding="utf-8")
     config = files.config("a.t")
     assert config.isascii() or config.index("encoding utf8") < config.index("Ľubovňa")
