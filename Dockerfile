@@ -33,6 +33,7 @@ RUN pip install --require-hashes -r /tmp/runtime.txt \
     && rm /tmp/runtime.txt
 COPY --from=builder /dist/ /tmp/dist/
 RUN pip install --no-deps /tmp/dist/*.whl \
+    && pip check \
     && rm -rf /tmp/dist \
     && useradd --create-home --uid 10001 stredisko \
     && mkdir -p /data \

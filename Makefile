@@ -8,8 +8,9 @@ STAMP := $(VENV)/.installed-stamp
 # (used here and so by CI); build.txt is the build backend from [build-system].
 LOCKS := requirements/runtime.txt requirements/test.txt requirements/build.txt
 UV_VERSION := 0.13.9
+# pip itself is left out (sqlite-utils asks for any pip): the installer is the environment's own.
 COMPILE := $(BIN)/uv pip compile --quiet --universal --python-version 3.11 --generate-hashes \
-	--custom-compile-command "make lock" $(UPGRADE)
+	--no-emit-package pip --custom-compile-command "make lock" $(UPGRADE)
 
 .PHONY: setup test lint demo bench lock clean
 
