@@ -1,7 +1,25 @@
 # stredisko — the control-centre bot. Build: docker build -t stredisko .
-# Run:   docker run -d --name stredisko -v stredisko-data:/data \
+# Run:   docker run -d --name stredisko --restart unless-stopped -v stredisko-data:/data \
 #          -e DISCORD_TOKEN=… -e HERNA_USER=… -e HERNA_PASSWORD=… \
 #          -v "$PWD/config.toml:/app/config.toml:ro" stredisko
+# Try it offline: docker run --rm --network none --entrypoint stredisko stredisko \
+#          rehearse /app/examples/rehearsal/kt-online-24.toml
+# Every package comes from the locks in requirements/ (exact versions, hashes; `make lock`).
+
+# --- builder: the sources become one wheel; nothing of this stage reaches the image but it ---
+FROM python:3.11-slim AS builder
+ENV PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /src
+COPY requirements/build.txt requirements/
+RUN pip install --require-hashes -r requirements/build.txt
+COPY pyproject.toml README.md ./
+COPY rules ./rules
+COPY scrapers ./scrapers
+COPY bot ./bot
+RUN pip wheel --no-deps --no-build-isolation --wheel-dir /dist .
+
+# --- the image: pinned dependencies, then the wheel, then the examples for a rehearsal ---
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -9,15 +27,22 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
-WORKDIR /app
-COPY pyproject.toml README.md ./
-COPY rules ./rules
-COPY scrapers ./scrapers
-COPY bot ./bot
-RUN pip install . \
+# Dependencies first, in their own layer: a change to our code alone reuses it.
+COPY requirements/runtime.txt /tmp/runtime.txt
+RUN pip install --require-hashes -r /tmp/runtime.txt \
+    && rm /tmp/runtime.txt
+COPY --from=builder /dist/ /tmp/dist/
+RUN pip install --no-deps /tmp/dist/*.whl \
+    && pip check \
+    && rm -rf /tmp/dist \
     && useradd --create-home --uid 10001 stredisko \
     && mkdir -p /data \
     && chown stredisko:stredisko /data
+
+# /app holds no code (the package is installed in site-packages): only the bundled examples
+# and the mounted config.toml.
+WORKDIR /app
+COPY examples ./examples
 
 USER stredisko
 # The database and the heartbeat file live on the volume; config.toml is mounted read-only.
@@ -25,9 +50,10 @@ VOLUME ["/data"]
 ENV STREDISKO_DB=/data/stredisko.db \
     STREDISKO_HEARTBEAT=/data/heartbeat
 
-# Healthy while the bot keeps touching its heartbeat file (every 30 s).
+# Healthy while the bot keeps touching its heartbeat file (every 30 s). `-P`: the working
+# directory never comes before the installed package on the import path.
 HEALTHCHECK --interval=60s --timeout=5s --start-period=60s --retries=3 \
-    CMD python -m bot.discord.heartbeat "$STREDISKO_HEARTBEAT" --max-age 120
+    CMD python -P -m bot.discord.heartbeat "$STREDISKO_HEARTBEAT" --max-age 120
 
 ENTRYPOINT ["stredisko"]
 CMD ["run", "--config", "/app/config.toml"]

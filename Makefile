@@ -3,16 +3,39 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+# The lock files (issue 15): exact versions with hashes, made from pyproject.toml by `make lock`.
+# runtime.txt is what the image installs; test.txt adds the `test` extra at the same versions
+# (used here and so by CI); build.txt is the build backend from [build-system].
+LOCKS := requirements/runtime.txt requirements/test.txt requirements/build.txt
+UV_VERSION := 0.13.9
+# pip itself is left out (sqlite-utils asks for any pip): the installer is the environment's own.
+COMPILE := $(BIN)/uv pip compile --quiet --universal --python-version 3.11 --generate-hashes \
+	--no-emit-package pip --custom-compile-command "make lock" $(UPGRADE)
 
-.PHONY: setup test lint demo bench clean
+.PHONY: setup test lint demo bench lock clean
 
-$(STAMP): pyproject.toml
+# Only pip is needed: the locks pin every package with its hashes, the project goes in on top
+# with --no-deps, and `pip check` fails when pyproject.toml asks for more than the locks give.
+$(STAMP): pyproject.toml $(LOCKS)
 	$(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet --require-hashes \
+		-r requirements/test.txt -r requirements/build.txt
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(BIN)/python -m pip check
 	touch $(STAMP)
 
 setup: $(STAMP)
+
+# Refresh the locks after changing dependencies in pyproject.toml (needs PyPI; uv is pinned).
+# Pins already in a lock are kept where they still fit; `make lock UPGRADE=--upgrade` moves all
+# of them to the newest allowed. Not tied to the stamp: a stale lock must not block its refresh.
+lock:
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+	$(COMPILE) pyproject.toml -o requirements/runtime.txt
+	$(COMPILE) pyproject.toml --extra test -c requirements/runtime.txt -o requirements/test.txt
+	$(BIN)/python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))\
+		['build-system']['requires'], sep='\n')" | $(COMPILE) - -o requirements/build.txt
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
