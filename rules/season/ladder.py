@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from rules.profile import ProfileError
+from rules.season.cas import cas_ladder
 from rules.season.cup import cup_ladder
 from rules.season.model import Ladder, Season, SeasonError
 from rules.season.msr import msr_ladder
 from rules.season.profile import SeasonProfile, bundled, season_profile
 from rules.season.results import validate
 
-_LADDERS = {"msr": msr_ladder, "cup": cup_ladder}
+_LADDERS = {"msr": msr_ladder, "cup": cup_ladder, "cas": cas_ladder}
 
 
 def season_ladder(season: Season) -> Ladder:
