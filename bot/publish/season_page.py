@@ -62,7 +62,7 @@ def render_season(view: SeasonView) -> str:
         f"<title>{heading} — rebríček</title><style>{css}{_OWN_CSS}</style></head><body>"
         f"<header><h1>{heading}</h1>"
         f'<p class="meta">{escape(title(view, SLOVAK))}</p>'
-        f'<p class="meta">{escape(cut_line(view, SLOVAK))}</p>{notes}</header>'
+        f'<p class="meta">{escape(cut_line(view, SLOVAK) or "")}</p>{notes}</header>'
         f"<main>{''.join(sections)}</main>"
         f"<footer><p>Rebríček podľa {escape(view.ladder.rule)}: čo sa komu započítalo a "
         "prečo, uvádza každý riadok.</p></footer></body></html>\n"

@@ -28,7 +28,17 @@ from bot.store import (
     get_tournament_by_slug,
     list_entries,
 )
-from rules.season import Counted, Ladder, LadderRow, NotCounted, Season, SeasonError, Tie
+from rules.season import (
+    Counted,
+    Ladder,
+    LadderRow,
+    NotCounted,
+    Season,
+    SeasonError,
+    Tie,
+    season_ladder,
+    season_profile,
+)
 
 
 class SeasonFileError(ValueError):
@@ -71,15 +81,21 @@ def read_text(path: str | Path) -> str:
                                               **refusal.reply.params)) from None
 
 
-def compute(path: str | Path, resolved: ResolvedSeason) -> SeasonView:
-    from rules.season import season_ladder
-
+def compute(path: str | Path, resolved: ResolvedSeason, line: int = 1) -> SeasonView:
+    """The ladder; what only the rules can refuse (e.g. two ČAS correspondence events) is a
+    file error on `line` (the [season] header), in the catalogue's words."""
     try:
         ladder = season_ladder(resolved.season)
-    except SeasonError as exc:  # the parser checks what it can with lines; the rest is here
-        raise SeasonFileError(str(path), 1, code_text("error", getattr(exc, "code", ""),
-                                                      str(exc))) from None
+    except SeasonError as exc:
+        raise SeasonFileError(str(path), line, error_text(exc)) from None
     return SeasonView(resolved.season, ladder, resolved.names, resolved.tournaments)
+
+
+def error_text(exc: SeasonError, locale: Any = SLOVAK) -> str:
+    try:
+        return t(f"season.error.{exc.code}", locale, **exc.params)
+    except (CatalogueError, KeyError, IndexError):  # a code or a parameter we do not know
+        return str(exc)
 
 
 async def load(path: str | Path, store: Store | None) -> SeasonView:
@@ -91,7 +107,7 @@ async def load(path: str | Path, store: Store | None) -> SeasonView:
                     else resolve_season(None, spec))
     except SetupError as exc:
         raise SeasonFileError(str(path), exc.line, exc.reason) from None
-    return compute(path, resolved)
+    return compute(path, resolved, spec.line)
 
 
 # -- words --------------------------------------------------------------------------------
@@ -107,10 +123,15 @@ def code_text(kind: str, code: str, fallback: str | None = None, locale: Any = S
         return fallback or code
 
 
+def slot_text(slot: str, locale: Any = SLOVAK) -> str:
+    """Which slot a counted result fills: a kind of event (live-qt …) or a ČAS ladder."""
+    return code_text("kind", slot, code_text("group", slot, locale=locale), locale)
+
+
 def counted_text(c: Counted, locale: Any = SLOVAK) -> str:
     key = "season.counted_organizer" if c.organizer else "season.counted_item"
     return t(key, locale, event=c.event, points=c.points, coefficient=c.coefficient,
-             value=c.value, slot=code_text("kind", c.slot, locale=locale))
+             value=c.value, slot=slot_text(c.slot, locale))
 
 
 def not_counted_text(n: NotCounted, locale: Any = SLOVAK) -> str:
@@ -134,8 +155,11 @@ def row_lines(view: SeasonView, row: LadderRow, locale: Any = SLOVAK) -> list[st
     return lines
 
 
-def cut_line(view: SeasonView, locale: Any = SLOVAK) -> str:
+def cut_line(view: SeasonView, locale: Any = SLOVAK) -> str | None:
+    """The qualification line; None for a ladder nobody qualifies from (the Slovak Cup)."""
     last = view.last_qualified
+    if last is None and view.ladder.cut == 0:
+        return None
     if last is None:
         return t("season.cut_nobody", locale, cut=view.ladder.cut)
     return t("season.cut", locale, cut=view.ladder.cut, rank=last.rank, total=last.total,
@@ -157,19 +181,37 @@ def title(view: SeasonView, locale: Any = SLOVAK) -> str:
 
 def ladder_lines(view: SeasonView, locale: Any = SLOVAK) -> list[str]:
     """The whole ladder as the CLI prints it: the title, every row (with the cut line after
-    the last who qualifies), the ties with the criterion that decided each, the notes."""
+    the last who qualifies), the ties with the criterion that decided each, the notes; then
+    the ladders it is made of (ČAS: internet, correspondence, online, live), each alike."""
     lines = [title(view, locale), ""]
-    last = view.last_qualified
-    for row in view.ladder.rows:
+    lines += _ladder_body(view, view.ladder, locale)
+    for name, part in parts_of(view.ladder):
+        lines += ["", t("season.part", locale, part=code_text("group", name, locale=locale),
+                        rule=part.rule, cut=part.cut)]
+        lines += _ladder_body(SeasonView(view.season, part, view.names), part, locale)
+    return lines
+
+
+def parts_of(ladder: Ladder) -> list[tuple[str, Ladder]]:
+    """The ladders a ladder is made of (ČAS), each with its name from the profile."""
+    profile = season_profile(ladder.competition)
+    names = [spec.name for spec in profile.cas.ladders] if profile.cas else []
+    return list(zip(names, ladder.parts, strict=False))
+
+
+def _ladder_body(view: SeasonView, ladder: Ladder, locale: Any) -> list[str]:
+    lines: list[str] = []
+    last, cut = view.last_qualified, cut_line(view, locale)
+    for row in ladder.rows:
         lines += row_lines(view, row, locale)
         if row is last:
-            lines.append(f"── {cut_line(view, locale)} ──")
-    if last is None:
-        lines.append(f"── {cut_line(view, locale)} ──")
-    if view.ladder.ties:
+            lines.append(f"── {cut} ──")
+    if last is None and cut is not None:
+        lines.append(f"── {cut} ──")
+    if ladder.ties:
         lines += ["", t("season.ties", locale)]
-        lines += [f"- {tie_line(view, tie, locale)}" for tie in view.ladder.ties]
-    lines += [code_text("note", note, locale=locale) for note in view.ladder.notes]
+        lines += [f"- {tie_line(view, tie, locale)}" for tie in ladder.ties]
+    lines += [code_text("note", note, locale=locale) for note in ladder.notes]
     return lines
 
 
@@ -178,21 +220,32 @@ def ladder_lines(view: SeasonView, locale: Any = SLOVAK) -> list[str]:
 
 def document(view: SeasonView) -> dict[str, Any]:
     """One JSON-ready document: `ladder` is the list of rows, each with `player` (the
-    registry's id, the herna nick), `rank`, `total`, `qualified` and `counted`."""
-    ladder = view.ladder
+    registry's id, the herna nick), `rank`, `total`, `qualified` and `counted`; `parts` the
+    ladders it is made of (ČAS), each a document alike without the events."""
     return {
-        "season": ladder.season, "competition": ladder.competition, "rule": ladder.rule,
-        "cut": {"seats": ladder.cut, "last_qualified_rank":
-                view.last_qualified.rank if view.last_qualified else None,
-                "qualified": sum(r.qualified for r in ladder.rows)},
+        "season": view.ladder.season, "competition": view.ladder.competition,
         "events": [{"name": e.name, "kind": e.kind, "date": e.date.isoformat(),
                     "field": e.size, "places": list(e.places), "out": sorted(e.out),
                     "organizers": sorted(e.organizers)} for e in view.season.events],
+        **_ladder_document(view, view.ladder.competition),
+    }
+
+
+def _ladder_document(view: SeasonView, name: str) -> dict[str, Any]:
+    ladder = view.ladder
+    return {
+        "rule": ladder.rule, "name": name,
+        "cut": {"seats": ladder.cut, "last_qualified_rank":
+                view.last_qualified.rank if view.last_qualified else None,
+                "qualified": sum(r.qualified for r in ladder.rows)},
         "ladder": [_row_document(view, r) for r in ladder.rows],
         "ties": [{"players": list(tie.players), "criterion": tie.criterion,
                   "criterion_text": code_text("criterion", tie.criterion),
-                  "rule": tie.rule, "at_cut": tie.at_cut} for tie in ladder.ties],
+                  "rule": tie.rule, "at_cut": tie.at_cut, "decided": tie.decided,
+                  "line": tie.line} for tie in ladder.ties],
         "notes": [{"code": n, "text": code_text("note", n)} for n in ladder.notes],
+        "parts": [_ladder_document(SeasonView(view.season, part, view.names), part_name)
+                  for part_name, part in parts_of(ladder)],
     }
 
 
@@ -242,7 +295,8 @@ async def my_row(app: App, path: str | Path | None, discord_id: int,
     row = view.row_of(nick) if nick is not None else None
     if row is None:
         return refused("season.not_in_ladder", season=view.ladder.season)
-    return [title(view, locale), *row_lines(view, row, locale), cut_line(view, locale)]
+    cut = cut_line(view, locale)
+    return [title(view, locale), *row_lines(view, row, locale), *([cut] if cut else [])]
 
 
 async def after_finish(app: App, path: str | Path | None, slug: str,
@@ -257,7 +311,6 @@ async def after_finish(app: App, path: str | Path | None, slug: str,
     lines = [title(view, locale)]
     if slug not in view.tournaments:
         lines.append(t("season.tournament_not_in_file", locale, slug=slug))
-    lines += [line for r in view.ladder.rows if r.player in nicks
-              for line in row_lines(view, r, locale)[:1]]
-    lines.append(cut_line(view, locale))
-    return lines
+    lines += [row_lines(view, r, locale)[0] for r in view.ladder.rows if r.player in nicks]
+    cut = cut_line(view, locale)
+    return lines + ([cut] if cut else [])

@@ -7,6 +7,7 @@ name = "M-SR 2026/27"
 competition = "sss-msr"        # a season profile of rules.season (sss-msr, sss-cup, …)
 champion = "cyro"              # M-SR: the reigning champion qualifies directly (A3 7.1)
 declined = ["jozo"]            # optional: qualified, but declined
+lots = [["a", "b"]]            # optional (ČAS): a lot drawn, "a" before "b"
 
 [[player]]                     # optional: a player not in the database's registry
 id = "jan.novak"
@@ -19,7 +20,8 @@ date = 2026-10-10
 field = 40                     # optional: players at the event (default: len(places))
 organizers = ["jan.novak"]     # optional
 places = ["cyro", "jan.novak", "anna77"]   # final order, 1st first …
-out = ["anna77"]               # … or excluded / withdrawn there (e-SP 3.6): no points
+out = ["anna77"]               # … of them excluded / withdrawn there (e-SP 3.6): no points
+ranks = [1, 2, 2]              # optional: shared places (a pairs team, a tie), 1, 1, 3 …
 # or, for a tournament finished in this database: tournament = "kt-online-24"
 ```
 
@@ -57,15 +59,15 @@ FIELD_MAX = 10_000
 
 _SEASON_KEYS: dict[str, tuple[str, bool]] = {
     "name": ("str", True), "competition": ("str", True), "champion": ("id", False),
-    "declined": ("ids", False),
+    "declined": ("ids", False), "lots": ("lots", False),
 }
 _PLAYER_KEYS: dict[str, tuple[str, bool]] = {"id": ("id", True), "name": ("str", True)}
 _EVENT_KEYS: dict[str, tuple[str, bool]] = {
     "name": ("str", True), "kind": ("str", True), "date": ("date", True),
     "field": ("field", False), "organizers": ("ids", False), "tournament": ("str", False),
-    "places": ("ids", False), "out": ("ids", False),
+    "places": ("ids", False), "out": ("ids", False), "ranks": ("ranks", False),
 }
-_OWN_KINDS = {"id", "ids", "date", "field"}
+_OWN_KINDS = {"id", "ids", "date", "field", "ranks", "lots"}
 
 KindsOf = Callable[[str], Collection[str]]
 
@@ -89,6 +91,7 @@ class EventSpec:
     tournament: Ref | None = None  # a slug, on its line
     places: tuple[Ref, ...] = ()
     out: tuple[Ref, ...] = ()
+    ranks: tuple[int, ...] | None = None  # shared places: (1, 1, 3) — a pairs team, a tie
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +103,7 @@ class SeasonSpec:
     players: dict[str, tuple[str, str, int]]  # [[player]] id (casefold) -> (id, name, line)
     champion: Ref | None = None
     declined: tuple[Ref, ...] = ()
+    lots: tuple[tuple[Ref, ...], ...] = ()  # ČAS: lots drawn, each a drawn order of players
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +138,17 @@ class _Reader(Reader):
             if not isinstance(value, list):
                 raise self.fail(key, f"očakáva sa zoznam id hráčov, je tam {value!r}")
             return tuple(self._ref(key, item) for item in value)
+        if kind == "ranks":
+            if not isinstance(value, list) or not all(
+                    isinstance(r, int) and not isinstance(r, bool) and r >= 1 for r in value):
+                raise self.fail(key, f"očakáva sa zoznam miest (celé čísla od 1), je tam {value!r}")
+            return tuple(value)
+        if kind == "lots":
+            if not isinstance(value, list) or not all(
+                    isinstance(lot, list) and len(lot) >= 2 for lot in value):
+                raise self.fail(key, "očakáva sa zoznam žrebov, každý zoznam aspoň dvoch id "
+                                     f"hráčov v vyžrebovanom poradí, je tam {value!r}")
+            return tuple(tuple(self._ref(key, item) for item in lot) for lot in value)
         if kind == "field":
             if (isinstance(value, bool) or not isinstance(value, int)
                     or not 1 <= value <= FIELD_MAX):
@@ -176,6 +191,12 @@ class _Reader(Reader):
         raise self.fail(key, f"{value!r} nie je dátum v tvare RRRR-MM-DD")
 
 
+def _competitions() -> list[str]:
+    from rules.season.profile import bundled
+
+    return bundled()
+
+
 def _profile_kinds(competition: str) -> Collection[str]:
     from rules.season import season_profile  # the profiles of the pure ladders
 
@@ -209,12 +230,13 @@ def parse_season(text: str, kinds_of: KindsOf | None = None) -> SeasonSpec:
     competition = s.get("competition")
     try:
         kinds = (kinds_of or _profile_kinds)(competition)
-    except (ValueError, LookupError) as exc:  # SeasonError, ProfileError, an unknown name
-        raise s.fail("competition", f"„{competition}“: {exc}") from None
+    except (ValueError, LookupError):  # SeasonError, ProfileError, an unknown name
+        raise s.fail("competition", f"„{competition}“ nie je známa súťaž (známe: "
+                                    f"{', '.join(_competitions())})") from None
     players = _players(text, lines, data.get("player", []))
     events = _events(text, lines, data.get("event", []), kinds)
     return SeasonSpec(s.get("name"), competition, s.line(), events, players,
-                      s.get("champion"), s.get("declined", ()))
+                      s.get("champion"), s.get("declined", ()), s.get("lots", ()))
 
 
 def _tables(lines: dict[tuple[str, int, str], int], table: str, items: Any) -> list[Any]:
@@ -265,6 +287,11 @@ def _events(text: str, lines: dict[tuple[str, int, str], int], items: Any,
             if ref.id.casefold() not in placed:
                 raise SetupError(ref.line, f"{e.where}: out: hráč „{ref.id}“ nie je v places "
                                            "(vylúčený či odstúpený hráč ostáva na svojom mieste)")
+        ranks = e.get("ranks")
+        if ranks is not None and not _ranks_fit(ranks, len(places)):
+            raise e.fail("ranks", f"miesta {list(ranks)} nesedia s places ({len(places)} "
+                                  "hráčov): od 1, neklesajú, zdieľané miesto opakuje "
+                                  "predošlé (1, 1, 3)")
         field = e.get("field")
         if field is not None and places and field < len(places):
             raise e.fail("field", f"podujatia sa zúčastnilo {field} hráčov, ale places ich "
@@ -272,10 +299,16 @@ def _events(text: str, lines: dict[tuple[str, int, str], int], items: Any,
         slug = e.get("tournament")
         events.append(EventSpec(
             name, kind, e.get("date"), e.line(), field, e.get("organizers", ()),
-            Ref(slug, e.line("tournament")) if slug else None, places, out))
+            Ref(slug, e.line("tournament")) if slug else None, places, out, ranks))
     if not events:
         raise SetupError(1, "súbor neuvádza žiadne podujatie ([[event]])")
     return tuple(events)
+
+
+def _ranks_fit(ranks: tuple[int, ...], n: int) -> bool:
+    """One place per player; each is its position (1, 2, 3 …) or the one before it shared."""
+    return len(ranks) == n and all(
+        r == i + 1 or (i > 0 and r == ranks[i - 1]) for i, r in enumerate(ranks))
 
 
 def _unique(e: _Reader, key: str, refs: Iterable[Ref]) -> None:
@@ -353,9 +386,10 @@ def resolve_season(db: Database | None, spec: SeasonSpec) -> ResolvedSeason:
             places, out = players.ids(e.places), frozenset(players.ids(e.out))
         events.append(SeasonEvent(
             name=e.name, kind=e.kind, date=e.date, places=places, out=out, field=e.field,
-            organizers=frozenset(players.ids(e.organizers))))
+            organizers=frozenset(players.ids(e.organizers)), ranks=e.ranks))
     champion = players.id_of(spec.champion) if spec.champion else None
     season = Season(spec.name, spec.competition, tuple(events), champion=champion,
-                    declined=frozenset(players.ids(spec.declined)))
+                    declined=frozenset(players.ids(spec.declined)),
+                    lots=tuple(players.ids(lot) for lot in spec.lots))
     slugs = frozenset(e.tournament.id for e in spec.events if e.tournament is not None)
     return ResolvedSeason(season, players.names, slugs)
