@@ -66,8 +66,10 @@ class SeasonView:
 
     @property
     def last_qualified(self) -> LadderRow | None:
-        """The row above the cut line: the last one who qualifies."""
-        return next((r for r in reversed(self.ladder.rows) if r.qualified), None)
+        """The row above the cut line: the last one who qualifies by his points (the
+        reigning champion qualifies directly, wherever his points put him)."""
+        return next((r for r in reversed(self.ladder.rows)
+                     if r.qualified and r.group != "champion"), None)
 
 
 def read_text(path: str | Path) -> str:
