@@ -163,8 +163,8 @@ def cut_line(view: SeasonView, locale: Any = SLOVAK) -> str | None:
     if last is None and view.ladder.cut == 0:
         return None
     if last is None:
-        return t("season.cut_nobody", locale, cut=view.ladder.cut)
-    return t("season.cut", locale, cut=view.ladder.cut, rank=last.rank, total=last.total,
+        return t("season.cut_nobody", locale)
+    return t("season.cut", locale, rank=last.rank, total=last.total,
              qualified=sum(r.qualified for r in view.ladder.rows))
 
 
@@ -189,7 +189,7 @@ def ladder_lines(view: SeasonView, locale: Any = SLOVAK) -> list[str]:
     lines += _ladder_body(view, view.ladder, locale)
     for name, part in parts_of(view.ladder):
         lines += ["", t("season.part", locale, part=code_text("group", name, locale=locale),
-                        rule=part.rule, cut=part.cut)]
+                        rule=part.rule, qualified=part.cut)]
         lines += _ladder_body(SeasonView(view.season, part, view.names), part, locale)
     return lines
 
@@ -237,9 +237,8 @@ def _ladder_document(view: SeasonView, name: str) -> dict[str, Any]:
     ladder = view.ladder
     return {
         "rule": ladder.rule, "name": name,
-        "cut": {"seats": ladder.cut, "last_qualified_rank":
-                view.last_qualified.rank if view.last_qualified else None,
-                "qualified": sum(r.qualified for r in ladder.rows)},
+        "cut": {"qualified": ladder.cut, "last_qualified_rank":
+                view.last_qualified.rank if view.last_qualified else None},
         "ladder": [_row_document(view, r) for r in ladder.rows],
         "ties": [{"players": list(tie.players), "criterion": tie.criterion,
                   "criterion_text": code_text("criterion", tie.criterion),

@@ -86,7 +86,7 @@ def test_json_is_one_document_with_the_ladder_rows(run: Any, tmp_path: Path) -> 
     # the four players of the database's tournament are there by their herna nicks
     assert {f"kt-test-hrac{n}" for n in range(1, 5)} <= {r["player"] for r in rows}
     qualified = [r["player"] for r in rows if r["qualified"]]
-    assert len(qualified) == doc["cut"]["seats"] == 32 and "p34" in qualified  # the champion
+    assert len(qualified) == doc["cut"]["qualified"] == 32 and "p34" in qualified  # champion
     champion = next(r for r in rows if r["player"] == "p34")
     assert champion["group"] == "champion"
     assert [n["reason"] for n in champion["not_counted"]] == ["out"]
@@ -102,7 +102,7 @@ def test_json_is_one_document_with_the_ladder_rows(run: Any, tmp_path: Path) -> 
         "line": "ms"}]
     assert [(r["player"], r["qualified"]) for r in rows if r["player"] in ("p27", "p28")] == [
         ("p28", True), ("p27", False)]
-    assert doc["cut"] == {"seats": 32, "last_qualified_rank": 31, "qualified": 32}
+    assert doc["cut"] == {"qualified": 32, "last_qualified_rank": 31}
 
 
 def test_text_shows_counted_not_counted_the_cut_and_each_tie(run: Any, tmp_path: Path) -> None:
@@ -118,7 +118,7 @@ def test_text_shows_counted_not_counted_the_cut_and_each_tie(run: Any, tmp_path:
     assert ("31. Hráč p28 (p28): 11 bodov — postupuje (M-SR)\n"
             "    započítané: KT B 6 bodov × 1 = 6 (živý kvalifikačný turnaj); KT A 5 bodov × 1 = "
             "5 (živý kvalifikačný turnaj)\n"
-            "── hranica postupu: 32 miest, postupuje 32 hráčov; posledný postupujúci: 31. "
+            "── hranica postupu: postupuje 32 hráčov; posledný postupujúci: 31. "
             "miesto, 11 bodov ──\n"
             "32. Hráč p27 (p27): 11 bodov (MS-B)\n") in text
     assert "38. <b>Majster</b> (p34): 0 bodov — postupuje (úradujúci majster, postupuje " \
