@@ -22,6 +22,7 @@ from bot.services.season import (
     counted_text,
     cut_line,
     not_counted_text,
+    parts_of,
     tie_line,
     title,
 )
@@ -51,6 +52,11 @@ def render_season(view: SeasonView) -> str:
     sections = [_section("rebricek", "Rebríček", _ladder(view))]
     if view.ladder.ties:
         sections.append(_section("rovnosti", "Rovnosti bodov", _ties(view)))
+    for n, (name, part) in enumerate(parts_of(view.ladder), start=1):  # ČAS: its ladders
+        part_view = SeasonView(view.season, part, view.names)
+        body = _ladder(part_view) + (_ties(part_view) if part.ties else "")
+        heading = code_text("group", name)
+        sections.append(_section(f"cast-{n}", escape(heading[:1].upper() + heading[1:]), body))
     sections.append(_section("podujatia", "Podujatia", _events(view)))
     notes = "".join(f'<p class="meta">{escape(code_text("note", n))}</p>'
                     for n in view.ladder.notes)

@@ -171,8 +171,9 @@ def cut_line(view: SeasonView, locale: Any = SLOVAK) -> str | None:
 def tie_line(view: SeasonView, tie: Tie, locale: Any = SLOVAK) -> str:
     key = "season.tie_at_cut" if tie.at_cut else "season.tie"
     names = ", ".join(view.name(p) for p in tie.players)
-    return t(key, locale, players=names, rule=tie.rule,
-             criterion=code_text("criterion", tie.criterion, locale=locale))
+    criterion = (t("season.lot_drawn", locale) if tie.criterion == "lot" and tie.decided
+                 else code_text("criterion", tie.criterion, locale=locale))
+    return t(key, locale, players=names, rule=tie.rule, criterion=criterion)
 
 
 def title(view: SeasonView, locale: Any = SLOVAK) -> str:

@@ -223,3 +223,27 @@ def test_every_code_of_the_rules_has_its_words() -> None:
     keys = {f"season.{kind}.{code}" for kind, listed in codes.items() for code in listed}
     for lang in ("sk", "en"):
         assert keys - set(default_catalogue().languages[lang].messages) == set()
+
+
+def test_a_lot_is_never_decided_silently(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """ČAS: equal results all the way down are decided by lot — "los" until the organiser's
+    draw is in the file, then the drawn order, said to be the lot's."""
+    example = EXAMPLES / "cas-2026.toml"
+    assert main(["season", str(example), "--db", str(tmp_path / "nic.db")]) == 0
+    text = capsys.readouterr().out
+    assert ("- Hana Horáková, Ivo Němec (na hranici postupu): los — poradie určí žreb, "
+            "stredisko ho nerozhoduje samo (ČAS PoS: Internetové turnaje)") in text
+    assert "O poradí alebo mieste rozhoduje los, ktorý ešte nebol vyžrebovaný" in text
+    drawn = tmp_path / "cas.toml"
+    drawn.write_text(example.read_text(encoding="utf-8").replace(
+        'competition = "cas-duplicate-cup"\n',
+        'competition = "cas-duplicate-cup"\nlots = [["ivo", "hana"]]\n'), encoding="utf-8")
+    nothing = str(tmp_path / "nic.db")
+    assert main(["season", str(drawn), "--json", "--db", nothing]) == 0
+    ties = json.loads(capsys.readouterr().out)["ties"]
+    lot = next(t for t in ties if set(t["players"]) == {"ivo", "hana"})
+    assert (lot["players"], lot["criterion"], lot["decided"]) == (["ivo", "hana"], "lot", True)
+    assert main(["season", str(drawn), "--db", nothing]) == 0
+    assert ("Ivo Němec, Hana Horáková (na hranici postupu): rozhodol los vyžrebovaný "
+            "organizátorom (lots v súbore sezóny)") in capsys.readouterr().out
