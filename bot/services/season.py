@@ -169,11 +169,14 @@ def cut_line(view: SeasonView, locale: Any = SLOVAK) -> str | None:
 
 
 def tie_line(view: SeasonView, tie: Tie, locale: Any = SLOVAK) -> str:
-    key = "season.tie_at_cut" if tie.at_cut else "season.tie"
     names = ", ".join(view.name(p) for p in tie.players)
     criterion = (t("season.lot_drawn", locale) if tie.criterion == "lot" and tie.decided
                  else code_text("criterion", tie.criterion, locale=locale))
-    return t(key, locale, players=names, rule=tie.rule, criterion=criterion)
+    if not tie.at_cut:
+        return t("season.tie", locale, players=names, rule=tie.rule, criterion=criterion)
+    line = code_text("group", tie.line, locale=locale) if tie.line else "—"
+    return t("season.tie_at_cut", locale, players=names, rule=tie.rule, criterion=criterion,
+             line=line)
 
 
 def title(view: SeasonView, locale: Any = SLOVAK) -> str:

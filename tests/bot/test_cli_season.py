@@ -125,7 +125,7 @@ def test_text_shows_counted_not_counted_the_cut_and_each_tie(run: Any, tmp_path:
         "priamo)" in text
     assert "KT A (0 bodov): miesto za poslednou bodovanou pozíciou tabuľky (SP A3 7.1)" in text
     assert text.endswith("Rovnosti bodov a čo ich rozhodlo:\n"
-                         "- Hráč p28, Hráč p27 (na hranici postupu): rozhodol väčší počet "
+                         "- Hráč p28, Hráč p27 (na hranici postupu — M-SR): rozhodol väčší počet "
                          "hráčov na podujatí (SP A3 7.1)\n")
     assert len(doc["ties"]) == 1
 
@@ -189,8 +189,8 @@ def test_the_bundled_examples_run_on_the_rehearsal(
     assert main(["season", str(EXAMPLES / "msr-2026-27.toml"), "--db", str(rehearsed)]) == 0
     text = capsys.readouterr().out
     assert "Filip Čierny (fifo): 63 bodov — postupuje (M-SR)" in text  # 1st online, 10th live
-    assert ("- Zuzana Lukáčová, Iveta Ďurčová (na hranici postupu): rozhodlo vyššie umiestnenie "
-            "v Slovenskom pohári (SP A3 7.1)") in text
+    assert ("- Zuzana Lukáčová, Iveta Ďurčová (na hranici postupu — M-SR): rozhodlo vyššie "
+            "umiestnenie v Slovenskom pohári (SP A3 7.1)") in text
     assert "Tibor Šťastný (tibo): 28 bodov" in text  # excluded online (e-SP 3.6 a): no points
     assert main(["season", str(EXAMPLES / "pohar-2026-27.toml"), "--db", str(rehearsed),
                  "--json"]) == 0
@@ -232,8 +232,9 @@ def test_a_lot_is_never_decided_silently(tmp_path: Path,
     example = EXAMPLES / "cas-2026.toml"
     assert main(["season", str(example), "--db", str(tmp_path / "nic.db")]) == 0
     text = capsys.readouterr().out
-    assert ("- Hana Horáková, Ivo Němec (na hranici postupu): los — poradie určí žreb, "
-            "stredisko ho nerozhoduje samo (ČAS PoS: Internetové turnaje)") in text
+    assert ("- Hana Horáková, Ivo Němec (na hranici postupu — rebríček internetových turnajov): "
+            "los — poradie určí žreb, stredisko ho nerozhoduje samo (ČAS PoS: Internetové "
+            "turnaje)") in text
     assert "O poradí alebo mieste rozhoduje los, ktorý ešte nebol vyžrebovaný" in text
     drawn = tmp_path / "cas.toml"
     drawn.write_text(example.read_text(encoding="utf-8").replace(
@@ -245,5 +246,5 @@ def test_a_lot_is_never_decided_silently(tmp_path: Path,
     lot = next(t for t in ties if set(t["players"]) == {"ivo", "hana"})
     assert (lot["players"], lot["criterion"], lot["decided"]) == (["ivo", "hana"], "lot", True)
     assert main(["season", str(drawn), "--db", nothing]) == 0
-    assert ("Ivo Němec, Hana Horáková (na hranici postupu): rozhodol los vyžrebovaný "
-            "organizátorom (lots v súbore sezóny)") in capsys.readouterr().out
+    assert ("Ivo Němec, Hana Horáková (na hranici postupu — rebríček internetových turnajov): "
+            "rozhodol los vyžrebovaný organizátorom (lots v súbore sezóny)") in capsys.readouterr().out
