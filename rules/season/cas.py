@@ -7,7 +7,7 @@ the lot decides stays open, note "lot-pending")."""
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from rules.season.model import Counted, Ladder, LadderRow, NotCounted, Season, SeasonError, Tie
@@ -45,6 +45,8 @@ def cas_ladder(season: Season, profile: SeasonProfile) -> Ladder:
     for part in parts:
         seats.fill(part, fill=part.spec.name == cas.fill_from)
 
+    for part in parts:
+        part.ties = [replace(t, at_cut=seats.straddles(t, part)) for t in part.ties]
     sub = tuple(_ladder(season, profile, part, seats) for part in parts)
     rows = _main_rows(parts, seats, cas.fill_from)
     ties = tuple(t for part in parts for t in part.ties)
@@ -156,13 +158,10 @@ def _rank(part: _Part, season: Season) -> None:
         for code in part.spec.tiebreaks
     ]
     resolver = Resolver(criteria, part.spec.rule, season.lots)
-    ahead = 0
-    for group in by_total(part.totals):
-        at_cut = ahead < part.spec.seats < ahead + len(group)
-        blocks, ties = resolver(group, at_cut=at_cut, line=part.spec.name)
+    for group in by_total(part.totals):  # at_cut is known once the seats are given
+        blocks, ties = resolver(group, line=part.spec.name)
         part.blocks += blocks
         part.ties += ties
-        ahead += len(group)
 
 
 @dataclass(slots=True)
@@ -195,6 +194,17 @@ class _Seats:
                 else:
                     self.qualified[p] = part.spec.name
             taken += len(block)
+
+    def straddles(self, tie: Tie, part: _Part) -> bool:
+        """Whether the ladder's line runs through the tie: some of its players took a seat
+        through this ladder and some did not, or a lot not drawn holds one."""
+        here = part.spec.name
+        states = {
+            "pending" if p in self.pending else self.qualified.get(p) == here
+            for p in tie.players
+            if self.qualified.get(p, here) == here  # seated through another ladder: not here
+        }
+        return "pending" in states or len(states) > 1
 
     def group(self, player: str) -> str | None:
         if player in self.declined:
