@@ -10,10 +10,19 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from rules.season.model import Counted, Ladder, LadderRow, NotCounted, Season, SeasonError, Tie
+from rules.season.model import (
+    Counted,
+    Ladder,
+    LadderRow,
+    NotCounted,
+    Season,
+    SeasonError,
+    SeasonEvent,
+    Tie,
+)
 from rules.season.order import Criterion, Resolver, best_results, by_total, ranks
 from rules.season.profile import CasLadder, CasRule, SeasonProfile
-from rules.season.results import Result, results, unscored
+from rules.season.results import Result, results, sift, unscored
 
 
 @dataclass(slots=True)
@@ -85,17 +94,11 @@ def _best_part(season: Season, profile: SeasonProfile, cas: CasRule, spec: CasLa
     """A ladder of the best N results' table points, the organisers credited."""
     part = _Part(spec)
     by_player = results(season, profile.points, spec.kinds)
-    candidates: dict[str, list[Result]] = defaultdict(list)
-    credited = _organizer_credits(season, cas, spec, by_player, candidates, part.skipped)
-    for p, rs in by_player.items():
-        for r in rs:
-            if (r.event.name, p) in credited:
-                part.skipped[p].append(
-                    NotCounted(r.event.name, float(r.points), "organizer", cas.organizer_rule))
-            elif (why := unscored(r, profile.points)) is not None:
-                part.skipped[p].append(why)
-            else:
-                candidates[p].append(r)
+    credits = _organizer_credits(season, cas, spec, by_player, part.skipped)
+    candidates, skipped, credited = sift(
+        by_player, credits, lambda r: unscored(r, profile.points), cas.organizer_rule)
+    for p, why in skipped.items():
+        part.skipped[p] += why
     for p in set(by_player) | set(candidates) | set(part.skipped):
         mine = sorted(candidates[p], key=lambda r: r.order)
         for r in mine[: spec.best]:
@@ -117,17 +120,15 @@ def _organizer_credits(
     cas: CasRule,
     spec: CasLadder,
     by_player: dict[str, list[Result]],
-    candidates: dict[str, list[Result]],
     skipped: dict[str, list[NotCounted]],
-) -> set[tuple[str, str]]:
-    """Credits each organiser, once, the average of his points at the events of this ladder he
-    played and did not organise, if there are at least `organizer_min_events` of them; the
-    credit goes to his first organised event (by date, then name). Returns the (event,
-    organiser) pairs credited."""
-    credited: set[tuple[str, str]] = set()
+) -> dict[tuple[str, str], Result]:
+    """Each organiser's credit, once: the average of his points at the events of this ladder
+    he played and did not organise, if there are at least `organizer_min_events` of them; it
+    goes to his first organised event (by date, then name). By (event, organiser)."""
+    credits: dict[tuple[str, str], Result] = {}
     if not spec.organizer_credit:
-        return credited
-    organised: dict[str, list] = defaultdict(list)
+        return credits
+    organised: dict[str, list[SeasonEvent]] = defaultdict(list)
     for e in sorted(season.events, key=lambda e: (e.date, e.name)):
         if e.kind in spec.kinds:
             for organizer in e.organizers:
@@ -142,12 +143,11 @@ def _organizer_credits(
             continue
         average = sum(played, Fraction(0)) / len(played)
         first, *others = events
-        credited.add((first.name, organizer))
-        candidates[organizer].append(Result(first, organizer, 0, average, False))
+        credits[(first.name, organizer)] = Result(first, organizer, 0, average, False)
         skipped[organizer].extend(
             NotCounted(e.name, float(average), "organizer-credit-once", cas.organizer_rule)
             for e in others)
-    return credited
+    return credits
 
 
 def _rank(part: _Part, season: Season) -> None:

@@ -34,7 +34,7 @@ def msr_ladder(
         counted[p] = [Counted(r.event.name, float(r.points), 1.0, r.event.kind, m.rule)
                       for r in rs if unscored(r, profile.points) is None]
         skipped[p] = [n for r in rs if (n := unscored(r, profile.points)) is not None]
-        skipped[p] += others.get(p, [])
+        skipped[p] = sorted(skipped[p] + others.get(p, []), key=lambda n: n.event)
         totals[p] = sum((r.points for r in rs), Fraction(0))
 
     cup = cup or season_profile(m.cup_profile)

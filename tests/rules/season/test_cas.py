@@ -12,7 +12,7 @@ NET, LIVE = "ČAS PoS: Internetové turnaje", "ČAS PoS: Živé turnaje"
 KH = "ČAS PoS: Křížovka a hádanka"
 ORG = "ČAS PoS: Internetové turnaje, Živé turnaje"
 # the profile's table (only 55 is in the seed): 55 50 47 45 43, then 48 − place down to 1
-T = [55, 50, 47, 45, 43] + list(range(42, 0, -1))
+T = [55, 50, 47, 45, 43, *range(42, 0, -1)]
 
 
 def _season(event, **kw) -> Season:

@@ -28,7 +28,7 @@ def season(event) -> Season:
         event("P", "pairs", "- - p", day=10),                 # p 32
         event("M1", "m-version", "p", day=11),                # p 40
         event("M2", "m-version", "- p", day=12),              # p 35
-        event("W1", "written", "- - - p", day=13, organizers="o"),  # p 30
+        event("W1", "written", "- - - p - - - - - o", day=13, organizers="o"),  # p 30, o (23)
         event("W2", "written", "- p", day=14),                # p 35
         event("I1", "internet", "p - - - o", day=15, organizers="o q"),  # p 40, o (28)
         event("S", "msr", "- - - - p", day=16),               # p 28 × 2
@@ -58,15 +58,18 @@ def test_every_slot_takes_its_best_results_times_its_coefficient(season) -> None
 
 def test_the_organiser_gets_his_fourth_best_live_result(season) -> None:
     # o: live 35 (L4), 32, 28, 24, 13 → all five count in the six best = 132; his fourth best
-    # is 24: credited for W1 and for I1 (his own 5th place at I1, 28, gives way) → 180.
+    # is 24, credited for W1 and for I1. He also played both: at W1 10th (23 < 24: the credit
+    # stands), at I1 5th (28 > 24: his place stands) → 132 + 24 + 28 = 184.
     # q organised I1 too but played only three live qualifiers: no fourth → no credit;
     # q = 30 + 27 + 23 = 80.
     rows = {r.player: r for r in season_ladder(season).rows}
     o, q = rows["o"], rows["q"]
-    assert o.total == 180 and q.total == 80
-    assert [(c.event, c.points, c.slot, c.organizer) for c in o.counted if c.organizer] == [
-        ("W1", 24, "written", True), ("I1", 24, "internet", True)]
-    assert [(n.event, n.points, n.reason) for n in o.not_counted] == [("I1", 28, "organizer")]
+    assert o.total == 184 and q.total == 80
+    assert [(c.event, c.points, c.slot, c.organizer, c.rule) for c in o.counted
+            if c.slot in ("written", "internet")] == [
+        ("W1", 24, "written", True, A5), ("I1", 28, "internet", False, A5)]
+    assert [(n.event, n.points, n.reason) for n in o.not_counted] == [
+        ("I1", 24, "organizer"), ("W1", 23, "organizer")]
     assert [(n.event, n.points, n.reason) for n in q.not_counted] == [
         ("I1", 0, "organizer-too-few")]
     # 80 is also the MS winners' 40 × 2 (S#1, V#1): the three share the third rank
