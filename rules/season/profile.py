@@ -8,7 +8,7 @@ fails with a `ProfileError` that names the field.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from rules.profile import PROFILE_DIR, ProfileError
@@ -140,9 +140,16 @@ def bundled() -> list[str]:
 
 
 def season_profile_from_dict(data: dict, source: str = "<dict>") -> SeasonProfile:
-    profile = build(SeasonProfile, data, source)
+    data = dict(data)
+    # built apart: an optional table's own errors would hide behind "expected X | None"
+    sections = {name: build(cls, data.pop(name), f"{source}: {name}")
+                for name, cls in _SECTIONS.items() if name in data}
+    profile = replace(build(SeasonProfile, data, source), **sections)
     _check(profile, source)
     return profile
+
+
+_SECTIONS = {"msr": MsrRule, "cup": CupRule, "cas": CasRule}
 
 
 def _check(p: SeasonProfile, where: str) -> None:
