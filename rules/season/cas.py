@@ -44,7 +44,7 @@ def cas_ladder(season: Season, profile: SeasonProfile) -> Ladder:
     cas = profile.cas
     assert cas is not None  # the profile's check: a "cas" ladder has its [cas] table
     parts = [
-        _order_part(season, spec) if spec.mode == "order"
+        _order_part(season, profile, spec) if spec.mode == "order"
         else _best_part(season, profile, cas, spec)
         for spec in cas.ladders
     ]
@@ -68,7 +68,7 @@ def cas_ladder(season: Season, profile: SeasonProfile) -> Ladder:
                   ties=ties, notes=tuple(notes), parts=sub)
 
 
-def _order_part(season: Season, spec: CasLadder) -> _Part:
+def _order_part(season: Season, profile: SeasonProfile, spec: CasLadder) -> _Part:
     """A ladder that is one event's final order (the correspondence competition at 31.10.,
     THE qualifying online tournament): no points, equal places are decided by lot."""
     part = _Part(spec)
@@ -81,7 +81,7 @@ def _order_part(season: Season, spec: CasLadder) -> _Part:
     for e in events:
         for i, p in enumerate(e.places):
             if p in e.out:
-                part.skipped[p].append(NotCounted(e.name, 0.0, "out", spec.rule))
+                part.skipped[p].append(NotCounted(e.name, 0.0, "out", profile.points.out_rule))
                 part.totals[p] = Fraction(-len(e.places) - 1)  # after everyone placed
                 continue
             part.totals[p] = Fraction(-e.place(i))  # the order; reported total is 0

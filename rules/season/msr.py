@@ -13,7 +13,7 @@ from rules.season.cup import cup_ladder
 from rules.season.model import Counted, Ladder, LadderRow, NotCounted, Season, Tie
 from rules.season.order import Criterion, Resolver, best_results, by_total, ranks
 from rules.season.profile import MsrRule, SeasonProfile, season_profile
-from rules.season.results import Result, kind_not_counted, players, results, unscored
+from rules.season.results import Result, kind_not_counted, placed, results, unscored
 
 
 def msr_ladder(
@@ -25,7 +25,7 @@ def msr_ladder(
     assert m is not None  # the profile's check: an "msr" ladder has its [msr] table
     by_player = results(season, profile.points, m.kinds)
     others = kind_not_counted(season, m.kinds, m.kinds_rule)
-    everyone = players(season) | ({season.champion} if season.champion else set())
+    everyone = placed(season) | ({season.champion} if season.champion else set())
     counted: dict[str, list[Counted]] = {}
     skipped: dict[str, list[NotCounted]] = {}
     totals: dict[str, Fraction] = {}

@@ -99,10 +99,9 @@ def kind_not_counted(season: Season, kinds: list[str], rule: str) -> dict[str, l
     return by_player
 
 
-def players(season: Season) -> set[str]:
-    found = {p for e in season.events for p in e.places}
-    found |= {p for e in season.events for p in e.organizers}
-    return found
+def placed(season: Season) -> set[str]:
+    """Everyone placed at any event of the season."""
+    return {p for e in season.events for p in e.places}
 
 
 def sift(

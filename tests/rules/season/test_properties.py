@@ -11,7 +11,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.season import Ladder, Season, SeasonEvent, season_ladder, season_profile
+from rules.season import (
+    GROUPS,
+    NOT_COUNTED_REASONS,
+    NOTES,
+    TIE_CRITERIA,
+    Ladder,
+    Season,
+    SeasonEvent,
+    season_ladder,
+    season_profile,
+)
 
 PLAYERS = [f"p{i}" for i in range(9)]
 DAY = dt.date(2023, 1, 1)
@@ -68,9 +78,15 @@ def test_the_order_of_the_events_changes_nothing(competition: str, data: st.Data
 
 @pytest.mark.parametrize("competition", COMPETITIONS)
 @given(data=st.data())
-def test_a_total_is_the_sum_of_what_counted(competition: str, data: st.DataObject) -> None:
+def test_totals_are_what_counted_and_every_code_is_known(
+    competition: str, data: st.DataObject
+) -> None:
     ladder = season_ladder(data.draw(a_season(competition)))
-    for each in _ladders(ladder):
+    for each in _ladders(ladder):  # every code is one a renderer can translate
+        assert set(each.notes) <= set(NOTES)
+        assert {t.criterion for t in each.ties} <= set(TIE_CRITERIA)
+        assert {r.group for r in each.rows} <= {None, *GROUPS}
+        assert {n.reason for r in each.rows for n in r.not_counted} <= set(NOT_COUNTED_REASONS)
         ranks = [r.rank for r in each.rows]
         assert ranks == sorted(ranks)
         for row in each.rows:
