@@ -173,3 +173,6 @@ class Ladder:
     notes: tuple[str, ...] = field(default=())  # codes, e.g. "all-tied-advance"
     # ČAS: the ladders the cup's seats come from ("internet", "correspondence", "online", "live")
     parts: tuple[Ladder, ...] = ()
+
+    def row_of(self, player: str) -> LadderRow | None:
+        return next((r for r in self.rows if r.player == player), None)

@@ -83,8 +83,9 @@ def test_seats_fill_ladder_by_ladder_and_freed_seats_go_to_the_live_ladder(event
     correspondence = ladder.parts[1]
     assert [(r.player, r.rank) for r in correspondence.rows] == [
         ("k1", 1), ("a", 2), ("k2", 2), ("k3", 4), ("k4", 5)]
-    live = {r.player: r for r in ladder.parts[3].rows}
-    assert live["l14"].total == live["l15"].total == T[13] == 34
+    live = ladder.parts[3]
+    assert live.row_of("l14").total == live.row_of("l15").total == T[13] == 34
+    assert ladder.row_of("nobody") is None
 
 
 def test_a_drawn_lot_orders_the_tie_and_gives_the_seat(event) -> None:

@@ -8,7 +8,7 @@ import dataclasses
 import datetime as dt
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.season import (
@@ -70,6 +70,7 @@ def _ladders(ladder: Ladder) -> list[Ladder]:
 
 @pytest.mark.parametrize("competition", COMPETITIONS)
 @given(data=st.data())
+@settings(max_examples=40)  # 3 competitions each; a season is small but not free
 def test_the_order_of_the_events_changes_nothing(competition: str, data: st.DataObject) -> None:
     season = data.draw(a_season(competition))
     shuffled = dataclasses.replace(season, events=tuple(data.draw(st.permutations(season.events))))
@@ -78,6 +79,7 @@ def test_the_order_of_the_events_changes_nothing(competition: str, data: st.Data
 
 @pytest.mark.parametrize("competition", COMPETITIONS)
 @given(data=st.data())
+@settings(max_examples=40)  # 3 competitions each; a season is small but not free
 def test_totals_are_what_counted_and_every_code_is_known(
     competition: str, data: st.DataObject
 ) -> None:
@@ -104,6 +106,7 @@ def test_totals_are_what_counted_and_every_code_is_known(
 
 @pytest.mark.parametrize("competition", COMPETITIONS)
 @given(data=st.data())
+@settings(max_examples=40)  # 3 competitions each; a season is small but not free
 def test_another_event_never_lowers_a_total(competition: str, data: st.DataObject) -> None:
     # ČAS: no organisers (the average of an organiser's other events can fall)
     cas = competition == "cas-duplicate-cup"
