@@ -128,14 +128,15 @@ def season_profile(name: str) -> SeasonProfile:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ProfileError(
-            f"season profile {name!r} not found (bundled: {', '.join(bundled())})"
+            f"season profile {name!r} not found (bundled: {', '.join(season_profiles())})"
         ) from None
     except tomllib.TOMLDecodeError as exc:
         raise ProfileError(f"{path.name}: not valid TOML: {exc}") from None
     return season_profile_from_dict(data, path.name)
 
 
-def bundled() -> list[str]:
+def season_profiles() -> list[str]:
+    """The bundled season profiles' names: the competitions a season may name."""
     return sorted(p.stem for p in SEASON_PROFILE_DIR.glob("*.toml"))
 
 

@@ -17,8 +17,9 @@ from rules.season import (
     SeasonEvent,
     season_ladder,
     season_profile,
+    season_profiles,
 )
-from rules.season.profile import bundled, season_profile_from_dict
+from rules.season.profile import season_profile_from_dict
 
 BUNDLED = ("cas-duplicate-cup", "sss-cup", "sss-msr")
 A3_TABLE = [40, 35, 32, 30, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
@@ -42,7 +43,7 @@ def _rules(node: Any, where: str) -> list[tuple[str, str]]:
 
 
 def test_the_bundled_profiles_are_the_three_competitions() -> None:
-    assert tuple(bundled()) == BUNDLED
+    assert tuple(season_profiles()) == BUNDLED
 
 
 @pytest.mark.parametrize("name", BUNDLED)
