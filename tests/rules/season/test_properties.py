@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import importlib.util
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -121,3 +123,46 @@ def test_another_event_never_lowers_a_total(competition: str, data: st.DataObjec
         totals = {r.player: r.total for r in new.rows}
         for row in old.rows:
             assert totals[row.player] >= row.total - 1e-9, (row.player, old.rule)
+
+
+def _expected():
+    """tests/rules/season/expected.py, loaded by path (it imports nothing of ours)."""
+    spec = importlib.util.spec_from_file_location("season_expected", EXPECTED)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+EXPECTED = Path(__file__).with_name("expected.py")
+REFERENCE = _expected()
+
+
+def _plain(season: Season) -> list[dict]:
+    return [{"name": e.name, "kind": e.kind, "day": e.date, "places": list(e.places),
+             "out": set(e.out), "organizers": set(e.organizers)} for e in season.events]
+
+
+def _agree(ladder: Ladder, expected: dict) -> None:
+    got = {r.player: r.total for r in ladder.rows}
+    for player, total in expected.items():
+        assert got[player] == pytest.approx(float(total)), (player, ladder.rule)
+    assert all(total == 0 for player, total in got.items() if player not in expected)
+
+
+@pytest.mark.parametrize("competition", COMPETITIONS)
+@given(data=st.data())
+@settings(max_examples=40)
+def test_totals_agree_with_a_second_reading_of_the_rules(
+    competition: str, data: st.DataObject
+) -> None:
+    season = data.draw(a_season(competition))
+    ladder = season_ladder(season)
+    events = _plain(season)
+    if competition == "sss-msr":
+        _agree(ladder, REFERENCE.msr_totals(events))
+    elif competition == "sss-cup":
+        _agree(ladder, REFERENCE.cup_totals(events))
+    else:
+        _agree(ladder.parts[0], REFERENCE.cas_totals(events, "cas-internet"))
+        _agree(ladder.parts[3], REFERENCE.cas_totals(events, "cas-live"))
