@@ -2,7 +2,10 @@
 
 `season_ladder(season)` computes the ladder of the profile `season.competition` names
 (`sss-msr`: SP A3 7.1, `sss-cup`: SP A5 9.1, `cas-duplicate-cup`: ČAS PoS 2002);
-`season_profile(name)` is that profile (`.kinds`: the event kinds a season of it may have).
+`season_profile(name)` is that profile (`.kinds`: the event kinds a season of it may have),
+`season_profiles()` the names of them all. The codes a ladder carries (NotCounted.reason,
+Tie.criterion, LadderRow.group, Ladder.notes, SeasonError.code) are listed in
+NOT_COUNTED_REASONS, TIE_CRITERIA, GROUPS, NOTES and ERROR_CODES.
 """
 
 from rules.season.ladder import season_ladder
@@ -21,7 +24,7 @@ from rules.season.model import (
     SeasonEvent,
     Tie,
 )
-from rules.season.profile import SeasonProfile, season_profile
+from rules.season.profile import SeasonProfile, season_profile, season_profiles
 
 __all__ = [
     "ERROR_CODES",
@@ -40,4 +43,5 @@ __all__ = [
     "Tie",
     "season_ladder",
     "season_profile",
+    "season_profiles",
 ]

@@ -7,13 +7,22 @@ the lot decides stays open, note "lot-pending")."""
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from rules.season.model import Counted, Ladder, LadderRow, NotCounted, Season, SeasonError, Tie
+from rules.season.model import (
+    Counted,
+    Ladder,
+    LadderRow,
+    NotCounted,
+    Season,
+    SeasonError,
+    SeasonEvent,
+    Tie,
+)
 from rules.season.order import Criterion, Resolver, best_results, by_total, ranks
 from rules.season.profile import CasLadder, CasRule, SeasonProfile
-from rules.season.results import Result, results, unscored
+from rules.season.results import Result, results, sift, unscored
 
 
 @dataclass(slots=True)
@@ -35,7 +44,7 @@ def cas_ladder(season: Season, profile: SeasonProfile) -> Ladder:
     cas = profile.cas
     assert cas is not None  # the profile's check: a "cas" ladder has its [cas] table
     parts = [
-        _order_part(season, spec) if spec.mode == "order"
+        _order_part(season, profile, spec) if spec.mode == "order"
         else _best_part(season, profile, cas, spec)
         for spec in cas.ladders
     ]
@@ -45,6 +54,8 @@ def cas_ladder(season: Season, profile: SeasonProfile) -> Ladder:
     for part in parts:
         seats.fill(part, fill=part.spec.name == cas.fill_from)
 
+    for part in parts:
+        part.ties = [replace(t, at_cut=seats.straddles(t, part)) for t in part.ties]
     sub = tuple(_ladder(season, profile, part, seats) for part in parts)
     rows = _main_rows(parts, seats, cas.fill_from)
     ties = tuple(t for part in parts for t in part.ties)
@@ -57,7 +68,7 @@ def cas_ladder(season: Season, profile: SeasonProfile) -> Ladder:
                   ties=ties, notes=tuple(notes), parts=sub)
 
 
-def _order_part(season: Season, spec: CasLadder) -> _Part:
+def _order_part(season: Season, profile: SeasonProfile, spec: CasLadder) -> _Part:
     """A ladder that is one event's final order (the correspondence competition at 31.10.,
     THE qualifying online tournament): no points, equal places are decided by lot."""
     part = _Part(spec)
@@ -70,7 +81,7 @@ def _order_part(season: Season, spec: CasLadder) -> _Part:
     for e in events:
         for i, p in enumerate(e.places):
             if p in e.out:
-                part.skipped[p].append(NotCounted(e.name, 0.0, "out", spec.rule))
+                part.skipped[p].append(NotCounted(e.name, 0.0, "out", profile.points.out_rule))
                 part.totals[p] = Fraction(-len(e.places) - 1)  # after everyone placed
                 continue
             part.totals[p] = Fraction(-e.place(i))  # the order; reported total is 0
@@ -83,17 +94,11 @@ def _best_part(season: Season, profile: SeasonProfile, cas: CasRule, spec: CasLa
     """A ladder of the best N results' table points, the organisers credited."""
     part = _Part(spec)
     by_player = results(season, profile.points, spec.kinds)
-    candidates: dict[str, list[Result]] = defaultdict(list)
-    credited = _organizer_credits(season, cas, spec, by_player, candidates, part.skipped)
-    for p, rs in by_player.items():
-        for r in rs:
-            if (r.event.name, p) in credited:
-                part.skipped[p].append(
-                    NotCounted(r.event.name, float(r.points), "organizer", cas.organizer_rule))
-            elif (why := unscored(r, profile.points)) is not None:
-                part.skipped[p].append(why)
-            else:
-                candidates[p].append(r)
+    credits = _organizer_credits(season, cas, spec, by_player, part.skipped)
+    candidates, skipped, credited = sift(
+        by_player, credits, lambda r: unscored(r, profile.points), cas.organizer_rule)
+    for p, why in skipped.items():
+        part.skipped[p] += why
     for p in set(by_player) | set(candidates) | set(part.skipped):
         mine = sorted(candidates[p], key=lambda r: r.order)
         for r in mine[: spec.best]:
@@ -115,17 +120,15 @@ def _organizer_credits(
     cas: CasRule,
     spec: CasLadder,
     by_player: dict[str, list[Result]],
-    candidates: dict[str, list[Result]],
     skipped: dict[str, list[NotCounted]],
-) -> set[tuple[str, str]]:
-    """Credits each organiser, once, the average of his points at the events of this ladder he
-    played and did not organise, if there are at least `organizer_min_events` of them; the
-    credit goes to his first organised event (by date, then name). Returns the (event,
-    organiser) pairs credited."""
-    credited: set[tuple[str, str]] = set()
+) -> dict[tuple[str, str], Result]:
+    """Each organiser's credit, once: the average of his points at the events of this ladder
+    he played and did not organise, if there are at least `organizer_min_events` of them; it
+    goes to his first organised event (by date, then name). By (event, organiser)."""
+    credits: dict[tuple[str, str], Result] = {}
     if not spec.organizer_credit:
-        return credited
-    organised: dict[str, list] = defaultdict(list)
+        return credits
+    organised: dict[str, list[SeasonEvent]] = defaultdict(list)
     for e in sorted(season.events, key=lambda e: (e.date, e.name)):
         if e.kind in spec.kinds:
             for organizer in e.organizers:
@@ -140,12 +143,11 @@ def _organizer_credits(
             continue
         average = sum(played, Fraction(0)) / len(played)
         first, *others = events
-        credited.add((first.name, organizer))
-        candidates[organizer].append(Result(first, organizer, 0, average, False))
+        credits[(first.name, organizer)] = Result(first, organizer, 0, average, False)
         skipped[organizer].extend(
             NotCounted(e.name, float(average), "organizer-credit-once", cas.organizer_rule)
             for e in others)
-    return credited
+    return credits
 
 
 def _rank(part: _Part, season: Season) -> None:
@@ -156,13 +158,10 @@ def _rank(part: _Part, season: Season) -> None:
         for code in part.spec.tiebreaks
     ]
     resolver = Resolver(criteria, part.spec.rule, season.lots)
-    ahead = 0
-    for group in by_total(part.totals):
-        at_cut = ahead < part.spec.seats < ahead + len(group)
-        blocks, ties = resolver(group, at_cut=at_cut, line=part.spec.name)
+    for group in by_total(part.totals):  # at_cut is known once the seats are given
+        blocks, ties = resolver(group, line=part.spec.name)
         part.blocks += blocks
         part.ties += ties
-        ahead += len(group)
 
 
 @dataclass(slots=True)
@@ -195,6 +194,17 @@ class _Seats:
                 else:
                     self.qualified[p] = part.spec.name
             taken += len(block)
+
+    def straddles(self, tie: Tie, part: _Part) -> bool:
+        """Whether the ladder's line runs through the tie: some of its players took a seat
+        through this ladder and some did not, or a lot not drawn holds one."""
+        here = part.spec.name
+        states = {
+            "pending" if p in self.pending else self.qualified.get(p) == here
+            for p in tie.players
+            if self.qualified.get(p, here) == here  # seated through another ladder: not here
+        }
+        return "pending" in states or len(states) > 1
 
     def group(self, player: str) -> str | None:
         if player in self.declined:

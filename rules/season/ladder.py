@@ -7,7 +7,7 @@ from rules.season.cas import cas_ladder
 from rules.season.cup import cup_ladder
 from rules.season.model import Ladder, Season, SeasonError
 from rules.season.msr import msr_ladder
-from rules.season.profile import SeasonProfile, bundled, season_profile
+from rules.season.profile import SeasonProfile, season_profile, season_profiles
 from rules.season.results import validate
 
 _LADDERS = {"msr": msr_ladder, "cup": cup_ladder, "cas": cas_ladder}
@@ -21,9 +21,10 @@ def season_ladder(season: Season) -> Ladder:
 
 
 def _profile(name: str) -> SeasonProfile:
-    if name not in bundled():
-        raise SeasonError(f"unknown competition {name!r} (known: {', '.join(bundled())})",
-                          "unknown-competition", competition=name, known=", ".join(bundled()))
+    known = season_profiles()
+    if name not in known:
+        raise SeasonError(f"unknown competition {name!r} (known: {', '.join(known)})",
+                          "unknown-competition", competition=name, known=", ".join(known))
     try:
         return season_profile(name)
     except ProfileError as exc:  # a broken bundled profile is a bug, not bad input

@@ -17,7 +17,9 @@ NOT_COUNTED_REASONS = (
     "beyond-places",  # placed after the last place the table scores (SP A3 7.1: 1.–32.)
     "kind-not-counted",  # this ladder does not count events of this kind
     "not-best",  # scored, but not among the best results its slot keeps (SP A5 9.1, ČAS best 4)
-    "organizer",  # his own place at the event he organised: the organiser's credit stands instead
+    # at an event he organised and played: the lower of his place and the organiser's credit
+    # (the better one stands for the event)
+    "organizer",
     "organizer-too-few",  # organiser's credit: too few results to compute it from (→ 0 points)
     "organizer-credit-once",  # ČAS: the credit for organising counts once, it went to another
 )
@@ -107,7 +109,9 @@ class Season:
     competition: str  # a season profile: sss-msr, sss-cup, cas-duplicate-cup
     events: tuple[SeasonEvent, ...]
     champion: str | None = None  # M-SR: the reigning champion qualifies directly (A3 7.1)
-    declined: frozenset[str] = frozenset()  # qualified but declined: the next one moves up
+    # qualified but declined: the next one moves up (M-SR: for MS and MS-B alike; ČAS: the
+    # seat goes to the live ladder)
+    declined: frozenset[str] = frozenset()
     # ČAS: lots drawn by the organiser, each the drawn order of some players ("a" before "b");
     # a tie no criterion breaks is ordered by the first entry that holds all its players
     lots: tuple[tuple[str, ...], ...] = ()
@@ -173,3 +177,6 @@ class Ladder:
     notes: tuple[str, ...] = field(default=())  # codes, e.g. "all-tied-advance"
     # ČAS: the ladders the cup's seats come from ("internet", "correspondence", "online", "live")
     parts: tuple[Ladder, ...] = ()
+
+    def row_of(self, player: str) -> LadderRow | None:
+        return next((r for r in self.rows if r.player == player), None)

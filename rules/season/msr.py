@@ -13,15 +13,19 @@ from rules.season.cup import cup_ladder
 from rules.season.model import Counted, Ladder, LadderRow, NotCounted, Season, Tie
 from rules.season.order import Criterion, Resolver, best_results, by_total, ranks
 from rules.season.profile import MsrRule, SeasonProfile, season_profile
-from rules.season.results import Result, kind_not_counted, players, results, unscored
+from rules.season.results import Result, kind_not_counted, placed, results, unscored
 
 
-def msr_ladder(season: Season, profile: SeasonProfile) -> Ladder:
+def msr_ladder(
+    season: Season, profile: SeasonProfile, cup: SeasonProfile | None = None
+) -> Ladder:
+    """`cup`: the Slovak Cup profile for the "cup-position" criterion; None = the one the
+    profile names (msr.cup_profile)."""
     m = profile.msr
     assert m is not None  # the profile's check: an "msr" ladder has its [msr] table
     by_player = results(season, profile.points, m.kinds)
     others = kind_not_counted(season, m.kinds, m.kinds_rule)
-    everyone = players(season) | ({season.champion} if season.champion else set())
+    everyone = placed(season) | ({season.champion} if season.champion else set())
     counted: dict[str, list[Counted]] = {}
     skipped: dict[str, list[NotCounted]] = {}
     totals: dict[str, Fraction] = {}
@@ -30,10 +34,11 @@ def msr_ladder(season: Season, profile: SeasonProfile) -> Ladder:
         counted[p] = [Counted(r.event.name, float(r.points), 1.0, r.event.kind, m.rule)
                       for r in rs if unscored(r, profile.points) is None]
         skipped[p] = [n for r in rs if (n := unscored(r, profile.points)) is not None]
-        skipped[p] += others.get(p, [])
+        skipped[p] = sorted(skipped[p] + others.get(p, []), key=lambda n: n.event)
         totals[p] = sum((r.points for r in rs), Fraction(0))
 
-    resolver = Resolver(_criteria(season, m, by_player), m.tiebreak_rule)
+    cup = cup or season_profile(m.cup_profile)
+    resolver = Resolver(_criteria(season, m, cup, by_player), m.tiebreak_rule)
     champion = season.champion if season.champion not in season.declined else None
 
     def eligible(p: str) -> bool:
@@ -64,9 +69,11 @@ def msr_ladder(season: Season, profile: SeasonProfile) -> Ladder:
                   cut=sum(r.qualified for r in rows), ties=tuple(fill.ties), notes=tuple(notes))
 
 
-def _criteria(season: Season, m: MsrRule, by_player: dict[str, list[Result]]) -> list[Criterion]:
-    cup = cup_ladder(replace(season, competition=m.cup_profile), season_profile(m.cup_profile))
-    cup_rank = {r.player: r.rank for r in cup.rows}
+def _criteria(
+    season: Season, m: MsrRule, cup: SeasonProfile, by_player: dict[str, list[Result]]
+) -> list[Criterion]:
+    ladder = cup_ladder(replace(season, competition=cup.name), cup)
+    cup_rank = {r.player: r.rank for r in ladder.rows}
     nobody = len(cup_rank) + 1
 
     def fields(p: str) -> tuple[int, ...]:

@@ -8,7 +8,7 @@ fails with a `ProfileError` that names the field.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from rules.profile import PROFILE_DIR, ProfileError
@@ -128,21 +128,29 @@ def season_profile(name: str) -> SeasonProfile:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ProfileError(
-            f"season profile {name!r} not found (bundled: {', '.join(bundled())})"
+            f"season profile {name!r} not found (bundled: {', '.join(season_profiles())})"
         ) from None
     except tomllib.TOMLDecodeError as exc:
         raise ProfileError(f"{path.name}: not valid TOML: {exc}") from None
     return season_profile_from_dict(data, path.name)
 
 
-def bundled() -> list[str]:
+def season_profiles() -> list[str]:
+    """The bundled season profiles' names: the competitions a season may name."""
     return sorted(p.stem for p in SEASON_PROFILE_DIR.glob("*.toml"))
 
 
 def season_profile_from_dict(data: dict, source: str = "<dict>") -> SeasonProfile:
-    profile = build(SeasonProfile, data, source)
+    data = dict(data)
+    # built apart: an optional table's own errors would hide behind "expected X | None"
+    sections = {name: build(cls, data.pop(name), f"{source}: {name}")
+                for name, cls in _SECTIONS.items() if name in data}
+    profile = replace(build(SeasonProfile, data, source), **sections)
     _check(profile, source)
     return profile
+
+
+_SECTIONS = {"msr": MsrRule, "cup": CupRule, "cas": CasRule}
 
 
 def _check(p: SeasonProfile, where: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -98,7 +99,42 @@ def kind_not_counted(season: Season, kinds: list[str], rule: str) -> dict[str, l
     return by_player
 
 
-def players(season: Season) -> set[str]:
-    found = {p for e in season.events for p in e.places}
-    found |= {p for e in season.events for p in e.organizers}
-    return found
+def placed(season: Season) -> set[str]:
+    """Everyone placed at any event of the season."""
+    return {p for e in season.events for p in e.places}
+
+
+def sift(
+    by_player: dict[str, list[Result]],
+    credits: dict[tuple[str, str], Result],
+    rejects: Callable[[Result], NotCounted | None],
+    organizer_rule: str,
+) -> tuple[dict[str, list[Result]], dict[str, list[NotCounted]], set[tuple[str, str]]]:
+    """Splits results into the candidates for a slot and those that cannot count.
+
+    `credits`: an organiser's credit for an event he organised, by (event, organiser). Should
+    he also have a place there, the better of the two stands for the event and the other is
+    "organizer" (so that no event counts twice and no added event lowers a total). Returns the
+    candidates, the results that cannot count, and the (event, organiser) pairs credited."""
+    candidates: dict[str, list[Result]] = defaultdict(list)
+    skipped: dict[str, list[NotCounted]] = defaultdict(list)
+    credited: set[tuple[str, str]] = set()
+    own = {(r.event.name, p): r for p, rs in by_player.items() for r in rs}
+    for (event, organizer), credit in sorted(credits.items()):
+        mine = own.get((event, organizer))
+        if mine is not None and rejects(mine) is None and mine.points > credit.points:
+            skipped[organizer].append(
+                NotCounted(event, float(credit.points), "organizer", organizer_rule))
+        else:
+            credited.add((event, organizer))
+            candidates[organizer].append(credit)
+    for p, rs in by_player.items():
+        for r in rs:
+            if (r.event.name, p) in credited:
+                skipped[p].append(
+                    NotCounted(r.event.name, float(r.points), "organizer", organizer_rule))
+            elif (why := rejects(r)) is not None:
+                skipped[p].append(why)
+            else:
+                candidates[p].append(r)
+    return candidates, skipped, credited
