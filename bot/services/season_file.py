@@ -192,9 +192,9 @@ class _Reader(Reader):
 
 
 def _competitions() -> list[str]:
-    from rules.season.profile import bundled
+    from rules.season import season_profiles
 
-    return bundled()
+    return season_profiles()
 
 
 def _profile_kinds(competition: str) -> Collection[str]:

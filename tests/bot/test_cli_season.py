@@ -247,4 +247,5 @@ def test_a_lot_is_never_decided_silently(tmp_path: Path,
     assert (lot["players"], lot["criterion"], lot["decided"]) == (["ivo", "hana"], "lot", True)
     assert main(["season", str(drawn), "--db", nothing]) == 0
     assert ("Ivo Němec, Hana Horáková (na hranici postupu — rebríček internetových turnajov): "
-            "rozhodol los vyžrebovaný organizátorom (lots v súbore sezóny)") in capsys.readouterr().out
+            "rozhodol los vyžrebovaný organizátorom (lots v súbore sezóny)"
+            ) in capsys.readouterr().out
