@@ -249,3 +249,23 @@ def test_a_lot_is_never_decided_silently(tmp_path: Path,
     assert ("Ivo Němec, Hana Horáková (na hranici postupu — rebríček internetových turnajov): "
             "rozhodol los vyžrebovaný organizátorom (lots v súbore sezóny)"
             ) in capsys.readouterr().out
+
+
+def test_when_no_criterion_decides_all_tied_advance_and_it_is_said(
+        run: Any, tmp_path: Path) -> None:
+    """With both qualifiers of 33 players, p27 and p28 stay level in every criterion of
+    A3 7.1: both advance, 33 qualify, and the text says the board rounds to an even number."""
+    path = season_file(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8").replace("field = 40", "field = 33"),
+                    encoding="utf-8")
+    doc = json.loads(run(str(path), "--json")[1])
+    assert doc["cut"]["qualified"] == 33
+    assert [(t["players"], t["criterion"], t["decided"]) for t in doc["ties"]] == [
+        (["p27", "p28"], "all-advance", False)]
+    assert [n["code"] for n in doc["notes"]] == ["all-tied-advance"]
+    code, text, _ = run(str(path))
+    assert code == 0 and text.endswith(
+        "- Hráč p27, Hráč p28 (na hranici postupu — M-SR): rovnosť trvá: postupujú všetci "
+        "(počet postupujúcich potom správna rada zaokrúhli na párny) (SP A3 7.1)\n"
+        "Na hranici postupu nerozhodlo žiadne kritérium: postupujú všetci rovnocenní a "
+        "správna rada potom zaokrúhli počet na párny (SP A3 7.1).\n")
