@@ -21,6 +21,7 @@ from typing import Any
 from bot import cli_args as arg
 from bot import cli_export
 from bot.cli_identity import add_commands as add_identity_commands
+from bot.cli_season import add_command as add_season_command
 from bot.clock import SystemClock
 from bot.config import Config, ConfigError, load_config
 from bot.console import ConsoleNotifier, render_reply
@@ -381,6 +382,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = add("decay", "pokles online screla za neaktivitu na začiatku sezóny (e-SP 2.4)",
               _reply_command(_decay))
     sub.add_argument("season", type=arg.season, help="začínajúca sezóna, napr. 2026/27")
+    add_season_command(add, _db_path)
     return parser
 
 

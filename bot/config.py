@@ -57,11 +57,17 @@ class SyncConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class SeasonConfig:
+    file: str = ""  # the season file (TOML) /rebricek and /admin ukonci read; "" = none
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     store: StoreConfig = field(default_factory=StoreConfig)
     discord: DiscordConfig = field(default_factory=DiscordConfig)
     herna: HernaConfig = field(default_factory=HernaConfig)
     sync: SyncConfig = field(default_factory=SyncConfig)
+    season: SeasonConfig = field(default_factory=SeasonConfig)
 
 
 _SECTIONS: dict[str, type] = {
@@ -69,6 +75,7 @@ _SECTIONS: dict[str, type] = {
     "discord": DiscordConfig,
     "herna": HernaConfig,
     "sync": SyncConfig,
+    "season": SeasonConfig,
 }
 _ENV = {
     ("discord", "token"): "DISCORD_TOKEN",

@@ -107,14 +107,18 @@ def herna_factory(config: Config) -> Callable[[], HernaClient] | None:
 
 
 def build_bot(
-    app_holder: list[App], slug: str, herna: Callable[[], HernaClient] | None = None
+    app_holder: list[App], slug: str, herna: Callable[[], HernaClient] | None = None,
+    season_file: str = "",
 ) -> StrediskoBot:
-    """The bot with the player and head-admin cogs; they read the App from `app_holder` (the
-    App needs the bot's notifier, the bot needs the cogs: the holder breaks the cycle)."""
+    """The bot with the player, head-admin and season cogs; they read the App from
+    `app_holder` (the App needs the bot's notifier, the bot needs the cogs: the holder breaks
+    the cycle). `season_file` is config.toml's `[season] file` ("" = none)."""
     from bot.discord.cogs import admin_cog_factory, player_cog_factory
+    from bot.discord.cogs.season import season_cog_factory
 
     return StrediskoBot(cogs=[player_cog_factory(app_holder, slug),
-                              admin_cog_factory(app_holder, slug, herna=herna)])
+                              admin_cog_factory(app_holder, slug, herna=herna),
+                              season_cog_factory(app_holder, season_file)])
 
 
 def make_scheduler(
@@ -208,7 +212,7 @@ async def serve(
         tournament = await _load_tournament(store, slug)
         holder: list[App] = []
         herna = herna_factory(config)
-        bot = build_bot(holder, slug, herna)
+        bot = build_bot(holder, slug, herna, config.season.file)
         admin_channel = int(getattr(config.discord, "admin_channel_id", 0) or 0) or None
         app = App(store, SystemClock(), DiscordNotifier(bot, store, admin_channel_id=admin_channel))
         holder.append(app)

@@ -194,10 +194,11 @@ class Reader:
     """Checks one table of the file against its keys, failing with the key's line."""
 
     def __init__(self, lines: dict[tuple[str, int, str], int], table: str, index: int,
-                 data: Any, keys: dict[str, tuple[str, bool]]) -> None:
+                 data: Any, keys: dict[str, tuple[str, bool]], *, single: bool = False) -> None:
         self.lines, self.table, self.index, self.keys = lines, table, index, keys
         # an array of tables ([[player]], the rehearsal's [[event]]) names its item's number
-        where = f"[{table}]" if table == "tournament" else f"[[{table}]] č. {index + 1}"
+        single = single or table == "tournament"
+        where = f"[{table}]" if single else f"[[{table}]] č. {index + 1}"
         if not isinstance(data, dict):
             raise SetupError(self.line(), f"{where} musí byť tabuľka")
         self.data, self.where = data, where

@@ -1,6 +1,20 @@
-"""Season ladders fed by finished tournaments and by events run elsewhere — pure."""
+"""Season ladders fed by finished tournaments and by events run elsewhere — pure.
 
+`season_ladder(season)` computes the ladder of the profile `season.competition` names
+(`sss-msr`: SP A3 7.1, `sss-cup`: SP A5 9.1, `cas-duplicate-cup`: ČAS PoS 2002);
+`season_profile(name)` is that profile (`.kinds`: the event kinds a season of it may have),
+`season_profiles()` the names of them all. The codes a ladder carries (NotCounted.reason,
+Tie.criterion, LadderRow.group, Ladder.notes, SeasonError.code) are listed in
+NOT_COUNTED_REASONS, TIE_CRITERIA, GROUPS, NOTES and ERROR_CODES.
+"""
+
+from rules.season.ladder import season_ladder
 from rules.season.model import (
+    ERROR_CODES,
+    GROUPS,
+    NOT_COUNTED_REASONS,
+    NOTES,
+    TIE_CRITERIA,
     Counted,
     Ladder,
     LadderRow,
@@ -10,8 +24,14 @@ from rules.season.model import (
     SeasonEvent,
     Tie,
 )
+from rules.season.profile import SeasonProfile, season_profile, season_profiles
 
 __all__ = [
+    "ERROR_CODES",
+    "GROUPS",
+    "NOTES",
+    "NOT_COUNTED_REASONS",
+    "TIE_CRITERIA",
     "Counted",
     "Ladder",
     "LadderRow",
@@ -19,5 +39,9 @@ __all__ = [
     "Season",
     "SeasonError",
     "SeasonEvent",
+    "SeasonProfile",
     "Tie",
+    "season_ladder",
+    "season_profile",
+    "season_profiles",
 ]

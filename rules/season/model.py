@@ -11,9 +11,71 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+#: why an event result does not count (NotCounted.reason); renderers translate every one
+NOT_COUNTED_REASONS = (
+    "out",  # excluded or withdrawn there: no points, nobody gets his place's (e-SP 3.6, SP 4)
+    "beyond-places",  # placed after the last place the table scores (SP A3 7.1: 1.–32.)
+    "kind-not-counted",  # this ladder does not count events of this kind
+    "not-best",  # scored, but not among the best results its slot keeps (SP A5 9.1, ČAS best 4)
+    # at an event he organised and played: the lower of his place and the organiser's credit
+    # (the better one stands for the event)
+    "organizer",
+    "organizer-too-few",  # organiser's credit: too few results to compute it from (→ 0 points)
+    "organizer-credit-once",  # ČAS: the credit for organising counts once, it went to another
+)
+
+#: how a tie was ordered (Tie.criterion)
+TIE_CRITERIA = (
+    "cup-position",  # SP A3 7.1: the higher Slovak Cup position
+    "best-results",  # best result, then second best … (6+3 beats 6+2+1; 8+1 beats 5+4)
+    "events-played",  # SP A3 7.1: more events played
+    "field-size",  # SP A3 7.1: the larger field (see the sss-msr profile for which event's)
+    "all-advance",  # SP A3 7.1: still tied at the line: all tied players advance
+    "lot",  # ČAS: a lot — by Season.lots when given (Tie.decided), else the rank is shared
+)
+
+#: rows' groups: how a player qualified, or why not
+GROUPS = (
+    "champion",  # SP A3 7.1: the reigning champion qualifies directly
+    "ms",  # SP A3 7.1: one of the 32 at the championship
+    "ms-b",  # SP A3 7.1: one of the (up to) 32 at MS-B
+    "internet",  # ČAS: the internet tournaments' ladder (8 seats)
+    "correspondence",  # ČAS: Křížovka a hádanka (8 seats)
+    "online",  # ČAS: the online tournament (4 seats)
+    "live",  # ČAS: the live tournaments (12 seats, plus every seat freed)
+    "declined",  # Season.declined: qualified but declined, the next one moves up
+    "lot-pending",  # ČAS: contests a seat that only the lot can give (Season.lots)
+)
+
+#: Ladder.notes
+NOTES = (
+    "all-tied-advance",  # SP A3 7.1: more than the seats advance; the board rounds to even
+    "lot-pending",  # ČAS: a lot decides a seat or a rank and Season.lots does not give it
+    "seats-unfilled",  # fewer candidates than seats
+)
+
+#: SeasonError.code
+ERROR_CODES = (
+    "unknown-competition",
+    "unknown-kind",
+    "duplicate-event",
+    "duplicate-player",
+    "out-not-placed",
+    "bad-ranks",
+    "bad-field",
+    "one-event-only",
+)
+
 
 class SeasonError(ValueError):
-    """A season that cannot be computed (an unknown kind, a player placed twice …)."""
+    """A season that cannot be computed (an unknown kind, a player placed twice …).
+
+    `code` (one of ERROR_CODES) and `params` let a renderer say it in Slovak."""
+
+    def __init__(self, message: str, code: str = "", **params: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,10 +91,16 @@ class SeasonEvent:
     out: frozenset[str] = frozenset()
     field: int | None = None  # players at the event; None = len(places)
     organizers: frozenset[str] = frozenset()
+    # the place of each entry of `places` when some share one (a pairs team, equal places in a
+    # written competition): (1, 1, 3, 4) — non-decreasing, ranks[i] <= i + 1; None = 1, 2, 3 …
+    ranks: tuple[int, ...] | None = None
 
     @property
     def size(self) -> int:
         return self.field if self.field is not None else len(self.places)
+
+    def place(self, index: int) -> int:
+        return self.ranks[index] if self.ranks is not None else index + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +109,12 @@ class Season:
     competition: str  # a season profile: sss-msr, sss-cup, cas-duplicate-cup
     events: tuple[SeasonEvent, ...]
     champion: str | None = None  # M-SR: the reigning champion qualifies directly (A3 7.1)
-    declined: frozenset[str] = frozenset()  # qualified but declined: the next one moves up
+    # qualified but declined: the next one moves up (M-SR: for MS and MS-B alike; ČAS: the
+    # seat goes to the live ladder)
+    declined: frozenset[str] = frozenset()
+    # ČAS: lots drawn by the organiser, each the drawn order of some players ("a" before "b");
+    # a tie no criterion breaks is ordered by the first entry that holds all its players
+    lots: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,12 +145,14 @@ class NotCounted:
 
 @dataclass(frozen=True, slots=True)
 class Tie:
-    """Players level on total, and the criterion that ordered them (or "los"/"all-advance")."""
+    """Players level on total, and the criterion that ordered them (or "lot"/"all-advance")."""
 
     players: tuple[str, ...]  # in the order decided
     criterion: str  # e.g. "cup-position", "best-results", "events-played", "field-size", "lot"
     rule: str
     at_cut: bool = False  # the tie straddles a qualification line
+    decided: bool = True  # False: the players still share a rank (a lot not drawn, all advance)
+    line: str | None = None  # which line it straddles: a group code ("ms", "ms-b", "live" …)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,3 +175,8 @@ class Ladder:
     cut: int  # how many qualify
     ties: tuple[Tie, ...] = ()
     notes: tuple[str, ...] = field(default=())  # codes, e.g. "all-tied-advance"
+    # ČAS: the ladders the cup's seats come from ("internet", "correspondence", "online", "live")
+    parts: tuple[Ladder, ...] = ()
+
+    def row_of(self, player: str) -> LadderRow | None:
+        return next((r for r in self.rows if r.player == player), None)

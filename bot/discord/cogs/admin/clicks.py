@@ -47,9 +47,10 @@ def admin_cog(interaction: discord.Interaction) -> AdminHost:
 
 async def on_click(interaction: discord.Interaction,
                    work: Callable[[AdminHost], Awaitable[Reply]],
-                   view: discord.ui.View | None = None) -> None:
+                   view: discord.ui.View | None = None) -> Reply | None:
     """A button or select of the head admin: checked, deferred, done; on success the message
-    it sat on is replaced by the outcome (its buttons gone), a refusal comes ephemerally."""
+    it sat on is replaced by the outcome (its buttons gone), a refusal comes ephemerally.
+    Returns the reply (None when the click was refused before the work or failed)."""
     try:
         require_head_admin(interaction)
         cog = admin_cog(interaction)
@@ -64,8 +65,10 @@ async def on_click(interaction: discord.Interaction,
             await replace(interaction, pieces)
         else:
             await send(interaction, pieces, view=view)
+        return reply
     except Exception as error:  # dynamic items have no on_error: answer like commands
         await report_error(interaction, error)
+        return None
 
 
 async def open_modal(interaction: discord.Interaction,

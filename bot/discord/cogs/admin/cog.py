@@ -55,6 +55,7 @@ from bot.discord.cogs.admin.round_controls import (
 )
 from bot.discord.cogs.admin.texts import FORCE_LABELS, WARNINGS, render
 from bot.discord.cogs.player import send
+from bot.discord.cogs.season import offer_ladder
 from bot.discord.i18n import app_str, t
 from bot.discord.render import text_messages
 from bot.services import admin as admin_service
@@ -242,9 +243,11 @@ class AdminCog(
 
     @_command("ukonci")
     async def ukonci(self, interaction: discord.Interaction) -> None:
-        await self.answer(interaction, rounds.finish_tournament(self.app, self.slug,
-                                                                actor(interaction)),
-                          view=self._force_view("ukonci", 0, interaction.locale))
+        reply = await self.answer(interaction, rounds.finish_tournament(
+            self.app, self.slug, actor(interaction)),
+            view=self._force_view("ukonci", 0, interaction.locale))
+        if reply.ok:  # finished: the season's ladder as it stands now (issue 14)
+            await offer_ladder(interaction, self.slug)
 
     # -- rulings -------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import discord
 from bot.discord.client import report_error, require_head_admin
 from bot.discord.cogs.admin.clicks import AdminHost, actor, admin_cog, on_click
 from bot.discord.cogs.admin.texts import FORCE_LABELS
+from bot.discord.cogs.season import offer_ladder
 from bot.discord.i18n import t
 from bot.discord.persistent import RebuiltFromCustomId
 from bot.services import rounds
@@ -42,7 +43,9 @@ class ForceButton(
                 return rounds.close_round(cog.app, cog.slug, self.round_no, admin, force=True)
             return rounds.finish_tournament(cog.app, cog.slug, admin, force=True)
 
-        await on_click(interaction, work)
+        reply = await on_click(interaction, work)
+        if self.action == "ukonci" and reply is not None and reply.ok:
+            await offer_ladder(interaction, admin_cog(interaction).slug)  # issue 14
 
 
 class PublishButton(

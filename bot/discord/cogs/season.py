@@ -1,0 +1,75 @@
+"""The season's ladder in the chat (issue 14): `/rebricek` shows the asking player his own row
+and the cut line, ephemerally; after `/admin ukonci` the head admin is offered the ladder as it
+stands now (the finished tournament's players' rows). The file comes from config.toml
+(`[season] file`); the service reads and computes it (`bot.services.season`) on every call,
+so an edited file counts at once."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.client import CogFactory, Refusal, StrediskoBot
+from bot.discord.cogs.player import send
+from bot.discord.i18n import app_str
+from bot.discord.ratelimit import RateLimiter, whole_seconds
+from bot.discord.render import Outgoing, render_reply, text_messages
+from bot.services import season
+from bot.services.app import App
+from bot.services.replies import Reply
+
+COG_NAME = "SeasonCog"
+
+
+def _pieces(result: list[str] | Reply, locale: discord.Locale) -> list[Outgoing]:
+    if isinstance(result, Reply):
+        return render_reply(result, locale)
+    return text_messages("\n".join(result))
+
+
+class SeasonCog(commands.Cog, name=COG_NAME):
+    def __init__(self, bot: commands.Bot, app: App, season_file: str, *,
+                 limiter: RateLimiter | None = None) -> None:
+        self.bot = bot
+        self.app = app
+        self.file = season_file
+        self.limiter = limiter or RateLimiter()
+
+    @app_commands.command(name=app_str("app.rebricek.name"),
+                          description=app_str("app.rebricek.description"))
+    async def rebricek(self, interaction: discord.Interaction) -> None:
+        wait = self.limiter.hit(interaction.user.id)  # the whole file is read for each call
+        if wait is not None:
+            raise Refusal("discord.rate_limited", seconds=whole_seconds(wait))
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        result = await season.my_row(self.app, self.file, interaction.user.id,
+                                     interaction.locale)
+        await send(interaction, _pieces(result, interaction.locale))
+
+    async def offer(self, interaction: discord.Interaction, slug: str) -> None:
+        """The ladder after the tournament `slug` finished, as a follow-up to the head
+        admin's answer; nothing when no season file is configured."""
+        if not self.file:
+            return
+        result = await season.after_finish(self.app, self.file, slug, interaction.locale)
+        await send(interaction, _pieces(result, interaction.locale))
+
+
+async def offer_ladder(interaction: discord.Interaction, slug: str) -> None:
+    """Offer the updated ladder when the season cog is loaded (the runner loads it)."""
+    cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+    if isinstance(cog, SeasonCog):
+        await cog.offer(interaction, slug)
+
+
+def season_cog_factory(app: App | Sequence[App], season_file: str) -> CogFactory:
+    """For `StrediskoBot(cogs=[...])`; `app` may be the runner's one-element holder, read at
+    set-up time."""
+
+    def build(bot: StrediskoBot) -> commands.Cog:
+        return SeasonCog(bot, app if isinstance(app, App) else app[0], season_file)
+
+    return build

@@ -1,0 +1,395 @@
+"""The season file (issue 14): which events of a season feed a ladder, read as strictly as the
+propozície — every problem is refused with its line and a Slovak reason, nothing is guessed.
+
+```toml
+[season]
+name = "M-SR 2026/27"
+competition = "sss-msr"        # a season profile of rules.season (sss-msr, sss-cup, …)
+champion = "cyro"              # M-SR: the reigning champion qualifies directly (A3 7.1)
+declined = ["jozo"]            # optional: qualified, but declined
+lots = [["a", "b"]]            # optional (ČAS): a lot drawn, "a" before "b"
+
+[[player]]                     # optional: a player not in the database's registry
+id = "jan.novak"
+name = "Ján Novák"
+
+[[event]]
+name = "KT Bratislava"
+kind = "live-qt"               # one of the profile's kinds
+date = 2026-10-10
+field = 40                     # optional: players at the event (default: len(places))
+organizers = ["jan.novak"]     # optional
+places = ["cyro", "jan.novak", "anna77"]   # final order, 1st first …
+out = ["anna77"]               # … of them excluded / withdrawn there (e-SP 3.6): no points
+ranks = [1, 2, 2]              # optional: shared places (a pairs team, a tie), 1, 1, 3 …
+# or, for a tournament finished in this database: tournament = "kt-online-24"
+```
+
+Players are named by the registry's id: a player's **herna.net nick** (`players.herna_nick`,
+unique and compared case-insensitively by `bot.store.find_player_by_nick`). The numeric row id
+is internal to one database file and means nothing to a person writing the file. A player who
+never played online (a live-only qualifier) is declared once in `[[player]]`; an id declared
+there that the registry already holds is refused, so two people are never merged into one.
+
+`parse_season` checks the file alone (structure, kinds, dates, lists); `resolve_season` then
+checks it against the database and builds the pure `rules.season.Season`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import tomllib
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlite_utils import Database
+
+from bot.services import bounds
+from bot.services.setup import Reader, SetupError, key_lines
+from bot.services.views import ranking
+from bot.store import NotFoundError, TournamentStatus, find_player_by_nick, get_player
+from bot.store import get_tournament_by_slug as tournament_by_slug
+from rules import Profile
+from rules.season import Season, SeasonEvent
+
+#: A live qualifier has some tens of players; a written competition a few hundred.
+FIELD_MAX = 10_000
+
+_SEASON_KEYS: dict[str, tuple[str, bool]] = {
+    "name": ("str", True), "competition": ("str", True), "champion": ("id", False),
+    "declined": ("ids", False), "lots": ("lots", False),
+}
+_PLAYER_KEYS: dict[str, tuple[str, bool]] = {"id": ("id", True), "name": ("str", True)}
+_EVENT_KEYS: dict[str, tuple[str, bool]] = {
+    "name": ("str", True), "kind": ("str", True), "date": ("date", True),
+    "field": ("field", False), "organizers": ("ids", False), "tournament": ("str", False),
+    "places": ("ids", False), "out": ("ids", False), "ranks": ("ranks", False),
+}
+_OWN_KINDS = {"id", "ids", "date", "field", "ranks", "lots"}
+
+KindsOf = Callable[[str], Collection[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A player id as written in the file, with the line it is written on."""
+
+    id: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class EventSpec:
+    name: str
+    kind: str
+    date: dt.date
+    line: int  # the [[event]]'s header
+    field: int | None = None
+    organizers: tuple[Ref, ...] = ()
+    tournament: Ref | None = None  # a slug, on its line
+    places: tuple[Ref, ...] = ()
+    out: tuple[Ref, ...] = ()
+    ranks: tuple[int, ...] | None = None  # shared places: (1, 1, 3) — a pairs team, a tie
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonSpec:
+    name: str
+    competition: str
+    line: int  # the [season] header
+    events: tuple[EventSpec, ...]
+    players: dict[str, tuple[str, str, int]]  # [[player]] id (casefold) -> (id, name, line)
+    champion: Ref | None = None
+    declined: tuple[Ref, ...] = ()
+    lots: tuple[tuple[Ref, ...], ...] = ()  # ČAS: lots drawn, each a drawn order of players
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedSeason:
+    """The pure season and, for the renderers, each player's name."""
+
+    season: Season
+    names: dict[str, str]
+    tournaments: frozenset[str] = frozenset()  # slugs of the events read from the database
+
+
+# -- the file alone ---------------------------------------------------------------------------
+
+
+class _Reader(Reader):
+    """The propozície's checker, with the season file's own value kinds: a player id, a list
+    of them (each on its own line), a date, a field size."""
+
+    def __init__(self, text: str, lines: dict[tuple[str, int, str], int], table: str,
+                 index: int, data: Any, keys: dict[str, tuple[str, bool]]) -> None:
+        self.text_lines = text.splitlines()
+        super().__init__(lines, table, index, data, keys, single=table == "season")
+
+    def get(self, key: str, default: Any = None) -> Any:
+        kind = self.keys.get(key, ("", False))[0]
+        if kind not in _OWN_KINDS or key not in self.data:
+            return super().get(key, default)
+        value = self.data[key]
+        if kind == "id":
+            return self._ref(key, value)
+        if kind == "ids":
+            if not isinstance(value, list):
+                raise self.fail(key, f"očakáva sa zoznam id hráčov, je tam {value!r}")
+            return tuple(self._ref(key, item) for item in value)
+        if kind == "ranks":
+            if not isinstance(value, list) or not all(
+                    isinstance(r, int) and not isinstance(r, bool) and r >= 1 for r in value):
+                raise self.fail(key, f"očakáva sa zoznam miest (celé čísla od 1), je tam {value!r}")
+            return tuple(value)
+        if kind == "lots":
+            if not isinstance(value, list) or not all(
+                    isinstance(lot, list) and len(lot) >= 2 for lot in value):
+                raise self.fail(key, "očakáva sa zoznam žrebov, každý zoznam aspoň dvoch id "
+                                     f"hráčov v vyžrebovanom poradí, je tam {value!r}")
+            return tuple(tuple(self._ref(key, item) for item in lot) for lot in value)
+        if kind == "field":
+            if (isinstance(value, bool) or not isinstance(value, int)
+                    or not 1 <= value <= FIELD_MAX):
+                raise self.fail(key, f"očakáva sa počet hráčov 1 – {FIELD_MAX}, je tam {value!r}")
+            return value
+        return self._date(key, value)
+
+    def _ref(self, key: str, value: Any) -> Ref:
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(key, f"očakáva sa id hráča (text), je tam {value!r}")
+        line = self.value_line(key, value)
+        try:
+            clean = bounds.name(value, "id hráča")
+        except bounds.OutOfBounds as exc:
+            raise SetupError(line, f"{self.where}: {exc}") from None
+        return Ref(clean, line)
+
+    def value_line(self, key: str, value: str) -> int:
+        """The line a list item stands on: a list may span lines, one player a line."""
+        start = self.line(key)
+        quoted = (f'"{value}"', f"'{value}'")
+        for no in range(start, len(self.text_lines) + 1):
+            raw = self.text_lines[no - 1]
+            if any(q in raw for q in quoted):
+                return no
+            if no > start and re.match(r"^\s*(\[|[\w-]+\s*=)", raw):
+                break  # the next key or table: the list has ended
+        return start
+
+    def _date(self, key: str, value: Any) -> dt.date:
+        if isinstance(value, dt.datetime):
+            return value.date()
+        if isinstance(value, dt.date):
+            return value
+        if isinstance(value, str):
+            try:
+                return dt.date.fromisoformat(value.strip())
+            except ValueError:
+                pass
+        raise self.fail(key, f"{value!r} nie je dátum v tvare RRRR-MM-DD")
+
+
+def _competitions() -> list[str]:
+    from rules.season import season_profiles
+
+    return season_profiles()
+
+
+def _profile_kinds(competition: str) -> Collection[str]:
+    from rules.season import season_profile  # the profiles of the pure ladders
+
+    return season_profile(competition).kinds
+
+
+def _load_toml(text: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        raise SetupError(int(m[1]) if m else 1, f"nie je platný TOML: {exc}") from None
+    except ValueError:  # an integer of over 4300 digits
+        raise SetupError(1, "nie je platný TOML: príliš dlhé číslo") from None
+
+
+def parse_season(text: str, kinds_of: KindsOf | None = None) -> SeasonSpec:
+    """Check the file on its own; `SetupError` names the line of the first problem.
+    `kinds_of(competition)` gives the profile's event kinds (default: rules.season's profile,
+    whose error — an unknown competition — is reported on `competition`'s line)."""
+    data = _load_toml(text)
+    lines = key_lines(text)
+    for key in data:
+        if key not in ("season", "player", "event"):
+            line = lines.get((key, 0, ""), lines.get(("", 0, key), 1))
+            raise SetupError(line, f"neznáma tabuľka alebo kľúč „{key}“ "
+                                   "(očakáva sa [season], [[player]] a [[event]])")
+    if "season" not in data:
+        raise SetupError(1, "chýba tabuľka [season]")
+    s = _Reader(text, lines, "season", 0, data["season"], _SEASON_KEYS)
+    competition = s.get("competition")
+    try:
+        kinds = (kinds_of or _profile_kinds)(competition)
+    except (ValueError, LookupError):  # SeasonError, ProfileError, an unknown name
+        raise s.fail("competition", f"„{competition}“ nie je známa súťaž (známe: "
+                                    f"{', '.join(_competitions())})") from None
+    players = _players(text, lines, data.get("player", []))
+    events = _events(text, lines, data.get("event", []), kinds)
+    return SeasonSpec(s.get("name"), competition, s.line(), events, players,
+                      s.get("champion"), s.get("declined", ()), s.get("lots", ()))
+
+
+def _tables(lines: dict[tuple[str, int, str], int], table: str, items: Any) -> list[Any]:
+    if not isinstance(items, list):
+        raise SetupError(lines.get((table, 0, ""), lines.get(("", 0, table), 1)),
+                         f"[[{table}]] musí byť zoznam tabuliek")
+    return items
+
+
+def _players(text: str, lines: dict[tuple[str, int, str], int],
+             items: Any) -> dict[str, tuple[str, str, int]]:
+    players: dict[str, tuple[str, str, int]] = {}
+    for n, item in enumerate(_tables(lines, "player", items)):
+        p = _Reader(text, lines, "player", n, item, _PLAYER_KEYS)
+        ref = p.get("id")
+        if ref.id.casefold() in players:
+            raise p.fail("id", f"hráč „{ref.id}“ je v súbore dvakrát")
+        players[ref.id.casefold()] = (ref.id, p.get("name"), ref.line)
+    return players
+
+
+def _events(text: str, lines: dict[tuple[str, int, str], int], items: Any,
+            kinds: Collection[str]) -> tuple[EventSpec, ...]:
+    events: list[EventSpec] = []
+    names: set[str] = set()
+    for n, item in enumerate(_tables(lines, "event", items)):
+        e = _Reader(text, lines, "event", n, item, _EVENT_KEYS)
+        name, kind = e.get("name"), e.get("kind")
+        if name.casefold() in names:
+            raise e.fail("name", f"podujatie „{name}“ je v súbore dvakrát")
+        names.add(name.casefold())
+        if kind not in kinds:
+            raise e.fail("kind", f"„{kind}“ nie je druh podujatia tejto súťaže "
+                                 f"(známe: {', '.join(kinds)})")
+        has_places, has_tournament = "places" in e.data, "tournament" in e.data
+        if has_places == has_tournament:
+            raise SetupError(e.line(), f"{e.where}: uveď buď tournament = \"SKRATKA\" "
+                                       "(turnaj z databázy), alebo places = [...] (poradie)")
+        if has_tournament and "out" in e.data:
+            raise e.fail("out", "vylúčených a odstúpených z turnaja v databáze berie "
+                                "stredisko z databázy")
+        places, out = e.get("places", ()), e.get("out", ())
+        _unique(e, "places", places)
+        _unique(e, "out", out)
+        _unique(e, "organizers", e.get("organizers", ()))
+        placed = {r.id.casefold() for r in places}
+        for ref in out:
+            if ref.id.casefold() not in placed:
+                raise SetupError(ref.line, f"{e.where}: out: hráč „{ref.id}“ nie je v places "
+                                           "(vylúčený či odstúpený hráč ostáva na svojom mieste)")
+        ranks = e.get("ranks")
+        if ranks is not None and not _ranks_fit(ranks, len(places)):
+            raise e.fail("ranks", f"miesta {list(ranks)} nesedia s places ({len(places)} "
+                                  "hráčov): od 1, neklesajú, zdieľané miesto opakuje "
+                                  "predošlé (1, 1, 3)")
+        field = e.get("field")
+        if field is not None and places and field < len(places):
+            raise e.fail("field", f"podujatia sa zúčastnilo {field} hráčov, ale places ich "
+                                  f"uvádza {len(places)}")
+        slug = e.get("tournament")
+        events.append(EventSpec(
+            name, kind, e.get("date"), e.line(), field, e.get("organizers", ()),
+            Ref(slug, e.line("tournament")) if slug else None, places, out, ranks))
+    if not events:
+        raise SetupError(1, "súbor neuvádza žiadne podujatie ([[event]])")
+    return tuple(events)
+
+
+def _ranks_fit(ranks: tuple[int, ...], n: int) -> bool:
+    """One place per player; each is its position (1, 2, 3 …) or the one before it shared."""
+    return len(ranks) == n and all(
+        r == i + 1 or (i > 0 and r == ranks[i - 1]) for i, r in enumerate(ranks))
+
+
+def _unique(e: _Reader, key: str, refs: Iterable[Ref]) -> None:
+    seen: set[str] = set()
+    for ref in refs:
+        if ref.id.casefold() in seen:
+            raise SetupError(ref.line, f"{e.where}: {key}: hráč „{ref.id}“ je tam dvakrát")
+        seen.add(ref.id.casefold())
+
+
+# -- against the database -------------------------------------------------------------------
+
+
+class _Players:
+    """Ids as the ladder knows them: the registry's nick as the registry spells it, or the
+    [[player]] id; with names for the renderers."""
+
+    def __init__(self, db: Database | None, spec: SeasonSpec) -> None:
+        self.db, self.spec = db, spec
+        self.names: dict[str, str] = {}
+        for declared, _, line in spec.players.values():
+            player = find_player_by_nick(db, declared) if db is not None else None
+            if player is not None:
+                raise SetupError(line, f"[[player]]: „{declared}“ je už v registri ako "
+                                       f"{player.name} ({player.herna_nick}) — použi jeho id "
+                                       "a záznam [[player]] vynechaj, alebo zvoľ iné id")
+
+    def id_of(self, ref: Ref) -> str:
+        own = self.spec.players.get(ref.id.casefold())
+        if own is not None:  # as the [[player]] spells it
+            self.names[own[0]] = own[1]
+            return own[0]
+        player = find_player_by_nick(self.db, ref.id) if self.db is not None else None
+        if player is None:
+            where = "v registri ani v [[player]]" if self.db is not None else (
+                "v [[player]] (bez databázy sa registra nepýtam)")
+            raise SetupError(ref.line, f"neznámy hráč „{ref.id}“: nie je {where}")
+        self.names[player.herna_nick] = player.name
+        return player.herna_nick
+
+    def ids(self, refs: Iterable[Ref]) -> tuple[str, ...]:
+        return tuple(self.id_of(r) for r in refs)
+
+
+def _finished(db: Database | None, ref: Ref, players: _Players
+              ) -> tuple[tuple[str, ...], frozenset[str]]:
+    """A finished tournament's final order and who was out of it (e-SP 3.6), by nick."""
+    if db is None:
+        raise SetupError(ref.line, f"turnaj „{ref.id}“: bez databázy (--db) ho niet odkiaľ "
+                                   "načítať")
+    try:
+        t = tournament_by_slug(db, ref.id)
+    except NotFoundError:
+        raise SetupError(ref.line, f"turnaj „{ref.id}“ v databáze nie je") from None
+    if t.status is not TournamentStatus.FINISHED:
+        raise SetupError(ref.line, f"turnaj „{ref.id}“ ešte nie je ukončený (stav: {t.status}) "
+                                   "— rebríček berie len konečné poradie")
+    rank = ranking(db, t, Profile.load(t.profile))
+    nicks = {s.player: get_player(db, int(s.player)).herna_nick for s in rank.standings}
+    for nick in nicks.values():
+        players.id_of(Ref(nick, ref.line))
+    return (tuple(nicks[s.player] for s in rank.standings),
+            frozenset(nicks[p] for p in rank.out if p in nicks))
+
+
+def resolve_season(db: Database | None, spec: SeasonSpec) -> ResolvedSeason:
+    """The season with every id checked against the registry (`db`; None: only [[player]])
+    and every `tournament =` event read from the database; `SetupError` names the line."""
+    players = _Players(db, spec)
+    events = []
+    for e in spec.events:
+        if e.tournament is not None:
+            places, out = _finished(db, e.tournament, players)
+        else:
+            places, out = players.ids(e.places), frozenset(players.ids(e.out))
+        events.append(SeasonEvent(
+            name=e.name, kind=e.kind, date=e.date, places=places, out=out, field=e.field,
+            organizers=frozenset(players.ids(e.organizers)), ranks=e.ranks))
+    champion = players.id_of(spec.champion) if spec.champion else None
+    season = Season(spec.name, spec.competition, tuple(events), champion=champion,
+                    declined=frozenset(players.ids(spec.declined)),
+                    lots=tuple(players.ids(lot) for lot in spec.lots))
+    slugs = frozenset(e.tournament.id for e in spec.events if e.tournament is not None)
+    return ResolvedSeason(season, players.names, slugs)

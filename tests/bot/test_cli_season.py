@@ -1,0 +1,271 @@
+"""`stredisko season SEASON.toml [--db] [--json] [--html]` through the real entry point
+(`bot.cli.main`) on a real SQLite file holding a finished tournament: the ladder as text, as one
+JSON document and as a page; a bad file exits 2 with `FILE:LINE: reason`, anything else 1."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cli import main
+from bot.clock import ManualClock
+from bot.i18n import default_catalogue
+from bot.services.app import App
+from bot.services.notifier import RecordingNotifier
+from bot.store import Store, TournamentStatus
+from rules.season import season_profile
+
+from .conftest import START, make_world
+
+EXAMPLES = Path(__file__).parents[2] / "examples" / "season"
+# 34 players declared in the file: p01 … p34
+IDS = [f"p{n:02d}" for n in range(1, 35)]
+
+
+def season_file(tmp_path: Path) -> Path:
+    """M-SR: a live qualifier p01 … p33 (the 33rd place scores nothing); a second one of 40
+    players in the same order but p27 and p28 swapped, p33 31st and the champion p34 32nd
+    and out; the finished online tournament of the database (its four players score 40, 35,
+    32, 30). The champion qualifies directly; of the 31 seats left, the four and p01 … p26
+    take 30, and p27 (6 + 5) and p28 (5 + 6) tie for the last: no criterion of A3 7.1 tells
+    them apart, so both advance."""
+    players = "".join(f'[[player]]\nid = "{p}"\nname = "Hráč {p}"\n' for p in IDS[:-1])
+    players += '[[player]]\nid = "p34"\nname = "<b>Majster</b>"\n'
+    first = ", ".join(f'"{p}"' for p in IDS[:33])
+    second = ", ".join(f'"{p}"' for p in [*IDS[:26], "p28", "p27", *IDS[28:30], "p33", "p34"])
+    text = ('[season]\nname = "M-SR test"\ncompetition = "sss-msr"\nchampion = "p34"\n'
+            + players
+            + f'[[event]]\nname = "KT A"\nkind = "live-qt"\ndate = 2026-10-01\nplaces = [{first}]\n'
+            + f'[[event]]\nname = "KT B"\nkind = "live-qt"\ndate = 2026-10-08\nfield = 40\n'
+              f'places = [{second}]\nout = ["p34"]\n'
+            + '[[event]]\nname = "Online KT"\nkind = "online-qt"\ndate = 2026-11-21\n'
+              'tournament = "kt-test"\n')
+    path = tmp_path / "sezona.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def finished_db(path: Path) -> Path:
+    async def build() -> None:
+        store = await Store.open(path)
+        try:
+            app = App(store, ManualClock(START), RecordingNotifier())
+            await make_world(app, status=TournamentStatus.FINISHED)
+        finally:
+            await store.close()
+
+    asyncio.run(build())
+    return path
+
+
+@pytest.fixture
+def run(tmp_path: Path, capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
+    db = finished_db(tmp_path / "stredisko.db")
+
+    def go(*argv: str) -> tuple[int, str, str]:
+        code = main(["season", *argv, "--db", str(db)])
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+
+    return go
+
+
+def test_json_is_one_document_with_the_ladder_rows(run: Any, tmp_path: Path) -> None:
+    code, out, err = run(str(season_file(tmp_path)), "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    rows = doc["ladder"]
+    assert {"player", "rank", "total", "qualified", "counted"} <= set(rows[0])
+    assert all(set(c) >= {"event", "points", "coefficient"} for r in rows for c in r["counted"])
+    # the four players of the database's tournament are there by their herna nicks
+    assert {f"kt-test-hrac{n}" for n in range(1, 5)} <= {r["player"] for r in rows}
+    qualified = [r["player"] for r in rows if r["qualified"]]
+    assert len(qualified) == doc["cut"]["qualified"] == 32 and "p34" in qualified  # champion
+    champion = next(r for r in rows if r["player"] == "p34")
+    assert champion["group"] == "champion"
+    assert [n["reason"] for n in champion["not_counted"]] == ["out"]
+    first = rows[0]
+    assert (first["player"], first["rank"], first["total"]) == ("p01", 1, 80.0)
+    assert first["counted"][0] == {"event": "KT A", "points": 40.0, "coefficient": 1.0,
+                                   "value": 40.0, "slot": "live-qt", "rule": "SP A3 7.1",
+                                   "organizer": False}
+    # p28's 6 came from the field of 40, p27's from the field of 33 (A3 7.1's last criterion)
+    assert [t for t in doc["ties"] if t["at_cut"]] == [{
+        "players": ["p28", "p27"], "criterion": "field-size", "at_cut": True, "decided": True,
+        "criterion_text": "rozhodol väčší počet hráčov na podujatí", "rule": "SP A3 7.1",
+        "line": "ms"}]
+    assert [(r["player"], r["qualified"]) for r in rows if r["player"] in ("p27", "p28")] == [
+        ("p28", True), ("p27", False)]
+    assert doc["cut"] == {"qualified": 32, "last_qualified_rank": 31}
+
+
+def test_text_shows_counted_not_counted_the_cut_and_each_tie(run: Any, tmp_path: Path) -> None:
+    path = season_file(tmp_path)
+    doc = json.loads(run(str(path), "--json")[1])
+    code, text, err = run(str(path))
+    assert code == 0, err
+    assert text.startswith("Rebríček sezóny M-SR test (sss-msr, SP A3 7.1) — podujatia: 3")
+    assert ("1. Hráč p01 (p01): 80 bodov — postupuje (M-SR)\n"
+            "    započítané: KT A 40 bodov × 1 = 40 (živý kvalifikačný turnaj); KT B 40 bodov × "
+            "1 = 40 (živý kvalifikačný turnaj)") in text
+    assert "(0 bodov): vylúčený alebo odstúpil: body za miesto nezíska nikto (e-SP 3.6" in text
+    assert ("31. Hráč p28 (p28): 11 bodov — postupuje (M-SR)\n"
+            "    započítané: KT B 6 bodov × 1 = 6 (živý kvalifikačný turnaj); KT A 5 bodov × 1 = "
+            "5 (živý kvalifikačný turnaj)\n"
+            "── hranica postupu: postupuje 32 hráčov; posledný postupujúci: 31. "
+            "miesto, 11 bodov ──\n"
+            "32. Hráč p27 (p27): 11 bodov (MS-B)\n") in text
+    assert "38. <b>Majster</b> (p34): 0 bodov — postupuje (úradujúci majster, postupuje " \
+        "priamo)" in text
+    assert "KT A (0 bodov): miesto za poslednou bodovanou pozíciou tabuľky (SP A3 7.1)" in text
+    assert text.endswith("Rovnosti bodov a čo ich rozhodlo:\n"
+                         "- Hráč p28, Hráč p27 (na hranici postupu — M-SR): rozhodol väčší počet "
+                         "hráčov na podujatí (SP A3 7.1)\n")
+    assert len(doc["ties"]) == 1
+
+
+def test_html_is_a_page_in_the_results_page_style(run: Any, tmp_path: Path) -> None:
+    code, _, err = run(str(season_file(tmp_path)), "--html", str(tmp_path / "web"))
+    assert code == 0, err
+    page = (tmp_path / "web" / "index.html").read_text(encoding="utf-8")
+    assert "Content-Security-Policy" in page and "<script" not in page
+    assert "&lt;b&gt;Majster&lt;/b&gt;" in page and "<b>Majster" not in page  # escaped
+    assert page.count('class="qualified cut"') == 1
+    assert "--accent" in page  # the results page's stylesheet, inlined
+
+
+def test_a_bad_file_exits_2_with_file_and_line(run: Any, tmp_path: Path) -> None:
+    path = season_file(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8").replace('"p05", ', '"p05", "nikto", ', 1),
+                    encoding="utf-8")
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if "nikto" in text)
+    code, out, err = run(str(path))
+    assert (code, out) == (2, "")
+    assert err == f"{path}:{line}: neznámy hráč „nikto“: nie je v registri ani v [[player]]\n"
+    code, _, err = run(str(tmp_path / "chyba.toml"))
+    assert code == 2 and err.startswith(f"{tmp_path / 'chyba.toml'}:1: ")
+
+
+def test_an_unfinished_tournament_is_a_file_error(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    async def build() -> None:
+        store = await Store.open(tmp_path / "bezi.db")
+        try:
+            await make_world(App(store, ManualClock(START), RecordingNotifier()))
+        finally:
+            await store.close()
+
+    asyncio.run(build())
+    path = season_file(tmp_path)
+    assert main(["season", str(path), "--db", str(tmp_path / "bezi.db")]) == 2
+    assert "ešte nie je ukončený (stav: running)" in capsys.readouterr().err
+
+
+def test_a_database_that_cannot_be_read_exits_1(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "db").mkdir()
+    assert main(["season", str(season_file(tmp_path)), "--db", str(tmp_path / "db")]) == 1
+    assert capsys.readouterr().err.startswith("stredisko: chyba:")
+
+
+@pytest.fixture(scope="module")
+def rehearsed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The database the bundled examples read: `make demo`'s rehearsal, finished."""
+    db = tmp_path_factory.mktemp("skuska") / "skuska.db"
+    scenario = EXAMPLES.parent / "rehearsal" / "kt-online-24.toml"
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["rehearse", str(scenario), "--db", str(db)]) == 0
+    return db
+
+
+def test_the_bundled_examples_run_on_the_rehearsal(
+        rehearsed: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["season", str(EXAMPLES / "msr-2026-27.toml"), "--db", str(rehearsed)]) == 0
+    text = capsys.readouterr().out
+    assert "Filip Čierny (fifo): 63 bodov — postupuje (M-SR)" in text  # 1st online, 10th live
+    assert ("- Zuzana Lukáčová, Iveta Ďurčová (na hranici postupu — M-SR): rozhodlo vyššie "
+            "umiestnenie v Slovenskom pohári (SP A3 7.1)") in text
+    assert "Tibor Šťastný (tibo): 28 bodov" in text  # excluded online (e-SP 3.6 a): no points
+    assert main(["season", str(EXAMPLES / "pohar-2026-27.toml"), "--db", str(rehearsed),
+                 "--json"]) == 0
+    cup = json.loads(capsys.readouterr().out)
+    assert cup["rule"] == "SP A5 9.1" and cup["ladder"][0]["player"] == "cyro"
+    msr = next(c for c in cup["ladder"][0]["counted"] if c["slot"] == "msr")
+    assert (msr["points"], msr["coefficient"], msr["value"]) == (40.0, 2.0, 80.0)
+
+
+@pytest.mark.parametrize(("name", "line"), [("msr-2026-27.toml", 50),
+                                            ("pohar-2026-27.toml", 26)])
+def test_without_the_rehearsal_the_examples_name_the_first_unknown_player(
+        name: str, line: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["season", str(EXAMPLES / name), "--db", str(tmp_path / "nic.db")]) == 2
+    assert capsys.readouterr().err == (
+        f"{EXAMPLES / name}:{line}: neznámy hráč „anna77“: nie je v [[player]] (bez databázy "
+        "sa registra nepýtam)\n")
+    assert not (tmp_path / "nic.db").exists()  # only read: never created
+
+
+def test_every_code_of_the_rules_has_its_words() -> None:
+    """Each reason, tie criterion, group, note, error and event kind rules.season can give
+    has Slovak (and English) words in the catalogue: none shows as a bare code."""
+    import rules.season as rs
+
+    codes = {"reason": rs.NOT_COUNTED_REASONS, "criterion": rs.TIE_CRITERIA,
+             "group": rs.GROUPS, "note": rs.NOTES, "error": rs.ERROR_CODES,
+             "kind": tuple(k for name in ("sss-msr", "sss-cup", "cas-duplicate-cup")
+                           for k in season_profile(name).kinds)}
+    keys = {f"season.{kind}.{code}" for kind, listed in codes.items() for code in listed}
+    for lang in ("sk", "en"):
+        assert keys - set(default_catalogue().languages[lang].messages) == set()
+
+
+def test_a_lot_is_never_decided_silently(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """ČAS: equal results all the way down are decided by lot — "los" until the organiser's
+    draw is in the file, then the drawn order, said to be the lot's."""
+    example = EXAMPLES / "cas-2026.toml"
+    assert main(["season", str(example), "--db", str(tmp_path / "nic.db")]) == 0
+    text = capsys.readouterr().out
+    assert ("- Hana Horáková, Ivo Němec (na hranici postupu — rebríček internetových turnajov): "
+            "los — poradie určí žreb, stredisko ho nerozhoduje samo (ČAS PoS: Internetové "
+            "turnaje)") in text
+    assert "O poradí alebo mieste rozhoduje los, ktorý ešte nebol vyžrebovaný" in text
+    drawn = tmp_path / "cas.toml"
+    drawn.write_text(example.read_text(encoding="utf-8").replace(
+        'competition = "cas-duplicate-cup"\n',
+        'competition = "cas-duplicate-cup"\nlots = [["ivo", "hana"]]\n'), encoding="utf-8")
+    nothing = str(tmp_path / "nic.db")
+    assert main(["season", str(drawn), "--json", "--db", nothing]) == 0
+    ties = json.loads(capsys.readouterr().out)["ties"]
+    lot = next(t for t in ties if set(t["players"]) == {"ivo", "hana"})
+    assert (lot["players"], lot["criterion"], lot["decided"]) == (["ivo", "hana"], "lot", True)
+    assert main(["season", str(drawn), "--db", nothing]) == 0
+    assert ("Ivo Němec, Hana Horáková (na hranici postupu — rebríček internetových turnajov): "
+            "rozhodol los vyžrebovaný organizátorom (lots v súbore sezóny)"
+            ) in capsys.readouterr().out
+
+
+def test_when_no_criterion_decides_all_tied_advance_and_it_is_said(
+        run: Any, tmp_path: Path) -> None:
+    """With both qualifiers of 33 players, p27 and p28 stay level in every criterion of
+    A3 7.1: both advance, 33 qualify, and the text says the board rounds to an even number."""
+    path = season_file(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8").replace("field = 40", "field = 33"),
+                    encoding="utf-8")
+    doc = json.loads(run(str(path), "--json")[1])
+    assert doc["cut"]["qualified"] == 33
+    assert [(t["players"], t["criterion"], t["decided"]) for t in doc["ties"]] == [
+        (["p27", "p28"], "all-advance", False)]
+    assert [n["code"] for n in doc["notes"]] == ["all-tied-advance"]
+    code, text, _ = run(str(path))
+    assert code == 0 and text.endswith(
+        "- Hráč p27, Hráč p28 (na hranici postupu — M-SR): rovnosť trvá: postupujú všetci "
+        "(počet postupujúcich potom správna rada zaokrúhli na párny) (SP A3 7.1)\n"
+        "Na hranici postupu nerozhodlo žiadne kritérium: postupujú všetci rovnocenní a "
+        "správna rada potom zaokrúhli počet na párny (SP A3 7.1).\n")
