@@ -6,6 +6,7 @@ exactly this. When the real site differs, change this file and the templates —
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from urllib.parse import urlencode, urlsplit
 from zoneinfo import ZoneInfo
@@ -46,6 +47,7 @@ HISTORY_PATH = "/partie"  # the archive of games; ?hrac=NICK filters one player,
 HISTORY_NICK_PARAM = "hrac"
 HISTORY_PAGE_PARAM = "strana"
 GAME_PATH = "/partia/{game_id}"
+GAME_ID_FORMAT = r"[0-9]+"  # a game's number, in the history's id cell and the record's title
 
 
 def history_url(nick: str | None = None, page: int = 1) -> str:
@@ -65,7 +67,6 @@ def is_login_url(url: str) -> bool:
 
 # --- Every page ------------------------------------------------------------------------------
 PAGE_END = "div#paticka"  # the footer, last on every page: without it the page was cut short
-PAGE_END_TAG, PAGE_END_ID = "div", "paticka"  # the same, for building only the parts read
 
 # --- Login page -------------------------------------------------------------------------------
 LOGIN_FORM = "form#prihlasenie"
@@ -81,6 +82,11 @@ HISTORY_STATUS = "td.stav"
 HISTORY_EMPTY = "td.ziadne"  # the single row of an empty history: "Žiadne partie."
 HISTORY_PAGER = "div.strankovanie"  # "Strana 1 z 3"
 HISTORY_PAGER_TEXT = "Strana {page} z {pages}"
+PAGER_PATTERN = (  # the same as a regular expression (searched in the pager's text)
+    re.escape(HISTORY_PAGER_TEXT)
+    .replace(r"\{page\}", r"(?P<page>[0-9]{1,5})")
+    .replace(r"\{pages\}", r"(?P<pages>[0-9]{1,5})")
+)
 HISTORY_NEXT = "a[rel=next]"  # "Staršie partie »"
 
 # --- Game record page -------------------------------------------------------------------------
@@ -98,18 +104,15 @@ GAME_PLAYERS = "table.hraci tbody > tr"  # one row per player, in seat order
 PLAYER_NICK = "td.nick"
 PLAYER_STARTS = "td.zacina"  # STARTER_MARK for the player who started, empty otherwise
 PLAYER_SCORE = "td.skore"
+# Any whole number a page may show (12 digits keep int() cheap): whether a score is possible
+# is the sync's check against the rule profile (rules.plausibility), which says why.
+SCORE_FORMAT = r"-?[0-9]{1,12}"
 STARTER_MARK = "áno"
 # The move list is a text transcript, one line per turn (placement, exchange, pass):
 #   " 1. Čaba25: H8 SLOVO +24 = 24"
 GAME_MOVES = "pre.zaznam"
 MOVE_LINE = "{no:>2}. {nick}: {move} +{points} = {total}"
 MOVE_NUMBER = r"\s*[0-9]+\.\s"  # what starts a line; the nick and ": " follow
-# The parser builds only these elements (with their contents): bs4 costs ~15 µs per element,
-# so the page's chrome is skipped. A tag is kept when its name and its class are listed.
-GAME_KEEP_TAGS = ("h1", "table", "pre")
-GAME_KEEP_CLASSES = ("partia", "stol", "hraci", "zaznam")
-HISTORY_KEEP_TAGS = ("table", "div")
-HISTORY_KEEP_CLASSES = ("partie", "strankovanie")
 
 # --- How a game ended: the "Stav" text. Ends on a player read "label: nick". -----------------
 END_LABELS: dict[EndKind, str] = {
