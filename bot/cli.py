@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import cli_args as arg
+from bot.cli_herna import add_commands as add_herna_commands
 from bot.cli_identity import add_commands as add_identity_commands
 from bot.clock import SystemClock
 from bot.config import Config, ConfigError, load_config
@@ -388,6 +389,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("--sync-commands", action="store_true",
                      help="zaregistrovať lomkové príkazy na Discorde (len keď sa zmenili)")
     add_identity_commands(add, _reply_command)
+    add_herna_commands(add, _config)
     sub = add("decay", "pokles online screla za neaktivitu na začiatku sezóny (e-SP 2.4)",
               _reply_command(_decay))
     sub.add_argument("season", type=arg.season, help="začínajúca sezóna, napr. 2026/27")

@@ -2,11 +2,14 @@
 
 The simulator's templates (`templates/*.html`) render exactly this, and the parser expects
 exactly this. When the real site differs, change this file and the templates — nothing else.
+`EXPECTATIONS` (at the end) names each expectation for `stredisko herna check`, which tries
+them on the real site and saves the pages it read: what adapting this file starts from.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import urlencode, urlsplit
 from zoneinfo import ZoneInfo
@@ -19,6 +22,7 @@ ENCODING = "utf-8"
 # --- Times: pages show local time without an offset; we store UTC. ---------------------------
 TIMEZONE = ZoneInfo("Europe/Bratislava")
 TIME_FORMAT = "%d.%m.%Y %H:%M:%S"  # "21.11.2025 19:05:33"
+TIME_PATTERN = r"[0-9]{2}\.[0-9]{2}\.[0-9]{4} [0-9]{2}:[0-9]{2}:[0-9]{2}"  # TIME_FORMAT's text
 NO_TIME = "—"  # the end time of a game still in progress
 
 
@@ -143,3 +147,78 @@ def read_status(text: str) -> tuple[EndKind, str | None]:
     if (kind in ENDS_ON_PLAYER) != bool(sep and nick):
         raise LayoutChanged(f"game status {text[:60]!r}: the nick is missing or unexpected")
     return kind, (nick or None)
+
+
+STATUS_PATTERN = "(?:{})(?:{}.+)?".format(
+    "|".join(re.escape(label) for label in END_LABELS.values()), re.escape(END_SEPARATOR)
+)
+MOVE_PATTERN = MOVE_NUMBER + r".+: .+"  # one line of the move list (GAME_MOVES)
+
+
+# --- Every expectation above, named: what `stredisko herna check` tries on the real site ------
+LOGIN_PAGE, HISTORY_PAGE, GAME_PAGE = "login", "history", "game"
+#: the page each check reads: the login form (not logged in), the archive's first page, and
+#: the record of the archive's newest game
+PAGE_URLS = {LOGIN_PAGE: "LOGIN_PATH", HISTORY_PAGE: "HISTORY_PATH", GAME_PAGE: "GAME_PATH"}
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    """`selector` (CSS, from the page's root) finds at least one element — exactly `count`
+    with a count — and, with `pattern`, the text of each fully matches it (`search`: occurs in
+    it; `lines`: each non-empty line of it matches). `when` says what the page must show for
+    the expectation to be checkable: "games" (a game row), "empty" (the empty archive's row),
+    "more_pages" (the pager says a next page exists)."""
+
+    name: str  # the constant of this module that names the element (what to change if it fails)
+    page: str
+    selector: str
+    pattern: str | None = None
+    count: int | None = None
+    search: bool = False
+    lines: bool = False
+    when: str | None = None
+
+
+_ROWS = f"{HISTORY_TABLE} {HISTORY_ROWS}"
+_INFO_PATTERNS = {INFO_STARTED: TIME_PATTERN, INFO_ENDED: f"{TIME_PATTERN}|{re.escape(NO_TIME)}",
+                  INFO_STATUS: STATUS_PATTERN}
+_INFO_NAMES = {INFO_TEMPO: "INFO_TEMPO", INFO_LANGUAGE: "INFO_LANGUAGE",
+               INFO_DICTIONARY: "INFO_DICTIONARY", INFO_STARTED: "INFO_STARTED",
+               INFO_ENDED: "INFO_ENDED", INFO_STATUS: "INFO_STATUS"}
+_PLAYERS = f"{GAME_PLAYERS} > "
+
+EXPECTATIONS: tuple[Expectation, ...] = (
+    Expectation("LOGIN_FORM", LOGIN_PAGE, LOGIN_FORM, count=1),
+    Expectation("LOGIN_USER_FIELD", LOGIN_PAGE, f"{LOGIN_FORM} input[name={LOGIN_USER_FIELD}]",
+                count=1),
+    Expectation("LOGIN_PASSWORD_FIELD", LOGIN_PAGE,
+                f"{LOGIN_FORM} input[name={LOGIN_PASSWORD_FIELD}]", count=1),
+    Expectation("HISTORY_TABLE", HISTORY_PAGE, HISTORY_TABLE, count=1),
+    Expectation("HISTORY_ROWS", HISTORY_PAGE, _ROWS),
+    Expectation("HISTORY_ID", HISTORY_PAGE, f"{_ROWS} {HISTORY_ID}", GAME_ID_FORMAT,
+                when="games"),
+    Expectation("HISTORY_STARTED", HISTORY_PAGE, f"{_ROWS} > {HISTORY_STARTED}", TIME_PATTERN,
+                when="games"),
+    Expectation("HISTORY_NICKS", HISTORY_PAGE, f"{_ROWS} {HISTORY_NICKS}", r"\S.*",
+                when="games"),
+    Expectation("HISTORY_STATUS", HISTORY_PAGE, f"{_ROWS} > {HISTORY_STATUS}", STATUS_PATTERN,
+                when="games"),
+    Expectation("HISTORY_EMPTY", HISTORY_PAGE, f"{_ROWS} {HISTORY_EMPTY}", when="empty"),
+    Expectation("HISTORY_PAGER_TEXT", HISTORY_PAGE, HISTORY_PAGER, PAGER_PATTERN, count=1,
+                search=True),
+    Expectation("HISTORY_NEXT", HISTORY_PAGE, f"{HISTORY_PAGER} {HISTORY_NEXT}", count=1,
+                when="more_pages"),
+    Expectation("PAGE_END", HISTORY_PAGE, PAGE_END, count=1),
+    Expectation("GAME_TITLE", GAME_PAGE, GAME_TITLE,
+                rf"{re.escape(GAME_TITLE_PREFIX)}\s*{GAME_ID_FORMAT}"),
+    *(Expectation(_INFO_NAMES[label], GAME_PAGE, f"{GAME_INFO_ROWS} > th:contains('{label}') + td",
+                  _INFO_PATTERNS.get(label, r"\S.*"), count=1) for label in INFO_LABELS),
+    Expectation("GAME_PLAYERS", GAME_PAGE, GAME_PLAYERS, count=2),
+    Expectation("PLAYER_NICK", GAME_PAGE, _PLAYERS + PLAYER_NICK, r"\S.*", count=2),
+    Expectation("PLAYER_STARTS", GAME_PAGE, _PLAYERS + PLAYER_STARTS,
+                f"|{re.escape(STARTER_MARK)}", count=2),
+    Expectation("PLAYER_SCORE", GAME_PAGE, _PLAYERS + PLAYER_SCORE, SCORE_FORMAT, count=2),
+    Expectation("GAME_MOVES", GAME_PAGE, GAME_MOVES, MOVE_PATTERN, count=1, lines=True),
+    Expectation("PAGE_END", GAME_PAGE, PAGE_END, count=1),
+)

@@ -47,13 +47,13 @@ def tree(page: Page, what: str) -> Node:
 
 def is_login_page(page: Page) -> bool:
     """True when the page is (or shows) the login form: the session is gone."""
-    return _first(tree(page, "login"), layout.LOGIN_FORM) is not None
+    return select_one(tree(page, "login"), layout.LOGIN_FORM) is not None
 
 
 def login_error(page: Page) -> str | None:
     """The message a refused login shows, if any."""
-    found = _first(tree(page, "login"), layout.LOGIN_ERROR)
-    return _text(found) if found is not None else None
+    found = select_one(tree(page, "login"), layout.LOGIN_ERROR)
+    return text_of(found) if found is not None else None
 
 
 def parse_history(page: Page) -> HistoryPage:
@@ -61,8 +61,8 @@ def parse_history(page: Page) -> HistoryPage:
     doc = tree(page, "history")
     table = _one(doc, layout.HISTORY_TABLE, "history")
     entries, said_empty = [], False
-    for row in _all(table, layout.HISTORY_ROWS):
-        if _first(row, layout.HISTORY_EMPTY) is not None:
+    for row in select_all(table, layout.HISTORY_ROWS):
+        if select_one(row, layout.HISTORY_EMPTY) is not None:
             said_empty = True
             continue
         entries.append(_history_entry(row))
@@ -70,13 +70,13 @@ def parse_history(page: Page) -> HistoryPage:
         # An empty archive says so; a table that lost its rows must not read as "no games".
         raise LayoutChanged(f"no game rows and no {layout.HISTORY_EMPTY!r} row", page="history")
     pager = _one(doc, layout.HISTORY_PAGER, "history")
-    match = _PAGER.search(_text(pager))
+    match = _PAGER.search(text_of(pager))
     if match is None:
         raise LayoutChanged(f"pager text {layout.HISTORY_PAGER_TEXT!r} missing", page="history")
     number, pages = int(match["page"]), int(match["pages"])
     if not 1 <= number <= max(pages, 1):
         raise LayoutChanged(f"pager says page {number} of {pages}", page="history")
-    link = _first(pager, layout.HISTORY_NEXT)
+    link = select_one(pager, layout.HISTORY_NEXT)
     next_url = None
     if link is not None:
         href = link.get("href")
@@ -92,12 +92,13 @@ def parse_history(page: Page) -> HistoryPage:
 def _history_entry(row: Node) -> HistoryEntry:
     cells = _cells(row)
     link = _one(row, layout.HISTORY_ID, "history row")
-    game_id = _game_id(_text(link), "history row")
-    nicks = [_text(n) for n in _all(row, layout.HISTORY_NICKS)]
+    game_id = _game_id(text_of(link), "history row")
+    nicks = [text_of(n) for n in select_all(row, layout.HISTORY_NICKS)]
     if len(nicks) != 2 or not all(nicks) or nicks[0] == nicks[1]:
         raise LayoutChanged(f"game {game_id}: two different nicks expected, got {nicks}", "history")
-    started = layout.read_time(_text(_cell(cells, layout.HISTORY_STARTED, "history row")), "start")
-    end, ended_on = layout.read_status(_text(_cell(cells, layout.HISTORY_STATUS, "history row")))
+    started = layout.read_time(text_of(_cell(cells, layout.HISTORY_STARTED, "history row")),
+                               "start")
+    end, ended_on = layout.read_status(text_of(_cell(cells, layout.HISTORY_STATUS, "history row")))
     if ended_on is not None and ended_on not in nicks:
         raise LayoutChanged(f"game {game_id}: status names {ended_on!r}, not a player", "history")
     return HistoryEntry(game_id, started, (nicks[0], nicks[1]), end)
@@ -106,7 +107,7 @@ def _history_entry(row: Node) -> HistoryEntry:
 def parse_game(page: Page, game_id: str | None = None) -> GameRecord:
     """A game's record page. With `game_id`, the page must be that game's."""
     doc = tree(page, "game")
-    title = _text(_one(doc, layout.GAME_TITLE, "game"))
+    title = text_of(_one(doc, layout.GAME_TITLE, "game"))
     if not title.startswith(layout.GAME_TITLE_PREFIX):
         raise LayoutChanged(f"title {title[:40]!r} does not start {layout.GAME_TITLE_PREFIX!r}")
     found_id = _game_id(title.removeprefix(layout.GAME_TITLE_PREFIX), "game")
@@ -154,11 +155,11 @@ def parse_game(page: Page, game_id: str | None = None) -> GameRecord:
 
 def _info(doc: Node) -> dict[str, str]:
     info: dict[str, str] = {}
-    for row in _all(doc, layout.GAME_INFO_ROWS):
+    for row in select_all(doc, layout.GAME_INFO_ROWS):
         cells = _cells(row)
         label, value = cells.get("th"), cells.get("td")
         if label is not None and value is not None:
-            info.setdefault(_text(label), _text(value))
+            info.setdefault(text_of(label), text_of(value))
     missing = [label for label in layout.INFO_LABELS if not info.get(label)]
     if missing:
         raise LayoutChanged(f"table settings: {', '.join(missing)} missing", page="game")
@@ -166,22 +167,22 @@ def _info(doc: Node) -> dict[str, str]:
 
 
 def _players(doc: Node) -> list[tuple[str, bool, int]]:
-    rows = _all(doc, layout.GAME_PLAYERS)
+    rows = select_all(doc, layout.GAME_PLAYERS)
     if len(rows) != 2:
         raise LayoutChanged(f"two player rows expected, found {len(rows)}", page="game")
     seats = []
     for row in rows:
         cells = _cells(row)
-        nick = _text(_cell(cells, layout.PLAYER_NICK, "player row"))
+        nick = text_of(_cell(cells, layout.PLAYER_NICK, "player row"))
         if not nick:
             raise LayoutChanged("a player row without a nick", page="game")
-        starts = _text(_cell(cells, layout.PLAYER_STARTS, "player row"))
+        starts = text_of(_cell(cells, layout.PLAYER_STARTS, "player row"))
         if starts not in ("", layout.STARTER_MARK):
             raise LayoutChanged(
                 f"starter mark {starts[:20]!r} is neither empty nor {layout.STARTER_MARK!r}",
                 page="game",
             )
-        score = _int(_text(_cell(cells, layout.PLAYER_SCORE, "player row")), f"{nick}'s score")
+        score = _int(text_of(_cell(cells, layout.PLAYER_SCORE, "player row")), f"{nick}'s score")
         seats.append((nick, starts == layout.STARTER_MARK, score))
     if seats[0][0] == seats[1][0]:
         raise LayoutChanged(f"both player rows show {seats[0][0]!r}", page="game")
@@ -212,12 +213,14 @@ def _xpath(selector: str) -> etree.XPath:
     return etree.XPath(_CSS.css_to_xpath(selector, prefix="descendant::"))
 
 
-def _first(node: Node, selector: str) -> Node | None:
+# select_one, select_all and text_of are public: `stredisko herna check` reads the layout's
+# expectations with the same engine (scrapers/herna/check.py).
+def select_one(node: Node, selector: str) -> Node | None:
     found = _xpath(selector)(node)
     return found[0] if found else None
 
 
-def _all(node: Node, selector: str) -> list[Node]:
+def select_all(node: Node, selector: str) -> list[Node]:
     return _xpath(selector)(node)
 
 
@@ -240,18 +243,19 @@ def _cell(cells: dict[str, Node], selector: str, where: str) -> Node:
 def _whole(doc: Node, where: str) -> None:
     """A download cut short can still be well-formed up to the cut (a shorter move list): the
     footer, last on every page, tells."""
-    if _first(doc, layout.PAGE_END) is None:
+    if select_one(doc, layout.PAGE_END) is None:
         raise LayoutChanged(f"the page was cut short: {layout.PAGE_END!r} not found", where)
 
 
 def _one(node: Node, selector: str, where: str) -> Node:
-    found = _first(node, selector)
+    found = select_one(node, selector)
     if found is None:
         raise LayoutChanged(f"{selector!r} not found", page=where)
     return found
 
 
-def _text(node: Node) -> str:
+def text_of(node: Node) -> str:
+    """An element's text, its whitespace runs made one space."""
     return " ".join(" ".join(node.itertext()).split())
 
 

@@ -3,8 +3,8 @@
 Games appear at their release time and show as in progress until they end, by a clock the
 caller passes (a simulated clock works). Fault hooks: serve slowly, fail with any status (429
 with a Retry-After, a redirect to the login form), answer with raw bytes (garbled, truncated or
-huge pages), a history pager that never ends, log every session out.
-Run it alone with `python -m scrapers.herna.simulator`.
+huge pages), a history pager that never ends, log every session out, rewrite the pages served
+(a changed layout). Run it alone with `python -m scrapers.herna.simulator`.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from scrapers.herna.records import GameRecord
 
 SESSION_COOKIE = "herna_sid"
 Clock = Callable[[], datetime]
+Rewrite = Callable[[str, web.Request], str]
 
 
 def _system_clock() -> datetime:
@@ -71,6 +72,7 @@ class Simulator:
         self._games: dict[str, _Listed] = {}
         self._faults: list[_Fault] = []
         self.endless: int | None = None  # the history claims this many pages, each with a next
+        self._rewrites: list[tuple[str, Rewrite]] = []
 
     # --- the games ---------------------------------------------------------------------------
     def add_game(
@@ -122,8 +124,14 @@ class Simulator:
         """Delay the answers under `path` by `seconds`."""
         self._faults.append(_Fault(path, times, status=0, delay=seconds))
 
+    def rewrite(self, edit: Rewrite, *, path: str = "") -> None:
+        """Pass every page served under `path` through `edit(html, request)`: a site whose
+        layout changed (a renamed class), or one that shows what it should not (a token)."""
+        self._rewrites.append((path, edit))
+
     def clear_faults(self) -> None:
         self._faults.clear()
+        self._rewrites.clear()
         self.endless = None
 
     def logout_all(self) -> None:
@@ -169,7 +177,11 @@ class Simulator:
             if fault.status:
                 return web.Response(status=fault.status, text="Interná chyba servera",
                                     headers=fault.headers)
-        return await handler(request)
+        response = await handler(request)
+        for path, edit in self._rewrites:
+            if request.path.startswith(path) and isinstance(response, web.Response):
+                response.text = edit(response.text or "", request)
+        return response
 
     def _user(self, request: web.Request) -> str:
         user = self._sessions.get(request.cookies.get(SESSION_COOKIE, ""))
