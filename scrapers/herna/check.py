@@ -29,6 +29,8 @@ QUOTE = 60
 FILE_NAMES = {LOGIN_PAGE: "1-prihlasenie.html", HISTORY_PAGE: "2-archiv.html",
               GAME_PAGE: "3-partia.html"}
 MASK = "[odstránené]"
+_GAME_LINK = re.compile(re.escape(layout.GAME_PATH).replace(r"\{game_id\}",
+                                                            f"({layout.GAME_ID_FORMAT})"))
 
 
 class Status(Enum):
@@ -139,12 +141,15 @@ def _shows(doc: Any) -> dict[str, Any]:
     rows = f"{layout.HISTORY_TABLE} {layout.HISTORY_ROWS}"
     empty = bool(parser.select_all(doc, f"{rows} {layout.HISTORY_EMPTY}"))
     ids = [parser.text_of(n) for n in parser.select_all(doc, f"{rows} {layout.HISTORY_ID}")]
+    # when the id cell is not where the layout says, any link to a game record will do
+    links = [str(a.get("href", "")) for a in parser.select_all(doc, f"{rows} a[href]")]
+    ids += [found[1] for href in links if (found := _GAME_LINK.search(href))]
     game_id = next((i for i in ids if re.fullmatch(layout.GAME_ID_FORMAT, i)), None)
     pager = parser.select_one(doc, layout.HISTORY_PAGER)
     found = re.search(layout.PAGER_PATTERN, parser.text_of(pager)) if pager is not None else None
     more = found is not None and int(found["page"]) < int(found["pages"])
-    return {"games": bool(ids) and not empty, "empty": empty, "more_pages": more,
-            "game_id": game_id}
+    games = bool(parser.select_all(doc, rows)) and not empty
+    return {"games": games, "empty": empty, "more_pages": more, "game_id": game_id}
 
 
 def try_expectation(e: Expectation, doc: Any) -> Finding:

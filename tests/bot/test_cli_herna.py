@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import re
+import socket
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -80,17 +81,20 @@ def test_the_simulator_meets_every_expectation(sim, check, tmp_path):
 
 @pytest.mark.parametrize(("old", "new", "failing"), [
     ('class="zaciatok"', 'class="cas"', {"HISTORY_STARTED", "parse_history"}),
+    ('<td class="id">', '<td class="cislo">', {"HISTORY_ID", "parse_history"}),
     ('<td class="skore">', '<td class="body">', {"PLAYER_SCORE", "parse_game"}),
     ("<th>Koniec</th>", "<th>Skončila</th>", {"INFO_ENDED", "parse_game"}),
     ('name="heslo"', 'name="password"', {"LOGIN_PASSWORD_FIELD"}),
     ("Strana ", "Page ", {"HISTORY_PAGER_TEXT", "parse_history"}),
-], ids=["history column", "player column", "info label", "login field", "pager text"])
+], ids=["history column", "id column", "player column", "info label", "login field", "pager text"])
 def test_a_changed_layout_names_the_expectations_that_fail(sim, check, old, new, failing):
     sim.rewrite(lambda page, _request: page.replace(old, new))
     with ThreadedSimulator(sim) as url:
         code, out, _ = check(url)
     assert code == 1
-    assert _lines(out)["NEPLATÍ"] == failing
+    lines = _lines(out)
+    assert lines["NEPLATÍ"] == failing
+    assert "GAME_PATH" in lines["platí"]  # the game record was read all the same
     assert f"({', '.join(sorted(failing, key=out.index))})" in out
 
 
@@ -106,10 +110,13 @@ def test_a_wrong_password_is_one_line(sim, check, tmp_path):
 
 
 def test_an_unreachable_host_is_one_line(check):
-    code, out, err = check("http://127.0.0.1:9/")  # the discard port: nothing listens
+    with socket.socket() as probe:  # a port just free: nothing listens there
+        probe.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{probe.getsockname()[1]}/"
+    code, out, err = check(url)
     assert (code, out) == (2, "")
     assert len(err.splitlines()) == 1
-    assert err.startswith("herna.net na adrese http://127.0.0.1:9/ neodpovedá (ConnectError")
+    assert err.startswith(f"herna.net na adrese {url} neodpovedá (ConnectError")
 
 
 def test_missing_credentials_are_one_line(check, tmp_path):
