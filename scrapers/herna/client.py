@@ -170,7 +170,7 @@ class HernaClient:
             layout.LOGIN_PASSWORD_FIELD: self._credentials.password,
         }
         response = await self._request("POST", layout.LOGIN_PATH, data=form)
-        if response.is_redirect and not layout.is_login_url(response.headers.get("location", "")):
+        if layout.login_accepted(response.is_redirect, response.headers.get("location", "")):
             self._session += 1
             log.info("herna.net: prihlásenie úspešné")
             return

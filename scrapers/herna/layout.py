@@ -69,6 +69,12 @@ def is_login_url(url: str) -> bool:
     return urlsplit(url).path.rstrip("/") == LOGIN_PATH
 
 
+def login_accepted(redirected: bool, location: str) -> bool:
+    """The site answers a good login with a redirect away from the login form (a refused one
+    shows the form again)."""
+    return redirected and not is_login_url(location)
+
+
 # --- Every page ------------------------------------------------------------------------------
 PAGE_END = "div#paticka"  # the footer, last on every page: without it the page was cut short
 
