@@ -45,15 +45,20 @@ def main() -> None:
     ]
     # What one round costs: 32 records + 2 history pages.
     mixed = game_pages + history_pages
-    games_rate = rate("game records", game_pages, parser.parse_game)
-    rate("history pages (20 rows)", history_pages, parser.parse_history)
-    mixed_rate = rate(
-        "one round (32 + 2 pages)",
-        mixed,
-        lambda d: parser.parse_history(d) if 'table class="partie"' in d else parser.parse_game(d),
-    )
-    verdict = "OK" if min(games_rate, mixed_rate) >= TARGET else "BELOW TARGET"
-    print(f"target ≥ {TARGET:.0f} pages/s: {verdict}")
+    history = set(history_pages)
+    rates = {
+        "game records": rate("game records", game_pages, parser.parse_game),
+        "history pages": rate("history pages (20 rows)", history_pages, parser.parse_history),
+        "one round": rate(
+            "one round (32 + 2 pages)",
+            mixed,
+            lambda d: parser.parse_history(d) if d in history else parser.parse_game(d),
+        ),
+    }
+    # The verdict covers every figure printed above: one below the target fails it.
+    below = [name for name, per_second in rates.items() if per_second < TARGET]
+    verdict = f"BELOW TARGET ({', '.join(below)})" if below else "OK"
+    print(f"target ≥ {TARGET:.0f} pages/s for each: {verdict}")
 
 
 if __name__ == "__main__":

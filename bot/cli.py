@@ -20,6 +20,7 @@ from typing import Any
 
 from bot import cli_args as arg
 from bot import cli_export
+from bot.cli_herna import add_commands as add_herna_commands
 from bot.cli_identity import add_commands as add_identity_commands
 from bot.cli_season import add_command as add_season_command
 from bot.clock import SystemClock
@@ -379,6 +380,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("--sync-commands", action="store_true",
                      help="zaregistrovať lomkové príkazy na Discorde (len keď sa zmenili)")
     add_identity_commands(add, _reply_command)
+    add_herna_commands(add, _config)
     sub = add("decay", "pokles online screla za neaktivitu na začiatku sezóny (e-SP 2.4)",
               _reply_command(_decay))
     sub.add_argument("season", type=arg.season, help="začínajúca sezóna, napr. 2026/27")

@@ -7,7 +7,7 @@ game event itself only prints the record once it has ended.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +16,7 @@ from bot.rehearse.scenario import Event, Scenario, ruling_round
 from bot.services import admin, lookup, play
 from bot.services.app import App, Tx
 from bot.services.replies import Reply
+from bot.services.setup import Propozicie
 from bot.store import find_pairing, get_pairing
 from rules import End
 from rules.scoring import END_NAMES_SK
@@ -47,6 +48,32 @@ _ARGS: dict[str, Callable[[Event], str]] = {
 }
 
 
+def game_record(prop: Propozicie, e: Event, game_id: str) -> GameRecord:
+    """The herna.net record a `game` event stands for: the players' nicks, the table settings
+    of the event or else of the propozície, ended at the event's time (unless unfinished)."""
+    assert e.first and e.second and e.score and e.end and e.started
+    nick = {p.file_id: p.herna for p in prop.players}
+    settings = TableSettings(tempo=e.tempo or prop.tempo or STANDARD_TABLE.tempo,
+                             language=e.language or prop.language_version
+                             or STANDARD_TABLE.language,
+                             dictionary=STANDARD_TABLE.dictionary)
+    end = EndKind(e.end)
+    return GameRecord(
+        game_id=game_id, first=nick[e.first], second=nick[e.second],
+        first_score=e.score[0], second_score=e.score[1], end=end,
+        ended_on=nick[e.on] if e.on else None, started=e.started,
+        ended=None if end is EndKind.UNFINISHED else e.at,
+        first_moves=e.moves[0], second_moves=e.moves[1], settings=settings)
+
+
+def scenario_games(prop: Propozicie, events: Iterable[Event]) -> list[tuple[Event, GameRecord]]:
+    """The `game` events with their records, numbered from FIRST_GAME_ID in the events' order:
+    what the simulator serves (in the rehearsal, and for `simulator --games FILE`)."""
+    games = [e for e in events if e.type == "game"]
+    return [(e, game_record(prop, e, str(game_id)))
+            for game_id, e in enumerate(games, start=FIRST_GAME_ID)]
+
+
 def discord_id(scenario: Scenario, player: str) -> int:
     """The synthetic Discord id of a scenario player (his place in the file)."""
     ids = [p.file_id for p in scenario.propozicie.players]
@@ -68,9 +95,7 @@ class Events:
     def publish_games(self) -> None:
         """Put every game on the simulator: visible from `started`, in progress until `at`
         (an `unfinished` game stays in progress). Ids follow the events' order."""
-        games = [e for e in self.scenario.events if e.type == "game"]
-        for game_id, e in enumerate(games, start=FIRST_GAME_ID):
-            record = self._record(e, str(game_id))
+        for e, record in scenario_games(self.scenario.propozicie, self.scenario.events):
             self.sim.add_game(record, release_at=e.started, finish_at=e.at)
             self._games[e.index] = record
 
@@ -111,22 +136,6 @@ class Events:
         if not reply.ok:
             self.refusals.append({"at": local_text(e.at), "player": e.player, "type": e.type,
                                   "key": reply.key, "text": " ".join(said)})
-
-    def _record(self, e: Event, game_id: str) -> GameRecord:
-        assert e.first and e.second and e.score and e.end and e.started
-        nick = self.scenario.nicks
-        prop = self.scenario.propozicie
-        settings = TableSettings(tempo=e.tempo or prop.tempo or STANDARD_TABLE.tempo,
-                                 language=e.language or prop.language_version
-                                 or STANDARD_TABLE.language,
-                                 dictionary=STANDARD_TABLE.dictionary)
-        end = EndKind(e.end)
-        return GameRecord(
-            game_id=game_id, first=nick[e.first], second=nick[e.second],
-            first_score=e.score[0], second_score=e.score[1], end=end,
-            ended_on=nick[e.on] if e.on else None, started=e.started,
-            ended=None if end is EndKind.UNFINISHED else e.at,
-            first_moves=e.moves[0], second_moves=e.moves[1], settings=settings)
 
     async def _game(self, e: Event) -> None:
         """The game has ended (or, unfinished, reached its event time): print its record."""

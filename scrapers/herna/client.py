@@ -170,16 +170,15 @@ class HernaClient:
             layout.LOGIN_PASSWORD_FIELD: self._credentials.password,
         }
         response = await self._request("POST", layout.LOGIN_PATH, data=form)
-        if response.is_redirect and not layout.is_login_url(response.headers.get("location", "")):
+        if layout.login_accepted(response.is_redirect, response.headers.get("location", "")):
             self._session += 1
             log.info("herna.net: prihlásenie úspešné")
             return
-        reason = "the login form came back"
-        if response.status_code == 200:
-            reason = parser.login_error(response.text) or reason
-        else:
+        site_says = parser.login_error(response.text) if response.status_code == 200 else None
+        reason = site_says or "the login form came back"
+        if response.status_code != 200:
             reason = f"HTTP {response.status_code}"
-        raise LoginFailed(f"herna.net refused the login: {reason}")
+        raise LoginFailed(f"herna.net refused the login: {reason}", site_says)
 
     async def history(self, since: datetime, *, nick: str | None = None) -> list[HistoryEntry]:
         """Games started at or after `since` (newest first), following the pagination; one
@@ -259,6 +258,21 @@ class HernaClient:
             log.warning("herna.net: zber prerušený po %d záznamoch: %s", len(got), exc)
             return Scrape(tuple(got), exc)
         return Scrape(tuple(got), None)
+
+    async def fetch(self, url: str, *, logged_in: bool = True) -> bytes:
+        """A page's body as sent (for `stredisko herna check`): logged in like any page read,
+        or without a session (the login form)."""
+        if logged_in:
+            return await self._page(url, bytes)
+        response = await self._request("GET", url)
+        if response.status_code != 200:
+            raise PageMissing(f"herna.net answered {url} with HTTP {response.status_code}")
+        return response.content
+
+    def cookie_values(self) -> list[str]:
+        """The values of the cookies the site set: secrets to keep out of any saved page."""
+        return [cookie.value for cookie in self._http.cookies.jar if cookie.value] if (
+            self._http is not None) else []
 
     # --- fetching ----------------------------------------------------------------------------
     async def _page(self, url: str, parse: Callable[[bytes], T]) -> T:

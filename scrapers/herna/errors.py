@@ -47,8 +47,13 @@ class PageMissing(HernaError):
 class LoginFailed(HernaError):
     """The login was refused (wrong credentials, or the session is dropped right after login).
 
-    The message never contains the credentials.
+    The message never contains the credentials. `site_says` is the refusal the login page
+    showed (e.g. "Nesprávne meno alebo heslo."), when it showed one.
     """
+
+    def __init__(self, message: str, site_says: str | None = None) -> None:
+        super().__init__(message)
+        self.site_says = site_says
 
 
 class RateLimited(HernaError):

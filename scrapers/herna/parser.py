@@ -1,93 +1,68 @@
 """Pages → plain records. Every expectation comes from `layout.py`; a page that does not meet
-one raises `LayoutChanged` naming it — never a half-filled record."""
+one raises `LayoutChanged` naming it — never a half-filled record.
+
+Pages are read by lxml (libxml2's HTML parser, the one bs4 used underneath) and searched with
+XPath that `cssselect` compiles once from the layout's CSS selectors: the layout keeps one
+vocabulary (CSS), and no page element becomes a Python object unless the parser reads it.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
 from functools import cache
-from typing import Any
 
-import soupsieve
-from bs4 import BeautifulSoup, ParserRejectedMarkup, SoupStrainer, Tag
-from bs4.filter import ElementFilter
+from cssselect import HTMLTranslator
+from lxml import etree
 
 from scrapers.herna import layout
 from scrapers.herna.errors import LayoutChanged
 from scrapers.herna.records import EndKind, GameRecord, HistoryEntry, HistoryPage, TableSettings
 
-# Any whole number a page may show (12 digits keep int() cheap): whether a score is possible
-# is the sync's check against the rule profile (rules.plausibility), which says why.
-_INT = re.compile(r"-?[0-9]{1,12}")
-_PAGER = re.compile(
-    re.escape(layout.HISTORY_PAGER_TEXT)
-    .replace(r"\{page\}", r"(?P<page>[0-9]{1,5})")
-    .replace(r"\{pages\}", r"(?P<pages>[0-9]{1,5})")
-)
-
-
+_INT = re.compile(layout.SCORE_FORMAT)
+_PAGER = re.compile(layout.PAGER_PATTERN)
 _MOVE_NUMBER = re.compile(layout.MOVE_NUMBER)
-
-
-class _Keep(ElementFilter):
-    """Build only the listed elements (and their contents), and the page's footer (whose
-    presence shows the page arrived whole): a fast SoupStrainer."""
-
-    def __init__(self, tags: Iterable[str], classes: Iterable[str]) -> None:
-        super().__init__()
-        self.tags, self.classes = frozenset(tags), frozenset(classes)
-
-    def allow_tag_creation(self, nsprefix: str | None, name: str, attrs: Any) -> bool:
-        if not attrs:
-            return False
-        if name == layout.PAGE_END_TAG and attrs.get("id") == layout.PAGE_END_ID:
-            return True
-        return name in self.tags and attrs.get("class") in self.classes
-
-    def allow_string_creation(self, string: str) -> bool:
-        return False  # strings outside kept elements
-
-
-_GAME_PARTS = _Keep(layout.GAME_KEEP_TAGS, layout.GAME_KEEP_CLASSES)
-_HISTORY_PARTS = _Keep(layout.HISTORY_KEEP_TAGS, layout.HISTORY_KEEP_CLASSES)
-_LOGIN_PARTS = SoupStrainer("form")
+_GAME_ID = re.compile(layout.GAME_ID_FORMAT)
 
 Page = str | bytes
+Node = etree._Element
 
 
-def soup(page: Page, what: str, keep: ElementFilter | None = None) -> BeautifulSoup:
-    """Parse a page with lxml, building only the `keep` parts; bytes must be in the site's
-    encoding."""
+def tree(page: Page, what: str) -> Node:
+    """Parse a page with lxml; bytes must be in the site's encoding. An empty page is an empty
+    document (whatever it lacks is named by the caller), never an exception."""
     if isinstance(page, bytes):
         try:
             page = page.decode(layout.ENCODING)
         except UnicodeDecodeError as exc:
             raise LayoutChanged(f"not {layout.ENCODING} text at byte {exc.start}", what) from None
+    parser = etree.HTMLParser(recover=True)
     try:
-        # Classes stay plain strings: splitting them is slow, and soupsieve splits them itself.
-        return BeautifulSoup(page, "lxml", parse_only=keep, multi_valued_attributes=None)
-    except ParserRejectedMarkup as exc:
+        parser.feed(page)
+        root = parser.close()
+    except (etree.LxmlError, ValueError) as exc:
         raise LayoutChanged(f"not HTML: {exc}", page=what) from None
+    return root if root is not None else etree.Element("html")
 
 
 def is_login_page(page: Page) -> bool:
     """True when the page is (or shows) the login form: the session is gone."""
-    return soup(page, "login", _LOGIN_PARTS).select_one(layout.LOGIN_FORM) is not None
+    return select_one(tree(page, "login"), layout.LOGIN_FORM) is not None
 
 
 def login_error(page: Page) -> str | None:
     """The message a refused login shows, if any."""
-    found = soup(page, "login").select_one(layout.LOGIN_ERROR)
-    return _text(found) if found is not None else None
+    found = select_one(tree(page, "login"), layout.LOGIN_ERROR)
+    return text_of(found) if found is not None else None
 
 
 def parse_history(page: Page) -> HistoryPage:
     """One page of the games archive, newest first."""
-    doc = soup(page, "history", _HISTORY_PARTS)
+    doc = tree(page, "history")
     table = _one(doc, layout.HISTORY_TABLE, "history")
     entries, said_empty = [], False
-    for row in _all(table, layout.HISTORY_ROWS):
-        if _first(row, layout.HISTORY_EMPTY) is not None:
+    for row in select_all(table, layout.HISTORY_ROWS):
+        if select_one(row, layout.HISTORY_EMPTY) is not None:
             said_empty = True
             continue
         entries.append(_history_entry(row))
@@ -95,13 +70,13 @@ def parse_history(page: Page) -> HistoryPage:
         # An empty archive says so; a table that lost its rows must not read as "no games".
         raise LayoutChanged(f"no game rows and no {layout.HISTORY_EMPTY!r} row", page="history")
     pager = _one(doc, layout.HISTORY_PAGER, "history")
-    match = _PAGER.search(" ".join(pager.get_text(" ").split()))
+    match = _PAGER.search(text_of(pager))
     if match is None:
         raise LayoutChanged(f"pager text {layout.HISTORY_PAGER_TEXT!r} missing", page="history")
     number, pages = int(match["page"]), int(match["pages"])
     if not 1 <= number <= max(pages, 1):
         raise LayoutChanged(f"pager says page {number} of {pages}", page="history")
-    link = _first(pager, layout.HISTORY_NEXT)
+    link = select_one(pager, layout.HISTORY_NEXT)
     next_url = None
     if link is not None:
         href = link.get("href")
@@ -114,15 +89,16 @@ def parse_history(page: Page) -> HistoryPage:
     return HistoryPage(tuple(entries), next_url, number, pages)
 
 
-def _history_entry(row: Tag) -> HistoryEntry:
+def _history_entry(row: Node) -> HistoryEntry:
     cells = _cells(row)
     link = _one(row, layout.HISTORY_ID, "history row")
-    game_id = _game_id(_text(link), "history row")
-    nicks = [_text(n) for n in _all(row, layout.HISTORY_NICKS)]
+    game_id = _game_id(text_of(link), "history row")
+    nicks = [text_of(n) for n in select_all(row, layout.HISTORY_NICKS)]
     if len(nicks) != 2 or not all(nicks) or nicks[0] == nicks[1]:
         raise LayoutChanged(f"game {game_id}: two different nicks expected, got {nicks}", "history")
-    started = layout.read_time(_text(_cell(cells, layout.HISTORY_STARTED, "history row")), "start")
-    end, ended_on = layout.read_status(_text(_cell(cells, layout.HISTORY_STATUS, "history row")))
+    started = layout.read_time(text_of(_cell(cells, layout.HISTORY_STARTED, "history row")),
+                               "start")
+    end, ended_on = layout.read_status(text_of(_cell(cells, layout.HISTORY_STATUS, "history row")))
     if ended_on is not None and ended_on not in nicks:
         raise LayoutChanged(f"game {game_id}: status names {ended_on!r}, not a player", "history")
     return HistoryEntry(game_id, started, (nicks[0], nicks[1]), end)
@@ -130,8 +106,8 @@ def _history_entry(row: Tag) -> HistoryEntry:
 
 def parse_game(page: Page, game_id: str | None = None) -> GameRecord:
     """A game's record page. With `game_id`, the page must be that game's."""
-    doc = soup(page, "game", _GAME_PARTS)
-    title = _text(_one(doc, layout.GAME_TITLE, "game"))
+    doc = tree(page, "game")
+    title = text_of(_one(doc, layout.GAME_TITLE, "game"))
     if not title.startswith(layout.GAME_TITLE_PREFIX):
         raise LayoutChanged(f"title {title[:40]!r} does not start {layout.GAME_TITLE_PREFIX!r}")
     found_id = _game_id(title.removeprefix(layout.GAME_TITLE_PREFIX), "game")
@@ -177,45 +153,45 @@ def parse_game(page: Page, game_id: str | None = None) -> GameRecord:
         raise LayoutChanged(f"inconsistent record: {exc}", page="game") from None
 
 
-def _info(doc: BeautifulSoup) -> dict[str, str]:
+def _info(doc: Node) -> dict[str, str]:
     info: dict[str, str] = {}
-    for row in _all(doc, layout.GAME_INFO_ROWS):
+    for row in select_all(doc, layout.GAME_INFO_ROWS):
         cells = _cells(row)
         label, value = cells.get("th"), cells.get("td")
         if label is not None and value is not None:
-            info.setdefault(_text(label), _text(value))
+            info.setdefault(text_of(label), text_of(value))
     missing = [label for label in layout.INFO_LABELS if not info.get(label)]
     if missing:
         raise LayoutChanged(f"table settings: {', '.join(missing)} missing", page="game")
     return info
 
 
-def _players(doc: BeautifulSoup) -> list[tuple[str, bool, int]]:
-    rows = _all(doc, layout.GAME_PLAYERS)
+def _players(doc: Node) -> list[tuple[str, bool, int]]:
+    rows = select_all(doc, layout.GAME_PLAYERS)
     if len(rows) != 2:
         raise LayoutChanged(f"two player rows expected, found {len(rows)}", page="game")
     seats = []
     for row in rows:
         cells = _cells(row)
-        nick = _text(_cell(cells, layout.PLAYER_NICK, "player row"))
+        nick = text_of(_cell(cells, layout.PLAYER_NICK, "player row"))
         if not nick:
             raise LayoutChanged("a player row without a nick", page="game")
-        starts = _text(_cell(cells, layout.PLAYER_STARTS, "player row"))
+        starts = text_of(_cell(cells, layout.PLAYER_STARTS, "player row"))
         if starts not in ("", layout.STARTER_MARK):
             raise LayoutChanged(
                 f"starter mark {starts[:20]!r} is neither empty nor {layout.STARTER_MARK!r}",
                 page="game",
             )
-        score = _int(_text(_cell(cells, layout.PLAYER_SCORE, "player row")), f"{nick}'s score")
+        score = _int(text_of(_cell(cells, layout.PLAYER_SCORE, "player row")), f"{nick}'s score")
         seats.append((nick, starts == layout.STARTER_MARK, score))
     if seats[0][0] == seats[1][0]:
         raise LayoutChanged(f"both player rows show {seats[0][0]!r}", page="game")
     return seats
 
 
-def _move_counts(doc: BeautifulSoup, nicks: Iterable[str]) -> dict[str, int]:
+def _move_counts(doc: Node, nicks: Iterable[str]) -> dict[str, int]:
     counts = dict.fromkeys(nicks, 0)
-    transcript = _one(doc, layout.GAME_MOVES, "game").get_text()
+    transcript = "".join(_one(doc, layout.GAME_MOVES, "game").itertext())
     for line in transcript.splitlines():
         if not line.strip():
             continue
@@ -228,53 +204,59 @@ def _move_counts(doc: BeautifulSoup, nicks: Iterable[str]) -> dict[str, int]:
     return counts
 
 
+_CSS = HTMLTranslator()
+
+
 @cache
-def _css(selector: str) -> soupsieve.SoupSieve:
-    # Compiled once: bs4's Tag.select recompiles-and-wraps on every call, 6× slower here.
-    return soupsieve.compile(selector)
+def _xpath(selector: str) -> etree.XPath:
+    # Compiled once per selector; "descendant::" so a node is never its own match (as in CSS).
+    return etree.XPath(_CSS.css_to_xpath(selector, prefix="descendant::"))
 
 
-def _first(node: Tag, selector: str) -> Tag | None:
-    return _css(selector).select_one(node)
+# select_one, select_all and text_of are public: `stredisko herna check` reads the layout's
+# expectations with the same engine (scrapers/herna/check.py).
+def select_one(node: Node, selector: str) -> Node | None:
+    found = _xpath(selector)(node)
+    return found[0] if found else None
 
 
-def _all(node: Tag, selector: str) -> list[Tag]:
-    return _css(selector).select(node)
+def select_all(node: Node, selector: str) -> list[Node]:
+    return _xpath(selector)(node)
 
 
-def _cells(row: Tag) -> dict[str, Tag]:
+def _cells(row: Node) -> dict[str, Node]:
     """A row's cells by "tag.class" (e.g. "td.nick"): one pass instead of a select per cell."""
-    cells: dict[str, Tag] = {}
-    for cell in row.children:
-        if isinstance(cell, Tag):
-            for cls in str(cell.get("class", "")).split() or [""]:
-                cells.setdefault(f"{cell.name}.{cls}" if cls else cell.name, cell)
+    cells: dict[str, Node] = {}
+    for cell in row.iterchildren(tag=etree.Element):
+        for cls in (cell.get("class") or "").split() or [""]:
+            cells.setdefault(f"{cell.tag}.{cls}" if cls else cell.tag, cell)
     return cells
 
 
-def _cell(cells: dict[str, Tag], selector: str, where: str) -> Tag:
+def _cell(cells: dict[str, Node], selector: str, where: str) -> Node:
     found = cells.get(selector)
     if found is None:
         raise LayoutChanged(f"{selector!r} not found", page=where)
     return found
 
 
-def _whole(doc: Tag, where: str) -> None:
+def _whole(doc: Node, where: str) -> None:
     """A download cut short can still be well-formed up to the cut (a shorter move list): the
     footer, last on every page, tells."""
-    if _first(doc, layout.PAGE_END) is None:
+    if select_one(doc, layout.PAGE_END) is None:
         raise LayoutChanged(f"the page was cut short: {layout.PAGE_END!r} not found", where)
 
 
-def _one(node: Tag, selector: str, where: str) -> Tag:
-    found = _first(node, selector)
+def _one(node: Node, selector: str, where: str) -> Node:
+    found = select_one(node, selector)
     if found is None:
         raise LayoutChanged(f"{selector!r} not found", page=where)
     return found
 
 
-def _text(node: Tag) -> str:
-    return " ".join(node.get_text(" ").split())
+def text_of(node: Node) -> str:
+    """An element's text, its whitespace runs made one space."""
+    return " ".join(" ".join(node.itertext()).split())
 
 
 def _int(text: str, what: str) -> int:
@@ -285,6 +267,6 @@ def _int(text: str, what: str) -> int:
 
 def _game_id(text: str, where: str) -> str:
     text = text.strip()
-    if not text.isascii() or not text.isdigit():
+    if not _GAME_ID.fullmatch(text):
         raise LayoutChanged(f"game id {text[:20]!r} is not a number", page=where)
     return text

@@ -3,8 +3,8 @@
 Games appear at their release time and show as in progress until they end, by a clock the
 caller passes (a simulated clock works). Fault hooks: serve slowly, fail with any status (429
 with a Retry-After, a redirect to the login form), answer with raw bytes (garbled, truncated or
-huge pages), a history pager that never ends, log every session out.
-Run it alone with `python -m scrapers.herna.simulator`.
+huge pages), a history pager that never ends, log every session out, rewrite the pages served
+(a changed layout). Run it alone with `python -m scrapers.herna.simulator`.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import secrets
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from scrapers.herna.records import GameRecord
 
 SESSION_COOKIE = "herna_sid"
 Clock = Callable[[], datetime]
+Rewrite = Callable[[str, web.Request], str]
 
 
 def _system_clock() -> datetime:
@@ -71,6 +73,7 @@ class Simulator:
         self._games: dict[str, _Listed] = {}
         self._faults: list[_Fault] = []
         self.endless: int | None = None  # the history claims this many pages, each with a next
+        self._rewrites: list[tuple[str, Rewrite]] = []
 
     # --- the games ---------------------------------------------------------------------------
     def add_game(
@@ -122,8 +125,14 @@ class Simulator:
         """Delay the answers under `path` by `seconds`."""
         self._faults.append(_Fault(path, times, status=0, delay=seconds))
 
+    def rewrite(self, edit: Rewrite, *, path: str = "") -> None:
+        """Pass every page served under `path` through `edit(html, request)`: a site whose
+        layout changed (a renamed class), or one that shows what it should not (a token)."""
+        self._rewrites.append((path, edit))
+
     def clear_faults(self) -> None:
         self._faults.clear()
+        self._rewrites.clear()
         self.endless = None
 
     def logout_all(self) -> None:
@@ -169,7 +178,11 @@ class Simulator:
             if fault.status:
                 return web.Response(status=fault.status, text="Interná chyba servera",
                                     headers=fault.headers)
-        return await handler(request)
+        response = await handler(request)
+        for path, edit in self._rewrites:
+            if request.path.startswith(path) and isinstance(response, web.Response):
+                response.text = edit(response.text or "", request)
+        return response
 
     def _user(self, request: web.Request) -> str:
         user = self._sessions.get(request.cookies.get(SESSION_COOKIE, ""))
@@ -232,14 +245,41 @@ def _html(text: str) -> web.Response:
     return web.Response(text=text, content_type="text/html", charset=layout.ENCODING)
 
 
-async def _main(port: int, players: int, user: str, password: str) -> None:
-    sim = Simulator({user: password})
+@dataclass(frozen=True, slots=True)
+class _Served:
+    games: list[tuple[GameRecord, datetime, datetime | None]]  # record, release, finish
+    source: str  # what the games are, for the start line
+
+
+def _generated(players: int) -> _Served:
     start = datetime.now(UTC).replace(microsecond=0)
-    sim.add_games(generate_round(players, start - _minutes(90), seed=1))
-    sim.add_games(generate_round(players, start - _minutes(45), seed=2, first_id=800_000))
+    games = [*generate_round(players, start - _minutes(90), seed=1),
+             *generate_round(players, start - _minutes(45), seed=2, first_id=800_000)]
+    return _Served([(g, g.started, g.ended) for g in games], "vymyslené partie okolo teraz")
+
+
+def _from_file(games: str, propozicie: str | None) -> _Served:
+    """The games of `--games FILE`. The file formats are the rehearsal's (tournaments, players,
+    rounds), which the application owns: loaded from there, so this module stays free of them."""
+    from bot.rehearse.feed import load_games
+
+    fed = [(f.record, f.release_at, f.finish_at) for f in load_games(games, propozicie)]
+    return _Served(fed, f"partie zo súboru {games}")
+
+
+async def _main(port: int, user: str, password: str, served: _Served,
+                clock: datetime | None) -> None:
+    offset = clock - datetime.now(UTC) if clock is not None else timedelta(0)
+    sim = Simulator({user: password}, clock=lambda: datetime.now(UTC) + offset)
+    for record, release_at, finish_at in served.games:
+        sim.add_game(record, release_at=release_at, finish_at=finish_at)
     async with sim.serve(port=port) as url:
         print(url, flush=True)
-        print(f"herna.net simulátor: {len(sim.visible())} partií, prihlásenie: {user}", flush=True)
+        print(f"herna.net simulátor na {url} – prihlasovacie meno: {user}, heslo: {password}",
+              flush=True)
+        now = layout.page_time(sim.clock())
+        print(f"{served.source}: {len(served.games)}, teraz viditeľné: {len(sim.visible())} "
+              f"(simulovaný čas {now}; Ctrl-C ukončí)", flush=True)
         await asyncio.Event().wait()
 
 
@@ -247,16 +287,45 @@ def _minutes(n: int) -> timedelta:
     return timedelta(minutes=n)
 
 
-def main(argv: list[str] | None = None) -> None:
+def _local_time(text: str) -> datetime:
+    """argparse type: "RRRR-MM-DD HH:MM" in Bratislava time, as UTC."""
+    try:
+        naive = datetime.strptime(text.strip(), "%Y-%m-%d %H:%M")
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"„{text}“ nie je čas v tvare RRRR-MM-DD HH:MM") from None
+    return naive.replace(tzinfo=layout.TIMEZONE).astimezone(UTC)
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Lokálny simulátor herna.net (Ctrl-C ukončí).")
     parser.add_argument("--port", type=int, default=0, help="port (0 = voľný)")
-    parser.add_argument("--players", type=int, default=8, help="hráčov v kole")
+    parser.add_argument("--players", type=int, default=8,
+                        help="hráčov v kole vymyslených partií (bez --games)")
+    parser.add_argument("--games", metavar="SÚBOR",
+                        help="partie zo súboru: scenár skúšky alebo TOML s [[event]] "
+                             'type = "game", alebo výsledky CSV (s --propozicie)')
+    parser.add_argument("--propozicie", metavar="SÚBOR",
+                        help="propozície turnaja: hráči a začiatky kôl pre --games")
+    parser.add_argument("--clock", metavar='"RRRR-MM-DD HH:MM"', type=_local_time,
+                        help="simulovaný čas pri štarte (čas Bratislavy), ďalej plynie; "
+                             "predvolene skutočný")
     parser.add_argument("--user", default="sss", help="prihlasovacie meno")
     parser.add_argument("--password", default="heslo", help="heslo")
     args = parser.parse_args(argv)
+    if args.games is None:
+        served = _generated(args.players)
+    else:
+        from bot.rehearse.feed import FeedError
+
+        try:
+            served = _from_file(args.games, args.propozicie)
+        except FeedError as exc:
+            print(exc, file=sys.stderr)
+            return 2
     with suppress(KeyboardInterrupt):
-        asyncio.run(_main(args.port, args.players, args.user, args.password))
+        asyncio.run(_main(args.port, args.user, args.password, served, args.clock))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,0 +1,223 @@
+"""herna.net first contact: try every expectation of `layout.EXPECTATIONS` on the live site.
+
+Reads the login form, logs in, reads the archive's first page and its newest game's record,
+and says of each expectation whether it holds, fails (and how), or cannot be checked on what
+the site shows (an empty archive has no game to read). The pages read are kept, to be saved
+scrubbed (`scrub`) for whoever adapts `layout.py`. Plain data out: the wording is the
+caller's (bot/locales/*/herna_check.toml).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, quote_plus
+
+from scrapers.herna import layout, parser
+from scrapers.herna.client import HernaClient
+from scrapers.herna.errors import LayoutChanged, PageMissing, PageTooLarge
+from scrapers.herna.layout import GAME_PAGE, HISTORY_PAGE, LOGIN_PAGE, Expectation
+
+#: how much of a page's text a finding quotes
+QUOTE = 60
+#: the file each page read is saved to
+FILE_NAMES = {LOGIN_PAGE: "1-prihlasenie.html", HISTORY_PAGE: "2-archiv.html",
+              GAME_PAGE: "3-partia.html"}
+MASK = "[odstránené]"
+_GAME_LINK = re.compile(re.escape(layout.GAME_PATH).replace(r"\{game_id\}",
+                                                            f"({layout.GAME_ID_FORMAT})"))
+
+
+class Status(Enum):
+    HOLDS = "holds"
+    FAILS = "fails"
+    UNCHECKED = "unchecked"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One expectation's outcome. `reason` names the catalogue text that says it
+    (herna_check.reason.*), `params` fill it in."""
+
+    name: str
+    page: str
+    what: str  # the selector or URL tried
+    status: Status
+    reason: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class SiteCheck:
+    """One run against the site: `run` fills `findings` and `pages` (raw bodies by page); on a
+    login or network fault it raises, and what was read so far stays here to be saved."""
+
+    client: HernaClient
+    findings: list[Finding] = field(default_factory=list)
+    pages: dict[str, bytes] = field(default_factory=dict)
+    urls: dict[str, str] = field(default_factory=dict)
+
+    async def run(self) -> list[Finding]:
+        login = await self._read(LOGIN_PAGE, layout.LOGIN_PATH, logged_in=False)
+        self._expectations(LOGIN_PAGE, login, {})
+        await self.client.login()  # LoginFailed: the caller's one line
+        self._add("LOGIN_PATH", LOGIN_PAGE, f"POST {layout.LOGIN_PATH}", Status.HOLDS, "login_ok")
+        history = await self._read(HISTORY_PAGE, layout.history_url())
+        shown = _shows(history) if history is not None else {}
+        self._expectations(HISTORY_PAGE, history, shown)
+        self._parses(HISTORY_PAGE, parser.parse_history)
+        game_id = shown.get("game_id")
+        if game_id is None:
+            self._unread(GAME_PAGE, "no_game")
+            return self.findings
+        game = await self._read(GAME_PAGE, layout.game_url(game_id))
+        self._expectations(GAME_PAGE, game, {})
+        self._parses(GAME_PAGE, lambda page: parser.parse_game(page, game_id))
+        return self.findings
+
+    @property
+    def failed(self) -> list[Finding]:
+        return [f for f in self.findings if f.status is Status.FAILS]
+
+    async def _read(self, page: str, url: str, *, logged_in: bool = True) -> Any:
+        """The page's tree, or None when the site would not give it (a finding says why)."""
+        self.urls[page] = url
+        name = layout.PAGE_URLS[page]
+        try:
+            body = await self.client.fetch(url, logged_in=logged_in)
+        except (LayoutChanged, PageMissing, PageTooLarge) as exc:
+            # the site's answer (a 4xx, a redirect elsewhere): a finding; a timeout, a refused
+            # connection or a refused login is not, and goes to the caller
+            self._add(name, page, url, Status.FAILS, "url", detail=str(exc))
+            return None
+        self.pages[page] = body
+        self._add(name, page, url, Status.HOLDS, "url_ok")
+        try:
+            return parser.tree(body, page)
+        except LayoutChanged as exc:
+            self._add(name, page, url, Status.FAILS, "not_html", detail=exc.what)
+            return None
+
+    def _expectations(self, page: str, doc: Any, shown: dict[str, Any]) -> None:
+        for expectation in (e for e in layout.EXPECTATIONS if e.page == page):
+            if doc is None:
+                self._add(expectation.name, page, expectation.selector, Status.UNCHECKED,
+                          "page_unread")
+            elif expectation.when is not None and not shown.get(expectation.when):
+                self._add(expectation.name, page, expectation.selector, Status.UNCHECKED,
+                          f"when_{expectation.when}")
+            else:
+                self.findings.append(try_expectation(expectation, doc))
+
+    def _parses(self, page: str, parse: Any) -> None:
+        body, name = self.pages.get(page), f"parse_{page}"
+        if body is None:
+            self._add(name, page, self.urls[page], Status.UNCHECKED, "page_unread")
+            return
+        try:
+            parse(body)
+        except LayoutChanged as exc:
+            self._add(name, page, self.urls[page], Status.FAILS, "parser", detail=exc.what)
+            return
+        self._add(name, page, self.urls[page], Status.HOLDS, "parser_ok")
+
+    def _unread(self, page: str, reason: str) -> None:
+        for expectation in (e for e in layout.EXPECTATIONS if e.page == page):
+            self._add(expectation.name, page, expectation.selector, Status.UNCHECKED, reason)
+
+    def _add(self, name: str, page: str, what: str, status: Status, reason: str,
+             **params: Any) -> None:
+        self.findings.append(Finding(name, page, what, status, reason, params))
+
+
+def _shows(doc: Any) -> dict[str, Any]:
+    """What the history page shows, read as loosely as possible: whether it has game rows or
+    the empty archive's row, a next page, and the newest game's id (the record to read)."""
+    rows = f"{layout.HISTORY_TABLE} {layout.HISTORY_ROWS}"
+    empty = bool(parser.select_all(doc, f"{rows} {layout.HISTORY_EMPTY}"))
+    ids = [parser.text_of(n) for n in parser.select_all(doc, f"{rows} {layout.HISTORY_ID}")]
+    # when the id cell is not where the layout says, any link to a game record will do
+    links = [str(a.get("href", "")) for a in parser.select_all(doc, f"{rows} a[href]")]
+    ids += [found[1] for href in links if (found := _GAME_LINK.search(href))]
+    game_id = next((i for i in ids if re.fullmatch(layout.GAME_ID_FORMAT, i)), None)
+    pager = parser.select_one(doc, layout.HISTORY_PAGER)
+    found = re.search(layout.PAGER_PATTERN, parser.text_of(pager)) if pager is not None else None
+    more = found is not None and int(found["page"]) < int(found["pages"])
+    games = bool(parser.select_all(doc, rows)) and not empty
+    return {"games": games, "empty": empty, "more_pages": more, "game_id": game_id}
+
+
+def try_expectation(e: Expectation, doc: Any) -> Finding:
+    """One expectation on one parsed page (`parser.tree`)."""
+    found = parser.select_all(doc, e.selector)
+
+    def result(status: Status, reason: str, **params: Any) -> Finding:
+        return Finding(e.name, e.page, e.selector, status, reason, params)
+
+    if not found:
+        return result(Status.FAILS, "missing")
+    if e.count is not None and len(found) != e.count:
+        return result(Status.FAILS, "count", expected=e.count, found=len(found))
+    if e.pattern is None:
+        return result(Status.HOLDS, "found", found=len(found))
+    for node in found:
+        texts = [parser.text_of(node)]
+        if e.lines:
+            texts = [line for line in "".join(node.itertext()).splitlines() if line.strip()]
+        for text in texts:
+            match = re.search(e.pattern, text) if e.search else re.fullmatch(e.pattern, text)
+            if match is None:
+                return result(Status.FAILS, "format", text=text[:QUOTE], pattern=e.pattern)
+    return result(Status.HOLDS, "format_ok", found=len(found))
+
+
+# --- the pages, saved without secrets --------------------------------------------------------
+_HIDDEN_INPUT = re.compile(r"<input\b[^>]*>", re.IGNORECASE)
+_IS_HIDDEN = re.compile(r"""\btype\s*=\s*["']?hidden\b""", re.IGNORECASE)
+_TOKEN_META = re.compile(r"<meta\b[^>]*(?:csrf|token|session)[^>]*>", re.IGNORECASE)
+_VALUE = re.compile(r"""\b(value|content)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)""", re.IGNORECASE)
+# a session id or token carried in a URL or a script: "sid=…", ";jsessionid=…", "csrf_token=…"
+_SESSION_PARAM = re.compile(
+    r"""(\b(?:jsessionid|phpsessid|session[_-]?id|sessid|sid|csrf[_-]?token|token)["']?\s*[=:]\s*
+    ["']?)([^&"'\s<>;,]+)""", re.IGNORECASE | re.VERBOSE)
+
+
+def _blank_value(tag: re.Match[str]) -> str:
+    return _VALUE.sub(rf'\1="{MASK}"', tag.group(0))
+
+
+def _forms(secret: str) -> set[str]:
+    """The ways a page may show a text: as is, HTML-escaped, URL-encoded."""
+    return {secret, html.escape(secret), html.escape(secret, quote=False), quote(secret),
+            quote(secret, safe=""), quote_plus(secret)}
+
+
+def scrub(body: bytes, secrets: Iterable[str]) -> bytes:
+    """The page without hidden form values, token metas, session ids in URLs, and any form
+    of the given secrets (the user name, the password, the cookies' values)."""
+    text = body.decode(layout.ENCODING, errors="surrogateescape")
+    text = _HIDDEN_INPUT.sub(
+        lambda tag: _blank_value(tag) if _IS_HIDDEN.search(tag.group(0)) else tag.group(0), text)
+    text = _TOKEN_META.sub(_blank_value, text)
+    text = _SESSION_PARAM.sub(rf"\1{MASK}", text)
+    forms = {form for secret in secrets if secret for form in _forms(secret)}
+    for form in sorted(forms, key=len, reverse=True):  # "a&b" before its part "a"
+        text = re.sub(re.escape(form), MASK, text, flags=re.IGNORECASE)
+    return text.encode(layout.ENCODING, errors="surrogateescape")
+
+
+def save_pages(pages: dict[str, bytes], folder: Path, secrets: Iterable[str]) -> list[Path]:
+    """Write each page read, scrubbed, to `folder` (created); the paths written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    secrets = list(secrets)
+    written = []
+    for page, body in pages.items():
+        path = folder / FILE_NAMES[page]
+        path.write_bytes(scrub(body, secrets))
+        written.append(path)
+    return written
