@@ -20,6 +20,7 @@ from typing import Any
 
 from bot import cli_args as arg
 from bot.cli_identity import add_commands as add_identity_commands
+from bot.cli_notes import late_start
 from bot.clock import SystemClock
 from bot.config import Config, ConfigError, load_config
 from bot.console import ConsoleNotifier, render_reply
@@ -126,7 +127,14 @@ def _checkin(a: argparse.Namespace, who: Actor) -> UseCase:
 
 
 def _pair(a: argparse.Namespace, who: Actor) -> UseCase:
-    return lambda app: rounds.pair_round(app, a.slug, a.round, who, force=a.force)
+    async def use_case(app: App) -> Reply:
+        reply = await rounds.pair_round(app, a.slug, a.round, who, force=a.force)
+        late = await app.run(late_start, a.slug, a.round) if reply.ok else None
+        if isinstance(late, str):
+            print(late, file=sys.stderr)  # paired all the same: the head admin decides
+        return reply
+
+    return use_case
 
 
 def _publish(a: argparse.Namespace, who: Actor) -> UseCase:
@@ -156,9 +164,7 @@ def _audit_tx(tx: Tx, slug: str) -> Reply:
 
 
 def _show_command(a: argparse.Namespace, who: Actor) -> UseCase:
-    if a.what in ("pairings", "results") and a.round is None:
-        raise ValueError(f"show {a.what} potrebuje číslo kola")
-    if a.what == "pairings":
+    if a.what == "pairings":  # without a round: the current one
         return lambda app: views.pairings_view(app, a.slug, a.round)
     if a.what == "results":
         return lambda app: views.results_view(app, a.slug, a.round)
@@ -247,7 +253,7 @@ def _run_bot(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     if args.what != "screlo" and not args.slug:
-        raise ValueError(f"export {args.what} potrebuje skratku turnaja")
+        raise ValueError(t("cli.needs_slug", what=args.what))
     if args.what == "results":
         reply = _run(args, lambda app: exports.results_csv(app, args.slug))
     elif args.what == "tsh":

@@ -36,8 +36,30 @@ def _slovak(message: str) -> str:
     return message
 
 
+class _SlovakHelp(argparse.HelpFormatter):
+    """argparse's help with a Slovak "použitie:" (argparse translates only through gettext)."""
+
+    def add_usage(self, usage: str | None, actions: Any, groups: Any,
+                  prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, t("cli.usage") if prefix is None else prefix)
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse that answers a bad argument in one Slovak line instead of usage + English."""
+    """argparse that answers a bad argument in one Slovak line instead of usage + English,
+    and whose --help is Slovak too."""
+
+    def __init__(self, *args: Any, add_help: bool = True, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _SlovakHelp)
+        parents = kwargs.pop("parents", [])
+        super().__init__(*args, add_help=False, **kwargs)
+        self._positionals.title = t("cli.positionals")
+        self._optionals.title = t("cli.optionals")
+        if add_help:
+            self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
+                              help=t("cli.help"))
+        for parent in parents:  # as argparse adds them, once the groups have their titles
+            self._add_container_actions(parent)
+            self._defaults.update(parent._defaults)
 
     def error(self, message: str) -> NoReturn:
         prefix = "argument "  # argparse's "argument round: …" for a value a type refused
