@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import os
 import sqlite3
 import sys
 from collections.abc import Awaitable, Callable, Sequence
@@ -20,11 +21,12 @@ from typing import Any
 
 from bot import cli_args as arg
 from bot.cli_identity import add_commands as add_identity_commands
-from bot.cli_notes import late_start
+from bot.cli_notes import database_error, late_start
 from bot.clock import SystemClock
 from bot.config import Config, ConfigError, load_config
 from bot.console import ConsoleNotifier, render_reply
 from bot.i18n import SLOVAK, t
+from bot.os_errors import os_error
 from bot.services import admin, exports, lookup, rounds, setup, views
 from bot.services.app import App, Tx
 from bot.services.policy import Actor
@@ -72,7 +74,11 @@ def _progress(text: str) -> None:
 
 def _run(args: argparse.Namespace, use_case: UseCase) -> Any:
     async def go() -> Any:
-        store = await Store.open(_db_path(args))
+        path = _db_path(args)
+        try:
+            store = await Store.open(path)
+        except sqlite3.OperationalError as exc:  # sqlite says only "unable to open …"
+            raise ValueError(database_error(path, exc)) from None
         try:
             # No Discord here: messages stay queued for the bot, the console shows them.
             app = App(store, SystemClock(), ConsoleNotifier(), delivery="queue")
@@ -405,7 +411,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     run: Command = args.run
     try:
         return run(args)
-    except (ValueError, ConfigError, StoreError, OSError, sqlite3.Error) as exc:
+    except BrokenPipeError:  # `stredisko … | head` stopped reading: nothing left to say
+        # (the Python docs' way: no second error when the interpreter flushes stdout)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except OSError as exc:  # a file or folder the system refused: its reason in Slovak
+        print(t("cli.error", reason=os_error(exc)), file=sys.stderr)
+        return 1
+    except (ValueError, ConfigError, StoreError, sqlite3.Error) as exc:
         # ProfileError, invalid rule input, a database that cannot be opened: say what
         print(t("cli.error", reason=str(exc) or type(exc).__name__), file=sys.stderr)
         return 1

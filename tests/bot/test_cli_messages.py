@@ -133,3 +133,28 @@ def test_help_is_slovak(capsys: pytest.CaptureFixture[str], argv: tuple[str, ...
 def test_export_without_a_tournament_is_one_slovak_line(cli: Cli) -> None:
     code, _, err = cli("export", "tsh")
     assert (code, err.strip()) == (1, "stredisko: chyba: Export tsh potrebuje skratku turnaja.")
+
+
+def test_a_file_or_folder_the_system_refuses_is_said_in_slovak(
+    cli: Cli, entered: None, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "subor"
+    blocker.write_text("nie priečinok", encoding="utf-8")
+    code, _, err = cli("import-players", SLUG, str(tmp_path / "nie.csv"))
+    assert code == 1 and err.strip().endswith(
+        f"Súbor {tmp_path / 'nie.csv'} sa nedá prečítať: súbor alebo priečinok neexistuje")
+    code, _, err = cli("create", str(tmp_path))
+    assert code == 1 and err.strip().endswith("sa nedá prečítať: je to priečinok, nie súbor")
+    code, _, err = cli("publish-page", SLUG, str(blocker / "web"))
+    assert (code, err.strip()) == (
+        1, f"stredisko: chyba: {blocker / 'web'}: časť cesty nie je priečinok")
+
+
+def test_a_database_in_a_missing_folder_is_one_slovak_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "nie" / "x.db"
+    assert main(["show", "standings", SLUG, "--db", str(db)]) == 1
+    assert capsys.readouterr().err.strip() == (
+        f"stredisko: chyba: Databázu {db} nemožno otvoriť ani založiť: "
+        f"{db.parent}: súbor alebo priečinok neexistuje")
