@@ -65,8 +65,8 @@ def standings(report: TournamentReport) -> str:
         _head(t("page.spread"), t("page.spread_tip")),
         *(_head(*CRITERION_LABELS[c]) for c in tiebreaks),
     ]
-    if report.screlo:
-        heads += [_head(t(f"page.screlo_{k}"), t("page.screlo_tip")) for k in ("before", "after")]
+    screlo = ("before", "after") if report.screlo else ("before",) if report.seeds else ()
+    heads += [_head(t(f"page.screlo_{k}"), t("page.screlo_tip")) for k in screlo]
     rows, notes = [], []
     for s in report.standings:
         out = report.out_reason(s)
@@ -83,11 +83,11 @@ def standings(report: TournamentReport) -> str:
             f'<td class="num spread">{signed(s.spread, 0)}</td>',
             *(f'<td class="num">{_criterion(s, c)}</td>' for c in tiebreaks),
         ]
-        if report.screlo:
-            change = report.screlo.get(s.player)
-            values = (change.before.value, change.after.value) if change else None
-            cells += [f'<td class="num screlo">{number(v) if values else "—"}</td>'
-                      for v in (values or (0, 0))]
+        change = report.screlo.get(s.player)
+        values = {"before": report.screlo_before(s.player),
+                  "after": change.after.value if change else None}
+        cells += [f'<td class="num screlo">{"—" if values[k] is None else number(values[k])}</td>'
+                  for k in screlo]
         rows.append(f'<tr class="{"out" if out else "in"}">{"".join(cells)}</tr>')
     rule = f'<p class="meta">Poradie podľa {escape(report.standings_rule)}.</p>'
     table = (

@@ -326,11 +326,13 @@ def build_report(tx: Tx, t: Tournament) -> TournamentReport:
                 screlo[lookup.rules_id(pid)] = ScreloChange(
                     before, Rating(change.after_value, change.after_games))
     criteria, rule = criteria_for(profile, round_robin=rank.round_robin)
+    seeds = {lookup.rules_id(e.player_id): seed_rating(e, profile)
+             for e in list_entries(tx.db, t.id) if e.player_id in ids}
     return TournamentReport(
         name=t.name, profile_title=profile.title, generated_at=tx.now, players=players,
         rounds=rounds, standings=rank.standings, criteria=criteria, standings_rule=rule,
         screlo=screlo, excluded=rank.out,
-        round_starts={r.number: r.starts_at for r in list_rounds(tx.db, t.id)},
+        round_starts={r.number: r.starts_at for r in list_rounds(tx.db, t.id)}, seeds=seeds,
     )
 
 

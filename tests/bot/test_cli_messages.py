@@ -158,3 +158,11 @@ def test_a_database_in_a_missing_folder_is_one_slovak_line(
     assert capsys.readouterr().err.strip() == (
         f"stredisko: chyba: Databázu {db} nemožno otvoriť ani založiť: "
         f"{db.parent}: súbor alebo priečinok neexistuje")
+
+
+def test_a_tournament_finished_without_a_result_gives_no_qualification_points(
+    cli: Cli, entered: None
+) -> None:
+    code, out, _ = cli("finish", SLUG, "--force")
+    assert code == 0 and "kvalifikačné body" not in out
+    assert "1. Cyril Ďurica: bez výsledku, bez kvalifikačných bodov" in out

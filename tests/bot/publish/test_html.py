@@ -309,3 +309,16 @@ def test_no_screlo_no_chart_and_empty_tournament(tmp_path):
     assert soup.select('nav a[href="#screlo"]') == []
     assert "Zatiaľ sa nehralo." in soup.find(id="tabulka").get_text()
     assert "Zatiaľ nie sú žiadne výsledky." in soup.find(id="kola").get_text()
+
+
+def test_screlo_before_shows_the_seed_until_the_tournament_is_rated(report, tmp_path):
+    seeds = {"a": 1850.0, "b": 1740.0, "c": 1600.0, "d": 2010.5, "e": 1500.0}
+    running = dataclasses.replace(report, screlo={}, seeds=seeds)
+    table = soup_of(running, tmp_path).select_one("table.standings")
+    heads = texts(table.thead.find_all("th"))
+    assert heads[-1] == "Screlo pred" and "Screlo po" not in heads
+    assert [r.find_all("td")[-1].get_text() for r in table.tbody.find_all("tr")] == [
+        "1850", "2010,5", "1600", "1500", "1740"]
+    rated = soup_of(dataclasses.replace(report, seeds=seeds), tmp_path)
+    excluded = rated.select("table.standings tbody tr")[3].find_all("td")
+    assert texts(excluded[-2:]) == ["1500", "—"]  # seeded, not rated: no "after"
