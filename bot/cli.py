@@ -65,7 +65,10 @@ def _db_path(args: argparse.Namespace) -> Path:
 
 def _admin(args: argparse.Namespace) -> Actor:
     """The CLI operator: trusted by the admin policy (he holds the database), audited by name."""
-    return Actor.operator(getattr(args, "admin", None) or getpass.getuser())
+    name = (getattr(args, "admin", None) or getpass.getuser()).strip()
+    if not name:
+        raise ValueError(t("cli.admin_missing"))
+    return Actor.operator(name)
 
 
 def _progress(text: str) -> None:

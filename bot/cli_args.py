@@ -32,7 +32,10 @@ _ARGPARSE_MESSAGES = (
 def _slovak(message: str) -> str:
     for pattern, key in _ARGPARSE_MESSAGES:
         if found := pattern.fullmatch(message):
-            return t(key, **found.groupdict())
+            params = found.groupdict()
+            if params.get("count") == "one":  # argparse's "expected one argument"
+                params["count"] = "1"
+            return t(key, **params)
     return message
 
 

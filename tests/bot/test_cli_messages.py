@@ -166,3 +166,24 @@ def test_a_tournament_finished_without_a_result_gives_no_qualification_points(
     code, out, _ = cli("finish", SLUG, "--force")
     assert code == 0 and "kvalifikačné body" not in out
     assert "1. Cyril Ďurica: bez výsledku, bez kvalifikačných bodov" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (("show", "standings", SLUG, "--admin", "  "),
+         "stredisko: chyba: Chýba meno hlavného administrátora, ktorý koná: uveď --admin MENO."),
+        (("rule", SLUG, "1", "1", "finished", "--reason"),
+         "stredisko rule: chyba: argument --reason: očakáva sa počet hodnôt: 1 "
+         "(pomoc: stredisko rule --help)"),
+    ],
+    ids=["blank-admin", "option-without-value"],
+)
+def test_more_mistakes_are_one_slovak_line(
+    argv: tuple[str, ...], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        code = main([*argv, "--db", str(tmp_path / "x.db")])
+    except SystemExit as exited:  # argparse's usage error
+        code = int(exited.code or 0)
+    assert code in (1, 2) and capsys.readouterr().err.strip() == said
