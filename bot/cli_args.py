@@ -39,6 +39,13 @@ def _slovak(message: str) -> str:
     return message
 
 
+#: positional arguments as the help and the errors name them
+_METAVARS = {"slug": "SKRATKA", "round": "KOLO", "table": "STÔL", "file": "SÚBOR",
+             "season": "SEZÓNA", "scenario": "SCENÁR", "what": "ČO", "end": "KONIEC",
+             "action": "AKCIA", "db": "SÚBOR", "config": "SÚBOR", "admin": "MENO",
+             "reason": "ZDÔVODNENIE", "base_url": "ADRESA", "profil": "PROFIL"}
+
+
 class _SlovakHelp(argparse.HelpFormatter):
     """argparse's help with a Slovak "použitie:" (argparse translates only through gettext)."""
 
@@ -63,6 +70,16 @@ class Parser(argparse.ArgumentParser):
         for parent in parents:  # as argparse adds them, once the groups have their titles
             self._add_container_actions(parent)
             self._defaults.update(parent._defaults)
+
+    def add_argument(self, *names: Any, **kwargs: Any) -> argparse.Action:
+        """An argument's value is named in Slovak in the help and in errors ("SKRATKA", not
+        "slug"; "--db SÚBOR"); the help lists the choices of one that has them."""
+        key = str(names[-1]).lstrip("-").replace("-", "_") if names else ""
+        if key in _METAVARS and "metavar" not in kwargs and "action" not in kwargs:
+            kwargs["metavar"] = _METAVARS[key]
+            if "choices" in kwargs and "help" not in kwargs:  # the metavar hides them
+                kwargs["help"] = t("cli.choices", choices=", ".join(map(str, kwargs["choices"])))
+        return super().add_argument(*names, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         prefix = "argument "  # argparse's "argument round: …" for a value a type refused
