@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import os
 import sqlite3
 import sys
 from collections.abc import Awaitable, Callable, Sequence
@@ -22,11 +23,13 @@ from bot import cli_args as arg
 from bot import cli_export
 from bot.cli_herna import add_commands as add_herna_commands
 from bot.cli_identity import add_commands as add_identity_commands
+from bot.cli_notes import database_error, late_start
 from bot.cli_season import add_command as add_season_command
 from bot.clock import SystemClock
 from bot.config import Config, ConfigError, load_config
 from bot.console import ConsoleNotifier, render_reply
 from bot.i18n import SLOVAK, t
+from bot.os_errors import os_error
 from bot.services import admin, lookup, rounds, setup, views
 from bot.services.app import App, Tx
 from bot.services.policy import Actor
@@ -65,7 +68,10 @@ def _db_path(args: argparse.Namespace) -> Path:
 
 def _admin(args: argparse.Namespace) -> Actor:
     """The CLI operator: trusted by the admin policy (he holds the database), audited by name."""
-    return Actor.operator(getattr(args, "admin", None) or getpass.getuser())
+    name = (getattr(args, "admin", None) or getpass.getuser()).strip()
+    if not name:
+        raise ValueError(t("cli.admin_missing"))
+    return Actor.operator(name)
 
 
 def _progress(text: str) -> None:
@@ -74,7 +80,11 @@ def _progress(text: str) -> None:
 
 def _run(args: argparse.Namespace, use_case: UseCase) -> Any:
     async def go() -> Any:
-        store = await Store.open(_db_path(args))
+        path = _db_path(args)
+        try:
+            store = await Store.open(path)
+        except sqlite3.OperationalError as exc:  # sqlite says only "unable to open …"
+            raise ValueError(database_error(path, exc)) from None
         try:
             # No Discord here: messages stay queued for the bot, the console shows them.
             app = App(store, SystemClock(), ConsoleNotifier(), delivery="queue")
@@ -129,7 +139,14 @@ def _checkin(a: argparse.Namespace, who: Actor) -> UseCase:
 
 
 def _pair(a: argparse.Namespace, who: Actor) -> UseCase:
-    return lambda app: rounds.pair_round(app, a.slug, a.round, who, force=a.force)
+    async def use_case(app: App) -> Reply:
+        reply = await rounds.pair_round(app, a.slug, a.round, who, force=a.force)
+        late = await app.run(late_start, a.slug, a.round) if reply.ok else None
+        if isinstance(late, str):
+            print(late, file=sys.stderr)  # paired all the same: the head admin decides
+        return reply
+
+    return use_case
 
 
 def _publish(a: argparse.Namespace, who: Actor) -> UseCase:
@@ -159,9 +176,7 @@ def _audit_tx(tx: Tx, slug: str) -> Reply:
 
 
 def _show_command(a: argparse.Namespace, who: Actor) -> UseCase:
-    if a.what in ("pairings", "results") and a.round is None:
-        raise ValueError(f"show {a.what} potrebuje číslo kola")
-    if a.what == "pairings":
+    if a.what == "pairings":  # without a round: the current one
         return lambda app: views.pairings_view(app, a.slug, a.round)
     if a.what == "results":
         return lambda app: views.results_view(app, a.slug, a.round)
@@ -393,7 +408,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     run: Command = args.run
     try:
         return run(args)
-    except (ValueError, ConfigError, StoreError, OSError, sqlite3.Error) as exc:
+    except BrokenPipeError:  # `stredisko … | head` stopped reading: nothing left to say
+        # (the Python docs' way: no second error when the interpreter flushes stdout)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except OSError as exc:  # a file or folder the system refused: its reason in Slovak
+        print(t("cli.error", reason=os_error(exc)), file=sys.stderr)
+        return 1
+    except (ValueError, ConfigError, StoreError, sqlite3.Error) as exc:
         # ProfileError, invalid rule input, a database that cannot be opened: say what
         print(t("cli.error", reason=str(exc) or type(exc).__name__), file=sys.stderr)
         return 1

@@ -32,12 +32,54 @@ _ARGPARSE_MESSAGES = (
 def _slovak(message: str) -> str:
     for pattern, key in _ARGPARSE_MESSAGES:
         if found := pattern.fullmatch(message):
-            return t(key, **found.groupdict())
+            params = found.groupdict()
+            if params.get("count") == "one":  # argparse's "expected one argument"
+                params["count"] = "1"
+            return t(key, **params)
     return message
 
 
+#: positional arguments as the help and the errors name them
+_METAVARS = {"slug": "SKRATKA", "round": "KOLO", "table": "STÔL", "file": "SÚBOR",
+             "season": "SEZÓNA", "scenario": "SCENÁR", "what": "ČO", "end": "KONIEC",
+             "action": "AKCIA", "db": "SÚBOR", "config": "SÚBOR", "admin": "MENO",
+             "reason": "ZDÔVODNENIE", "base_url": "ADRESA", "profil": "PROFIL"}
+
+
+class _SlovakHelp(argparse.HelpFormatter):
+    """argparse's help with a Slovak "použitie:" (argparse translates only through gettext)."""
+
+    def add_usage(self, usage: str | None, actions: Any, groups: Any,
+                  prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, t("cli.usage") if prefix is None else prefix)
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse that answers a bad argument in one Slovak line instead of usage + English."""
+    """argparse that answers a bad argument in one Slovak line instead of usage + English,
+    and whose --help is Slovak too."""
+
+    def __init__(self, *args: Any, add_help: bool = True, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _SlovakHelp)
+        parents = kwargs.pop("parents", [])
+        super().__init__(*args, add_help=False, **kwargs)
+        self._positionals.title = t("cli.positionals")
+        self._optionals.title = t("cli.optionals")
+        if add_help:
+            self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
+                              help=t("cli.help"))
+        for parent in parents:  # as argparse adds them, once the groups have their titles
+            self._add_container_actions(parent)
+            self._defaults.update(parent._defaults)
+
+    def add_argument(self, *names: Any, **kwargs: Any) -> argparse.Action:
+        """An argument's value is named in Slovak in the help and in errors ("SKRATKA", not
+        "slug"; "--db SÚBOR"); the help lists the choices of one that has them."""
+        key = str(names[-1]).lstrip("-").replace("-", "_") if names else ""
+        if key in _METAVARS and "metavar" not in kwargs and "action" not in kwargs:
+            kwargs["metavar"] = _METAVARS[key]
+            if "choices" in kwargs and "help" not in kwargs:  # the metavar hides them
+                kwargs["help"] = t("cli.choices", choices=", ".join(map(str, kwargs["choices"])))
+        return super().add_argument(*names, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         prefix = "argument "  # argparse's "argument round: …" for a value a type refused

@@ -23,36 +23,55 @@ def score(case: Case, profile: Profile) -> Result:
 # --- validation -----------------------------------------------------------------------------
 
 
+class CaseError(ValueError):
+    """A case that contradicts itself. `str()` names the field in English (for developers and
+    logs); `code` and `params` let an adapter say it in the reader's language."""
+
+    def __init__(self, code: str, message: str, **params: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+
 def _check(case: Case, profile: Profile) -> End:
     try:
         end = End(case.end)
     except ValueError:
-        raise ValueError(f"end: unknown end {case.end!r}") from None
+        raise CaseError("end_unknown", f"end: unknown end {case.end!r}", end=case.end) from None
     if end.value not in profile.ends:
-        raise ValueError(
+        raise CaseError(
+            "end_not_in_profile",
             f"end: {end.value!r} does not exist under profile {profile.name!r} "
-            f"(its ends: {', '.join(profile.ends)})"
+            f"(its ends: {', '.join(profile.ends)})",
+            end=end.value, profile=profile.name, ends=", ".join(profile.ends),
         )
     if not isinstance(case.first, str) or not case.first:
-        raise ValueError("first: a player id (non-empty string) is required")
+        raise CaseError("first_missing", "first: a player id (non-empty string) is required")
     if end in ALONE:
         if case.second is not None:
             what = "a bye" if end is End.BYE else "a missed round"
-            raise ValueError(f"second: {what} has no opponent, second must be None")
+            raise CaseError("second_alone",
+                            f"second: {what} has no opponent, second must be None", end=end.value)
     elif not isinstance(case.second, str) or not case.second:
-        raise ValueError(f"second: {end.value} needs an opponent (only a bye has none)")
+        raise CaseError("second_missing",
+                        f"second: {end.value} needs an opponent (only a bye has none)",
+                        end=end.value)
     if case.first == case.second:
-        raise ValueError(f"second: {case.first!r} cannot play against himself")
+        raise CaseError("second_self", f"second: {case.first!r} cannot play against himself",
+                        player=case.first)
     for name in ("first_score", "second_score", "round"):
         value = getattr(case, name)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{name}: expected an integer, got {value!r}")
+            raise CaseError("not_integer", f"{name}: expected an integer, got {value!r}",
+                            field=name, value=value)
         if value < 0:
-            raise ValueError(f"{name}: must not be negative, got {value}")
+            raise CaseError("negative", f"{name}: must not be negative, got {value}",
+                            field=name, value=value)
     players = case.players
     strangers = sorted(set(case.moved) - set(players))
     if strangers:
-        raise ValueError(f"moved: {strangers[0]!r} did not play in this game")
+        raise CaseError("moved_stranger", f"moved: {strangers[0]!r} did not play in this game",
+                        player=strangers[0])
     _check_loser_winner(case, end, players)
     _check_facts(case, end)
     return end
@@ -61,41 +80,59 @@ def _check(case: Case, profile: Profile) -> End:
 def _check_loser_winner(case: Case, end: End, players: tuple[str, ...]) -> None:
     if end in ENDS_WITH_LOSER:
         if case.loser is None:
-            raise ValueError(f"loser: {end.value} needs the player it ended on")
+            raise CaseError("loser_missing", f"loser: {end.value} needs the player it ended on",
+                            end=end.value)
         if case.loser not in players:
-            raise ValueError(f"loser: {case.loser!r} did not play in this game")
+            raise CaseError("loser_stranger", f"loser: {case.loser!r} did not play in this game",
+                            player=case.loser)
     elif case.loser is not None:
-        raise ValueError(f"loser: {end.value} has no loser (got {case.loser!r})")
+        raise CaseError("loser_none", f"loser: {end.value} has no loser (got {case.loser!r})",
+                        end=end.value, player=case.loser)
     if end is not End.SAVE_FAILED:
         if case.winner is not None:
-            raise ValueError(f"winner: only save_failed takes a winner (end is {end.value})")
+            raise CaseError(
+                "winner_only_save_failed",
+                f"winner: only save_failed takes a winner (end is {end.value})", end=end.value)
         if case.agreed:
-            raise ValueError(f"agreed: only save_failed takes agreed (end is {end.value})")
+            raise CaseError(
+                "agreed_only_save_failed",
+                f"agreed: only save_failed takes agreed (end is {end.value})", end=end.value)
     elif case.winner is not None and case.winner not in players:
-        raise ValueError(f"winner: {case.winner!r} did not play in this game")
+        raise CaseError("winner_stranger", f"winner: {case.winner!r} did not play in this game",
+                        player=case.winner)
 
 
 def _check_facts(case: Case, end: End) -> None:
     """Facts that cannot go together with this end."""
     has_scores = case.first_score != 0 or case.second_score != 0
     if end in (End.NO_SHOW, End.BOTH_NO_SHOW, *ALONE) and has_scores:
-        raise ValueError(f"first_score/second_score: no game was played ({end.value}), must be 0")
+        raise CaseError(
+            "scores_without_game",
+            f"first_score/second_score: no game was played ({end.value}), must be 0",
+            end=end.value)
     if end is End.NO_SHOW and case.loser in case.moved:
-        raise ValueError(f"moved: {case.loser!r} made a move, so he did not fail to show up")
+        raise CaseError(
+            "moved_no_show", f"moved: {case.loser!r} made a move, so he did not fail to show up",
+            player=case.loser)
     if end is End.MISSED_ROUND and case.moved:
-        raise ValueError("moved: a missed round (ČAS 14.4) was not played, nobody moved")
+        raise CaseError("moved_missed_round",
+                        "moved: a missed round (ČAS 14.4) was not played, nobody moved")
     if end is End.BOTH_NO_SHOW and case.moved:
-        raise ValueError("moved: nobody came (both_no_show), so nobody can have moved")
+        raise CaseError("moved_both_no_show",
+                        "moved: nobody came (both_no_show), so nobody can have moved")
     if end is End.SAVE_FAILED:
         if not case.agreed and has_scores:
-            raise ValueError("first_score/second_score: used only when agreed=True (row 9)")
+            raise CaseError("scores_not_agreed",
+                            "first_score/second_score: used only when agreed=True (row 9)")
         if case.agreed and case.winner is not None:
             by_score = _higher(case)
             if by_score != case.winner:
-                raise ValueError(
+                raise CaseError(
+                    "winner_contradicts_score",
                     f"winner: {case.winner!r} contradicts the agreed score "
-                    f"{case.first_score}:{case.second_score}"
-                )
+                    f"{case.first_score}:{case.second_score}",
+                    player=case.winner, first_score=case.first_score,
+                    second_score=case.second_score)
 
 
 # --- the rows of RULES.md section 2 -------------------------------------------------------------

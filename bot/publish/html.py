@@ -13,20 +13,13 @@ from html import escape
 from importlib import resources
 from pathlib import Path
 
+from bot.publish.cells import player_cell, scroll
 from bot.publish.chart import screlo_chart
+from bot.publish.crosstable import crosstable
 from bot.publish.report import TournamentReport
-from bot.publish.slovak import (
-    CRITERION_LABELS,
-    STATUS_LABELS,
-    forfeit_note,
-    game_points,
-    how_it_ended,
-    local_time,
-    number,
-)
-from rules.model import End, Result, Standing
+from bot.publish.slovak import STATUS_LABELS, forfeit_note, game_points, how_it_ended, local_time
+from bot.publish.standings import standings
 
-TIE = ' <span class="tie" title="rovnosť vo všetkých kritériách: rozhodlo nasadenie">*</span>'
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'"
 
 
@@ -50,8 +43,8 @@ def render(report: TournamentReport) -> str:
     css = resources.files("bot.publish").joinpath("style.css").read_text(encoding="utf-8")
     title = escape(report.name)
     sections = [
-        _section("poradie", "Poradie", _standings(report)),
-        _section("tabulka", "Krížová tabuľka", _crosstable(report)),
+        _section("poradie", "Poradie", standings(report)),
+        _section("tabulka", "Krížová tabuľka", crosstable(report)),
         _section("kola", "Výsledky kôl", _rounds(report)),
     ]
     if report.screlo:
@@ -91,103 +84,6 @@ def _section(anchor: str, heading: str, body: str) -> str:
     return f'<section id="{anchor}"><h2>{heading}</h2>{body}</section>'
 
 
-def _scroll(table: str, label: str) -> str:
-    """A table in its own horizontally scrolling box, so the page itself never gets wider."""
-    return f'<div class="scroll" role="region" tabindex="0" aria-label="{label}">{table}</div>'
-
-
-def _player_cell(report: TournamentReport, player: str) -> str:
-    p = report.players[player]
-    nick = f'<span class="nick">{escape(p.nick)}</span>' if p.nick else ""
-    return f'<td class="player" data-player="{escape(player)}">{escape(p.name)}{nick}</td>'
-
-
-def _criterion_value(s: Standing, criterion: str) -> str:
-    value = getattr(s, criterion)
-    return number(value, 2) if isinstance(value, float) else str(value)  # Neustadtl has ¼s
-
-
-def _standings(report: TournamentReport) -> str:
-    if not report.standings:
-        return '<p class="empty">Poradie zatiaľ nie je k dispozícii.</p>'
-    heads = "".join(
-        f'<th class="num" title="{escape(tip)}">{escape(head)}</th>'
-        for head, tip in (CRITERION_LABELS[c] for c in report.criteria)
-    )
-    rows = []
-    for s in report.standings:
-        out = report.out_reason(s)
-        cells = "".join(f'<td class="num">{_criterion_value(s, c)}</td>' for c in report.criteria)
-        qualification = "—" if out else str(s.qualification_points)
-        rows.append(
-            f'<tr class="{"out" if out else "in"}">'
-            f'<td class="num rank">{s.rank}.{TIE if s.tied else ""}</td>'
-            f"{_player_cell(report, s.player)}{cells}"
-            f'<td class="num">{qualification}</td>'
-            f'<td class="reason">{escape(out or "")}</td></tr>'
-        )
-    rule = f'<p class="meta">Poradie podľa {escape(report.standings_rule)}.</p>'
-    table = (
-        '<table class="standings"><thead><tr><th class="num">#</th><th>Hráč</th>'
-        f'{heads}<th class="num" title="kvalifikačné body (SP A3)">Kval. body</th>'
-        "<th>Mimo poradia</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
-    return (rule if report.standings_rule else "") + _scroll(table, "Poradie")
-
-
-def _crosstable(report: TournamentReport) -> str:
-    numbers = sorted(report.rounds)
-    if not report.standings or not numbers:
-        return '<p class="empty">Zatiaľ sa nehralo.</p>'
-    rank = {s.player: s.rank for s in report.standings}
-    games: dict[tuple[str, int], Result] = {}
-    for n in numbers:
-        for t in report.rounds[n]:
-            for p in t.result.case.players:
-                games[(p, n)] = t.result
-    head = "".join(f'<th class="game">{n}.</th>' for n in numbers)
-    rows = []
-    for s in report.standings:
-        cells = "".join(_cross_cell(s.player, n, games.get((s.player, n)), rank) for n in numbers)
-        rows.append(
-            f'<tr><td class="num rank">{s.rank}.</td>{_player_cell(report, s.player)}'
-            f'{cells}<td class="num">{number(s.points)}</td></tr>'
-        )
-    legend = (
-        '<p class="legend">V bunke: poradové číslo súpera, <b>+</b> hráč začínal, '
-        "<b>−</b> začínal súper; body a skóre hráča : súpera; <b>K</b> kontumácia proti hráčovi; "
-        "BYE voľno.</p>"
-    )
-    table = (
-        '<table class="cross"><thead><tr><th class="num">#</th><th>Hráč</th>'
-        f'{head}<th class="num">Body</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
-    )
-    return legend + _scroll(table, "Krížová tabuľka")
-
-
-def _cross_cell(player: str, n: int, result: Result | None, rank: dict[str, int]) -> str:
-    if result is None:
-        return f'<td class="game none" data-round="{n}">—</td>'
-    mine = f"{game_points(result.points_of(player))} · {result.score_of(player)}:" + str(
-        result.conceded_by(player)
-    )
-    forfeit = ' <abbr class="k" title="kontumácia">K</abbr>' if player in result.forfeited else ""
-    if result.case.end is End.BYE:
-        top = '<span class="opp">BYE</span>'
-        attrs = 'data-opponent=""'
-    else:
-        opponent = result.case.opponent(player) or ""
-        start = "+" if result.first == player else "−"
-        who = rank.get(opponent, "?")
-        top = f'<span class="opp">{who}{start}</span>'
-        attrs = f'data-opponent="{escape(opponent)}" data-start="{start}"'
-    return (
-        f'<td class="game" data-round="{n}" {attrs}>{top}'
-        f'<span class="res">{mine}{forfeit}</span></td>'
-    )
-
-
 def _rounds(report: TournamentReport) -> str:
     if not report.rounds:
         return '<p class="empty">Zatiaľ nie sú žiadne výsledky.</p>'
@@ -201,7 +97,7 @@ def _rounds(report: TournamentReport) -> str:
         rows = []
         for t in sorted(report.rounds[n], key=lambda t: t.table):
             r = t.result
-            second = _player_cell(report, r.second) if r.second else '<td class="player">—</td>'
+            second = player_cell(report, r.second) if r.second else '<td class="player">—</td>'
             points = game_points(r.first_points)
             if r.second:
                 points += f" : {game_points(r.second_points)}"
@@ -209,7 +105,7 @@ def _rounds(report: TournamentReport) -> str:
             note = f'<span class="forfeit">{escape(forfeit)}</span>' if forfeit else ""
             rows.append(
                 f'<tr class="{"forfeited" if forfeit else "played"}">'
-                f'<td class="num">{t.table}</td>{_player_cell(report, r.first)}{second}'
+                f'<td class="num">{t.table}</td>{player_cell(report, r.first)}{second}'
                 f'<td class="num score">{r.first_score}:{r.second_score}</td>'
                 f'<td class="num points">{points}</td>'
                 f'<td class="end">{escape(how_it_ended(r, names))}{note}</td>'
@@ -223,6 +119,6 @@ def _rounds(report: TournamentReport) -> str:
         )
         parts.append(
             f'<section class="round-block" id="kolo-{n}"><h3>{n}. kolo</h3>{when}'
-            f"{_scroll(table, f'{n}. kolo')}</section>"
+            f"{scroll(table, f'{n}. kolo')}</section>"
         )
     return "".join(parts)

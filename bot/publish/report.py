@@ -86,6 +86,9 @@ class TournamentReport:
     screlo: Mapping[str, ScreloChange] = field(default_factory=dict)
     excluded: Mapping[str, str] = field(default_factory=dict)
     round_starts: Mapping[int, datetime] = field(default_factory=dict)
+    #: the online screlo each player was seeded with (e-SP 2.4): "before" until `screlo` has
+    #: the tournament's changes
+    seeds: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # Freeze the containers too, so a rendered report cannot change under the caller.
@@ -97,10 +100,16 @@ class TournamentReport:
         freeze(self, "screlo", MappingProxyType(dict(self.screlo)))
         freeze(self, "excluded", MappingProxyType(dict(self.excluded)))
         freeze(self, "round_starts", MappingProxyType(dict(self.round_starts)))
+        freeze(self, "seeds", MappingProxyType(dict(self.seeds)))
         _check(self)
 
     def name_of(self, player: str) -> str:
         return self.players[player].name
+
+    def screlo_before(self, player: str) -> float | None:
+        """The player's online screlo before this tournament, if known."""
+        change = self.screlo.get(player)
+        return change.before.value if change else self.seeds.get(player)
 
     def out_reason(self, standing: Standing) -> str | None:
         """Why a player is outside the ranking (withdrawn / excluded), if he is."""
@@ -151,5 +160,5 @@ def _check(r: TournamentReport) -> None:
                 if p in seen:
                     fail(f"player {p!r} plays twice in round {number}")
                 seen.add(p)
-    for p in (*r.screlo, *r.excluded):
-        known(p, "screlo/excluded")
+    for p in (*r.screlo, *r.excluded, *r.seeds):
+        known(p, "screlo/excluded/seeds")

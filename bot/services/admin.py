@@ -57,6 +57,7 @@ from bot.store import (
 from rules import Case, End, Profile, score
 from rules.evidence import EvidenceError
 from rules.reconcile import allowed_rulings, evidence_at
+from rules.scoring import CaseError
 
 FORFEIT_RULE = "e-SP 4.9"
 EXCLUSION_RULE = "e-SP 3.6"
@@ -275,6 +276,9 @@ def _rule(tx: Tx, slug: str, admin_id: AdminRef, pairing_id: int,
         for value in (case.first_score, case.second_score):
             if not 0 <= value <= bound:
                 raise Refusal("play.score_out_of_range", value=value, max=bound)
+    except CaseError as error:  # said in the reader's language, players by name
+        raise Refusal(f"case.{error.code}", rule=FORFEIT_RULE,
+                      **_named(tx, error.params)) from None
     except (ValueError, TypeError) as error:
         raise Refusal("admin.bad_case", error=str(error), rule=FORFEIT_RULE) from None
     if current is not None and _same_ruling(tx, pairing, case, why):  # a repeat
@@ -290,6 +294,19 @@ def _rule(tx: Tx, slug: str, admin_id: AdminRef, pairing_id: int,
     assert result is not None  # a ruling always decides
     params = describe(tx, pairing, result)
     return done("admin.ruled", rule=params.pop("rule"), reason=why, **params)
+
+
+def _named(tx: Tx, params: Mapping[str, Any]) -> dict[str, Any]:
+    """A case error's parameters with the player (a store id) given by name and nick."""
+    named = dict(params)
+    player = named.get("player")
+    if isinstance(player, str) and player.isdecimal():
+        try:
+            found = get_player(tx.db, int(player))
+        except NotFoundError:
+            return named
+        named["player"] = f"{found.name} ({found.herna_nick})"
+    return named
 
 
 def _same_ruling(tx: Tx, pairing: TablePairing, case: Case, why: str) -> bool:

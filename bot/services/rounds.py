@@ -389,6 +389,8 @@ def _finished(tx: Tx, t: Tournament, profile: Profile, rank: Any,
         row["screlo_delta"] = "" if before is None or after is None else round(after - before, 2)
         if row["out"]:
             row["key"] = "finish.done_out_row"
+        elif not rank.results:  # finished without a single result: no qualification points
+            row["key"] = "finish.done_unplayed_row"
         elif before is None:
             row["key"] = "finish.done_unrated_row"
     params = {"tournament": t.name, "season": t.season, "rule": profile.qualification.rule,

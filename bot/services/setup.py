@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 from sqlite_utils import Database
 
 from bot.clock import local, parse_local
+from bot.os_errors import os_reason
 from bot.services import bounds, identity, lookup
 from bot.services.app import App, Tx
 from bot.services.csv_text import decode_csv, decode_utf8, delimiter_of
@@ -385,7 +386,7 @@ def _read_bytes(path: str | Path) -> bytes:
     try:
         return Path(path).read_bytes()
     except OSError as exc:
-        raise Refusal("setup.unreadable", file=str(path), reason=exc.strerror or str(exc)) from None
+        raise Refusal("setup.unreadable", file=str(path), reason=os_reason(exc)) from None
 
 
 def _read_text(path: str | Path) -> str:

@@ -795,7 +795,9 @@ def _tell_nightly(tx: Tx, t: Tournament, summary: SyncSummary) -> None:
 def _counts(summary: SyncSummary) -> dict[str, Any]:
     return {"tournament": summary.tournament, "fetched": summary.fetched,
             "added": len(summary.added), "changed": len(summary.changed),
-            "flagged": len(summary.flagged), "unmatched": len(summary.unmatched),
+            # a refused record is flagged too (the admin is told why it does not count)
+            "flagged": len(summary.flagged) + len(summary.refused),
+            "unmatched": len(summary.unmatched),
             "pending": len(summary.pending)}
 
 

@@ -230,20 +230,39 @@ def _round_or_refuse(tx: Tx, t: Tournament, round_no: int) -> None:
         raise Refusal("round.unknown", round=round_no, tournament=t.name) from None
 
 
+def _shown_round(tx: Tx, t: Tournament, round_no: int | None) -> int:
+    """The round asked for, or without one the current round: the last published one, else
+    the last paired one (the head admin checks a pairing before publishing it)."""
+    if round_no is not None:
+        return round_no
+    current = lookup.current_round(tx, t)
+    if current is not None:
+        return current.number
+    paired = [r.number for r in list_rounds(tx.db, t.id)
+              if pairings_of_round(tx.db, t.id, r.number)]
+    if not paired:
+        raise Refusal("view.no_round_yet", tournament=t.name)
+    return paired[-1]
+
+
 def _standings(tx: Tx, slug: str) -> Reply:
     t = lookup.tournament(tx, slug)
     profile = tx.profile(t.profile)
     rank = ranking(tx.db, t, profile)
     rule = criteria_for(profile, round_robin=rank.round_robin)[1]
     rows = standing_rows(tx.db, rank.standings)
-    for row in rows:  # named per row: the final standings share the running ones' rows
-        row["key"] = "view.standings_out_row" if row["out"] else "view.standings_row"
+    # named per row: the final standings share the running ones' rows; before the first
+    # result nobody has earned qualification points yet (SP A3), so none are shown
+    row_key = "view.standings_row" if rank.results else "view.standings_unplayed_row"
+    for row in rows:
+        row["key"] = "view.standings_out_row" if row["out"] else row_key
     key = "view.final_standings" if t.status is TournamentStatus.FINISHED else "view.standings"
     return done(key, rule=rule, data=rows, tournament=t.name)
 
 
-def _pairings(tx: Tx, slug: str, round_no: int) -> Reply:
+def _pairings(tx: Tx, slug: str, round_no: int | None) -> Reply:
     t = lookup.tournament(tx, slug)
+    round_no = _shown_round(tx, t, round_no)
     _round_or_refuse(tx, t, round_no)
     rnd = get_round(tx.db, t.id, round_no)
     tables = tables_of(tx.db, t, round_no)
@@ -254,8 +273,9 @@ def _pairings(tx: Tx, slug: str, round_no: int) -> Reply:
                 tournament=t.name, round=round_no, start=rnd.starts_at, limit=rnd.limit_at)
 
 
-def _results(tx: Tx, slug: str, round_no: int) -> Reply:
+def _results(tx: Tx, slug: str, round_no: int | None) -> Reply:
     t = lookup.tournament(tx, slug)
+    round_no = _shown_round(tx, t, round_no)
     _round_or_refuse(tx, t, round_no)
     tables = tables_of(tx.db, t, round_no)
     if not tables:
@@ -271,11 +291,13 @@ async def standings_view(app: App, slug: str) -> Reply:
     return await app.run(_standings, slug)
 
 
-async def pairings_view(app: App, slug: str, round_no: int) -> Reply:
+async def pairings_view(app: App, slug: str, round_no: int | None = None) -> Reply:
+    """Round `round_no`, or the current one (see `_shown_round`)."""
     return await app.run(_pairings, slug, round_no)
 
 
-async def results_view(app: App, slug: str, round_no: int) -> Reply:
+async def results_view(app: App, slug: str, round_no: int | None = None) -> Reply:
+    """Round `round_no`, or the current one (see `_shown_round`)."""
     return await app.run(_results, slug, round_no)
 
 
@@ -304,11 +326,13 @@ def build_report(tx: Tx, t: Tournament) -> TournamentReport:
                 screlo[lookup.rules_id(pid)] = ScreloChange(
                     before, Rating(change.after_value, change.after_games))
     criteria, rule = criteria_for(profile, round_robin=rank.round_robin)
+    seeds = {lookup.rules_id(e.player_id): seed_rating(e, profile)
+             for e in list_entries(tx.db, t.id) if e.player_id in ids}
     return TournamentReport(
         name=t.name, profile_title=profile.title, generated_at=tx.now, players=players,
         rounds=rounds, standings=rank.standings, criteria=criteria, standings_rule=rule,
         screlo=screlo, excluded=rank.out,
-        round_starts={r.number: r.starts_at for r in list_rounds(tx.db, t.id)},
+        round_starts={r.number: r.starts_at for r in list_rounds(tx.db, t.id)}, seeds=seeds,
     )
 
 

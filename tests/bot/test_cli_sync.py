@@ -7,6 +7,7 @@ clock)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 import sqlite3
 import subprocess
@@ -190,6 +191,24 @@ def test_sync_reads_the_round_from_herna_and_stores_the_results(
     code, out, _ = sync(cli, herna, config)
     assert code == 0 and "nové záznamy 0, zmenené záznamy 0" in out
     assert results_of(cli) == shown
+
+
+def test_the_summary_counts_every_record_it_flagged(
+    cli: Cli, sim: Simulator, herna: str, config: str, login: None
+) -> None:
+    """A record with the wrong table settings is flagged for the admin; a record with an
+    impossible score is refused (the admin is told why it does not count): both are flagged."""
+    tables = paired_round(cli)
+    game = herna_game("801", *tables[1], ROUND_1 + timedelta(minutes=2), (412, 365))
+    sim.add_game(dataclasses.replace(
+        game, settings=dataclasses.replace(game.settings, tempo="2x25")))
+    sim.add_game(herna_game("802", *tables[2], ROUND_1 + timedelta(minutes=3), (4000, 300)))
+    code, out, err = sync(cli, herna, config)
+    assert code == 0, err
+    notes = [line for line in out.splitlines() if line.startswith("[admin]")]
+    assert len(notes) == 2 and "nesprávne nastavenie stola" in notes[0]
+    assert "skóre 4000 je nad možnou hranicou" in notes[1]
+    assert "nové záznamy 2, zmenené záznamy 0, záznamy s príznakom 2," in out
 
 
 # -- failures: one clear line, a non-zero exit, nothing stored lost -------------------------

@@ -74,20 +74,45 @@ def test_standings_list_every_player_in_order_with_the_profile_columns(report, t
     table = soup_of(report, tmp_path).select_one("table.standings")
     heads = texts(table.thead.find_all("th"))
     assert heads == [
-        "#", "Hráč", "Body", "Výhry", "Medián Buch.", "Buchholz", "Skóre (Dal)",
-        "Kval. body", "Mimo poradia",
+        "#", "Hráč", "Body", "Kval. body", "V–P–R", "Rozdiel", "Výhry", "Medián Buch.",
+        "Buchholz", "Skóre (Dal)", "Screlo pred", "Screlo po",
     ]  # fmt: skip
     rows = table.tbody.find_all("tr")
     assert [r.find("td", class_="player")["data-player"] for r in rows] == list("adceb")
     first = texts(rows[0].find_all("td"))
-    assert first == ["1.", "Ján Kováč jkovac", "3,5", "3", "3", "5,5", "1001", "40", ""]
+    # a: beat b, bye, c forfeited, drew with d: 3 wins, no loss, 1 draw
+    assert first == [
+        "1.", "Ján Kováč jkovac", "3,5", "40", "3–0–1", "+20", "3", "3", "5,5", "1001",
+        "1850", "1856,2",
+    ]  # fmt: skip
     excluded = rows[3]
     assert "out" in excluded["class"]
     cells = texts(excluded.find_all("td"))
-    assert cells[-2:] == ["—", "vylúčený: 2 kontumácie bez ťahu (e-SP 3.6 a)"]
-    assert texts(rows[4].find_all("td"))[-2:] == ["30", ""]
+    assert cells[3] == "—" and cells[-2:] == ["—", "—"]  # no qualification points, no screlo
+    assert excluded.find("sup", class_="out-mark").get_text() == "1"
+    # the reason is a note under the table, not a cell of the row
     page = soup_of(report, tmp_path)
+    note = page.select_one('.out-notes li[data-player="e"]').get_text(" ", strip=True)
+    assert note == "1 Mária Nováková: vylúčený: 2 kontumácie bez ťahu (e-SP 3.6 a)"
+    assert texts(rows[4].find_all("td"))[3:6] == ["30", "0–4–0", "−120"]
     assert "Poradie podľa e-SP 2.4." in page.find(id="poradie").get_text()
+
+
+def test_record_has_no_draw_column_without_a_draw(report, tmp_path):
+    """W–L when nobody drew; a double forfeit 0:0 is a loss for both, not a draw."""
+    rounds = {n: tables for n, tables in report.rounds.items() if n != 4}  # round 4 has the draw
+    soup = soup_of(dataclasses.replace(report, rounds=rounds), tmp_path)
+    heads = texts(soup.select("table.standings thead th"))
+    assert "V–P" in heads and "V–P–R" not in heads
+    rows = soup.select("table.standings tbody tr")
+    records = {r.find("td", class_="player")["data-player"]: r.select_one("td.record").get_text()
+               for r in rows}
+    assert records == {"a": "3–0", "d": "2–1", "c": "2–1", "e": "1–2", "b": "0–3"}
+
+
+def test_no_qualification_points_before_any_result(report, tmp_path):
+    soup = soup_of(dataclasses.replace(report, rounds={}), tmp_path)
+    assert {td.get_text() for td in soup.select("table.standings td.qp")} == {"—"}
 
 
 def test_excluded_map_alone_marks_a_player_out(report, tmp_path):
@@ -95,19 +120,15 @@ def test_excluded_map_alone_marks_a_player_out(report, tmp_path):
     standings = [dataclasses.replace(s, out=None) for s in report.standings]
     soup = soup_of(dataclasses.replace(report, standings=standings), tmp_path)
     row = soup.select("table.standings tbody tr")[3]
-    assert "e-SP 3.6" in row.find("td", class_="reason").get_text()
+    assert "out" in row["class"] and row.find("td", class_="qp").get_text() == "—"
+    assert "e-SP 3.6" in soup.select_one('.out-notes li[data-player="e"]').get_text()
 
 
 @pytest.mark.parametrize(
     ("profile", "round_robin", "shown", "hidden"),
     [
-        (Profile.load("sss-online"), False, ["Skóre (Dal)", "Medián Buch."], ["Rozdiel"]),
-        (
-            Profile.load("sss-live"),
-            False,
-            ["Rozdiel"],
-            ["Skóre (Dal)"],
-        ),
+        (Profile.load("sss-online"), False, ["Skóre (Dal)", "Medián Buch."], ["Neustadtl (SB)"]),
+        (Profile.load("sss-live"), False, ["Rozdiel"], ["Skóre (Dal)"]),
         (
             Profile.load("sss-live"),
             True,
@@ -128,8 +149,8 @@ def test_standing_columns_follow_the_profile(report, tmp_path, profile, round_ro
     assert len(first_row) == len(heads)
     if "neustadtl" in criteria:
         assert first_row[heads.index("Neustadtl (SB)")] == "1,25"
-    if "spread" in criteria:
-        assert first_row[heads.index("Rozdiel")] == "20"
+    assert heads.count("Rozdiel") == 1  # the spread is always shown, once
+    assert first_row[heads.index("Rozdiel")] == "+20"
 
 
 def cross_cells(soup: BeautifulSoup, player: str) -> dict[int, Tag]:
@@ -137,25 +158,32 @@ def cross_cells(soup: BeautifulSoup, player: str) -> dict[int, Tag]:
     return {int(td["data-round"]): td for td in row.find_all("td", class_="game")}
 
 
-def test_crosstable_cells(report, tmp_path):
+def test_crosstable_cells_show_the_result_first_then_who_started(report, tmp_path):
     soup = soup_of(report, tmp_path)
     heads = texts(soup.select("table.cross thead th"))
     assert heads == ["#", "Hráč", "1.", "2.", "3.", "4.", "Body"]
     a = cross_cells(soup, "a")
     assert texts([a[n] for n in (1, 2, 3, 4)]) == [
-        "5+ 1 · 420:380",  # beat b (rank 5), a started
-        "BYE 1 · 20:0",
-        "3+ 1 · 370:320",  # c disconnected: forfeited against c, not a
-        "2+ ½ · 300:300",
+        "1 5 · Z 420:380",  # beat b (rank 5), a started
+        "1 voľno 20:0",
+        "1K 3 · Z 370:320",  # c disconnected: forfeited against c, a won by forfeit
+        "½ 2 · Z 300:300",
     ]
     b = cross_cells(soup, "b")
-    assert texts([b[1], b[2]]) == ["1− 0 · 380:420", "3+ 0 · 400:350"]
-    assert b[3].find("abbr", class_="k") is not None  # both did not come: forfeit against b
-    assert a[3].find("abbr", class_="k") is None
+    assert texts([b[1], b[2]]) == ["0 1 · D 380:420", "0 3 · Z 400:350"]  # lost though started
+    assert b[3].find("span", class_="res").get_text() == "K"  # double forfeit: K for both
+    assert cross_cells(soup, "e")[3].find("span", class_="res").get_text() == "K"
     e = cross_cells(soup, "e")
-    assert texts([e[2]]) == ["2− 0 · 0:100 K"]
+    assert texts([e[2]]) == ["K 2 · D 0:100"]
     assert e[4].get_text(strip=True) == "—"  # excluded: no game in round 4
-    assert a[1]["data-opponent"] == "b" and a[1]["data-start"] == "+"
+    assert a[1]["data-opponent"] == "b" and a[1]["data-start"] == "first"
+    assert b[1]["data-start"] == "second" and b[1]["data-result"] == "0"
+    # the legend explains every symbol a cell can show
+    legend = soup.select_one("#tabulka p.legend").get_text(" ", strip=True)
+    for told in ("1 výhra", "0 prehra", "½ remíza", "K kontumačná prehra", "1K výhra kontumáciou",
+                 "obojstrannej kontumácii 0:0 majú K obaja", "Z hráč začínal",
+                 "D začínal súper", "voľno"):
+        assert told in legend, told
     # rows follow the standings, the last column repeats the points
     rows = soup.select("table.cross tbody tr")
     assert [texts(r.find_all("td"))[-1] for r in rows] == ["3,5", "2,5", "2", "1", "0"]
@@ -281,3 +309,16 @@ def test_no_screlo_no_chart_and_empty_tournament(tmp_path):
     assert soup.select('nav a[href="#screlo"]') == []
     assert "Zatiaľ sa nehralo." in soup.find(id="tabulka").get_text()
     assert "Zatiaľ nie sú žiadne výsledky." in soup.find(id="kola").get_text()
+
+
+def test_screlo_before_shows_the_seed_until_the_tournament_is_rated(report, tmp_path):
+    seeds = {"a": 1850.0, "b": 1740.0, "c": 1600.0, "d": 2010.5, "e": 1500.0}
+    running = dataclasses.replace(report, screlo={}, seeds=seeds)
+    table = soup_of(running, tmp_path).select_one("table.standings")
+    heads = texts(table.thead.find_all("th"))
+    assert heads[-1] == "Screlo pred" and "Screlo po" not in heads
+    assert [r.find_all("td")[-1].get_text() for r in table.tbody.find_all("tr")] == [
+        "1850", "2010,5", "1600", "1500", "1740"]
+    rated = soup_of(dataclasses.replace(report, seeds=seeds), tmp_path)
+    excluded = rated.select("table.standings tbody tr")[3].find_all("td")
+    assert texts(excluded[-2:]) == ["1500", "—"]  # seeded, not rated: no "after"

@@ -26,7 +26,8 @@ def test_report_freezes_its_containers(report):
         ({"generated_at": datetime(2025, 3, 7, 20, 5)}, "generated_at has no time zone"),
         ({"round_starts": {2: datetime(2025, 3, 7, 20, 5)}}, "round_starts[2] has no time zone"),
         ({"criteria": ("points", "sonneborn")}, "unknown standings criterion 'sonneborn'"),
-        ({"excluded": {"zz": "dôvod"}}, "screlo/excluded names unknown player 'zz'"),
+        ({"excluded": {"zz": "dôvod"}}, "screlo/excluded/seeds names unknown player 'zz'"),
+        ({"seeds": {"s": 1700.0}}, "names unknown player 's'"),
         (
             {"screlo": {"q": ScreloChange(Rating(1600, 0), Rating(1610, 1))}},
             "names unknown player 'q'",

@@ -83,7 +83,9 @@ async def test_rule_a_conflict_with_an_allowed_end(
     assert not_allowed.key == "admin.ruling_not_allowed" and "finished" in said(not_allowed)
     bad = await admin.rule(app, world.slug, ADMIN_ID, table.id,
                            (End.TIME_LOSS, {"loser": 12345}), "čas")
-    assert bad.key == "admin.bad_case"
+    # the case check's refusal is a catalogue message of its own, citing the rule
+    assert (bad.key, bad.rule) == ("case.loser_stranger", "e-SP 4.9")
+    assert said(bad).startswith("Takéto rozhodnutie nemožno zapísať: hráč 12345 (--loser)")
     unknown = await admin.rule(app, world.slug, ADMIN_ID, table.id,
                                (End.FINISHED, {"score": 1}), "x")
     assert unknown.key == "admin.bad_case" and "score" in said(unknown)
