@@ -14,7 +14,8 @@ from importlib import resources
 from pathlib import Path
 
 from bot.i18n import SLOVAK
-from bot.publish.html import CSP, _scroll, _section
+from bot.publish.cells import scroll as _scroll
+from bot.publish.html import CSP, _section
 from bot.publish.slovak import number
 from bot.services.season import (
     SeasonView,
