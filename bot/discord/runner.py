@@ -203,7 +203,7 @@ async def login_with_retry(
             return
         except UNREACHABLE as exc:
             wait = backoff.wait(attempt)
-            log.warning("%s", t("run.retry", SLOVAK, attempt=attempt, seconds=f"{wait:g}",
+            log.warning("%s", t("run.retry", SLOVAK, attempt=attempt, seconds=wait,
                                 error=str(exc) or type(exc).__name__))
             await _drop_session(bot)
         with contextlib.suppress(TimeoutError):
