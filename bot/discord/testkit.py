@@ -1208,6 +1208,9 @@ class DiscordHarness:
         if key == "DELETE /channels/{channel_id}/messages/{message_id}":
             self._message(params["message_id"]).deleted = True
             return None
+        if key in ("PUT /applications/{application_id}/commands",
+                   "PUT /applications/{application_id}/guilds/{guild_id}/commands"):
+            return self._registered(payload, params.get("guild_id"))  # --sync-commands
         if key == "GET /users/{user_id}":
             return self._user(params["user_id"]).payload()
         if key == "GET /guilds/{guild_id}/members/{member_id}":
@@ -1225,6 +1228,12 @@ class DiscordHarness:
                 user.roles.append(role_id)
             return None
         raise HarnessError(f"the harness does not simulate {key}; add it to testkit._on_http")
+
+    def _registered(self, commands: Any, guild_id: str | None) -> list[dict[str, Any]]:
+        """Discord's answer to a bulk overwrite: each command as sent, with its ids."""
+        where = {"guild_id": guild_id} if guild_id else {}
+        return [{**command, **where, "id": str(self.snowflake()), "application_id": str(APP_ID),
+                 "version": str(self.snowflake())} for command in commands or []]
 
     def _user(self, user_id: int | str) -> FakeUser:
         user = self.users.get(int(user_id))
