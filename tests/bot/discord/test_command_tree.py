@@ -46,7 +46,7 @@ async def test_admin_is_hidden_from_players_and_only_admin_is(
 ) -> None:
     admin = registered.pop("admin")
     assert int(admin["default_member_permissions"]) == ADMIN_PERMISSIONS.value
-    assert ADMIN_PERMISSIONS == discord.Permissions(manage_messages=True)  # as documented
+    assert discord.Permissions(manage_messages=True) == ADMIN_PERMISSIONS  # as documented
     assert admin["contexts"] == [0]  # the guild only, never in DMs
     assert registered and all(c["default_member_permissions"] is None
                               for c in registered.values())  # players see their commands
