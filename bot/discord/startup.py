@@ -144,10 +144,20 @@ async def _check_admins(guild: discord.Guild, tournament: Tournament) -> None:
     """Without an admin channel, the head admins' DMs: at least one must be on the guild;
     the others are named in a warning (the bot still starts: one absent admin of three must
     not stop a tournament)."""
-    absent = [admin for admin in tournament.admin_ids if await _member(guild, admin) is None]
+    absent = [admin for admin in tournament.admin_ids if await _absent(guild, admin)]
     ids = ", ".join(str(admin) for admin in absent)
     if len(absent) == len(tournament.admin_ids):
         raise StartupError.of("admins_unreachable", guild=guild.name, ids=ids,
                               slug=tournament.slug)
     if absent:
         log.warning("%s", t("run.some_admins_unreachable", SLOVAK, guild=guild.name, ids=ids))
+
+
+async def _absent(guild: discord.Guild, admin: int) -> bool:
+    """Whether Discord says the admin is not on the guild. A failed question (Discord's 5xx)
+    is no fault of the configuration: he counts as present, with a warning."""
+    try:
+        return await _member(guild, admin) is None
+    except discord.HTTPException as exc:
+        log.warning("%s", t("run.admin_not_checked", SLOVAK, admin=admin, error=exc))
+        return False

@@ -267,3 +267,16 @@ async def test_a_stop_while_waiting_for_discord_ends_cleanly(
     assert not (tmp_path / "heartbeat").exists()
     assert "scheduler stopped" not in caplog.text
     assert caplog.messages[-2:] == ["zastavené počas čakania na Discord", "store closed"]
+
+
+async def test_a_failed_question_about_an_admin_is_no_configuration_fault(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    t = run_tournament(tmp_path / "s.db")
+    async with DiscordHarness(StrediskoBot()) as h:
+        h.fail_next("GET /guilds/{guild_id}/members/{member_id}", status=503)
+        with caplog.at_level(logging.WARNING, "stredisko"):
+            found = await check_guild(h.bot, DiscordConfig(guild_id=GUILD_ID), t)
+    assert found.guild_id == GUILD_ID
+    assert caplog.messages[0].startswith(
+        f"nepodarilo sa overiť, či je hlavný administrátor {t.admin_ids[0]} na serveri (503")
