@@ -15,6 +15,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -95,6 +96,12 @@ _ENV = {
 }
 #: keys holding a file's path: relative to the config file's folder when written there
 _PATHS = {("store", "path"), ("discord", "heartbeat_file")}
+#: numbers that must be positive (a zero poll or heartbeat would spin); others must not be
+#: negative (0 means "none" or "no limit" where the example says so)
+_POSITIVE = {("discord", "heartbeat_seconds"), ("sync", "poll_minutes"),
+             ("herna", "timeout_seconds"), ("herna", "max_pages"),
+             ("herna", "read_deadline_seconds"), ("herna", "max_page_bytes")}
+_CLOCK = re.compile(r"([01]?\d|2[0-3]):[0-5]\d")
 #: how a value's expected type is named in a message (`config.type.*`)
 _TYPE_NAMES = {int: "int", float: "float", str: "str", bool: "bool"}
 
@@ -163,4 +170,17 @@ def _section(cls: type, name: str, values: dict[str, Any]) -> Any:
         elif not isinstance(value, want) or (want is int and isinstance(value, bool)):
             raise ConfigError.of("wrong_type", section=name, option=key, value=_as_written(value),
                                  expected=t(f"config.type.{_TYPE_NAMES[want]}", SLOVAK))
+        _check_value(name, key, values[key])
     return cls(**values)
+
+
+def _check_value(section: str, key: str, value: Any) -> None:
+    """A value of the right type that still cannot work: a negative number, a zero interval,
+    a nightly time that is no time of day."""
+    if (section, key) == ("sync", "nightly") and not _CLOCK.fullmatch(value):
+        raise ConfigError.of("not_clock", section=section, option=key, value=_as_written(value))
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return
+    if value <= 0 if (section, key) in _POSITIVE else value < 0:
+        message = "not_positive" if (section, key) in _POSITIVE else "negative"
+        raise ConfigError.of(message, section=section, option=key, value=_as_written(value))

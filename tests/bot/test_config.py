@@ -41,6 +41,10 @@ def test_environment_overrides_file_secrets(tmp_path: Path) -> None:
         ("[discord]\nfoo = 1\n", "[discord] foo: neznámy kľúč (známe: token, guild_id, "),
         ("store = 1\n", "[store] musí byť tabuľka"),
         ("[sync\n", "config.toml: nie je platný TOML: "),
+        ("[sync]\nnightly = '3 am'\n",
+         '[sync] nightly: očakáva sa čas HH:MM (napr. "03:00"), zadané "3 am"'),
+        ("[sync]\npoll_minutes = 0\n", "[sync] poll_minutes: musí byť viac ako 0, zadané 0"),
+        ("[discord]\nguild_id = -5\n", "[discord] guild_id: nesmie byť záporné, zadané -5"),
     ],
 )
 def test_bad_config_is_one_slovak_line_naming_the_key(tmp_path: Path, text: str,
