@@ -96,7 +96,7 @@ def _with_admins(t: Tournament, ids: list[int]) -> Tournament:
                "administrátorovi, alebo opravte [discord] admin_role"),
     (_channel_closed, "bot nesmie písať do kanála #riadiace-stredisko: chýba mu Posielať správy "
                       "(Send Messages), Vkladať odkazy (Embed Links) (nastavenia kanála → "
-                      "Povolenia → rola bota)"),
+                      "Permissions → rola bota)"),
     (_no_admin_channel, f"na serveri SSS online nie je kanál {ADMIN_CHANNEL_ID} hlavného "
                         "administrátora: opravte [discord] admin_channel_id"),
     (_admin_channel_hidden, "bot nesmie písať do kanála hlavného administrátora #hlavny-admin: "
@@ -155,26 +155,26 @@ def _one_line(err: str) -> str:
     return err.removeprefix("stredisko: chyba: ").rstrip("\n")
 
 
-async def test_a_wrong_guild_stops_the_bot_with_one_line_and_exit_2(
+def test_a_wrong_guild_stops_the_bot_with_one_line_and_exit_2(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], no_discord: str,
 ) -> None:
     fake_gateway(monkeypatch)
     run_tournament(tmp_path / "stredisko.db")
     path = config_file(tmp_path)
     path.write_text(path.read_text(encoding="utf-8").replace(str(GUILD_ID), "123"),
                     encoding="utf-8")
-    config = load_config(path, env={})
-    with caplog.at_level(logging.INFO, "stredisko"), pytest.raises(StartupError) as caught:
-        await asyncio.wait_for(runner.serve(config, "token", sync_commands=False), 10)
-    assert str(caught.value).startswith("bot nie je na serveri 123:")
+    with caplog.at_level(logging.INFO, "stredisko"):
+        assert main(["run", "--config", str(path)]) == 2
+    assert _one_line(capsys.readouterr().err).startswith("bot nie je na serveri 123: ")
     assert "scheduler started" not in caplog.text
     assert "scheduler stopped" not in caplog.text  # it never started
     assert caplog.messages[-1] == "store closed"
 
 
 @pytest.mark.parametrize(("config", "line"), [
-    ("", "[discord] guild_id nie je nastavené: zapnite v Discorde vývojársky režim"),
+    ("", "[discord] guild_id nie je nastavené: zapnite v Discorde User Settings → Advanced "
+         "→ Developer Mode"),
     (f"guild_id = {GUILD_ID}\n", "[discord] tournament nie je nastavené"),
     (f'guild_id = {GUILD_ID}\ntournament = "kt"\n', "databáza {db} neexistuje: najprv založte "
                                                    "turnaj (stredisko create PROPOZÍCIE)"),
