@@ -58,6 +58,7 @@ __all__ = ["StartupError", "resolve_guild_config", "run", "serve"]
 log = logging.getLogger("stredisko.runner")
 
 EXIT_OK = 0
+EXIT_FAILED = 1  # Discord was lost during start-up: not the configuration's fault
 EXIT_STARTUP = 2  # the bot could not start: configuration, token, database
 POLL_STOP_GRACE_S = 30.0  # how long a pass in flight (round poll, outbox) may take at shutdown
 OUTBOX_EVERY_S = 10.0  # how often the outbox is checked for messages other processes queued
@@ -97,13 +98,17 @@ def run(config_path: str | None, sync_commands: bool) -> int:
         return _fail(t("run.token_rejected", SLOVAK))
     except discord.PrivilegedIntentsRequired:
         return _fail(t("run.intents", SLOVAK))
+    except discord.HTTPException as exc:  # another refusal at start (e.g. the command sync)
+        return _fail(t("run.discord_refused", SLOVAK, status=exc.status, error=exc.text))
+    except UNREACHABLE as exc:  # lost after login, before the gateway: a restart retries
+        return _fail(t("run.lost", SLOVAK, error=str(exc) or type(exc).__name__), EXIT_FAILED)
     except KeyboardInterrupt:  # Ctrl-C before the signal handlers were installed
         return EXIT_OK
 
 
-def _fail(line: str) -> int:
+def _fail(line: str, code: int = EXIT_STARTUP) -> int:
     print(t("run.error", SLOVAK, reason=line), file=sys.stderr)
-    return EXIT_STARTUP
+    return code
 
 
 def _configure_logging() -> None:

@@ -12,8 +12,10 @@ import socket
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 from discord.http import Route
@@ -280,3 +282,25 @@ async def test_a_failed_question_about_an_admin_is_no_configuration_fault(
     assert found.guild_id == GUILD_ID
     assert caplog.messages[0].startswith(
         f"nepodarilo sa overiť, či je hlavný administrátor {t.admin_ids[0]} na serveri (503")
+
+
+@pytest.mark.parametrize(("error", "code", "line"), [
+    (discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"),
+                       {"code": 50001, "message": "Missing Access"}), 2,
+     "Discord odmietol požiadavku pri štarte (403: Missing Access)"),
+    (aiohttp.ServerDisconnectedError(), 1,
+     "spojenie s Discordom sa pri štarte stratilo (Server disconnected); spustite bota znova"),
+], ids=["refused", "lost"])
+def test_a_command_sync_that_fails_is_one_line_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    no_discord: str, error: Exception, code: int, line: str,
+) -> None:
+    fake_gateway(monkeypatch)
+
+    async def sync(self: Any, *, guild: Any = None) -> list[Any]:
+        raise error
+
+    monkeypatch.setattr(discord.app_commands.CommandTree, "sync", sync)
+    run_tournament(tmp_path / "stredisko.db")
+    assert main(["run", "--sync-commands", "--config", str(config_file(tmp_path))]) == code
+    assert _one_line(capsys.readouterr().err).startswith(line)
