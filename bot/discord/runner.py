@@ -10,8 +10,8 @@ late), but a rejected token is a configuration fault —, optional command sync 
 mid-tournament), the heartbeat file (from login on: "logged in and alive"), then the gateway.
 Once connected the guild is checked against the configuration (`startup.check_guild`); then the
 outbox is delivered first (what a crash or the CLI left pending; stale messages are dropped),
-the scheduler fires overdue timers, and the outbox sender keeps delivering what the CLI queues
-meanwhile. Every fault the operator must fix is one Slovak line and exit code 2.
+the scheduler fires overdue timers, the outbox sender keeps delivering what the CLI queues
+meanwhile, and the round poll reads herna.net during a round. Every fault the operator must fix is one Slovak line and exit code 2.
 SIGTERM or Ctrl-C stops it cleanly: the round poll's pass in flight finished (up to 30 s), the
 outbox sender stopped, scheduler stopped (if it started), heartbeat stopped, bot closed, store
 closed (its queued writes finish).
@@ -246,7 +246,8 @@ def _remove_signals(signals: list[signal.Signals]) -> None:
 
 @dataclass
 class _Started:
-    """What the first `on_ready` did: the guild check's fault, the scheduler once running."""
+    """What the first `on_ready` did: the guild check's fault, the scheduler once running
+    (only a started one is stopped and said to be)."""
 
     fault: StartupError | None = None
     scheduler: Scheduler | None = None
@@ -277,8 +278,23 @@ async def serve(
         holder.append(app)
         scheduler = make_scheduler(app, herna, config.sync.nightly)
         background: list[asyncio.Task[None]] = []
-        bot.add_listener(_on_ready(bot, config.discord, tournament, scheduler, stop, background,
-                                   started), "on_ready")
+
+        async def begin() -> None:
+            """The work, once the guild passed its check: what waited in the outbox first,
+            then the scheduler, the outbox sender and the round poll."""
+            flushed = await app.sender.flush()
+            log.info("outbox at start: %d sent, %d dropped as stale, %d failed",
+                     flushed.sent, flushed.dropped, flushed.failed)
+            await scheduler.start()
+            started.scheduler = scheduler
+            log.info("scheduler started")
+            background.append(asyncio.create_task(app.sender.run(stop, OUTBOX_EVERY_S),
+                                                  name="stredisko-outbox"))
+            poll = _start_round_poll(app, slug, herna, config.sync.poll_minutes, stop)
+            background.extend([poll] if poll is not None else [])
+
+        bot.add_listener(_on_ready(bot, config.discord, tournament, started, stop, begin),
+                         "on_ready")
         async with bot:
             try:
                 await login_with_retry(bot, token, stop, backoff)
@@ -287,11 +303,10 @@ async def serve(
             if sync_commands:
                 await sync_app_commands(bot, config.discord.guild_id)
             heartbeat.start()
-            poll = _start_round_poll(app, slug, herna, config.sync.poll_minutes, stop)
             try:
                 await _until_stopped(bot, stop)
             finally:
-                for task in ([poll] if poll is not None else []) + background:
+                for task in background:
                     await stop_background(task, stop)
         if started.fault is not None:
             raise started.fault
@@ -344,18 +359,21 @@ async def stop_background(
 
 
 def _on_ready(
-    bot: StrediskoBot, config: DiscordConfig, tournament: Tournament, scheduler: Scheduler,
-    stop: asyncio.Event, background: list[asyncio.Task[None]], started: _Started,
+    bot: StrediskoBot, config: DiscordConfig, tournament: Tournament, started: _Started,
+    stop: asyncio.Event, begin: Callable[[], Awaitable[None]],
 ) -> Callable[[], Awaitable[None]]:
     """Once connected, the first time: check the guild against the configuration (a fault
-    stops the bot: `serve` raises it, exit code 2), then deliver the pending outbox, start the
-    scheduler and the outbox sender — not earlier, so messages know where to go. On a later
-    reconnect only the control centre is found again (a fault is then logged, the bot goes on)."""
+    stops the bot: `serve` raises it, exit code 2), then `begin` the work — not earlier, so
+    messages know where to go. On a later reconnect only the control centre is found again (a
+    fault is then logged, the bot goes on)."""
+    checked = False
 
     async def on_ready() -> None:
-        if started.scheduler is not None or started.fault is not None:
+        nonlocal checked
+        if checked:
             _refresh_guild_config(bot, config, tournament)
             return
+        checked = True
         try:
             bot.config = await check_guild(bot, config, tournament)
         except Exception as exc:  # the bot must not idle unchecked: it stops, saying why
@@ -367,15 +385,7 @@ def _on_ready(
             return
         log.info("control centre: guild %s, channel %s", bot.config.guild_id,
                  bot.config.control_channel_id)
-        started.scheduler = scheduler
-        sender = scheduler.app.sender
-        flushed = await sender.flush()
-        log.info("outbox at start: %d sent, %d dropped as stale, %d failed",
-                 flushed.sent, flushed.dropped, flushed.failed)
-        await scheduler.start()
-        log.info("scheduler started")
-        background.append(asyncio.create_task(sender.run(stop, OUTBOX_EVERY_S),
-                                              name="stredisko-outbox"))
+        await begin()
 
     return on_ready
 
