@@ -11,7 +11,8 @@ mid-tournament), the heartbeat file (from login on: "logged in and alive"), then
 Once connected the guild is checked against the configuration (`startup.check_guild`); then the
 outbox is delivered first (what a crash or the CLI left pending; stale messages are dropped),
 the scheduler fires overdue timers, the outbox sender keeps delivering what the CLI queues
-meanwhile, and the round poll reads herna.net during a round. Every fault the operator must fix is one Slovak line and exit code 2.
+meanwhile, and the round poll reads herna.net during a round. Every fault the operator must
+fix is one Slovak line and exit code 2.
 SIGTERM or Ctrl-C stops it cleanly: the round poll's pass in flight finished (up to 30 s), the
 outbox sender stopped, scheduler stopped (if it started), heartbeat stopped, bot closed, store
 closed (its queued writes finish).
