@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import socket
 from collections.abc import Callable
 from dataclasses import replace
@@ -24,7 +25,7 @@ from bot.cli import main
 from bot.config import DiscordConfig, load_config
 from bot.discord import runner
 from bot.discord.client import GuildConfig, StrediskoBot
-from bot.discord.startup import StartupError, check_guild
+from bot.discord.startup import POSTING, StartupError, check_guild
 from bot.discord.testkit import (
     CONTROL_CHANNEL_ID,
     GUILD_ID,
@@ -304,3 +305,11 @@ def test_a_command_sync_that_fails_is_one_line_too(
     run_tournament(tmp_path / "stredisko.db")
     assert main(["run", "--sync-commands", "--config", str(config_file(tmp_path))]) == code
     assert _one_line(capsys.readouterr().err).startswith(line)
+
+
+def test_the_documented_invite_grants_what_the_start_up_check_asks() -> None:
+    example = (Path(__file__).resolve().parents[3] / "config.example.toml").read_text("utf-8")
+    (granted,) = re.findall(r"scope=bot\+applications\.commands&permissions=(\d+)", example)
+    permissions = discord.Permissions(int(granted))
+    assert all(getattr(permissions, name) for name in POSTING)
+    assert permissions.read_message_history and not permissions.administrator
