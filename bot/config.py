@@ -103,7 +103,7 @@ _POSITIVE = {("discord", "heartbeat_seconds"), ("sync", "poll_minutes"),
              ("herna", "read_deadline_seconds"), ("herna", "max_page_bytes")}
 _CLOCK = re.compile(r"([01]?\d|2[0-3]):[0-5]\d")
 #: how a value's expected type is named in a message (`config.type.*`)
-_TYPE_NAMES = {int: "int", float: "float", str: "str", bool: "bool"}
+_TYPE_NAMES = {int: "int", float: "float", str: "str", bool: "bool", list: "list", dict: "dict"}
 
 
 def load_config(path: str | Path | None, env: Mapping[str, str] | None = None) -> Config:
@@ -169,7 +169,8 @@ def _section(cls: type, name: str, values: dict[str, Any]) -> Any:
             values[key] = float(value)
         elif not isinstance(value, want) or (want is int and isinstance(value, bool)):
             raise ConfigError.of("wrong_type", section=name, option=key, value=_as_written(value),
-                                 expected=t(f"config.type.{_TYPE_NAMES[want]}", SLOVAK))
+                                 expected=t(f"config.type.{_TYPE_NAMES.get(want, 'other')}",
+                                          SLOVAK))
         _check_value(name, key, values[key])
     return cls(**values)
 
