@@ -165,9 +165,9 @@ class Bench:
             if a == b:
                 a += 1
             out.append((self.users[self.player_discord[first]],
-                        {"moje_skore": str(a), "skore_supera": str(b)}))
+                        {"moje_skore": a, "skore_supera": b}))
             out.append((self.users[self.player_discord[second]],
-                        {"moje_skore": str(b), "skore_supera": str(a)}))
+                        {"moje_skore": b, "skore_supera": a}))
         self.rng.shuffle(out)  # who presses Enter first is not table order
         return out
 

@@ -2,20 +2,36 @@
 
 Secrets (the Discord token, the herna.net login) may come from either; the environment wins.
 They are kept out of every repr so they never reach a log.
+
+A relative path written in the file (`[store] path`, `[discord] heartbeat_file`) is relative to
+the file's own folder, so `stredisko create` and `stredisko run` find the same database from any
+working directory; a path from the environment (`STREDISKO_DB`, `STREDISKO_HEARTBEAT`) or a
+default without a file is relative to the working directory, as any shell path is.
+Every message is Slovak, from the catalogue (`config.*`), and names the key to fix.
 """
 
 from __future__ import annotations
 
+import difflib
+import json
 import os
+import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.i18n import SLOVAK, t
+
 
 class ConfigError(ValueError):
     """The configuration cannot be used; the message names the key."""
+
+    @classmethod
+    def of(cls, message: str, **params: Any) -> ConfigError:
+        """The error with the Slovak catalogue message `config.<message>`."""
+        return cls(t(f"config.{message}", SLOVAK, **params))
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,26 +101,48 @@ _ENV = {
     ("store", "path"): "STREDISKO_DB",
     ("discord", "heartbeat_file"): "STREDISKO_HEARTBEAT",
 }
+#: keys holding a file's path: relative to the config file's folder when written there
+_PATHS = {("store", "path"), ("discord", "heartbeat_file"), ("season", "file")}
+#: numbers that must be positive (a zero poll or heartbeat would spin); others must not be
+#: negative (0 means "none" or "no limit" where the example says so)
+_POSITIVE = {("discord", "heartbeat_seconds"), ("sync", "poll_minutes"),
+             ("herna", "timeout_seconds"), ("herna", "max_pages"),
+             ("herna", "read_deadline_seconds"), ("herna", "max_page_bytes")}
+_CLOCK = re.compile(r"([01]?\d|2[0-3]):[0-5]\d")
+#: how a value's expected type is named in a message (`config.type.*`)
+_TYPE_NAMES = {int: "int", float: "float", str: "str", bool: "bool", list: "list", dict: "dict"}
 
 
 def load_config(path: str | Path | None, env: Mapping[str, str] | None = None) -> Config:
     """Read `path` (optional) and apply environment overrides for the secrets."""
     env = os.environ if env is None else env
     data: dict[str, Any] = {}
+    folder: Path | None = None
     if path is not None:
         p = Path(path)
         try:
             data = tomllib.loads(p.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise ConfigError(f"{p}: file not found (copy config.example.toml)") from None
+            raise ConfigError.of("not_found", path=p) from None
         except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{p}: not valid TOML: {exc}") from None
+            raise ConfigError.of("not_toml", path=p, error=exc) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError.of("unreadable", path=p, error=exc) from None
+        folder = p.parent
     unknown = sorted(set(data) - set(_SECTIONS))
     if unknown:
-        raise ConfigError(f"unknown section [{unknown[0]}]")
+        raise ConfigError.of("unknown_section", section=unknown[0],
+                             hint=_hint(unknown[0], _SECTIONS), known=", ".join(_SECTIONS))
     sections = {}
     for name, cls in _SECTIONS.items():
-        values = dict(data.get(name, {}))
+        table = data.get(name, {})
+        if not isinstance(table, dict):
+            raise ConfigError.of("not_section", section=name)
+        values = dict(table)
+        if folder is not None:
+            for section, key in _PATHS:
+                if section == name and isinstance(values.get(key), str) and values[key]:
+                    values[key] = str(folder / values[key])  # an absolute one stays as is
         for (section, key), var in _ENV.items():
             if section == name and env.get(var):
                 values[key] = env[var]
@@ -112,16 +150,45 @@ def load_config(path: str | Path | None, env: Mapping[str, str] | None = None) -
     return Config(**sections)
 
 
+def _hint(name: str, known: Iterable[str]) -> str:
+    """" – nemysleli ste guild_id?" for a near miss, else nothing."""
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return t("config.did_you_mean", SLOVAK, option=close[0]) if close else ""
+
+
+def _as_written(value: Any) -> str:
+    """A value as TOML writes it (true, "3"), so the message shows what the file says."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value)
+
+
 def _section(cls: type, name: str, values: dict[str, Any]) -> Any:
-    known = {f for f in cls.__dataclass_fields__}
-    unknown = sorted(set(values) - known)
+    known = list(cls.__dataclass_fields__)
+    unknown = sorted(set(values) - set(known))
     if unknown:
-        raise ConfigError(f"[{name}] {unknown[0]}: unknown key")
+        raise ConfigError.of("unknown_key", section=name, option=unknown[0],
+                             hint=_hint(unknown[0], known), known=", ".join(known))
     defaults = cls()
     for key, value in values.items():
         want = type(getattr(defaults, key))
         if want is float and isinstance(value, int) and not isinstance(value, bool):
             values[key] = float(value)
         elif not isinstance(value, want) or (want is int and isinstance(value, bool)):
-            raise ConfigError(f"[{name}] {key}: expected {want.__name__}")
+            raise ConfigError.of("wrong_type", section=name, option=key, value=_as_written(value),
+                                 expected=t(f"config.type.{_TYPE_NAMES.get(want, 'other')}",
+                                          SLOVAK))
+        _check_value(name, key, values[key])
     return cls(**values)
+
+
+def _check_value(section: str, key: str, value: Any) -> None:
+    """A value of the right type that still cannot work: a negative number, a zero interval,
+    a nightly time that is no time of day."""
+    if (section, key) == ("sync", "nightly") and not _CLOCK.fullmatch(value):
+        raise ConfigError.of("not_clock", section=section, option=key, value=_as_written(value))
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return
+    if value <= 0 if (section, key) in _POSITIVE else value < 0:
+        message = "not_positive" if (section, key) in _POSITIVE else "negative"
+        raise ConfigError.of(message, section=section, option=key, value=_as_written(value))

@@ -5,7 +5,9 @@
   linked account) the control centre says so — naming the player, never repeating the content,
   which may be private. A message naming an account in `identity.DISCORD_ACCOUNT` (the one just
   unlinked, a rejected request's) goes to that account instead, quietly if it cannot;
-- `to_admin`: the head administrator's channel, or DMs to each head admin when there is none.
+- `to_admin`: the head administrator's channel, or DMs to each head admin when there is none
+  (the tournament's `admin_ids`: `admins = [...]` in the propozície, `stredisko admins`);
+  `stredisko run` refuses to start when neither is set (`bot.discord.startup`).
 
 Everything is rendered in Slovak (the guild's language) and cut to Discord's limits. Messages
 come from the outbox after the use case committed (`bot.services.outbox`): a Discord failure
@@ -33,6 +35,16 @@ log = logging.getLogger("stredisko.discord.notifier")
 # Announcements may ping players (pairings, results) but never @everyone or roles.
 ANNOUNCE_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 QUIET = discord.AllowedMentions.none()
+
+
+def admin_channel_of(tournament: Tournament | None, configured: int | None) -> int | None:
+    """The head admin's channel: the tournament's own (its settings), else the configured one
+    (`[discord] admin_channel_id`); None means DMs to the tournament's head admins."""
+    if tournament is not None:
+        own = tournament.settings.get("admin_channel_id")
+        if isinstance(own, int) and own:
+            return own
+    return configured
 
 
 class Undeliverable(RuntimeError):
@@ -116,11 +128,7 @@ class DiscordNotifier:
         return config.control_channel_id if config is not None else None
 
     def _admin_channel(self, tournament: Tournament | None) -> int | None:
-        if tournament is not None:
-            configured = tournament.settings.get("admin_channel_id")
-            if isinstance(configured, int) and configured:
-                return configured
-        return self.admin_channel_id
+        return admin_channel_of(tournament, self.admin_channel_id)
 
     async def _tournament(self, tournament_id: int) -> Tournament | None:
         try:

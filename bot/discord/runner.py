@@ -1,15 +1,21 @@
 """`stredisko run`: the control centre's bot process.
 
-Start-up order: configuration and token (a missing or rejected token is one clear line and exit
-code 2), the store, the bot with its cogs, the App (store + system clock + Discord notifier),
-login, optional command sync (only with `--sync-commands`: syncing on every start would hit
-Discord's rate limits and reorder commands mid-tournament), the heartbeat file and the
-scheduler inside the bot's event loop, then the gateway. Once connected the outbox is delivered
-first (what a crash or the CLI left pending; stale messages are dropped), then the scheduler
-fires overdue timers, and the outbox sender keeps delivering what the CLI queues meanwhile.
+Start-up order: configuration and token, then the offline checks (`bot.discord.startup`: guild
+id and tournament set, the database exists — `run` never creates one — and holds the
+tournament, the head admin's messages have a recipient), the store, the bot with its cogs, the
+App (store + system clock + Discord notifier), login — retried with a capped exponential
+backoff while Discord is unreachable (a container must not stop because the network came up
+late), but a rejected token is a configuration fault —, optional command sync (only with
+`--sync-commands`: syncing on every start would hit Discord's rate limits and reorder commands
+mid-tournament), the heartbeat file (from login on: "logged in and alive"), then the gateway.
+Once connected the guild is checked against the configuration (`startup.check_guild`); then the
+outbox is delivered first (what a crash or the CLI left pending; stale messages are dropped),
+the scheduler fires overdue timers, the outbox sender keeps delivering what the CLI queues
+meanwhile, and the round poll reads herna.net during a round. Every fault the operator must
+fix is one Slovak line and exit code 2.
 SIGTERM or Ctrl-C stops it cleanly: the round poll's pass in flight finished (up to 30 s), the
-outbox sender stopped, scheduler stopped, heartbeat stopped, bot closed, store closed (its
-queued writes finish).
+outbox sender stopped, scheduler stopped (if it started), heartbeat stopped, bot closed, store
+closed (its queued writes finish).
 """
 
 from __future__ import annotations
@@ -21,32 +27,59 @@ import signal
 import sqlite3
 import sys
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import time
 from pathlib import Path
 
+import aiohttp
 import discord
 
 from bot.clock import SystemClock
 from bot.config import Config, ConfigError, DiscordConfig, load_config
-from bot.discord.client import GuildConfig, StrediskoBot
-from bot.discord.heartbeat import DEFAULT_INTERVAL_S, Heartbeat
+from bot.discord.client import StrediskoBot
+from bot.discord.heartbeat import Heartbeat
+from bot.discord.i18n import SLOVAK, t
 from bot.discord.notifier import DiscordNotifier
+from bot.discord.startup import (
+    StartupError,
+    check_admin_recipients,
+    check_configured,
+    check_database,
+    check_guild,
+    resolve_guild_config,
+)
 from bot.scheduler import Scheduler
 from bot.services.app import App
 from bot.services.sync import nightly, poll_current_round
 from bot.store import NotFoundError, Store, Tournament, get_tournament_by_slug
 from scrapers.herna import Credentials, HernaClient, HernaSettings
 
+__all__ = ["StartupError", "resolve_guild_config", "run", "serve"]
+
 log = logging.getLogger("stredisko.runner")
 
 EXIT_OK = 0
+EXIT_FAILED = 1  # Discord was lost during start-up: not the configuration's fault
 EXIT_STARTUP = 2  # the bot could not start: configuration, token, database
 POLL_STOP_GRACE_S = 30.0  # how long a pass in flight (round poll, outbox) may take at shutdown
 OUTBOX_EVERY_S = 10.0  # how often the outbox is checked for messages other processes queued
 
 
-class StartupError(Exception):
-    """Something the operator must fix before the bot can start; the message says what."""
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    """Waits between login attempts while Discord is unreachable: `first` seconds, doubled
+    after each failure, never more than `cap` (a container restarted in the night reconnects
+    within minutes of Discord's return, without hammering it meanwhile)."""
+
+    first: float = 2.0
+    cap: float = 300.0
+
+    def wait(self, attempt: int) -> float:
+        return min(self.cap, self.first * 2 ** min(attempt - 1, 32))
+
+
+#: what "Discord is unreachable" looks like at login: no network or DNS, a timeout, Discord's 5xx
+UNREACHABLE = (OSError, aiohttp.ClientError, TimeoutError, discord.DiscordServerError)
 
 
 def run(config_path: str | None, sync_commands: bool) -> int:
@@ -56,26 +89,27 @@ def run(config_path: str | None, sync_commands: bool) -> int:
         config = load_config(config_path)
         token = config.discord.token.strip()
         if not token:
-            raise StartupError(
-                "chýba token Discordu: nastavte premennú DISCORD_TOKEN "
-                "alebo token v sekcii [discord] konfigurácie"
-            )
+            raise StartupError.of("no_token")
         return asyncio.run(serve(config, token, sync_commands=sync_commands))
     except ConfigError as exc:
-        return _fail(f"konfigurácia: {exc}")
+        return _fail(t("run.config", SLOVAK, reason=exc))
     except StartupError as exc:
         return _fail(str(exc))
     except discord.LoginFailure:
-        return _fail("Discord odmietol token (neplatný alebo zrušený): skontrolujte DISCORD_TOKEN")
+        return _fail(t("run.token_rejected", SLOVAK))
     except discord.PrivilegedIntentsRequired:
-        return _fail("Discord vyžaduje privilegované oprávnenia (intents), ktoré bot nemá povolené")
+        return _fail(t("run.intents", SLOVAK))
+    except discord.HTTPException as exc:  # another refusal at start (e.g. the command sync)
+        return _fail(t("run.discord_refused", SLOVAK, status=exc.status, error=exc.text))
+    except UNREACHABLE as exc:  # lost after login, before the gateway: a restart retries
+        return _fail(t("run.lost", SLOVAK, error=str(exc) or type(exc).__name__), EXIT_FAILED)
     except KeyboardInterrupt:  # Ctrl-C before the signal handlers were installed
         return EXIT_OK
 
 
-def _fail(line: str) -> int:
-    print(f"stredisko: chyba: {line}", file=sys.stderr)
-    return EXIT_STARTUP
+def _fail(line: str, code: int = EXIT_STARTUP) -> int:
+    print(t("run.error", SLOVAK, reason=line), file=sys.stderr)
+    return code
 
 
 def _configure_logging() -> None:
@@ -88,11 +122,6 @@ def _configure_logging() -> None:
 
 
 # -- the pieces --------------------------------------------------------------------------
-
-
-def tournament_slug(config: DiscordConfig) -> str:
-    # `tournament` is requested for bot.config.DiscordConfig; until then it may be missing.
-    return str(getattr(config, "tournament", "") or "")
 
 
 def herna_factory(config: Config) -> Callable[[], HernaClient] | None:
@@ -137,34 +166,21 @@ def make_scheduler(
     return Scheduler(app, nightly=nightly_sync, nightly_at=time(hour, minute))
 
 
-def resolve_guild_config(
-    guild: discord.Guild, tournament: Tournament | None, config: DiscordConfig
-) -> GuildConfig:
-    """Where the tournament lives: ids from the tournament row, else found by the configured
-    names (channel `riadiace-stredisko`, role `Hlavný administrátor`)."""
-    channel_id = tournament.channel_id if tournament else None
-    if channel_id is None:
-        channel = discord.utils.get(guild.text_channels, name=config.channel)
-        if channel is None:
-            raise StartupError(f"na serveri {guild.name} nie je kanál #{config.channel}")
-        channel_id = channel.id
-    role_id = tournament.admin_role_id if tournament else None
-    if role_id is None:
-        role = discord.utils.get(guild.roles, name=config.admin_role)
-        if role is None:
-            raise StartupError(f"na serveri {guild.name} nie je rola „{config.admin_role}“")
-        role_id = role.id
-    return GuildConfig(guild.id, channel_id, role_id)
-
-
-async def _load_tournament(store: Store, slug: str) -> Tournament | None:
-    if not slug:
-        log.warning("no [discord] tournament configured: player commands will refuse")
-        return None
+async def _open_store(path: str, slug: str) -> tuple[Store, Tournament]:
+    """The existing database and the tournament in it (never a new, empty database)."""
+    check_database(path, slug)
     try:
-        return await store.read(get_tournament_by_slug, slug)
+        store = await Store.open(path)
+    except (sqlite3.Error, OSError) as exc:
+        raise StartupError.of("database_unusable", path=path, error=exc) from None
+    try:
+        return store, await store.read(get_tournament_by_slug, slug)
     except NotFoundError:
-        raise StartupError(f"turnaj „{slug}“ v databáze nie je (najprv ho založte)") from None
+        await store.close()
+        raise StartupError.of("unknown_tournament", slug=slug, path=path) from None
+    except BaseException:
+        await store.close()
+        raise
 
 
 async def sync_app_commands(bot: StrediskoBot, guild_id: int) -> int:
@@ -179,6 +195,41 @@ async def sync_app_commands(bot: StrediskoBot, guild_id: int) -> int:
     return len(synced)
 
 
+class Stopped(Exception):
+    """SIGTERM/Ctrl-C came while the bot was still waiting for Discord."""
+
+
+async def login_with_retry(
+    bot: discord.Client, token: str, stop: asyncio.Event, backoff: Backoff = Backoff()
+) -> None:
+    """Log in; while Discord is unreachable, try again after `backoff`'s growing waits, each
+    attempt logged in Slovak with the next wait. A rejected token (`LoginFailure`, Discord's
+    401) is not retried: it is a configuration fault. `Stopped` when `stop` is set meanwhile."""
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            await bot.login(token)
+            return
+        except UNREACHABLE as exc:
+            wait = backoff.wait(attempt)
+            log.warning("%s", t("run.retry", SLOVAK, attempt=attempt, seconds=wait,
+                                error=str(exc) or type(exc).__name__))
+            await _drop_session(bot)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=wait)
+        if stop.is_set():
+            log.info("%s", t("run.retry_stopped", SLOVAK))
+            raise Stopped
+
+
+async def _drop_session(bot: discord.Client) -> None:
+    """Close the failed attempt's HTTP session and its connector: the next login opens fresh
+    ones (discord.py reuses a connector its closed session already closed)."""
+    await bot.http.close()
+    bot.http.connector = discord.utils.MISSING
+
+
 def _install_signals(stop: asyncio.Event) -> list[signal.Signals]:
     loop = asyncio.get_running_loop()
     installed = []
@@ -189,50 +240,83 @@ def _install_signals(stop: asyncio.Event) -> list[signal.Signals]:
     return installed
 
 
+def _remove_signals(signals: list[signal.Signals]) -> None:
+    loop = asyncio.get_running_loop()
+    for sig in signals:
+        loop.remove_signal_handler(sig)
+
+
 # -- the process -------------------------------------------------------------------------
 
 
+@dataclass
+class _Started:
+    """What the first `on_ready` did: the guild check's fault, the scheduler once running
+    (only a started one is stopped and said to be)."""
+
+    fault: StartupError | None = None
+    scheduler: Scheduler | None = None
+
+
 async def serve(
-    config: Config, token: str, *, sync_commands: bool, stop: asyncio.Event | None = None
+    config: Config, token: str, *, sync_commands: bool, stop: asyncio.Event | None = None,
+    backoff: Backoff = Backoff(),
 ) -> int:
     """Run until `stop` is set (SIGTERM/SIGINT set it) or the gateway ends."""
     stop = stop or asyncio.Event()
+    slug = check_configured(config.discord)
     signals = _install_signals(stop)
     try:
-        store = await Store.open(config.store.path)
-    except (sqlite3.Error, OSError) as exc:
-        raise StartupError(f"databázu {config.store.path} nemožno otvoriť: {exc}") from None
-    scheduler: Scheduler | None = None
-    heartbeat = Heartbeat(
-        Path(config.discord.heartbeat_file),
-        float(getattr(config.discord, "heartbeat_seconds", DEFAULT_INTERVAL_S)),
-    )
+        store, tournament = await _open_store(config.store.path, slug)
+    except BaseException:
+        _remove_signals(signals)
+        raise
+    started = _Started()
+    heartbeat = Heartbeat(Path(config.discord.heartbeat_file), config.discord.heartbeat_seconds)
     try:
-        slug = tournament_slug(config.discord)
-        tournament = await _load_tournament(store, slug)
+        check_admin_recipients(config.discord, tournament)
         holder: list[App] = []
         herna = herna_factory(config)
         bot = build_bot(holder, slug, herna, config.season.file)
-        admin_channel = int(getattr(config.discord, "admin_channel_id", 0) or 0) or None
+        admin_channel = config.discord.admin_channel_id or None
         app = App(store, SystemClock(), DiscordNotifier(bot, store, admin_channel_id=admin_channel))
         holder.append(app)
         scheduler = make_scheduler(app, herna, config.sync.nightly)
         background: list[asyncio.Task[None]] = []
-        bot.add_listener(_on_ready(bot, config.discord, tournament, scheduler, stop, background),
+
+        async def begin() -> None:
+            """The work, once the guild passed its check: what waited in the outbox first,
+            then the scheduler, the outbox sender and the round poll."""
+            flushed = await app.sender.flush()
+            log.info("outbox at start: %d sent, %d dropped as stale, %d failed",
+                     flushed.sent, flushed.dropped, flushed.failed)
+            await scheduler.start()
+            started.scheduler = scheduler
+            log.info("scheduler started")
+            background.append(asyncio.create_task(app.sender.run(stop, OUTBOX_EVERY_S),
+                                                  name="stredisko-outbox"))
+            poll = _start_round_poll(app, slug, herna, config.sync.poll_minutes, stop)
+            background.extend([poll] if poll is not None else [])
+
+        bot.add_listener(_on_ready(bot, config.discord, tournament, started, stop, begin),
                          "on_ready")
         async with bot:
-            await bot.login(token)
+            try:
+                await login_with_retry(bot, token, stop, backoff)
+            except Stopped:
+                return EXIT_OK
             if sync_commands:
                 await sync_app_commands(bot, config.discord.guild_id)
             heartbeat.start()
-            poll = _start_round_poll(app, slug, herna, config.sync.poll_minutes, stop)
             try:
                 await _until_stopped(bot, stop)
             finally:
-                for task in ([poll] if poll is not None else []) + background:
+                for task in background:
                     await stop_background(task, stop)
+        if started.fault is not None:
+            raise started.fault
     finally:
-        await _shutdown(scheduler, heartbeat, store, signals)
+        await _shutdown(started.scheduler, heartbeat, store, signals)
     return EXIT_OK
 
 
@@ -280,38 +364,46 @@ async def stop_background(
 
 
 def _on_ready(
-    bot: StrediskoBot, config: DiscordConfig, tournament: Tournament | None, scheduler: Scheduler,
-    stop: asyncio.Event, background: list[asyncio.Task[None]],
+    bot: StrediskoBot, config: DiscordConfig, tournament: Tournament, started: _Started,
+    stop: asyncio.Event, begin: Callable[[], Awaitable[None]],
 ) -> Callable[[], Awaitable[None]]:
-    """Once connected: find the control centre, then (first time only) deliver the pending
-    outbox, start the scheduler and the outbox sender — not earlier, so messages know where
-    to go."""
-    started = False
+    """Once connected, the first time: check the guild against the configuration (a fault
+    stops the bot: `serve` raises it, exit code 2), then `begin` the work — not earlier, so
+    messages know where to go. On a later reconnect only the control centre is found again (a
+    fault is then logged, the bot goes on)."""
+    checked = False
 
     async def on_ready() -> None:
-        nonlocal started
-        guild = bot.get_guild(config.guild_id)
-        if guild is None:
-            log.error("the bot is not a member of guild %s", config.guild_id)
-        else:
-            try:
-                bot.config = resolve_guild_config(guild, tournament, config)
-                log.info("control centre: guild %s, channel %s", guild.id,
-                         bot.config.control_channel_id)
-            except StartupError as exc:
-                log.error("%s", exc)
-        if not started:
-            started = True
-            sender = scheduler.app.sender
-            flushed = await sender.flush()
-            log.info("outbox at start: %d sent, %d dropped as stale, %d failed",
-                     flushed.sent, flushed.dropped, flushed.failed)
-            await scheduler.start()
-            log.info("scheduler started")
-            background.append(asyncio.create_task(sender.run(stop, OUTBOX_EVERY_S),
-                                                  name="stredisko-outbox"))
+        nonlocal checked
+        if checked:
+            _refresh_guild_config(bot, config, tournament)
+            return
+        checked = True
+        try:
+            bot.config = await check_guild(bot, config, tournament)
+        except Exception as exc:  # the bot must not idle unchecked: it stops, saying why
+            if not isinstance(exc, StartupError):
+                log.exception("the start-up check failed")
+                exc = StartupError.of("check_failed", error=exc)
+            started.fault = exc
+            stop.set()
+            return
+        log.info("control centre: guild %s, channel %s", bot.config.guild_id,
+                 bot.config.control_channel_id)
+        await begin()
 
     return on_ready
+
+
+def _refresh_guild_config(bot: StrediskoBot, config: DiscordConfig,
+                          tournament: Tournament) -> None:
+    guild = bot.get_guild(config.guild_id)
+    try:
+        if guild is None:
+            raise StartupError.of("guild_unreachable", guild_id=config.guild_id)
+        bot.config = resolve_guild_config(guild, tournament, config)
+    except StartupError as exc:
+        log.error("%s", exc)
 
 
 async def _until_stopped(bot: StrediskoBot, stop: asyncio.Event) -> None:
@@ -332,6 +424,7 @@ async def _until_stopped(bot: StrediskoBot, stop: asyncio.Event) -> None:
 async def _shutdown(
     scheduler: Scheduler | None, heartbeat: Heartbeat, store: Store, signals: list[signal.Signals]
 ) -> None:
+    """`scheduler` is the one that started (None: it never did, and nothing says it stopped)."""
     if scheduler is not None:
         try:
             await scheduler.stop()
@@ -341,6 +434,4 @@ async def _shutdown(
     await heartbeat.stop()
     await store.close()
     log.info("store closed")
-    loop = asyncio.get_running_loop()
-    for sig in signals:
-        loop.remove_signal_handler(sig)
+    _remove_signals(signals)

@@ -373,6 +373,75 @@ class _ErrorCollector(logging.Handler):
         (exchange.errors if exchange else self._harness.errors).append(text)
 
 
+BOT_USER = FakeUser(BOT_ID, "Riadiace stredisko", bot=True)
+
+
+def member_payload(user: FakeUser) -> dict[str, Any]:
+    """A guild member as Discord sends it."""
+    return {
+        "user": user.payload(),
+        "roles": [str(r) for r in user.roles],
+        "joined_at": "2026-01-01T00:00:00+00:00",
+        "nick": None,
+        "avatar": None,
+        "deaf": False,
+        "mute": False,
+        "flags": 0,
+        "pending": False,
+        "premium_since": None,
+        "communication_disabled_until": None,
+    }
+
+
+def guild_payload(locale: str = "en-US", members: Sequence[FakeUser] = ()) -> dict[str, Any]:
+    """The test guild as Discord's GUILD_CREATE carries it: the roles, the control-centre
+    channel, and as members the bot itself (Discord always sends the bot's own member; it
+    gives `guild.me`) and `members`."""
+    def role(role_id: int, name: str, position: int, perms: discord.Permissions) -> dict:
+        return {
+            "id": str(role_id),
+            "name": name,
+            "color": 0,
+            "hoist": False,
+            "position": position,
+            "permissions": str(perms.value),
+            "managed": False,
+            "mentionable": True,
+            "flags": 0,
+        }
+
+    return {
+        "id": str(GUILD_ID),
+        "name": "SSS online",
+        "owner_id": str(OWNER_ID),
+        "preferred_locale": locale,
+        "roles": [
+            role(GUILD_ID, "@everyone", 0, _EVERYONE_PERMISSIONS),
+            role(PLAYER_ROLE_ID, "Hráč", 1, discord.Permissions.none()),
+            role(HEAD_ADMIN_ROLE_ID, "Hlavný administrátor", 2, _HEAD_ADMIN_PERMISSIONS),
+        ],
+        "channels": [
+            {
+                "id": str(CONTROL_CHANNEL_ID),
+                "type": 0,
+                "name": "riadiace-stredisko",
+                "position": 0,
+                "guild_id": str(GUILD_ID),
+                "permission_overwrites": [],
+                "nsfw": False,
+                "parent_id": None,
+                "topic": "Oficiálne oznamy turnaja (e-SP 2.6)",
+                "rate_limit_per_user": 0,
+            }
+        ],
+        "members": [member_payload(user) for user in (BOT_USER, *members)],
+        "member_count": 1 + len(members),
+        "features": [],
+        "emojis": [],
+        "stickers": [],
+    }
+
+
 class DiscordHarness:
     """One fake guild with a control-centre channel, roles and members, around one bot.
 
@@ -416,9 +485,8 @@ class DiscordHarness:
             await bot._async_setup_hook()
         state = bot._connection
         state.application_id = APP_ID
-        bot_user = FakeUser(BOT_ID, "Riadiace stredisko", bot=True)
         state.user = discord.ClientUser(
-            state=state, data={**bot_user.payload(), "verified": True, "mfa_enabled": False}
+            state=state, data={**BOT_USER.payload(), "verified": True, "mfa_enabled": False}
         )
         self._original_request = bot.http.request
         bot.http.request = self._on_http  # type: ignore[method-assign]
@@ -454,49 +522,7 @@ class DiscordHarness:
             self.bot.config = GuildConfig(GUILD_ID, CONTROL_CHANNEL_ID, HEAD_ADMIN_ROLE_ID)
 
     def _guild_payload(self) -> dict[str, Any]:
-        def role(role_id: int, name: str, position: int, perms: discord.Permissions) -> dict:
-            return {
-                "id": str(role_id),
-                "name": name,
-                "color": 0,
-                "hoist": False,
-                "position": position,
-                "permissions": str(perms.value),
-                "managed": False,
-                "mentionable": True,
-                "flags": 0,
-            }
-
-        return {
-            "id": str(GUILD_ID),
-            "name": "SSS online",
-            "owner_id": str(OWNER_ID),
-            "preferred_locale": self.guild_locale,
-            "roles": [
-                role(GUILD_ID, "@everyone", 0, _EVERYONE_PERMISSIONS),
-                role(PLAYER_ROLE_ID, "Hráč", 1, discord.Permissions.none()),
-                role(HEAD_ADMIN_ROLE_ID, "Hlavný administrátor", 2, _HEAD_ADMIN_PERMISSIONS),
-            ],
-            "channels": [
-                {
-                    "id": str(CONTROL_CHANNEL_ID),
-                    "type": 0,
-                    "name": "riadiace-stredisko",
-                    "position": 0,
-                    "guild_id": str(GUILD_ID),
-                    "permission_overwrites": [],
-                    "nsfw": False,
-                    "parent_id": None,
-                    "topic": "Oficiálne oznamy turnaja (e-SP 2.6)",
-                    "rate_limit_per_user": 0,
-                }
-            ],
-            "members": [],
-            "member_count": 0,
-            "features": [],
-            "emojis": [],
-            "stickers": [],
-        }
+        return guild_payload(self.guild_locale)
 
     # ----- people and things ----------------------------------------------------------------
 
@@ -806,19 +832,7 @@ class DiscordHarness:
         return payload
 
     def _member_payload(self, user: FakeUser) -> dict[str, Any]:
-        return {
-            "user": user.payload(),
-            "roles": [str(r) for r in user.roles],
-            "joined_at": "2026-01-01T00:00:00+00:00",
-            "nick": None,
-            "avatar": None,
-            "deaf": False,
-            "mute": False,
-            "flags": 0,
-            "pending": False,
-            "premium_since": None,
-            "communication_disabled_until": None,
-        }
+        return member_payload(user)
 
     def _perms(self, user: FakeUser) -> str:
         value = _EVERYONE_PERMISSIONS.value
@@ -996,7 +1010,7 @@ class DiscordHarness:
         raw: dict[str, Any] = {
             "id": str(message_id),
             "channel_id": str(channel_id),
-            "author": FakeUser(BOT_ID, "Riadiace stredisko", bot=True).payload(),
+            "author": BOT_USER.payload(),
             "content": data.get("content") or "",
             "timestamp": discord.utils.utcnow().isoformat(),
             "edited_timestamp": None,
@@ -1194,6 +1208,9 @@ class DiscordHarness:
         if key == "DELETE /channels/{channel_id}/messages/{message_id}":
             self._message(params["message_id"]).deleted = True
             return None
+        if key in ("PUT /applications/{application_id}/commands",
+                   "PUT /applications/{application_id}/guilds/{guild_id}/commands"):
+            return self._registered(payload, params.get("guild_id"))  # --sync-commands
         if key == "GET /users/{user_id}":
             return self._user(params["user_id"]).payload()
         if key == "GET /guilds/{guild_id}/members/{member_id}":
@@ -1211,6 +1228,12 @@ class DiscordHarness:
                 user.roles.append(role_id)
             return None
         raise HarnessError(f"the harness does not simulate {key}; add it to testkit._on_http")
+
+    def _registered(self, commands: Any, guild_id: str | None) -> list[dict[str, Any]]:
+        """Discord's answer to a bulk overwrite: each command as sent, with its ids."""
+        where = {"guild_id": guild_id} if guild_id else {}
+        return [{**command, **where, "id": str(self.snowflake()), "application_id": str(APP_ID),
+                 "version": str(self.snowflake())} for command in commands or []]
 
     def _user(self, user_id: int | str) -> FakeUser:
         user = self.users.get(int(user_id))

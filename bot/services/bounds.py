@@ -6,7 +6,8 @@ comes in. Pure checks, no I/O: each returns the clean value or raises `OutOfBoun
 `Refusal` (a use case answers with it, in the reader's language) and a `ValueError` whose text
 is the Slovak line (from the catalogue, `input.*`) a file reader puts after "FILE, riadok N:".
 
-Scores typed by people keep their own single source, `bot.services.play.parse_score`.
+Scores typed by people are checked by `bot.services.play.parse_score` (0–`SCORE_MAX`, then the
+profile's bound), the chat's score options offer the same range.
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ TABLE_MAX = 999
 #: stays near 15,000 (20 events × 15 games × 50 years). More is a typo, and 10^20 would not even
 #: fit SQLite's integer.
 GAMES_MAX = 100_000
+#: A Scrabble score typed by a person (`/vysledok`, the admin's ruling, the CLI): no game
+#: reaches it, a larger number is a typo; the tournament's profile may bound it lower
+#: (`plausible.max_score`, the same bound as herna.net's records).
+SCORE_MAX = 1500
 #: Online screlo (RULES.md 8): a newcomer starts at 1600 and a game moves the rating by at
 #: most K = 30; the K bands end at 2000. Below 0 or above 3000 is a typo or another scale,
 #: not a rating (1e300 would rank first); nan/inf are no numbers at all.

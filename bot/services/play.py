@@ -47,9 +47,9 @@ from bot.store import (
 from rules import Profile
 from rules.evidence import RoundClock
 
-# No Scrabble game reaches it; a larger number is a typo. The bound before the tournament is
-# known (CLI arguments, the chat's modal); then the profile's `plausible.max_score` applies.
-MAX_SCORE = 1500
+# The bound before the tournament is known (CLI arguments, the chat's modal); then the
+# profile's `plausible.max_score` applies.
+MAX_SCORE = bounds.SCORE_MAX
 ABSENCE_RULE = "e-SP 4.3"
 DRAW_RULE = "e-SP 3.5"
 LIMIT_RULE = "e-SP 4.5"

@@ -399,11 +399,11 @@ class PlayerCog(commands.Cog, name=COG_NAME):
     async def vysledok(
         self,
         interaction: discord.Interaction,
-        moje_skore: app_commands.Range[str, 1, 8],
-        skore_supera: app_commands.Range[str, 1, 8],
+        moje_skore: app_commands.Range[int, 0, bounds.SCORE_MAX],
+        skore_supera: app_commands.Range[int, 0, bounds.SCORE_MAX],
     ) -> None:
-        # Text, not integer options: a typo gets the service's Slovak explanation instead of
-        # the Discord client's silent red field.
+        # Whole-number options: Discord's client offers a number field and refuses "štyristo"
+        # or 9999 before sending; the service still checks the profile's own, lower bound.
         await self.answer(
             interaction,
             play.report_result(self.app, self.slug, interaction.user.id, moje_skore, skore_supera),

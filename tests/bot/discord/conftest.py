@@ -5,11 +5,12 @@ file and a gateway that never contacts Discord."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -22,16 +23,28 @@ from bot.discord.cogs.admin import admin_cog_factory
 from bot.discord.i18n import t
 from bot.discord.notifier import DiscordNotifier
 from bot.discord.testkit import (
+    APP_ID,
+    BOT_USER,
     GUILD_ID,
     HEAD_ADMIN_ROLE_ID,
     DiscordHarness,
     Exchange,
     FakeUser,
     RecordedMessage,
+    guild_payload,
+    member_payload,
 )
 from bot.services import lifecycle
 from bot.services.app import App, Tx
-from bot.store import EvidenceKind, Store, append_evidence, get_result
+from bot.store import (
+    Change,
+    EvidenceKind,
+    Store,
+    Tournament,
+    append_evidence,
+    create_tournament,
+    get_result,
+)
 
 from ..conftest import ADMIN_ID, SLUG, START, make_world
 from .sample_cog import SampleCog
@@ -155,34 +168,65 @@ async def record_as_shown(env: Env, payload: dict[str, Any], minutes: int) -> st
 
 # -- the runner -------------------------------------------------------------------------
 
+#: the head administrator the runner's tournaments name; a member of the fake gateway's guild
+RUN_ADMIN = FakeUser(1_100_000_000_000_000_500, "Hlavný rozhodca", roles=[HEAD_ADMIN_ROLE_ID])
+RUN_SLUG = "o1"
 
-def config_file(tmp_path: Path, token: str = "") -> Path:
-    """`stredisko run`'s config: the store and heartbeat in `tmp_path`, the test guild."""
+
+def config_file(tmp_path: Path, token: str = "", tournament: str = RUN_SLUG,
+                extra: str = "") -> Path:
+    """`stredisko run`'s config: the store and heartbeat in `tmp_path`, the test guild, the
+    tournament `tournament`; `extra` lines go at the end of [discord]."""
     path = tmp_path / "config.toml"
     token_line = f'token = "{token}"\n' if token else ""
     path.write_text(
         f'[store]\npath = "{tmp_path / "stredisko.db"}"\n'
         f'[discord]\nguild_id = {GUILD_ID}\nheartbeat_file = "{tmp_path / "heartbeat"}"\n'
-        + token_line,
+        f'tournament = "{tournament}"\n' + token_line + extra,
         encoding="utf-8",
     )
     return path
 
 
-def fake_gateway(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """Log in without Discord, idle instead of connecting; returns where syncs are recorded."""
+def run_tournament(db_path: Path, slug: str = RUN_SLUG, **options: Any) -> Tournament:
+    """The tournament `stredisko run` serves, created in the file `db_path` (as `stredisko
+    create` would) with RUN_ADMIN as its head administrator unless `options` say otherwise."""
+    starts = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
+    fields: dict[str, Any] = {"name": slug.upper(), "season": "2026/27",
+                              "round_starts": [starts], "waiting_minutes": 10,
+                              "game_limit_minutes": 50, "admin_ids": [RUN_ADMIN.id], **options}
+    with Store(db_path) as store:
+        return store.call_sync(lambda db: create_tournament(
+            db, slug=slug, by=Change.admin("test", starts), **fields))
+
+
+def fake_gateway(monkeypatch: pytest.MonkeyPatch,
+                 members: Sequence[FakeUser] = (RUN_ADMIN,)) -> list[object]:
+    """Log in without Discord (as the harness's bot user), connect to the test guild (its
+    GUILD_CREATE: the roles, the control channel, the bot and `members`) and idle there;
+    returns where command syncs are recorded."""
 
     async def login(self: discord.Client, token: str) -> None:
         state = self._connection
         state.user = discord.ClientUser(state=state, data={
-            "id": "1", "username": "stredisko", "discriminator": "0", "avatar": None,
-            "verified": True, "mfa_enabled": False})
-        state.application_id = 1
+            **BOT_USER.payload(), "verified": True, "mfa_enabled": False})
+        state.application_id = APP_ID
         await self.setup_hook()
 
     async def connect(self: discord.Client, *, reconnect: bool = True) -> None:
+        state = self._connection
+        state._add_guild(discord.Guild(data=guild_payload(members=members), state=state))
         self.dispatch("ready")
         await asyncio.Event().wait()
+
+    async def get_member(self: discord.http.HTTPClient, guild_id: int,
+                         member_id: int) -> dict[str, Any]:
+        # The bot has no member intent: the start-up check asks Discord for the head admins.
+        found = [member_payload(u) for u in members if u.id == int(member_id)]
+        if not found:
+            raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"),
+                                   {"code": 10007, "message": "Unknown Member"})
+        return found[0]
 
     syncs: list[object] = []
 
@@ -192,5 +236,6 @@ def fake_gateway(monkeypatch: pytest.MonkeyPatch) -> list[object]:
 
     monkeypatch.setattr(discord.Client, "login", login)
     monkeypatch.setattr(discord.Client, "connect", connect)
+    monkeypatch.setattr(discord.http.HTTPClient, "get_member", get_member)
     monkeypatch.setattr(app_commands.CommandTree, "sync", sync)
     return syncs

@@ -139,7 +139,7 @@ async def test_an_impostor_gets_nothing_and_the_real_player_links(attack: Attack
     assert f"Žiadosť č. {request.id}" in note.text and "impostor" in note.text
 
     # Not linked: he cannot report her result, nor withdraw her.
-    report = await a.cmd("impostor", "vysledok", moje_skore="0", skore_supera="500")
+    report = await a.cmd("impostor", "vysledok", moje_skore=0, skore_supera=500)
     withdraw = await a.cmd("impostor", "odstupit")
     for refused in (report, withdraw):
         assert refused.ephemeral and "nie je prepojený" in refused.content
@@ -163,7 +163,7 @@ async def test_an_impostor_gets_nothing_and_the_real_player_links(attack: Attack
     assert mine.content.startswith("Hotovo, Dana: tvoj Discord účet je prepojený")
     taken = await a.cmd("impostor", "registracia", prezyvka="dana")
     assert "je už prepojená s iným Discord účtom" in taken.content
-    assert (await a.cmd("impostor", "vysledok", moje_skore="0", skore_supera="500")).content \
+    assert (await a.cmd("impostor", "vysledok", moje_skore=0, skore_supera=500)).content \
         == report.content
 
     # Counted: no evidence anywhere (only Dana could have added any), nothing of hers changed.

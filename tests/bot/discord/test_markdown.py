@@ -59,7 +59,7 @@ async def test_a_markdown_nick_and_a_mass_mention_are_shown_literally(w: World) 
 
     w.at(45)
     await w.h.slash("vysledok", user=w.users["ana"],
-                    options={"moje_skore": "400", "skore_supera": "300"})
+                    options={"moje_skore": 400, "skore_supera": 300})
     w.at(55)
     ex = await w.h.slash("namietka", user=w.users["ana"], options={"dovod": f"zle {PING}"})
     assert ex.content.startswith("Reklamácia výsledku 1. kola je zaznamenaná")

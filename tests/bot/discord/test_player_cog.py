@@ -19,7 +19,13 @@ from bot.discord.client import StrediskoBot
 from bot.discord.cogs.player import PlayerCog
 from bot.discord.notifier import DiscordNotifier
 from bot.discord.ratelimit import RateLimiter, whole_seconds
-from bot.discord.testkit import CONTROL_CHANNEL_ID, DiscordHarness, Exchange, FakeUser
+from bot.discord.testkit import (
+    CONTROL_CHANNEL_ID,
+    DiscordHarness,
+    DiscordWouldReject,
+    Exchange,
+    FakeUser,
+)
 from bot.services.app import App
 from bot.services.notifier import RecordingNotifier
 from bot.services.outbox import as_message, deliver
@@ -167,8 +173,8 @@ async def test_english_locale_replies_in_english(w: World) -> None:
         "Official start 21 Nov 2026, 09:00"
     )
     ex = await w.h.slash("vysledok", user=w.users["ana"], locale="en-GB",
-                         options={"moje_skore": "four", "skore_supera": "300"})
-    assert ex.content == "“four” is not a score: enter a whole number, e.g. 412."
+                         options={"moje_skore": 412, "skore_supera": 300})
+    assert ex.content == "Round 1 starts only at 21 Nov 2026, 09:00 (e-SP 4.5)."
 
 
 # -- absence (e-SP 4.3) --------------------------------------------------------------------
@@ -239,19 +245,22 @@ async def test_draw_after_the_limit_is_refused_and_posts_nothing(w: World) -> No
 # -- result report and dispute ------------------------------------------------------------
 
 
-async def test_result_that_is_not_a_number_is_refused_in_slovak(w: World) -> None:
+@pytest.mark.parametrize("score", ["štyristo", "412", 1501, -1])
+async def test_a_score_that_is_no_whole_number_in_range_never_leaves_the_client(
+    w: World, score: object
+) -> None:
+    """Whole-number options with min/max: Discord's client refuses the rest before sending."""
     w.at(45)
-    ex = await w.h.slash("vysledok", user=w.users["ana"],
-                         options={"moje_skore": "štyristo", "skore_supera": "300"})
-    assert ex.ephemeral
-    assert ex.content == "„štyristo“ nie je skóre: zadaj celé číslo, napríklad 412."
+    with pytest.raises(DiscordWouldReject):
+        await w.h.slash("vysledok", user=w.users["ana"],
+                        options={"moje_skore": score, "skore_supera": 300})
     assert await _evidence(w, 0) == []  # nothing recorded
 
 
 async def test_result_report_is_recorded(w: World) -> None:
     w.at(45)
     ex = await w.h.slash("vysledok", user=w.users["ana"],
-                         options={"moje_skore": " 412 ", "skore_supera": "380"})
+                         options={"moje_skore": 412, "skore_supera": 380})
     assert ex.content.startswith(
         "Hlásenie 412:380 proti hráčovi Boris Bán je zaznamenané (e-SP 4.6). ")
     assert await _evidence(w, 0) == [EvidenceKind.SCORE_REPORT]
@@ -271,7 +280,7 @@ async def test_dispute_after_the_window_is_refused_citing_the_rule(w: World) -> 
 async def test_dispute_keeps_the_screenshot_url(w: World) -> None:
     w.at(45)  # something is recorded for the table: a result to dispute
     await w.h.slash("vysledok", user=w.users["ana"],
-                    options={"moje_skore": "400", "skore_supera": "300"})
+                    options={"moje_skore": 400, "skore_supera": 300})
     w.at(55)
     shot = w.h.attachment("skore.png")
     ex = await w.h.slash("namietka", user=w.users["ana"],
@@ -388,7 +397,7 @@ async def test_a_burst_is_acknowledged_at_once_then_answered(w: World) -> None:
     is answered directly."""
     w.at(20)
     w.cog.defer_after = 60.0  # no deferral by time here: only the backlog can cause one
-    score = {"moje_skore": "400", "skore_supera": "350"}
+    score = {"moje_skore": 400, "skore_supera": 350}
     lone = await w.h.slash("vysledok", user=w.users["ana"], options=score)
     assert not lone.deferred and "je zaznamenané" in lone.content
     users = [w.users["boris"], w.users["cyril"], w.users["ana"]]
@@ -412,7 +421,7 @@ async def test_a_discord_5xx_on_the_answer_never_says_the_save_failed(w: World) 
     """Discord fails the answer to a /vysledok that was saved: the player is told it was saved
     (not "something went wrong, try again"); his retry adds nothing and answers the same."""
     w.at(20)
-    score = {"moje_skore": "400", "skore_supera": "350"}
+    score = {"moje_skore": 400, "skore_supera": 350}
     w.h.fail_next("/callback")
     ex = await w.h.slash("vysledok", user=w.users["ana"], options=score)
     said = _everything_said(ex)

@@ -28,6 +28,7 @@ from bot.discord.testkit import (
     CONTROL_CHANNEL_ID,
     GUILD_ID,
     HEAD_ADMIN_ROLE_ID,
+    PLAYER_ROLE_ID,
     DiscordHarness,
 )
 from bot.services.app import App
@@ -36,7 +37,7 @@ from bot.services.outbox import Timely
 from bot.store import Change, Store, create_tournament
 from bot.store.outbox import OutboxStatus, list_outbox
 
-from .conftest import config_file, fake_gateway
+from .conftest import RUN_ADMIN, config_file, fake_gateway, run_tournament
 
 ROOT = Path(__file__).resolve().parents[3]
 START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
@@ -69,9 +70,10 @@ def test_rejected_token_is_one_clear_line(
 
     monkeypatch.setattr(discord.http.HTTPClient, "request", request)
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    run_tournament(tmp_path / "stredisko.db")
     assert runner.run(str(config_file(tmp_path)), False) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1
+    assert err.count("\n") == 1  # a configuration fault: no retry, no "Discord je nedostupný"
     assert "Discord odmietol token" in err and "not-a-real-token" not in err
 
 
@@ -82,16 +84,18 @@ def test_bad_config_is_one_clear_line(
     path.write_text("[discord]\nguild = 1\n", encoding="utf-8")
     assert runner.run(str(path), False) == 2
     err = capsys.readouterr().err
-    assert err == "stredisko: chyba: konfigurácia: [discord] guild: unknown key\n"
+    assert err == ("stredisko: chyba: konfigurácia: [discord] guild: neznámy kľúč – nemysleli "
+                   "ste guild_id? (známe: token, guild_id, admin_role, channel, locale, "
+                   "heartbeat_file, heartbeat_seconds, tournament, admin_channel_id)\n")
 
 
 def test_unknown_tournament_is_refused_at_start(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(runner, "tournament_slug", lambda config: "neexistuje")
+    run_tournament(tmp_path / "stredisko.db")
     monkeypatch.setenv("DISCORD_TOKEN", "x")
-    assert runner.run(str(config_file(tmp_path)), False) == 2
-    assert "turnaj „neexistuje“ v databáze nie je" in capsys.readouterr().err
+    assert runner.run(str(config_file(tmp_path, tournament="neexistuje")), False) == 2
+    assert "turnaj „neexistuje“ v databáze" in capsys.readouterr().err
 
 
 # -- the running process, in-process ------------------------------------------------------
@@ -110,6 +114,7 @@ async def test_serve_runs_until_stopped_and_syncs_only_when_asked(
     sync_commands: bool,
 ) -> None:
     syncs = fake_gateway(monkeypatch)
+    run_tournament(tmp_path / "stredisko.db")
     config = load_config(config_file(tmp_path), env={})
     stop = asyncio.Event()
     with caplog.at_level(logging.INFO, "stredisko"):
@@ -153,7 +158,7 @@ async def test_at_start_the_bot_delivers_what_waited_and_drops_what_went_stale(
         t = await store.call(lambda db: create_tournament(
             db, slug="o1", name="O1", season="2026/27", round_starts=[START],
             waiting_minutes=10, game_limit_minutes=50, by=Change.admin("t", START),
-            channel_id=42))
+            channel_id=CONTROL_CHANNEL_ID, admin_ids=[RUN_ADMIN.id]))
         cli = App(store, ManualClock(START), RecordingNotifier(), delivery="queue")
         await cli.run(lambda tx: tx.announce(t.id, "play.withdrawn", player="Ana",
                                              rule="e-SP 3.6"))
@@ -170,7 +175,7 @@ async def test_at_start_the_bot_delivers_what_waited_and_drops_what_went_stale(
         assert await asyncio.wait_for(task, 10) == 0
     assert "outbox at start: 1 sent, 1 dropped as stale, 0 failed" in caplog.text
     ((url, body),) = posts
-    assert url.endswith("/channels/42/messages") and "Ana" in body["content"]
+    assert url.endswith(f"/channels/{CONTROL_CHANNEL_ID}/messages") and "Ana" in body["content"]
     assert body["enforce_nonce"] is True and len(body["nonce"]) <= 25
     async with await Store.open(tmp_path / "stredisko.db") as store:
         rows = await store.read(list_outbox)
@@ -183,17 +188,25 @@ def _driver(tmp_path: Path) -> Path:
         import asyncio, sys
         import discord
         from bot.discord import runner
+        from bot.discord.testkit import (
+            APP_ID, BOT_USER, FakeUser, guild_payload, member_payload)
         from bot.scheduler import Scheduler
 
         async def login(self, token):
             state = self._connection
             state.user = discord.ClientUser(state=state, data={
-                "id": "1", "username": "stredisko", "discriminator": "0", "avatar": None,
-                "verified": True, "mfa_enabled": False})
-            state.application_id = 1
+                **BOT_USER.payload(), "verified": True, "mfa_enabled": False})
+            state.application_id = APP_ID
             await self.setup_hook()
 
+        admin = FakeUser(int(sys.argv[3]), "Hlavný rozhodca")
+
+        async def get_member(self, guild_id, member_id):
+            return member_payload(admin)
+
         async def connect(self, *, reconnect=True):
+            state = self._connection
+            state._add_guild(discord.Guild(data=guild_payload(members=[admin]), state=state))
             self.dispatch("ready")
             await asyncio.Event().wait()  # a gateway that idles until the process is stopped
 
@@ -205,6 +218,7 @@ def _driver(tmp_path: Path) -> Path:
 
         discord.Client.login = login
         discord.Client.connect = connect
+        discord.http.HTTPClient.get_member = get_member
         Scheduler.start = start
         sys.exit(runner.run(sys.argv[1], False))
     """), encoding="utf-8")
@@ -214,9 +228,10 @@ def _driver(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_signal_stops_the_process_cleanly(tmp_path: Path, sig: signal.Signals) -> None:
     env = {**os.environ, "DISCORD_TOKEN": "fake", "PYTHONPATH": str(ROOT)}
+    run_tournament(tmp_path / "stredisko.db")
     proc = subprocess.Popen(
         [sys.executable, str(_driver(tmp_path)), str(config_file(tmp_path)),
-         str(tmp_path / "started")],
+         str(tmp_path / "started"), str(RUN_ADMIN.id)],
         cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
@@ -248,14 +263,10 @@ async def test_guild_config_found_by_names_or_taken_from_the_tournament(tmp_path
         assert found == GuildConfig(GUILD_ID, CONTROL_CHANNEL_ID, HEAD_ADMIN_ROLE_ID)
         with pytest.raises(runner.StartupError, match="#stredisko-admin"):
             runner.resolve_guild_config(h.guild, None, DiscordConfig(channel="stredisko-admin"))
-        async with await Store.open(tmp_path / "db.sqlite") as store:
-            t = await store.call(
-                lambda db: create_tournament(
-                    db, slug="o1", name="O1", season="2026/27", round_starts=[START],
-                    waiting_minutes=10, game_limit_minutes=50,
-                    by=Change.admin("t", START), channel_id=42, admin_role_id=43))
+        t = run_tournament(tmp_path / "db.sqlite", channel_id=CONTROL_CHANNEL_ID,
+                           admin_role_id=PLAYER_ROLE_ID)
         assert runner.resolve_guild_config(h.guild, t, DiscordConfig(channel="x")) == (
-            GuildConfig(GUILD_ID, 42, 43))
+            GuildConfig(GUILD_ID, CONTROL_CHANNEL_ID, PLAYER_ROLE_ID))
 
 
 # -- the heartbeat file -------------------------------------------------------------------

@@ -43,7 +43,7 @@ from scrapers.herna import Credentials, GameRecord, HernaClient, HernaSettings, 
 from scrapers.herna.simulator import Simulator
 
 from ..conftest import START, World, herna_game, make_world
-from .conftest import config_file, fake_gateway
+from .conftest import RUN_ADMIN, config_file, fake_gateway
 
 PASSWORD = "heslo-simulátora"
 EVERY = 0.01  # seconds between ticks
@@ -316,7 +316,7 @@ def _live_tournament(path: Path, nicks: list[str], starts: datetime) -> None:
     def build(db: Any) -> None:
         t = create_tournament(db, slug="kt-live", name="Online KT naživo", season="2026/27",
                               round_starts=[starts], waiting_minutes=10, game_limit_minutes=50,
-                              by=by, admin_ids=[1])
+                              by=by, admin_ids=[RUN_ADMIN.id])
         ids = []
         for n, nick in enumerate(nicks):
             player = create_player(db, name=f"Hráč {n}", herna_nick=nick, by=by)
@@ -335,15 +335,14 @@ async def test_serve_polls_the_round_with_the_configured_login_and_stops_with_th
     fake_gateway(monkeypatch)
     starts = datetime.now(UTC).replace(microsecond=0) - timedelta(minutes=40)
     nicks = ["Ďurko01", "Žofka02", "Ľubo03", "Šimon04"]
-    path = config_file(tmp_path)
+    path = config_file(tmp_path, tournament="kt-live")
     _live_tournament(tmp_path / "stredisko.db", nicks, starts)
     sim = Simulator({"sss": PASSWORD})  # on the system clock, like the bot
     sim.add_game(herna_game("601", nicks[0], nicks[1], starts + timedelta(minutes=2),
                             (410, 380), minutes=28))
     async with sim.serve() as url:
         path.write_text(
-            path.read_text(encoding="utf-8").replace("[discord]\n", '[discord]\ntournament = '
-                                                     '"kt-live"\n')
+            path.read_text(encoding="utf-8")
             + f'[herna]\nbase_url = "{url}"\nretries = 0\nmax_concurrent = 0\n'
               f'per_second = 0\n[sync]\npoll_minutes = 1\n', encoding="utf-8")
         config = load_config(path, env={"HERNA_USER": "sss", "HERNA_PASSWORD": PASSWORD})

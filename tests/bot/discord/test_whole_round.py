@@ -392,12 +392,12 @@ async def reports_against_the_record(s: Story) -> None:
     assert (drawn.first_score, drawn.second_score) == (300, 300)
 
     s.at(32)
-    ex = await s.cmd("janko", "vysledok", moje_skore="400", skore_supera="350")
+    ex = await s.cmd("janko", "vysledok", moje_skore=400, skore_supera=350)
     assert ex.ephemeral and ex.content.startswith(
         "Hlásenie 400:350 proti hráčovi Ľubica Šťastná je zaznamenané (e-SP 4.6). Partia "
         "riadne skončila (e-SP 3.5).")
     assert (await result_at(s, 1, 1)).status is ResultStatus.PROVISIONAL
-    ex = await s.cmd("lubka", "vysledok", moje_skore="410", skore_supera="400")
+    ex = await s.cmd("lubka", "vysledok", moje_skore=410, skore_supera=400)
     assert ex.ephemeral and ex.content == (
         "Hlásenie 410:400 proti hráčovi Ján Čierny sa nezhoduje so záznamom z herna.net; "
         "rozhodne hlavný administrátor (e-SP 4.7).")

@@ -81,6 +81,10 @@ TEXT = ("app.admin.param.text", "app.admin.param.text_description")
 STOL = ("app.admin.param.stol", "app.admin.param.stol_description")
 UCET = ("app.admin.param.ucet", "app.admin.param.ucet_description")
 
+#: what Discord asks of a member before it even shows him /admin ("Manage Messages", a
+#: moderator's permission players do not have); config.example.toml tells how to grant it
+ADMIN_PERMISSIONS = discord.Permissions(manage_messages=True)
+
 # the parameters' types (Discord checks the ranges before the command runs)
 Kolo = app_commands.Range[int, 1, bounds.ROUND_MAX]
 Hrac = app_commands.Range[str, 1, 60]
@@ -106,6 +110,9 @@ def _params(**keys: tuple[str, str]) -> Callable[[Callable[..., Any]], Any]:
 
 
 @app_commands.guild_only()
+# Hidden from members without this permission (players): the head admin role has it, or the
+# server's Integrations settings allow /admin to a role. The role check stays the gate.
+@app_commands.default_permissions(ADMIN_PERMISSIONS)
 class AdminCog(
     commands.GroupCog,
     name=COG_NAME,

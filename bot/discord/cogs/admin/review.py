@@ -13,7 +13,7 @@ import discord
 from bot.discord.cogs.admin.texts import FORFEIT_RULE, end_name, when
 from bot.discord.i18n import CatalogueError, t
 from bot.discord.markdown import literal
-from bot.discord.render import Outgoing, field_messages
+from bot.discord.render import FIELD_VALUE_LIMIT, Outgoing, field_messages, split_text
 from rules import PlatformEnd
 
 
@@ -190,7 +190,21 @@ def item_messages(item: Mapping[str, Any], locale: Any,
     else:
         title = t("discord_admin.item_title", locale, **_title_params(item))
     lines.append(t("discord_admin.scores_order", locale, **_title_params(item)))
-    return field_messages(title, fields, content="\n".join(lines)[:2000], inline=True)
+    # Evidence is never cut: a long text is spread over messages, a long field over fields.
+    *before, last = split_text("\n".join(lines))
+    return [*(Outgoing(content=piece) for piece in before),
+            *field_messages(title, _whole_fields(fields), content=last, inline=True)]
+
+
+def _whole_fields(fields: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Each field whose value is over Discord's 1024 characters as several, at line breaks:
+    "Spory (1/2)", "Spory (2/2)" — a dispute or a record is evidence, never cut short."""
+    whole: list[tuple[str, str]] = []
+    for name, value in fields:
+        pieces = split_text(value, FIELD_VALUE_LIMIT) or [value]
+        whole += [(name, pieces[0])] if len(pieces) == 1 else [
+            (f"{name} ({n}/{len(pieces)})", piece) for n, piece in enumerate(pieces, 1)]
+    return whole
 
 
 async def admin_names(interaction: discord.Interaction,

@@ -1,0 +1,63 @@
+"""The slash commands as `stredisko run --sync-commands` registers them (the production bot,
+the real `CommandTree.sync`, Discord's side recorded by the harness): /admin hidden from
+players by its default member permissions, /vysledok with whole-number scores in range."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot.clock import ManualClock
+from bot.discord import runner
+from bot.discord.cogs.admin.cog import ADMIN_PERMISSIONS
+from bot.discord.notifier import DiscordNotifier
+from bot.discord.testkit import GUILD_ID, DiscordHarness
+from bot.services import bounds
+from bot.services.app import App
+from bot.store import Store
+
+from ..conftest import SLUG, START
+
+
+@pytest.fixture
+async def registered(tmp_path: Path) -> AsyncIterator[dict[str, dict[str, Any]]]:
+    """What Discord received from the command sync, by command name."""
+    store = await Store.open(tmp_path / "stredisko.db")
+    holder: list[App] = []
+    bot = runner.build_bot(holder, SLUG)
+    holder.append(App(store, ManualClock(START), DiscordNotifier(bot, store)))
+    try:
+        async with DiscordHarness(bot) as h:
+            assert await runner.sync_app_commands(bot, GUILD_ID) > 0
+            (call,) = [c for c in h.calls if c.method == "PUT"]
+            assert call.url.endswith(f"/guilds/{GUILD_ID}/commands")
+            commands: Any = call.payload
+            yield {command["name"]: command for command in commands}
+    finally:
+        await store.close()
+
+
+async def test_admin_is_hidden_from_players_and_only_admin_is(
+    registered: dict[str, dict[str, Any]],
+) -> None:
+    admin = registered.pop("admin")
+    assert int(admin["default_member_permissions"]) == ADMIN_PERMISSIONS.value
+    assert discord.Permissions(manage_messages=True) == ADMIN_PERMISSIONS  # as documented
+    assert admin["contexts"] == [0]  # the guild only, never in DMs
+    assert registered and all(c["default_member_permissions"] is None
+                              for c in registered.values())  # players see their commands
+
+
+async def test_result_scores_are_whole_numbers_within_the_score_bound(
+    registered: dict[str, dict[str, Any]],
+) -> None:
+    options = registered["vysledok"]["options"]
+    assert [(o["name"], o["type"], o["min_value"], o["max_value"], o["required"])
+            for o in options] == [
+        ("moje_skore", discord.AppCommandOptionType.integer.value, 0, bounds.SCORE_MAX, True),
+        ("skore_supera", discord.AppCommandOptionType.integer.value, 0, bounds.SCORE_MAX, True),
+    ]
