@@ -24,7 +24,12 @@ CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'n
 
 
 def write_results_page(report: TournamentReport, directory: str | Path) -> Path:
-    """Write `index.html` into `directory` (created if missing) and return its path.
+    """Write `index.html` into `directory` (created if missing) and return its path."""
+    return write_page(render(report), directory)
+
+
+def write_page(page: str, directory: str | Path) -> Path:
+    """Write `page` as `index.html` into `directory` (created if missing) and return its path.
 
     The file is written next to the old one and then renamed over it, so a visitor never
     gets a half-written page.
@@ -33,7 +38,7 @@ def write_results_page(report: TournamentReport, directory: str | Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / "index.html"
     partial = folder / ".index.html.part"
-    partial.write_text(render(report), encoding="utf-8")
+    partial.write_text(page, encoding="utf-8")
     os.replace(partial, target)
     return target
 

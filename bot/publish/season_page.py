@@ -8,14 +8,13 @@ every tie with the criterion that decided it.
 
 from __future__ import annotations
 
-import os
 from html import escape
 from importlib import resources
 from pathlib import Path
 
 from bot.i18n import SLOVAK
 from bot.publish.cells import scroll as _scroll
-from bot.publish.html import CSP, _section
+from bot.publish.html import CSP, _section, write_page
 from bot.publish.slovak import number
 from bot.services.season import (
     SeasonView,
@@ -36,15 +35,8 @@ _OWN_CSS = ("tr.cut td { border-bottom: 3px solid var(--accent); }"
 
 
 def write_season_page(view: SeasonView, directory: str | Path) -> Path:
-    """Write `index.html` into `directory` (created if missing), atomically, as the results
-    page does, and return its path."""
-    folder = Path(directory)
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / "index.html"
-    partial = folder / ".index.html.part"
-    partial.write_text(render_season(view), encoding="utf-8")
-    os.replace(partial, target)
-    return target
+    """Write `index.html` into `directory` atomically, as the results page does."""
+    return write_page(render_season(view), directory)
 
 
 def render_season(view: SeasonView) -> str:
