@@ -28,7 +28,7 @@ def test_environment_overrides_file_secrets(tmp_path: Path) -> None:
     ("text", "message"),
     [
         ("[discrod]\n", "neznáma sekcia [discrod] – nemysleli ste discord? (známe: store, "
-                         "discord, herna, sync)"),
+                         "discord, herna, sync, season)"),
         ("[herna]\nretries = 'three'\n",
          '[herna] retries: očakáva sa celé číslo (bez úvodzoviek), zadané "three"'),
         ("[discord]\nguild_id = '123'\n",
@@ -69,12 +69,13 @@ def test_relative_paths_in_the_file_are_relative_to_its_folder(
     folder = tmp_path / "etc"
     folder.mkdir()
     f = folder / "config.toml"
-    f.write_text('[store]\npath = "data/s.db"\n[discord]\nheartbeat_file = "/run/hb"\n',
-                 encoding="utf-8")
+    f.write_text('[store]\npath = "data/s.db"\n[discord]\nheartbeat_file = "/run/hb"\n'
+                 '[season]\nfile = "sezona.toml"\n', encoding="utf-8")
     monkeypatch.chdir(tmp_path)  # wherever the command runs from
     cfg = load_config(f, env={})
     assert Path(cfg.store.path) == folder / "data" / "s.db"
     assert cfg.discord.heartbeat_file == "/run/hb"  # an absolute path stays as written
+    assert Path(cfg.season.file) == folder / "sezona.toml"
     # the environment's paths are the shell's: relative to the working directory
     assert load_config(f, env={"STREDISKO_DB": "x.db"}).store.path == "x.db"
 
@@ -84,6 +85,7 @@ def test_the_example_config_loads_as_it_stands() -> None:
     cfg = load_config(example, env={})
     assert cfg.discord.admin_channel_id == 0 and cfg.discord.guild_id == 0
     assert Path(cfg.store.path) == example.parent / "stredisko.db"
+    assert cfg.season.file == ""  # no season file stays none, not the config's folder
 
 
 def test_container_paths_come_from_the_environment() -> None:
