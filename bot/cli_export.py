@@ -37,6 +37,7 @@ def _write_tsh(data: TshExport, output: str | None) -> None:
         print(t("export.tsh_config_needs_output"), file=sys.stderr)
         return
     path = Path(output)
+    path.parent.mkdir(parents=True, exist_ok=True)  # tsh keeps an event in its own folder
     path.write_text(data.text, encoding="utf-8")
     config = path.with_name(TSH_CONFIG)
     config.write_text(data.config(path.name), encoding="utf-8")

@@ -45,4 +45,23 @@ sleep 8; first=$(status); sleep 14; second=$(status)
 echo "after 8 s: $first; after 22 s (beat 1 h old): $second"
 test "$first" = healthy && test "$second" = unhealthy
 
+docker rm -f $VOLUME >/dev/null
+
+step "the README's first run: tournament and admins on the volume; no network: the bot retries, never exits"
+docker run --rm -v $VOLUME:/data -v "$PWD/examples/propozicie.toml:/app/propozicie.toml:ro" \
+    "$IMAGE" create /app/propozicie.toml
+docker run --rm -v $VOLUME:/data "$IMAGE" admins kt-2026-11 --add 123456789012345678
+config=$(mktemp)
+sed -e 's/^guild_id = 0/guild_id = 1/' -e 's/^tournament = ""/tournament = "kt-2026-11"/' \
+    config.example.toml > "$config"
+chmod 644 "$config"
+docker run -d --name $VOLUME --network none -e DISCORD_TOKEN=not.a.token \
+    -v $VOLUME:/data -v "$config:/app/config.toml:ro" "$IMAGE" >/dev/null
+sleep 20
+docker logs $VOLUME 2>&1 | tail -n 3
+test "$(docker inspect -f '{{.State.Running}}' $VOLUME)" = true
+test "$(docker logs $VOLUME 2>&1 | grep -c 'pokus')" -ge 3
+test ! -e "$(docker volume inspect -f '{{.Mountpoint}}' $VOLUME)/heartbeat"  # not logged in
+rm -f "$config"
+
 step "all checks passed"

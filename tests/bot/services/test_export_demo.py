@@ -105,8 +105,7 @@ async def test_renata_time_loss_and_the_double_forfeits(demo: App) -> None:
 
 
 def test_cli_writes_the_t_file_and_config_beside_it(demo_db: Path, tmp_path: Path) -> None:
-    target = tmp_path / "tsh" / "kt.t"
-    target.parent.mkdir()
+    target = tmp_path / "tsh" / "kt.t"  # the event's own folder: the export makes it
     code, _, err = _cli("export", "tsh", SLUG, "--db", str(demo_db), "-o", str(target))
     assert code == 0, err
     config = (target.parent / "config.tsh").read_text(encoding="utf-8")
