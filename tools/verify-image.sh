@@ -55,6 +55,7 @@ config=$(mktemp)
 sed -e 's/^guild_id = 0/guild_id = 1/' -e 's/^tournament = ""/tournament = "kt-2026-11"/' \
     config.example.toml > "$config"
 chmod 644 "$config"
+docker run --rm -v $VOLUME:/data --entrypoint rm "$IMAGE" -f /data/heartbeat  # the step above's
 docker run -d --name $VOLUME --network none -e DISCORD_TOKEN=not.a.token \
     -v $VOLUME:/data -v "$config:/app/config.toml:ro" "$IMAGE" >/dev/null
 sleep 20
