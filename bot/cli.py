@@ -23,7 +23,7 @@ from bot import cli_args as arg
 from bot import cli_export
 from bot.cli_herna import add_commands as add_herna_commands
 from bot.cli_identity import add_commands as add_identity_commands
-from bot.cli_notes import database_error, late_start
+from bot.cli_notes import database_error
 from bot.cli_season import add_command as add_season_command
 from bot.clock import SystemClock
 from bot.config import Config, ConfigError, load_config
@@ -139,14 +139,7 @@ def _checkin(a: argparse.Namespace, who: Actor) -> UseCase:
 
 
 def _pair(a: argparse.Namespace, who: Actor) -> UseCase:
-    async def use_case(app: App) -> Reply:
-        reply = await rounds.pair_round(app, a.slug, a.round, who, force=a.force)
-        late = await app.run(late_start, a.slug, a.round) if reply.ok else None
-        if isinstance(late, str):
-            print(late, file=sys.stderr)  # paired all the same: the head admin decides
-        return reply
-
-    return use_case
+    return lambda app: rounds.pair_round(app, a.slug, a.round, who, force=a.force)
 
 
 def _publish(a: argparse.Namespace, who: Actor) -> UseCase:

@@ -183,8 +183,12 @@ def _paired(tx: Tx, t: Tournament, round_no: int, profile: Profile, **params: An
     round_robin = event_round_robin(t, players, profile)
     rule = profile.pairing.round_robin_rule if round_robin else profile.pairing.rule
     rows = table_rows(tx.db, tables_of(tx.db, t, round_no))
-    return done("round.paired", rule=rule, data=keyed(rows, "round.paired"), round=round_no,
-                tables=len(pairings), **params)
+    rnd = get_round(tx.db, t.id, round_no)
+    # paired after the official start: still paired (the head admin decides), but said, as the
+    # players learn their opponents late and keep less time before the limit (e-SP 4.5)
+    key = "round.paired_late" if tx.now > rnd.starts_at else "round.paired"
+    return done(key, rule=rule, data=keyed(rows, "round.paired"), round=round_no,
+                tables=len(pairings), start=rnd.starts_at, limit=rnd.limit_at, **params)
 
 
 async def pair_round(app: App, slug: str, round_no: int, admin_id: AdminRef, *,

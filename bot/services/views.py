@@ -205,10 +205,10 @@ def table_rows(db: Database, tables: list[Table]) -> list[dict[str, Any]]:
 
 
 def keyed(rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
-    """A bye is rendered with `<key>_bye_row` (it has no opponent to name)."""
+    """Rows rendered with `<key>_row`, a bye with `<key>_bye_row` (it has no opponent to name),
+    whatever the reply's own key (a late pairing's answer is another text over the same rows)."""
     for row in rows:
-        if row["bye"]:
-            row["key"] = f"{key}_bye_row"
+        row["key"] = f"{key}_bye_row" if row["bye"] else f"{key}_row"
     return rows
 
 

@@ -70,6 +70,15 @@ async def test_a_player_cannot_click_the_admins_buttons(env: Env) -> None:
 # -- rounds ------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("minutes", [0, 10], ids=["at-the-start", "after-the-start"])
+async def test_pairing_after_the_official_start_warns_in_chat_too(env: Env, minutes: int) -> None:
+    env.clock.set(START + timedelta(minutes=minutes))
+    ex = await env.admin_cmd("paruj", kolo=1)
+    assert "1. kolo je spárované" in said(ex) and "stôl 1:" in said(ex)  # paired all the same
+    late = "Pozor: oficiálny začiatok 1. kola (1. 3. 2025 10:00) už uplynul"
+    assert (late in said(ex)) is (minutes > 0)
+
+
 async def test_the_admin_pairs_and_publishes_round_1(env: Env) -> None:
     ex = await env.admin_cmd("paruj", kolo=1)
     assert ex.ephemeral and "1. kolo je spárované" in said(ex)
