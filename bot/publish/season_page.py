@@ -18,6 +18,7 @@ from bot.publish.html import CSP, _section, write_page
 from bot.publish.slovak import number
 from bot.services.season import (
     SeasonView,
+    by_place,
     code_text,
     counted_text,
     cut_line,
@@ -82,11 +83,16 @@ def _row(view: SeasonView, row: LadderRow, cut: bool) -> str:
         f'<tr class="{classes}"><td class="num rank">{row.rank}.</td>'
         f'<td class="player" data-player="{escape(row.player)}">{escape(view.name(row.player))}'
         f'<span class="nick">{escape(row.player)}</span></td>'
-        f'<td class="num total">{number(row.total, 2)}</td>'
+        f'<td class="num total">{_total(row)}</td>'
         f'<td>{"áno" if row.qualified else "nie"}{" — " + group if group else ""}</td>'
         f'<td class="reason">{_items([counted_text(c) for c in row.counted])}</td>'
         f'<td class="reason">{_items([not_counted_text(n) for n in row.not_counted])}</td></tr>'
     )
+
+
+def _total(row: LadderRow) -> str:
+    place = by_place(row)  # a ladder that is one event's order has places, not points
+    return number(row.total, 2) if place is None else f"{place}. miesto"
 
 
 def _ladder(view: SeasonView) -> str:

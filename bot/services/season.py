@@ -130,7 +130,16 @@ def slot_text(slot: str, locale: Any = SLOVAK) -> str:
     return code_text("kind", slot, code_text("group", slot, locale=locale), locale)
 
 
+def by_place(row: LadderRow) -> int | None:
+    """The place a row of a ladder that is one event's order ranks by (it has no points)."""
+    places = [c.place for c in row.counted if c.place is not None]
+    return places[0] if places else None
+
+
 def counted_text(c: Counted, locale: Any = SLOVAK) -> str:
+    if c.place is not None:
+        return t("season.counted_place", locale, event=c.event, place=c.place,
+                 slot=slot_text(c.slot, locale))
     key = "season.counted_organizer" if c.organizer else "season.counted_item"
     return t(key, locale, event=c.event, points=c.points, coefficient=c.coefficient,
              value=c.value, slot=slot_text(c.slot, locale))
@@ -146,8 +155,11 @@ def row_lines(view: SeasonView, row: LadderRow, locale: Any = SLOVAK) -> list[st
     not, and why."""
     group = f" ({code_text('group', row.group, locale=locale)})" if row.group else ""
     key = "season.row_qualified" if row.qualified else "season.row"
+    place = by_place(row)
+    if place is not None:
+        key += "_by_place"
     lines = [t(key, locale, rank=row.rank, name=view.name(row.player), player=row.player,
-               total=row.total, group=group)]
+               total=row.total, group=group, place=place)]
     if row.counted:
         lines.append(t("season.counted", locale,
                        items="; ".join(counted_text(c, locale) for c in row.counted)))
@@ -260,7 +272,7 @@ def _row_document(view: SeasonView, row: LadderRow) -> dict[str, Any]:
         "total": row.total, "qualified": row.qualified, "group": row.group,
         "counted": [{"event": c.event, "points": c.points, "coefficient": c.coefficient,
                      "value": c.value, "slot": c.slot, "rule": c.rule,
-                     "organizer": c.organizer} for c in row.counted],
+                     "organizer": c.organizer, "place": c.place} for c in row.counted],
         "not_counted": [{"event": n.event, "points": n.points, "reason": n.reason,
                          "reason_text": code_text("reason", n.reason), "rule": n.rule}
                         for n in row.not_counted],

@@ -85,7 +85,8 @@ def _order_part(season: Season, profile: SeasonProfile, spec: CasLadder) -> _Par
                 part.totals[p] = Fraction(-len(e.places) - 1)  # after everyone placed
                 continue
             part.totals[p] = Fraction(-e.place(i))  # the order; reported total is 0
-            part.counted[p].append(Counted(e.name, 0.0, 1.0, spec.name, spec.rule))
+            part.counted[p].append(Counted(e.name, 0.0, 1.0, spec.name, spec.rule,
+                                           place=e.place(i)))
             part.eligible.add(p)
     return part
 

@@ -127,6 +127,9 @@ class Counted:
     slot: str  # which slot of the profile it fills, e.g. "live-qt" (one of the six best)
     rule: str
     organizer: bool = False  # points credited to the event's organiser, not earned by place
+    # a ladder that is one event's final order (ČAS correspondence, online): the place it
+    # ranks by; such a ladder gives no points (`points` is 0)
+    place: int | None = None
 
     @property
     def value(self) -> float:

@@ -94,7 +94,7 @@ def test_json_is_one_document_with_the_ladder_rows(run: Any, tmp_path: Path) -> 
     assert (first["player"], first["rank"], first["total"]) == ("p01", 1, 80.0)
     assert first["counted"][0] == {"event": "KT A", "points": 40.0, "coefficient": 1.0,
                                    "value": 40.0, "slot": "live-qt", "rule": "SP A3 7.1",
-                                   "organizer": False}
+                                   "organizer": False, "place": None}
     # p28's 6 came from the field of 40, p27's from the field of 33 (A3 7.1's last criterion)
     assert [t for t in doc["ties"] if t["at_cut"]] == [{
         "players": ["p28", "p27"], "criterion": "field-size", "at_cut": True, "decided": True,
@@ -249,6 +249,25 @@ def test_a_lot_is_never_decided_silently(tmp_path: Path,
     assert ("Ivo Němec, Hana Horáková (na hranici postupu — rebríček internetových turnajov): "
             "rozhodol los vyžrebovaný organizátorom (lots v súbore sezóny)"
             ) in capsys.readouterr().out
+
+
+def test_a_ladder_of_one_events_order_shows_places_not_points(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ČAS: the correspondence competition's ladder is its standing at 31.10 — a place, not
+    "0 bodov"."""
+    nothing = str(tmp_path / "nic.db")
+    assert main(["season", str(EXAMPLES / "cas-2026.toml"), "--db", nothing]) == 0
+    text = capsys.readouterr().out
+    assert ("8. Karel Pokorný (karel): 1. miesto — postupuje (korešpondenčná súťaž)\n"
+            "    započítané: Křížovka a hádanka: 1. miesto (korešpondenčná súťaž ČAS)") in text
+    assert main(["season", str(EXAMPLES / "cas-2026.toml"), "--db", nothing, "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["ladder"]
+    karel = next(r for r in rows if r["player"] == "karel")
+    assert [(c["place"], c["points"]) for c in karel["counted"]] == [(1, 0)]
+    assert main(["season", str(EXAMPLES / "cas-2026.toml"), "--db", nothing,
+                 "--html", str(tmp_path / "web")]) == 0
+    assert '<td class="num total">1. miesto</td>' in (tmp_path / "web" / "index.html").read_text(
+        encoding="utf-8")
 
 
 def test_when_no_criterion_decides_all_tied_advance_and_it_is_said(

@@ -83,6 +83,9 @@ def test_seats_fill_ladder_by_ladder_and_freed_seats_go_to_the_live_ladder(event
     correspondence = ladder.parts[1]
     assert [(r.player, r.rank) for r in correspondence.rows] == [
         ("k1", 1), ("a", 2), ("k2", 2), ("k3", 4), ("k4", 5)]
+    # an order, not points: each row counts its place in the one event
+    assert [(c.place, c.points) for r in correspondence.rows for c in r.counted] == [
+        (1, 0), (2, 0), (2, 0), (4, 0), (5, 0)]
     live = ladder.parts[3]
     assert live.row_of("l14").total == live.row_of("l15").total == T[13] == 34
     assert ladder.row_of("nobody") is None
