@@ -16,6 +16,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from bot.i18n import SLOVAK, CatalogueError, t
+from bot.os_errors import os_reason
 from bot.services.app import App
 from bot.services.csv_text import decode_utf8
 from bot.services.replies import Refusal, Reply, refused
@@ -77,7 +78,7 @@ def read_text(path: str | Path) -> str:
     try:
         return decode_utf8(Path(path).read_bytes(), str(path))
     except OSError as exc:
-        raise SeasonFileError(str(path), 1, exc.strerror or str(exc)) from None
+        raise SeasonFileError(str(path), 1, os_reason(exc)) from None
     except Refusal as refusal:
         raise SeasonFileError(str(path), 1, t(refusal.reply.key, SLOVAK,
                                               **refusal.reply.params)) from None

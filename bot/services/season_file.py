@@ -38,6 +38,7 @@ checks it against the database and builds the pure `rules.season.Season`.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 import tomllib
 from collections.abc import Callable, Collection, Iterable
@@ -118,13 +119,20 @@ class ResolvedSeason:
 # -- the file alone ---------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=2)
+def _lines_of(text: str) -> tuple[str, ...]:
+    """The file's lines, split once for all its tables' readers (a season may have thousands)."""
+    return tuple(text.splitlines())
+
+
 class _Reader(Reader):
     """The propozície's checker, with the season file's own value kinds: a player id, a list
     of them (each on its own line), a date, a field size."""
 
     def __init__(self, text: str, lines: dict[tuple[str, int, str], int], table: str,
                  index: int, data: Any, keys: dict[str, tuple[str, bool]]) -> None:
-        self.text_lines = text.splitlines()
+        self.text_lines = _lines_of(text)
+        self._found: dict[str, tuple[int, int]] = {}  # key → (line, column) after the last item
         super().__init__(lines, table, index, data, keys, single=table == "season")
 
     def get(self, key: str, default: Any = None) -> Any:
@@ -132,11 +140,14 @@ class _Reader(Reader):
         if kind not in _OWN_KINDS or key not in self.data:
             return super().get(key, default)
         value = self.data[key]
+        self._found.pop(key, None)  # each reading looks its items up from the key's line
         if kind == "id":
             return self._ref(key, value)
         if kind == "ids":
             if not isinstance(value, list):
                 raise self.fail(key, f"očakáva sa zoznam id hráčov, je tam {value!r}")
+            if len(value) > FIELD_MAX:  # before any item is looked at: a hostile file ends here
+                raise self.fail(key, f"najviac {FIELD_MAX} hráčov, je ich {len(value)}")
             return tuple(self._ref(key, item) for item in value)
         if kind == "ranks":
             if not isinstance(value, list) or not all(
@@ -167,15 +178,21 @@ class _Reader(Reader):
         return Ref(clean, line)
 
     def value_line(self, key: str, value: str) -> int:
-        """The line a list item stands on: a list may span lines, one player a line."""
+        """The line a list item stands on: a list may span lines, one player a line. Items
+        are looked up in order from where the previous one was found, so a long list costs
+        one pass over its text, not one per item."""
         start = self.line(key)
         quoted = (f'"{value}"', f"'{value}'")
-        for no in range(start, len(self.text_lines) + 1):
+        no, column = self._found.get(key, (start, 0))
+        while no <= len(self.text_lines):
             raw = self.text_lines[no - 1]
-            if any(q in raw for q in quoted):
+            hits = [at for at in (raw.find(q, column) for q in quoted) if at >= 0]
+            if hits:
+                self._found[key] = (no, min(hits) + 1)
                 return no
             if no > start and re.match(r"^\s*(\[|[\w-]+\s*=)", raw):
                 break  # the next key or table: the list has ended
+            no, column = no + 1, 0
         return start
 
     def _date(self, key: str, value: Any) -> dt.date:

@@ -149,7 +149,9 @@ def test_a_bad_file_exits_2_with_file_and_line(run: Any, tmp_path: Path) -> None
     assert (code, out) == (2, "")
     assert err == f"{path}:{line}: neznámy hráč „nikto“: nie je v registri ani v [[player]]\n"
     code, _, err = run(str(tmp_path / "chyba.toml"))
-    assert code == 2 and err.startswith(f"{tmp_path / 'chyba.toml'}:1: ")
+    assert (code, err) == (2, f"{tmp_path / 'chyba.toml'}:1: súbor alebo priečinok neexistuje\n")
+    code, _, err = run(str(tmp_path))
+    assert (code, err) == (2, f"{tmp_path}:1: je to priečinok, nie súbor\n")
 
 
 def test_an_unfinished_tournament_is_a_file_error(tmp_path: Path,

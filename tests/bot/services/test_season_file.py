@@ -62,10 +62,22 @@ def refused(text: str) -> SetupError:
     pytest.param(HEAD, 1, "žiadne podujatie", id="no events"),
     pytest.param('name = "x"\n' + HEAD + EVENT + 'places = ["a"]\n', 1,
                  "neznáma tabuľka alebo kľúč „name“", id="key outside a table"),
+    pytest.param(HEAD + EVENT + "places = [" + ", ".join(f'"p{n}"' for n in range(10_001))
+                 + "]\n", 8, "places: najviac 10000 hráčov, je ich 10001", id="hostile list"),
 ])
 def test_a_bad_file_is_refused_with_its_line(text: str, line: int, reason: str) -> None:
     error = refused(text)
     assert (error.line, reason in error.reason) == (line, True), error.reason
+
+
+def test_a_list_on_one_line_and_a_repeated_id_keep_their_own_lines() -> None:
+    spec = parse_season(HEAD + PLAYERS + EVENT + 'places = ["jano", "fero"]\n'
+                        + 'out = [\n  "fero",\n  "jano"]\n' + EVENT.replace("Nitra", "Žilina")
+                        + 'places = [\n  "fero",\n  "jano"]\n')
+    nitra, zilina = spec.events
+    assert [(r.id, r.line) for r in nitra.places] == [("jano", 14), ("fero", 14)]
+    assert [(r.id, r.line) for r in nitra.out] == [("fero", 16), ("jano", 17)]
+    assert [(r.id, r.line) for r in zilina.places] == [("fero", 23), ("jano", 24)]
 
 
 def test_a_good_file_keeps_every_id_with_its_line() -> None:
