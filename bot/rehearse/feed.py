@@ -34,6 +34,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from bot.i18n import t
+from bot.os_errors import os_reason
 from bot.rehearse.events import scenario_games
 from bot.rehearse.scenario import DEFAULT_MOVES, GAME_ENDS, MAX_SCORE, Event, parse_scenario
 from bot.services.csv_text import decode_csv, decode_utf8, delimiter_of
@@ -89,8 +90,7 @@ def _read(path: Path) -> bytes:
     try:
         return path.read_bytes()
     except OSError as exc:
-        raise FeedError(t("herna_feed.unreadable", file=str(path),
-                          reason=exc.strerror or type(exc).__name__)) from None
+        raise FeedError(t("herna_feed.unreadable", file=str(path), reason=os_reason(exc))) from None
 
 
 def _toml_events(text: str, prop_text: str | None, path: Path, prop_path: str | Path | None

@@ -117,6 +117,12 @@ def test_a_bad_header_is_named(tmp_path, header, message):
         load_games(path, PROPOZICIE)
 
 
+def test_a_file_the_system_refuses_is_said_in_slovak(tmp_path):
+    with pytest.raises(FeedError) as caught:
+        load_games(tmp_path)  # a folder
+    assert str(caught.value) == f"{tmp_path}: súbor sa nedá prečítať (je to priečinok, nie súbor)."
+
+
 def test_a_csv_without_propozicie_is_refused():
     with pytest.raises(FeedError, match="potrebujú aj propozície"):
         load_games(RESULTS)
