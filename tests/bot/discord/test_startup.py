@@ -216,6 +216,23 @@ def test_the_wait_doubles_up_to_five_minutes() -> None:
         2, 4, 8, 16, 32, 64, 128, 256, 300, 300]
 
 
+async def _serve_until(tmp_path: Path, caplog: pytest.LogCaptureFixture,
+                       until: Callable[[str], bool]) -> None:
+    """Run the bot on a tournament in `tmp_path` until the log satisfies `until`, then stop it
+    as SIGTERM would: it must end with exit code 0."""
+    run_tournament(tmp_path / "stredisko.db")
+    config = load_config(config_file(tmp_path), env={})
+    stop = asyncio.Event()
+    with caplog.at_level(logging.INFO, "stredisko"):
+        task = asyncio.create_task(runner.serve(config, "token", sync_commands=False, stop=stop,
+                                                backoff=FAST))
+        while not until(caplog.text):
+            assert not task.done()
+            await asyncio.sleep(0.01)
+        stop.set()
+        assert await asyncio.wait_for(task, 10) == 0
+
+
 async def test_login_is_retried_until_discord_answers_and_the_heartbeat_waits_for_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
     no_discord: str,
@@ -232,17 +249,7 @@ async def test_login_is_retried_until_discord_answers_and_the_heartbeat_waits_fo
         await (real_login if len(attempts) <= 2 else fake_login)(self, token)
 
     monkeypatch.setattr(discord.Client, "login", login)
-    run_tournament(tmp_path / "stredisko.db")
-    config = load_config(config_file(tmp_path), env={})
-    stop = asyncio.Event()
-    with caplog.at_level(logging.INFO, "stredisko"):
-        task = asyncio.create_task(runner.serve(config, "token", sync_commands=False, stop=stop,
-                                                backoff=FAST))
-        while "scheduler started" not in caplog.text:
-            assert not task.done()
-            await asyncio.sleep(0.01)
-        stop.set()
-        assert await asyncio.wait_for(task, 10) == 0
+    await _serve_until(tmp_path, caplog, lambda log: "scheduler started" in log)
     assert attempts == [False, False, False]  # no heartbeat while not logged in
     assert heartbeat.exists()
     retries = [m for m in caplog.messages if m.startswith("Discord je nedostupný")]
@@ -255,17 +262,7 @@ async def test_login_is_retried_until_discord_answers_and_the_heartbeat_waits_fo
 async def test_a_stop_while_waiting_for_discord_ends_cleanly(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, no_discord: str,
 ) -> None:
-    run_tournament(tmp_path / "stredisko.db")
-    config = load_config(config_file(tmp_path), env={})
-    stop = asyncio.Event()
-    with caplog.at_level(logging.INFO, "stredisko"):
-        task = asyncio.create_task(runner.serve(config, "token", sync_commands=False, stop=stop,
-                                                backoff=FAST))
-        while caplog.text.count("Discord je nedostupný") < 3:
-            assert not task.done()
-            await asyncio.sleep(0.01)
-        stop.set()
-        assert await asyncio.wait_for(task, 10) == 0
+    await _serve_until(tmp_path, caplog, lambda log: log.count("Discord je nedostupný") >= 3)
     assert "pokus 3: ďalší pokus o 0,04 s" in caplog.text  # capped
     assert not (tmp_path / "heartbeat").exists()
     assert "scheduler stopped" not in caplog.text
