@@ -260,11 +260,15 @@ def _standings(tx: Tx, slug: str) -> Reply:
     return done(key, rule=rule, data=rows, tournament=t.name)
 
 
-def _pairings(tx: Tx, slug: str, round_no: int | None) -> Reply:
+def _pairings(tx: Tx, slug: str, round_no: int | None, published_only: bool) -> Reply:
     t = lookup.tournament(tx, slug)
     round_no = _shown_round(tx, t, round_no)
     _round_or_refuse(tx, t, round_no)
     rnd = get_round(tx.db, t.id, round_no)
+    if published_only and rnd.published_at is None:
+        # players learn a pairing when the control centre publishes it (e-SP 2.6), not
+        # while the head admin is still checking it
+        raise Refusal("round.not_published", round=round_no)
     tables = tables_of(tx.db, t, round_no)
     if not tables:
         raise Refusal("view.not_paired", round=round_no)
@@ -291,9 +295,11 @@ async def standings_view(app: App, slug: str) -> Reply:
     return await app.run(_standings, slug)
 
 
-async def pairings_view(app: App, slug: str, round_no: int | None = None) -> Reply:
-    """Round `round_no`, or the current one (see `_shown_round`)."""
-    return await app.run(_pairings, slug, round_no)
+async def pairings_view(app: App, slug: str, round_no: int | None = None, *,
+                        published_only: bool = False) -> Reply:
+    """Round `round_no`, or the current one (see `_shown_round`); for a player
+    (`published_only`) only a round the control centre has published."""
+    return await app.run(_pairings, slug, round_no, published_only)
 
 
 async def results_view(app: App, slug: str, round_no: int | None = None) -> Reply:

@@ -100,7 +100,7 @@ def _cog(interaction: discord.Interaction) -> PlayerCog:
 
 
 def _current_round_no(tx: Tx, slug: str) -> int:
-    # views.pairings_view needs a number; "/parovanie" without one means the round in play.
+    # "/parovanie" without a number means the round in play (never a pairing not yet published)
     rnd = lookup.current_round(tx, lookup.tournament(tx, slug))
     if rnd is None:
         raise ServiceRefusal("common.no_round")
@@ -459,7 +459,7 @@ class PlayerCog(commands.Cog, name=COG_NAME):
             if isinstance(found, Reply):
                 return found
             round_no = found
-        return await views.pairings_view(self.app, self.slug, round_no)
+        return await views.pairings_view(self.app, self.slug, round_no, published_only=True)
 
     @app_commands.command(
         name=app_str("app.poradie.name"), description=app_str("app.poradie.description")

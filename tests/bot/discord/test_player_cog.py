@@ -342,6 +342,18 @@ async def test_pairings_and_standings_show_their_rows(w: World) -> None:
     assert len(ex.embeds[0]["description"].split("\n")) == 4
 
 
+async def test_a_pairing_the_head_admin_has_not_published_stays_hidden(w: World) -> None:
+    def unpublish(db: Database) -> None:
+        update_round(db, w.tournament.id, 1, Change.admin("hlavny", START, "test"),
+                     published_at=None)
+
+    await w.store.call(unpublish)
+    for options in ({}, {"kolo": 1}):
+        ex = await w.h.slash("parovanie", user=w.users["cyril"], options=options)
+        assert ex.ephemeral and "stôl" not in ex.content and not ex.embeds, options
+    assert ex.content == "1. kolo ešte nie je zverejnené."
+
+
 # -- speed and manners --------------------------------------------------------------------
 
 

@@ -8,13 +8,25 @@ from pathlib import Path
 from bot.console import render_reply
 from bot.publish import TournamentReport, write_results_page
 from bot.services.app import App
+from bot.services.rounds import pair_round, publish_round
 from bot.services.views import pairings_view, report, results_view, standings_view, to_result
 from bot.store import ActorKind, ResultStatus, StoredResult, TablePairing, get_tournament_by_slug
 from rules import End
 
-from .test_rounds import SLUG, create, pair_publish, play, player, propozicie, read
+from .test_rounds import ADMIN, SLUG, create, pair_publish, play, player, propozicie, read
 
 WHEN = datetime(2025, 3, 1, 9, tzinfo=UTC)
+
+
+async def test_a_player_sees_a_pairing_only_once_it_is_published(app: App,
+                                                                   tmp_path: Path) -> None:
+    await create(app, tmp_path, propozicie(players=4))
+    assert (await pair_round(app, SLUG, 1, ADMIN)).ok
+    refused = await pairings_view(app, SLUG, 1, published_only=True)
+    assert (refused.ok, refused.key) == (False, "round.not_published")
+    assert (await pairings_view(app, SLUG, 1)).ok  # the head admin checks it before publishing
+    assert (await publish_round(app, SLUG, 1, ADMIN)).ok
+    assert (await pairings_view(app, SLUG, 1, published_only=True)).ok
 
 
 async def test_pairings_results_and_standings_views(app: App, tmp_path: Path) -> None:
