@@ -177,7 +177,8 @@ def cut_line(view: SeasonView, locale: Any = SLOVAK) -> str | None:
         return None
     if last is None:
         return t("season.cut_nobody", locale)
-    return t("season.cut", locale, rank=last.rank, total=last.total,
+    key = "season.cut" if by_place(last) is None else "season.cut_by_place"  # no points there
+    return t(key, locale, rank=last.rank, total=last.total,
              qualified=sum(r.qualified for r in view.ladder.rows))
 
 

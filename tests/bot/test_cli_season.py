@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -262,6 +263,8 @@ def test_a_ladder_of_one_events_order_shows_places_not_points(
     text = capsys.readouterr().out
     assert ("8. Karel Pokorný (karel): 1. miesto — postupuje (korešpondenčná súťaž)\n"
             "    započítané: Křížovka a hádanka: 1. miesto (korešpondenčná súťaž ČAS)") in text
+    assert "postupuje 3 hráči; posledný postupujúci: 3. miesto ──" in text  # no "0 bodov"
+    assert not re.search(r"(?<![0-9])0 bodov", text)
     assert main(["season", str(EXAMPLES / "cas-2026.toml"), "--db", nothing, "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["ladder"]
     karel = next(r for r in rows if r["player"] == "karel")
