@@ -49,6 +49,7 @@ from bot.discord.startup import (
     resolve_guild_config,
 )
 from bot.scheduler import Scheduler
+from bot.services import periodic
 from bot.services.app import App
 from bot.services.sync import nightly, poll_current_round
 from bot.store import NotFoundError, Store, Tournament, get_tournament_by_slug
@@ -216,8 +217,7 @@ async def login_with_retry(
             log.warning("%s", t("run.retry", SLOVAK, attempt=attempt, seconds=wait,
                                 error=str(exc) or type(exc).__name__))
             await _drop_session(bot)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), timeout=wait)
+        await periodic.pause(stop, wait)
         if stop.is_set():
             log.info("%s", t("run.retry_stopped", SLOVAK))
             raise Stopped
@@ -336,13 +336,8 @@ async def round_poll(
 ) -> None:
     """The round poll's loop: one `poll_current_round` tick, then wait `every` seconds or until
     `stop` is set (then it returns at once). A tick logs in only when a table lacks a game."""
-    while not stop.is_set():
-        try:
-            await poll_current_round(app, slug, herna)
-        except Exception:  # a herna.net outage must never stop the bot
-            log.exception("round poll failed; trying again in %g s", every)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), timeout=every)
+    await periodic.every(stop, every, lambda: poll_current_round(app, slug, herna), log,
+                         "round poll")
 
 
 async def stop_background(

@@ -17,12 +17,12 @@ the same place wait, so a channel never reads them out of order.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from bot.services import periodic
 from bot.services.notifier import Message, Notifier
 from bot.store import Change, NotFoundError, Round, Tournament, get_round, get_tournament
 from bot.store.outbox import (
@@ -188,10 +188,4 @@ class Sender:
     async def run(self, stop: asyncio.Event, every: float) -> None:
         """Deliver what other processes (the CLI) queued and retry what failed, every
         `every` seconds until `stop` is set."""
-        while not stop.is_set():
-            try:
-                await self.flush()
-            except Exception:  # the store or the notifier broke: keep the loop alive
-                log.exception("outbox flush failed; trying again in %g s", every)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), timeout=every)
+        await periodic.every(stop, every, self.flush, log, "outbox flush")
