@@ -62,9 +62,6 @@ class SeasonView:
     def name(self, player: str) -> str:
         return self.names.get(player, player)
 
-    def row_of(self, player: str) -> LadderRow | None:
-        return next((r for r in self.ladder.rows if r.player == player), None)
-
     @property
     def last_qualified(self) -> LadderRow | None:
         """The row above the cut line: the last one who qualifies by his points (the
@@ -311,7 +308,7 @@ async def my_row(app: App, path: str | Path | None, discord_id: int,
     if isinstance(view, Reply):
         return view
     nick = await app.store.read(_nick_of_discord, discord_id)
-    row = view.row_of(nick) if nick is not None else None
+    row = view.ladder.row_of(nick) if nick is not None else None
     if row is None:
         return refused("season.not_in_ladder", season=view.ladder.season)
     cut = cut_line(view, locale)
