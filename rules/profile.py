@@ -21,6 +21,18 @@ class ProfileError(ValueError):
     """A profile file that cannot be used; the message names the file and the field."""
 
 
+def read_toml(path: Path, name: str, bundled: Path, what: str) -> dict[str, Any]:
+    """A profile file's table; a missing file names the bundled ones (`bundled`'s `*.toml`),
+    a broken one the file."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        known = ", ".join(sorted(p.stem for p in bundled.glob("*.toml")))
+        raise ProfileError(f"{what} {name!r} not found (bundled: {known})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError(f"{path.name}: not valid TOML: {exc}") from None
+
+
 @dataclass(frozen=True, slots=True)
 class PointsRule:
     rule: str
@@ -286,13 +298,7 @@ class Profile:
         path = Path(name_or_path)
         if path.suffix != ".toml":
             path = PROFILE_DIR / f"{name_or_path}.toml"
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            known = ", ".join(sorted(p.stem for p in PROFILE_DIR.glob("*.toml")))
-            raise ProfileError(f"profile {name_or_path!r} not found (bundled: {known})") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise ProfileError(f"{path.name}: not valid TOML: {exc}") from None
+        data = read_toml(path, str(name_or_path), PROFILE_DIR, "profile")
         profile = _build(cls, data, path.name)
         _check(profile, path.name)
         return profile

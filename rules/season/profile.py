@@ -7,11 +7,10 @@ fails with a `ProfileError` that names the field.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, replace
 from functools import cache
 
-from rules.profile import PROFILE_DIR, ProfileError
+from rules.profile import PROFILE_DIR, ProfileError, read_toml
 from rules.profile import _build as build  # the one strict loader all profiles share
 
 SEASON_PROFILE_DIR = PROFILE_DIR / "season"
@@ -124,14 +123,7 @@ class SeasonProfile:
 def season_profile(name: str) -> SeasonProfile:
     """A bundled season profile by name: "sss-msr", "sss-cup", "cas-duplicate-cup"."""
     path = SEASON_PROFILE_DIR / f"{name}.toml"
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ProfileError(
-            f"season profile {name!r} not found (bundled: {', '.join(season_profiles())})"
-        ) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ProfileError(f"{path.name}: not valid TOML: {exc}") from None
+    data = read_toml(path, name, SEASON_PROFILE_DIR, "season profile")
     return season_profile_from_dict(data, path.name)
 
 
