@@ -40,7 +40,6 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
-import tomllib
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -48,7 +47,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from bot.services import bounds
-from bot.services.setup import Reader, SetupError, key_lines
+from bot.services.setup import Reader, SetupError, key_lines, load_toml, only_tables
 from bot.services.views import ranking
 from bot.store import NotFoundError, TournamentStatus, find_player_by_nick, get_player
 from bot.store import get_tournament_by_slug as tournament_by_slug
@@ -220,27 +219,13 @@ def _profile_kinds(competition: str) -> Collection[str]:
     return season_profile(competition).kinds
 
 
-def _load_toml(text: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"line (\d+)", str(exc))
-        raise SetupError(int(m[1]) if m else 1, f"nie je platný TOML: {exc}") from None
-    except ValueError:  # an integer of over 4300 digits
-        raise SetupError(1, "nie je platný TOML: príliš dlhé číslo") from None
-
-
 def parse_season(text: str, kinds_of: KindsOf | None = None) -> SeasonSpec:
     """Check the file on its own; `SetupError` names the line of the first problem.
     `kinds_of(competition)` gives the profile's event kinds (default: rules.season's profile,
     whose error — an unknown competition — is reported on `competition`'s line)."""
-    data = _load_toml(text)
+    data = load_toml(text)
     lines = key_lines(text)
-    for key in data:
-        if key not in ("season", "player", "event"):
-            line = lines.get((key, 0, ""), lines.get(("", 0, key), 1))
-            raise SetupError(line, f"neznáma tabuľka alebo kľúč „{key}“ "
-                                   "(očakáva sa [season], [[player]] a [[event]])")
+    only_tables(data, lines, ("season", "player", "event"), "[season], [[player]] a [[event]]")
     if "season" not in data:
         raise SetupError(1, "chýba tabuľka [season]")
     s = _Reader(text, lines, "season", 0, data["season"], _SEASON_KEYS)

@@ -254,28 +254,39 @@ class Reader:
             raise self.fail(key, f"„{value}“ nie je dátum a čas v tvare RRRR-MM-DD HH:MM") from None
 
 
+def load_toml(text: str) -> dict[str, Any]:
+    """A TOML file's content; `SetupError` on the line tomllib names (or of an integer of over
+    4300 digits, which Python refuses to read)."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        raise SetupError(int(m[1]) if m else 1, f"nie je platný TOML: {exc}") from None
+    except ValueError:
+        digits = re.search(r"\d{4300,}", text)
+        line = text.count("\n", 0, digits.start()) + 1 if digits else 1
+        raise SetupError(line, str(bounds.OutOfBounds(
+            "input.too_many_digits", digits=len(digits[0]) if digits else 4300))) from None
+
+
+def only_tables(data: dict[str, Any], lines: dict[tuple[str, int, str], int],
+                known: tuple[str, ...], expected: str) -> None:
+    """Refuse a top-level table or key other than `known`, on its line."""
+    for key in data:
+        if key not in known:
+            line = lines.get((key, 0, ""), lines.get(("", 0, key), 1))
+            raise SetupError(line, f"neznáma tabuľka alebo kľúč „{key}“ (očakáva sa {expected})")
+
+
 def parse_propozicie(text: str, *, strict: bool = True) -> Propozicie:
     """Check the whole file; `SetupError` names the line of the first problem.
 
     `strict=False` ignores top-level tables other than [tournament] and [[player]] (the
     rehearsal's scenario file keeps its own tables in the same file)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"line (\d+)", str(exc))
-        raise SetupError(int(m[1]) if m else 1, f"nie je platný TOML: {exc}") from None
-    except ValueError:  # Python refuses to read an integer of over 4300 digits
-        digits = re.search(r"\d{4300,}", text)
-        line = text.count("\n", 0, digits.start()) + 1 if digits else 1
-        raise SetupError(line, str(bounds.OutOfBounds(
-            "input.too_many_digits", digits=len(digits[0]) if digits else 4300))) from None
+    data = load_toml(text)
     lines = key_lines(text)
     if strict:
-        for key in data:
-            if key not in ("tournament", "player"):
-                line = lines.get((key, 0, ""), lines.get(("", 0, key), 1))
-                raise SetupError(line, f"neznáma tabuľka alebo kľúč „{key}“ "
-                                       "(očakáva sa [tournament] a [[player]])")
+        only_tables(data, lines, ("tournament", "player"), "[tournament] a [[player]]")
     if "tournament" not in data:
         raise SetupError(1, "chýba tabuľka [tournament]")
     t = Reader(lines, "tournament", 0, data["tournament"], _TOURNAMENT_KEYS)
