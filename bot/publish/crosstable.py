@@ -24,11 +24,7 @@ def crosstable(report: TournamentReport) -> str:
     if not report.standings or not numbers:
         return '<p class="empty">Zatiaľ sa nehralo.</p>'
     rank = {s.player: s.rank for s in report.standings}
-    games: dict[tuple[str, int], Result] = {}
-    for n in numbers:
-        for table in report.rounds[n]:
-            for p in table.result.case.players:
-                games[(p, n)] = table.result
+    games = {(player, n): result for n, player, result in report.games()}
     head = "".join(f'<th class="game">{n}.</th>' for n in numbers)
     rows = []
     for s in report.standings:

@@ -7,7 +7,7 @@ with a message that names the problem instead of producing a page that silently 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -110,6 +110,13 @@ class TournamentReport:
         """The player's online screlo before this tournament, if known."""
         change = self.screlo.get(player)
         return change.before.value if change else self.seeds.get(player)
+
+    def games(self) -> Iterator[tuple[int, str, Result]]:
+        """(round, player, result) for every player at every table of every round."""
+        for n, tables in self.rounds.items():
+            for table in tables:
+                for player in table.result.case.players:
+                    yield n, player, table.result
 
     def out_reason(self, standing: Standing) -> str | None:
         """Why a player is outside the ranking (withdrawn / excluded), if he is."""

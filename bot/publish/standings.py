@@ -27,12 +27,10 @@ def records(report: TournamentReport) -> dict[str, Counter[str]]:
     """Each player's wins, losses and draws by his game points (1 / 0 / ½; a double forfeit
     0:0 is a loss for both, a bye with its point a win)."""
     counts: dict[str, Counter[str]] = {p: Counter() for p in report.players}
-    for tables in report.rounds.values():
-        for table in tables:
-            for player in table.result.case.players:
-                points = table.result.points_of(player)
-                kind = "loss" if points <= 0 else "win" if points >= 1 else "draw"
-                counts[player][kind] += 1
+    for _, player, result in report.games():
+        points = result.points_of(player)
+        kind = "loss" if points <= 0 else "win" if points >= 1 else "draw"
+        counts[player][kind] += 1
     return counts
 
 
