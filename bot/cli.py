@@ -231,20 +231,18 @@ def _sync(a: argparse.Namespace, who: Actor) -> UseCase:
     """Read the tournament's games from herna.net now (the same pass the bot runs)."""
     from bot.progress import Progress
     from bot.services.sync import sync_command
-    from scrapers.herna import Credentials, HernaClient, HernaSettings
+    from scrapers.herna import client_factory
 
-    herna = _config(a).herna
-    if not herna.user or not herna.password:
+    overrides = {"base_url": a.base_url} if a.base_url else {}
+    open_client = client_factory(_config(a).herna, **overrides)
+    if open_client is None:
         raise ConfigError("chýba prihlásenie na herna.net: nastavte HERNA_USER a "
                           "HERNA_PASSWORD (alebo [herna] user/password v config.toml)")
-    overrides = {"base_url": a.base_url} if a.base_url else {}
 
     progress = Progress("stredisko: herna.net", sys.stderr)
 
     async def use_case(app: App) -> Reply:
-        credentials = Credentials(herna.user, herna.password)
-        settings = HernaSettings.from_config(herna, **overrides)
-        async with HernaClient(credentials, settings) as client:
+        async with open_client() as client:
             return await sync_command(app, a.slug, client, progress)
 
     return use_case

@@ -22,7 +22,7 @@ from typing import Any
 from bot.config import Config, ConfigError, HernaConfig
 from bot.i18n import t
 from scrapers.herna.check import SiteCheck, Status, save_pages
-from scrapers.herna.client import Credentials, HernaClient, HernaSettings
+from scrapers.herna.client import HernaClient, client_factory
 from scrapers.herna.errors import HernaError, LoginFailed
 
 ALL_HOLD, SOME_FAIL, NOT_RUN = 0, 1, 2
@@ -48,28 +48,31 @@ def check_command(args: argparse.Namespace, config: Callable[[argparse.Namespace
                   ) -> int:
     try:
         herna = config(args).herna
-        if not herna.user or not herna.password:
-            return _fail(t("herna_check.no_credentials"))
-        settings = HernaSettings.from_config(herna)
+        open_client = client_factory(herna)
     except (ConfigError, ValueError) as exc:
         return _fail(t("herna_check.config", detail=str(exc)))
-    return asyncio.run(_check(herna, settings, Path(args.out)))
+    if open_client is None:
+        return _fail(t("herna_check.no_credentials"))
+    return asyncio.run(_check(herna, open_client, Path(args.out)))
 
 
-async def _check(herna: HernaConfig, settings: HernaSettings, folder: Path) -> int:
-    async with HernaClient(Credentials(herna.user, herna.password), settings) as client:
+async def _check(herna: HernaConfig, open_client: Callable[[], HernaClient],
+                 folder: Path) -> int:
+    async with open_client() as client:
         site = SiteCheck(client)
         try:
             await site.run()
         except LoginFailed as exc:
-            _save(site, folder, herna, client)
             says = f" („{exc.site_says}“)" if exc.site_says else ""
             return _fail(t("herna_check.login_failed", site_says=says, folder=str(folder)))
         except HernaError as exc:
-            _save(site, folder, herna, client)
             detail = getattr(exc, "reason", None) or str(exc)
-            return _fail(t("herna_check.unavailable", url=settings.base_url, detail=detail))
-        _save(site, folder, herna, client)
+            return _fail(t("herna_check.unavailable", url=client.settings.base_url,
+                           detail=detail))
+        finally:  # what was read before a fault is saved too: it shows what went wrong
+            if site.pages:
+                save_pages(site.pages, folder,
+                           [herna.user, herna.password, *client.cookie_values()])
     for finding in site.findings:
         print(t("herna_check.line", status=t(f"herna_check.status.{finding.status.value}"),
                 name=finding.name, page=t(f"herna_check.page.{finding.page}"),
@@ -84,11 +87,6 @@ async def _check(herna: HernaConfig, settings: HernaSettings, folder: Path) -> i
         return SOME_FAIL
     print(t("herna_check.all_hold"))
     return ALL_HOLD
-
-
-def _save(site: SiteCheck, folder: Path, herna: HernaConfig, client: HernaClient) -> None:
-    if site.pages:
-        save_pages(site.pages, folder, [herna.user, herna.password, *client.cookie_values()])
 
 
 def _fail(line: str) -> int:

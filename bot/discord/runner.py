@@ -53,7 +53,7 @@ from bot.services import periodic
 from bot.services.app import App
 from bot.services.sync import nightly, poll_current_round
 from bot.store import NotFoundError, Store, Tournament, get_tournament_by_slug
-from scrapers.herna import Credentials, HernaClient, HernaSettings
+from scrapers.herna import HernaClient, client_factory
 
 __all__ = ["StartupError", "resolve_guild_config", "run", "serve"]
 
@@ -128,12 +128,7 @@ def _configure_logging() -> None:
 def herna_factory(config: Config) -> Callable[[], HernaClient] | None:
     """Opens a herna.net client with the configured login; None when no login is configured
     (then the bot neither syncs at night nor on `/admin synchronizuj`)."""
-    herna = config.herna
-    if not herna.user or not herna.password:
-        return None
-    credentials = Credentials(herna.user, herna.password)
-    settings = HernaSettings.from_config(herna)
-    return lambda: HernaClient(credentials, settings)
+    return client_factory(config.herna)
 
 
 def build_bot(

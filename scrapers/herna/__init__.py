@@ -3,7 +3,7 @@
 The simulator (`scrapers.herna.simulator`) is imported on its own: it needs aiohttp.
 """
 
-from scrapers.herna.client import Credentials, HernaClient, HernaSettings, Scrape
+from scrapers.herna.client import Credentials, HernaClient, HernaSettings, Scrape, client_factory
 from scrapers.herna.errors import (
     DeadlinePassed,
     HernaError,
@@ -39,6 +39,7 @@ __all__ = [
     "Scrape",
     "TableSettings",
     "TooManyPages",
+    "client_factory",
     "parse_game",
     "parse_history",
 ]

@@ -412,3 +412,19 @@ def _utc(when: datetime) -> datetime:
     if when.tzinfo is None or when.utcoffset() is None:
         raise ValueError(f"naive datetime {when.isoformat()}: give a time zone (UTC)")
     return when.astimezone(UTC)
+
+
+class _LoginConfigLike(_ConfigLike, Protocol):
+    user: str
+    password: str
+
+
+def client_factory(config: _LoginConfigLike, **overrides: Any
+                   ) -> Callable[[], HernaClient] | None:
+    """Clients with the configured login and settings ([herna] of config.toml, `overrides` on
+    top); None when no login is configured (the caller says what that means for it)."""
+    if not config.user or not config.password:
+        return None
+    credentials = Credentials(config.user, config.password)
+    settings = HernaSettings.from_config(config, **overrides)
+    return lambda: HernaClient(credentials, settings)
