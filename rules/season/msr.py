@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from rules.season.cup import cup_ladder
@@ -72,16 +73,18 @@ def msr_ladder(
 def _criteria(
     season: Season, m: MsrRule, cup: SeasonProfile, by_player: dict[str, list[Result]]
 ) -> list[Criterion]:
-    ladder = cup_ladder(replace(season, competition=cup.name), cup)
-    cup_rank = {r.player: r.rank for r in ladder.rows}
-    nobody = len(cup_rank) + 1
+    @cache
+    def cup_rank() -> dict[str, int]:
+        """The Slovak Cup's ranks: computed only when a tie at a line comes to them."""
+        ladder = cup_ladder(replace(season, competition=cup.name), cup)
+        return {r.player: r.rank for r in ladder.rows}
 
     def fields(p: str) -> tuple[int, ...]:
         rs = sorted(by_player.get(p, []), key=lambda r: (-r.points, -r.event.size))
         return tuple(r.event.size for r in rs)
 
     keys: dict[str, Callable[[str], Any]] = {
-        "cup-position": lambda p: -cup_rank.get(p, nobody),
+        "cup-position": lambda p: -cup_rank().get(p, len(cup_rank()) + 1),
         "best-results": best_results({p: [r.points for r in rs] for p, rs in by_player.items()}),
         "events-played": lambda p: len(by_player.get(p, [])),
         "field-size": fields,
