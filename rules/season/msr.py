@@ -32,10 +32,15 @@ def msr_ladder(
     totals: dict[str, Fraction] = {}
     for p in everyone:
         rs = by_player.get(p, [])
-        counted[p] = [Counted(r.event.name, float(r.points), 1.0, r.event.kind, m.rule)
-                      for r in rs if unscored(r, profile.points) is None]
-        skipped[p] = [n for r in rs if (n := unscored(r, profile.points)) is not None]
-        skipped[p] = sorted(skipped[p] + others.get(p, []), key=lambda n: n.event)
+        counted[p], skipped[p] = [], list(others.get(p, []))
+        for r in rs:
+            why = unscored(r, profile.points)
+            if why is None:
+                counted[p].append(Counted(r.event.name, float(r.points), 1.0, r.event.kind,
+                                          m.rule))
+            else:
+                skipped[p].append(why)
+        skipped[p].sort(key=lambda n: n.event)
         totals[p] = sum((r.points for r in rs), Fraction(0))
 
     cup = cup or season_profile(m.cup_profile)
