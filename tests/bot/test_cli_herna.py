@@ -15,7 +15,7 @@ from urllib.parse import quote, quote_plus
 import pytest
 
 from bot.cli import main
-from bot.cli_herna import DEFAULT_FOLDER
+from bot.cli.herna import DEFAULT_FOLDER
 from scrapers.herna import layout
 from scrapers.herna.check import FILE_NAMES
 from scrapers.herna.generate import generate_round

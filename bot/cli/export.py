@@ -4,11 +4,14 @@ it (tsh finds its division files through config.tsh); without -o the `.t` goes t
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from bot.cli import args as arg
+from bot.cli.common import Add, run, show
 from bot.console import render_reply
 from bot.i18n import t
 from bot.services import export_trf, export_tsh, exports
@@ -55,3 +58,20 @@ def write(reply: Reply, output: str | None) -> None:
         sys.stdout.write(reply.data)
     for line in render_reply(reply):
         print(line, file=sys.stderr)
+
+
+def _export(args: argparse.Namespace) -> int:
+    reply = run(args, use_case(args.what, args.slug))
+    if not reply.ok:
+        return show(reply)
+    write(reply, args.output)
+    return 0
+
+
+def add_command(add: Add) -> None:
+    sub = add("export", "export: výsledky CSV, TSH (.t a config.tsh), FIDE TRF, zoznam online "
+              "screla", _export)
+    sub.add_argument("what", choices=WHAT)
+    sub.add_argument("slug", nargs="?", type=arg.slug)
+    sub.add_argument("-o", "--output", "--out", metavar="SÚBOR",
+                     help="súbor (pri tsh sa vedľa neho zapíše aj config.tsh)")

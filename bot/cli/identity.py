@@ -7,16 +7,10 @@ reason where the chat's would."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Awaitable, Callable
-from typing import Any
 
+from bot.cli.common import Add, UseCase, reply_command
 from bot.services import identity, policy
-from bot.services.app import App
 from bot.services.policy import Actor
-
-UseCase = Callable[[App], Awaitable[Any]]
-Factory = Callable[[argparse.Namespace, Actor], UseCase]
-Add = Callable[[str, str, Any], argparse.ArgumentParser]
 
 
 def discord_id(text: str) -> int:
@@ -50,7 +44,7 @@ def _reject(a: argparse.Namespace, who: Actor) -> UseCase:
     return lambda app: identity.reject_request(app, a.slug, who, a.request, a.reason)
 
 
-def add_commands(add: Add, reply_command: Callable[[Factory], Any]) -> None:
+def add_commands(add: Add) -> None:
     """Add the commands to the `stredisko` parser (`add(name, help, run)` as in bot.cli)."""
     sub = add("admins", "hlavní administrátori turnaja v Discorde: zoznam, pridať, odobrať "
               "(e-SP 2.5)", reply_command(_admins))

@@ -16,14 +16,12 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
+from bot.cli.common import Add, db_path
 from bot.services import season
 from bot.store import Store
 
 FILE_ERROR = 2
-Add = Callable[[str, str, Any], argparse.ArgumentParser]
-DbPath = Callable[[argparse.Namespace], Path]
 
 
 async def _load(file: str, db: Path) -> season.SeasonView:
@@ -36,7 +34,7 @@ async def _load(file: str, db: Path) -> season.SeasonView:
         await store.close()
 
 
-def _command(db_path: DbPath) -> Callable[[argparse.Namespace], int]:
+def _command() -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         try:
             view = asyncio.run(_load(args.file, db_path(args)))
@@ -58,10 +56,10 @@ def _command(db_path: DbPath) -> Callable[[argparse.Namespace], int]:
     return run
 
 
-def add_command(add: Add, db_path: DbPath) -> None:
+def add_command(add: Add) -> None:
     """Add `season` to the `stredisko` parser (`add(name, help, run)` as in bot.cli)."""
     sub = add("season", "rebríček sezóny: kvalifikácia na M-SR, Slovenský pohár, Pohár ČAS "
-              "(súbor TOML)", _command(db_path))
+              "(súbor TOML)", _command())
     sub.add_argument("file", metavar="SEZÓNA.toml")
     sub.add_argument("--json", action="store_true", help="rebríček ako jeden dokument JSON")
     sub.add_argument("--html", metavar="PRIEČINOK", help="zapísať stránku rebríčka")

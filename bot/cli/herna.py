@@ -17,8 +17,8 @@ import asyncio
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
+from bot.cli.common import Add, config
 from bot.config import Config, ConfigError, HernaConfig
 from bot.i18n import t
 from scrapers.herna.check import SiteCheck, Status, save_pages
@@ -27,12 +27,11 @@ from scrapers.herna.errors import HernaError, LoginFailed
 
 ALL_HOLD, SOME_FAIL, NOT_RUN = 0, 1, 2
 DEFAULT_FOLDER = "herna-kontrola"
-Add = Callable[[str, str, Any], argparse.ArgumentParser]
 
 
-def add_commands(add: Add, config: Callable[[argparse.Namespace], Config]) -> None:
+def add_commands(add: Add) -> None:
     """Add `herna check` to the `stredisko` parser (`add(name, help, run)` as in bot.cli);
-    `config` reads the configuration as every other command does."""
+    the configuration is read as every other command reads it."""
     herna = add("herna", "herna.net: overiť, či stránky zodpovedajú popisu scrapera",
                 lambda args: check_command(args, config))
     actions = herna.add_subparsers(dest="herna_action", metavar="AKCIA", required=True)

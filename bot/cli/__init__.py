@@ -1,0 +1,79 @@
+"""The `stredisko` command: one subcommand per task, a module per group of them.
+
+Each subcommand is a function taking the parsed arguments and returning the exit code. Errors
+the user can fix end in one clear line on stderr and a non-zero exit, never a traceback.
+Tournament commands run a use case of `bot.services` on the store (`--db`, default from
+config.toml or stredisko.db) as the head administrator `--admin` (default: the OS user); the
+replies and the messages the use case sends are printed in Slovak (`bot.cli.common`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import sys
+from collections.abc import Sequence
+
+from bot.cli import args as arg
+from bot.cli import export, herna, identity, programs, rulings, season, tournament, views
+from bot.cli.common import Command
+from bot.config import ConfigError
+from bot.i18n import t
+from bot.os_errors import os_error
+from bot.store import StoreError
+
+
+def _common() -> argparse.ArgumentParser:
+    common = arg.Parser(add_help=False)
+    common.add_argument("--db", default=argparse.SUPPRESS,
+                        help="súbor databázy (predvolene z config.toml, inak stredisko.db)")
+    common.add_argument("--config", default=argparse.SUPPRESS, help="konfiguračný súbor")
+    common.add_argument("--admin", default=argparse.SUPPRESS,
+                        help="hlavný administrátor, ktorý koná (predvolene používateľ OS)")
+    return common
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = _common()
+    parser = arg.Parser(
+        prog="stredisko", parents=[common],
+        description="Riadiace stredisko online turnajov Slovenského spolku SCRABBLE.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="PRÍKAZ", required=True)
+
+    def add(name: str, help_text: str, run: Command) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help_text, parents=[common])
+        sub.set_defaults(run=run)
+        return sub
+
+    for register in (
+        programs.add_demo, tournament.add_setup, tournament.add_rounds, views.add_publish,
+        tournament.add_finish, views.add_show, rulings.add_rule, export.add_command,
+        views.add_publish_page, tournament.add_sync, programs.add_rehearse, programs.add_run,
+        identity.add_commands, herna.add_commands, tournament.add_decay, season.add_command,
+    ):
+        register(add)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    run: Command = args.run
+    try:
+        return run(args)
+    except BrokenPipeError:  # `stredisko … | head` stopped reading: nothing left to say
+        # (the Python docs' way: no second error when the interpreter flushes stdout)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except OSError as exc:  # a file or folder the system refused: its reason in Slovak
+        print(t("cli.error", reason=os_error(exc)), file=sys.stderr)
+        return 1
+    except (ValueError, ConfigError, StoreError, sqlite3.Error) as exc:
+        # ProfileError, invalid rule input, a database that cannot be opened: say what
+        print(t("cli.error", reason=str(exc) or type(exc).__name__), file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

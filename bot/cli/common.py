@@ -1,0 +1,95 @@
+"""What every `stredisko` command shares: the configuration and database it works on, the
+head administrator who acts, running a use case of `bot.services` on the store, and printing
+its reply in Slovak."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import sqlite3
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from bot.cli.notes import database_error
+from bot.clock import SystemClock
+from bot.config import Config, load_config
+from bot.console import ConsoleNotifier, render_reply
+from bot.i18n import SLOVAK, t
+from bot.services.app import App
+from bot.services.policy import Actor
+from bot.services.replies import Reply
+from bot.store import Store
+
+Command = Callable[[argparse.Namespace], int]
+UseCase = Callable[[App], Awaitable[Any]]
+Factory = Callable[[argparse.Namespace, Actor], UseCase]
+#: registers a subcommand: add(name, help, run) -> its parser (with --db/--config/--admin)
+Add = Callable[[str, str, Command], argparse.ArgumentParser]
+
+
+def config(args: argparse.Namespace) -> Config:
+    """config.toml (or --config) when there is one, always with the environment applied."""
+    given = getattr(args, "config", None)
+    path = Path(given or "config.toml")
+    return load_config(path if given or path.exists() else None)
+
+
+def db_path(args: argparse.Namespace) -> Path:
+    if getattr(args, "db", None):
+        return Path(args.db)
+    return Path(config(args).store.path)
+
+
+def admin(args: argparse.Namespace) -> Actor:
+    """The CLI operator: trusted by the admin policy (he holds the database), audited by name."""
+    name = (getattr(args, "admin", None) or getpass.getuser()).strip()
+    if not name:
+        raise ValueError(t("cli.admin_missing"))
+    return Actor.operator(name)
+
+
+def progress(text: str) -> None:
+    print(f"stredisko: {text} …", file=sys.stderr, flush=True)
+
+
+def run(args: argparse.Namespace, use_case: UseCase) -> Any:
+    async def go() -> Any:
+        path = db_path(args)
+        try:
+            store = await Store.open(path)
+        except sqlite3.OperationalError as exc:  # sqlite says only "unable to open …"
+            raise ValueError(database_error(path, exc)) from None
+        try:
+            # No Discord here: messages stay queued for the bot, the console shows them.
+            app = App(store, SystemClock(), ConsoleNotifier(), delivery="queue")
+            value = await use_case(app)
+            if app.queued_for_bot:
+                print(t("outbox.queued", SLOVAK, n=app.queued_for_bot), file=sys.stderr)
+            return value
+        finally:
+            await store.close()
+
+    return asyncio.run(go())
+
+
+def show(reply: Reply) -> int:
+    """Print a reply (with its rows); a refusal goes to stderr and exits with 1."""
+    out = sys.stdout if reply.ok else sys.stderr
+    for line in render_reply(reply):
+        print(line, file=out)
+    return 0 if reply.ok else 1
+
+
+def reply_command(factory: Factory, note: str | None = None) -> Command:
+    """A command that runs the use case `factory` builds and prints its reply."""
+    def command(args: argparse.Namespace) -> int:
+        # Build the use case first: a configuration error must not follow a progress line.
+        use_case = factory(args, admin(args))
+        if note:
+            progress(note)
+        return show(run(args, use_case))
+
+    return command

@@ -1,0 +1,51 @@
+"""`stredisko demo`, `rehearse` and `run`: the programs the command starts rather than a use
+case (the demo table, an offline rehearsal with the simulator, the Discord bot)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from bot.cli.common import Add
+from rules import Profile
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from bot.demo import render  # imported on use: other subcommands need not load it
+
+    print(render(Profile.load(args.profil)))
+    return 0
+
+
+def _rehearse(args: argparse.Namespace) -> int:
+    from bot.rehearse.command import run_command  # loads the simulator: only on use
+
+    return run_command(args.scenario, sys.stdout, sys.stderr, as_json=args.json,
+                       db=getattr(args, "db", None), html=args.html)
+
+
+def _run_bot(args: argparse.Namespace) -> int:
+    from bot.discord.runner import run
+
+    return run(getattr(args, "config", None), args.sync_commands)
+
+
+def add_demo(add: Add) -> None:
+    demo = add("demo", "poradie malého ukážkového turnaja vyhodnoteného podľa pravidiel", _demo)
+    demo.add_argument(
+        "--profil", default="sss-online", help="profil pravidiel (predvolený: sss-online)"
+    )
+
+
+def add_rehearse(add: Add) -> None:
+    sub = add("rehearse", "skúška: odohrať scenár turnaja offline so simulátorom herna.net",
+              _rehearse)
+    sub.add_argument("scenario", help="scenár (TOML)")
+    sub.add_argument("--json", action="store_true", help="výsledky ako jeden dokument JSON")
+    sub.add_argument("--html", metavar="PRIEČINOK", help="zapísať stránku výsledkov")
+
+
+def add_run(add: Add) -> None:
+    sub = add("run", "spustiť bota riadiaceho strediska na Discorde", _run_bot)
+    sub.add_argument("--sync-commands", action="store_true",
+                     help="zaregistrovať lomkové príkazy na Discorde (len keď sa zmenili)")
