@@ -1,0 +1,1 @@
+"""Duplicate Scrabble (issue 23): pure."""
