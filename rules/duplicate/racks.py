@@ -181,9 +181,9 @@ def draw_rack(seed: str, round_no: int, bag: Mapping[str, int], leave: Sequence[
     raw = seed_bytes(seed)
     kept, pool = list(leave), tiles_of(bag)
     if not kept and not pool:
-        return Draw(round_no, (), (), dict(bag), "empty", rule.end_rule)
+        return Draw(round_no, (), (), _counts(pool), "empty", rule.end_rule)
     if rule.end_when_one_kind and 0 in kinds(kept + pool, vowels, rule.blank_counts_as_both):
-        return Draw(round_no, (), (), dict(bag), "one-kind", rule.end_rule)
+        return Draw(round_no, (), (), _counts(pool), "one-kind", rule.end_rule)
     rejected: list[tuple[str, ...]] = []
     for attempt in range(1_000_000):
         words = stream(raw, round_no, attempt)
