@@ -191,7 +191,8 @@ def draw_rack(seed: str, round_no: int, bag: Mapping[str, int], leave: Sequence[
                                                                     len(pool)))]
         rack = tuple(sorted(kept + drawn))
         if meets(rack, phase, vowels, rule.blank_counts_as_both):
-            return Draw(round_no, rack, tuple(rejected), _counts(pool), "drawn", phase.rule)
+            return Draw(round_no, rack, tuple(rejected), _left(bag, leave, rack), "drawn",
+                        phase.rule)
         returned = list(rack) if rule.return_leave else drawn
         kept = [] if rule.return_leave else kept
         again = sorted(pool + returned)  # the bag a redraw would draw from
@@ -199,7 +200,7 @@ def draw_rack(seed: str, round_no: int, bag: Mapping[str, int], leave: Sequence[
         if not (_bag_holds(judged, phase, vowels, rule)
                 and can_meet(kept, again, rule.size, phase, vowels, rule.blank_counts_as_both)):
             # 003 r. 13: "V opačném případě se nové losování neprovádí" — the rack stands
-            return Draw(round_no, rack, tuple(rejected), _counts(pool), "waived",
+            return Draw(round_no, rack, tuple(rejected), _left(bag, leave, rack), "waived",
                         rule.counts_rule)
         rejected.append(rack)
         pool = again
@@ -211,6 +212,16 @@ def _bag_holds(tiles: Sequence[str], phase: RackPhase, vowels: Collection[str],
     """003 r. 13: the bag still holds the required number of vowels resp. consonants."""
     v, c = kinds(tiles, vowels, rule.blank_counts_as_both)
     return v >= phase.vowels and c >= phase.consonants
+
+
+def _left(bag: Mapping[str, int], leave: Sequence[str], rack: Sequence[str]) -> dict[str, int]:
+    """The bag after the draw: what it held and the leave, less the rack."""
+    left = dict(bag)
+    for t in leave:
+        left[t] = left.get(t, 0) + 1
+    for t in rack:
+        left[t] -= 1
+    return {t: n for t, n in sorted(left.items()) if n}
 
 
 def _counts(tiles: Iterable[str]) -> dict[str, int]:
