@@ -122,7 +122,8 @@ def score_slip(player: str, round_no: int, slips: Sequence[Slip], profile: Dupli
     if declared is not None and declared < slip.score:
         return RoundScore(player, round_no, declared, "declared-lower", rule.declared_rule,
                           slip, corrected=fixed)
-    return RoundScore(player, round_no, slip.score, "scored", profile.results.rule, slip,
+    # the real score: matching the declared one (003 r. 45), or the referee's (004 §8.1)
+    return RoundScore(player, round_no, slip.score, "scored", rule.declared_rule, slip,
                       corrected=fixed)
 
 

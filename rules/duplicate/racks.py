@@ -274,8 +274,10 @@ def check_rack(rack: str | Sequence[str], tile_set: Mapping[str, int],
     """A rack an arbiter typed in (003 r. 11: drawn physically) instead of a drawn one, checked
     against the tiles it can come from: the bag and the leave (all of them go back on a redraw,
     003 r. 12). Every problem found is listed, each with its rule."""
+    if round_no < 1:
+        raise ValueError("rounds count from 1")
     rule, phase = profile.racks, profile.phase(round_no)
-    tiles = tuple(sorted(t.upper() for t in rack))
+    tiles = tuple(sorted(t.upper() for t in rack if not t.isspace()))
     source = Counter(bag) + Counter(leave)
     pool_size = sum(source.values())
     problems: list[RackProblem] = []

@@ -43,6 +43,10 @@ class RoundResult:
     top: int
     scores: Mapping[str, RoundScore]
 
+    def percent(self, player: str) -> Fraction:
+        """The player's points in this round as a percentage of the top (003 r. 48)."""
+        return percent(self.scores[player].points, self.top)
+
 
 @dataclass(frozen=True, slots=True)
 class WordRuling:
@@ -126,7 +130,7 @@ def _total(player: str, game: str, rounds: Sequence[RoundResult]) -> Total:
     points = sum(r.scores[player].points for r in rounds)
     top = sum(r.top for r in rounds)
     return Total(player, points, top, percent(points, top),
-                 sum((percent(r.scores[player].points, r.top) for r in rounds), Fraction(0)),
+                 sum((r.percent(player) for r in rounds), Fraction(0)),
                  tuple((game, r.round) for r in rounds if r.scores[player].points > r.top))
 
 

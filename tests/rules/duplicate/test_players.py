@@ -21,7 +21,7 @@ def slip(score: int = 30, declared: int | None = 30, **more: object) -> Slip:
 
 
 @pytest.mark.parametrize(("profile", "slips", "points", "outcome", "rule"), [
-    (CAS, [slip()], 30, "scored", "003 r. 48"),
+    (CAS, [slip()], 30, "scored", "003 r. 45"),
     (CAS, [slip(declared=25)], 25, "declared-lower", "003 r. 45"),
     (CAS, [slip(declared=31)], 0, "declared-higher", "003 r. 45"),
     (CAS, [slip(declared=0)], 0, "declared-lower", "003 r. 45"),
@@ -32,14 +32,14 @@ def slip(score: int = 30, declared: int | None = 30, **more: object) -> Slip:
     (CAS, [slip(fault="not-on-rack")], 0, "invalid", "003 r. 1, 43"),
     (CAS, [slip(rejected=frozenset({"SLOVO"}))], 0, "word-rejected", "003 r. 1, 43"),
     # one slip per round: the last before the limit (a replacement slip, 003 r. 41) …
-    (CAS, [slip(declared=12), slip(declared=30)], 30, "scored", "003 r. 48"),
+    (CAS, [slip(declared=12), slip(declared=30)], 30, "scored", "003 r. 45"),
     (CAS, [slip(declared=12), slip(declared=30, late=True)], 12, "declared-lower", "003 r. 45"),
     # … or r. 42 literally: "V opačném případě jeho tahy nejsou započítány"
     (LITERAL_42, [slip(), slip()], 0, "several-slips", "003 r. 41, 42"),
-    (LITERAL_42, [slip(), slip(late=True)], 30, "scored", "003 r. 48"),
+    (LITERAL_42, [slip(), slip(late=True)], 30, "scored", "003 r. 45"),
     # 004 §8.1: no score written — one written anyway changes nothing
-    (GREEK, [slip(declared=None)], 30, "scored", "004 §7"),
-    (GREEK, [slip(declared=99)], 30, "scored", "004 §7"),
+    (GREEK, [slip(declared=None)], 30, "scored", "004 §8.1"),
+    (GREEK, [slip(declared=99)], 30, "scored", "004 §8.1"),
     (GREEK, [slip(late=True)], 0, "late", "004 §5C"),
     (GREEK, [slip(fault="blank-not-marked")], 0, "invalid", "004 §6"),
 ])
@@ -61,7 +61,7 @@ def test_a_leaver_gets_zero_for_the_remaining_rounds():
     slips = [Slip("p1", r, "8H SLOVO", 20, ("SLOVO",)) for r in (1, 2, 3)]
     scores = [score_round(r, ["p1"], slips, GREEK, left={"p1": 2})["p1"] for r in (1, 2, 3)]
     assert [(s.points, s.outcome, s.rule) for s in scores] == [
-        (20, "scored", "004 §7"), (0, "left", "004 §7"), (0, "left", "004 §7")]
+        (20, "scored", "004 §8.1"), (0, "left", "004 §7"), (0, "left", "004 §7")]
 
 
 def test_slips_of_strangers_are_refused():

@@ -199,6 +199,7 @@ def test_replay_takes_the_arbiters_racks(sss_100, vowels):
 @pytest.mark.parametrize(("typed", "codes"), [
     ("ABKOSTE", ()),
     ("abkoste", ()),                               # typed in lower case
+    ("AB KO STE", ()),                             # spaces are no tiles
     ("ABKOSTEE", ("too-long",)),
     ("ABKOS", ("too-short",)),
     ("ABKOSTW", ("unknown-letter",)),              # no W tile: a blank may stand for it

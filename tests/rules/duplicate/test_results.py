@@ -43,6 +43,7 @@ def test_points_and_percent_of_the_top():
     total = result.totals["p1"]
     assert (total.points, total.top, percent_text(total.percent)) == (800, 1000, "80")
     assert total.percent_sum == Fraction(80) + 100 + 50
+    assert [percent_text(r.percent("p1")) for r in result.rounds] == ["80", "100", "50"]
     assert percent_text(percent(2, 3), 1) == "66.7" and percent(5, 0) == 0
 
 
