@@ -15,9 +15,9 @@ language once the seed is revealed):
   pick one of `n` tiles: take the next word `w`; if `w >= 2**32 - 2**32 % n` discard it and
   take the next (no modulo bias); otherwise the tile at index `w % n` is drawn and removed
   from the list. A draw makes its picks one after another from one attempt's stream.
-- An attempt first keeps the leave (the tiles the top left on the rack) and draws the rest
-  from the bag; a redraw draws from what the profile returns to the bag (all tiles, or only
-  the ones just drawn) and keeps the rest.
+- Attempt 0 keeps the leave (the tiles the top left on the rack) and draws the rest from
+  the bag. A failed attempt returns to the bag all its tiles, or only the ones just drawn
+  (a profile setting); the next attempt draws from that bag, keeping what was not returned.
 
 Tiles are plain strings (upper-case letters, '?' the blank); a bag is a `Mapping[str, int]`.
 """
@@ -197,7 +197,7 @@ def draw_rack(seed: str, round_no: int, bag: Mapping[str, int], leave: Sequence[
         kept = [] if rule.return_leave else kept
         again = sorted(pool + returned)  # the bag a redraw would draw from
         judged = again if rule.counts_returned else pool
-        if not (_bag_holds(judged, phase, vowels, rule)
+        if not (_bag_holds(kept + judged, phase, vowels, rule)
                 and can_meet(kept, again, rule.size, phase, vowels, rule.blank_counts_as_both)):
             # 003 r. 13: "V opačném případě se nové losování neprovádí" — the rack stands
             return Draw(round_no, rack, tuple(rejected), _left(bag, leave, rack), "waived",
@@ -209,7 +209,8 @@ def draw_rack(seed: str, round_no: int, bag: Mapping[str, int], leave: Sequence[
 
 def _bag_holds(tiles: Sequence[str], phase: RackPhase, vowels: Collection[str],
                rule: RacksRule) -> bool:
-    """003 r. 13: the bag still holds the required number of vowels resp. consonants."""
+    """003 r. 13: the bag (with what stays on the rack) still holds the required number of
+    vowels resp. consonants."""
     v, c = kinds(tiles, vowels, rule.blank_counts_as_both)
     return v >= phase.vowels and c >= phase.consonants
 

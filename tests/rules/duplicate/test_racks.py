@@ -268,6 +268,10 @@ def test_every_accepted_rack_meets_the_rule_when_the_bag_could(situation):
     assert Counter(d.rack) + Counter(d.bag) == before  # no tile created or lost
     assert len(d.rack) == min(7, sum(before.values()))
     rule, phase = profile.racks, profile.phase(round_no)
+    if rule.counts_returned:  # an arbiter typing in the drawn rack would be accepted
+        check = check_rack(d.rack, dict.fromkeys(LETTERS, 4), bag, leave, SMALL_VOWELS,
+                           profile, round_no)
+        assert check.ok and check.bag == d.bag
     if d.outcome == "waived":
         kept = [] if rule.return_leave else list(leave)
         pool = list((before - Counter(kept)).elements())
