@@ -222,7 +222,7 @@ def _left(bag: Mapping[str, int], leave: Sequence[str], rack: Sequence[str]) -> 
         left[t] = left.get(t, 0) + 1
     for t in rack:
         left[t] -= 1
-    return {t: n for t, n in sorted(left.items()) if n}
+    return {t: n for t, n in left.items() if n}
 
 
 def _counts(tiles: Iterable[str]) -> dict[str, int]:
