@@ -8,6 +8,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rules.duplicate import OUTCOMES, Correction, Slip, duplicate_profile, score_round, score_slip
 
@@ -102,3 +104,18 @@ def test_every_code_has_words(language):
     for table, codes in (("slip", dup.OUTCOMES), ("racks", dup.RACK_PROBLEMS),
                          ("draw", DRAWS), ("results", dup.DECIDERS)):
         assert sorted(words[table]) == sorted(codes), table
+
+
+@given(st.lists(st.builds(
+    Slip, st.just("p1"), st.just(1), st.just("8H SLOVO"), st.integers(0, 120),
+    st.just(("SLOVO", "OS")), st.sets(st.sampled_from(["SLOVO", "OS"])).map(frozenset),
+    st.sampled_from([None, "not-on-rack"]), st.one_of(st.none(), st.integers(-3, 130)),
+    st.booleans()), max_size=3), st.sampled_from([CAS, GREEK, LITERAL_42]), st.booleans())
+def test_a_round_never_gives_more_than_the_move_made(slips, profile, left):
+    got = score_slip("p1", 1, slips, profile, left=left)
+    assert got.outcome in OUTCOMES and got.rule
+    assert 0 <= got.points <= max((s.score for s in slips), default=0)
+    if got.points:
+        assert got.slip is not None and not got.slip.late and got.slip.fault is None
+        assert got.points in (got.slip.score, got.slip.declared) and not got.slip.rejected
+    assert (got.outcome == "left") == left
