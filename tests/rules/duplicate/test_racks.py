@@ -110,15 +110,17 @@ def test_keeping_the_leave_is_a_setting(sss_100, vowels):
         assert two_and_two(d.rack, vowels)
 
 
-@pytest.mark.parametrize(("round_no", "rack_ok"), [
-    (15, ("A", "B", "C", "D", "E", "F", "G")),   # 003 r. 12: rounds 1–15 need 2 + 2
-    (16, ("A", "B", "C", "D", "F", "G", "H")),   # later 1 + 1
-])
-def test_the_phase_of_the_round_decides(round_no, rack_ok):
-    phase = CAS.phase(round_no)
-    v = sum(t in "AEIOU" for t in rack_ok)
-    assert v >= phase.vowels and len(rack_ok) - v >= phase.consonants
-    assert CAS.phase(15).vowels == 2 and CAS.phase(16).vowels == 1
+def test_rounds_1_to_15_need_two_and_two_later_one_and_one():
+    """003 r. 12: "v 1.–15. kole … alespoň dvě samohlásky resp. souhlásky, případně v dalších
+    kolech alespoň jedna"."""
+    bag, vowels = {"A": 2, "E": 1, "B": 30}, frozenset("AE")
+    for i in range(20):
+        r15 = draw_rack(f"{i:064x}", 15, bag, [], vowels, CAS)
+        assert sum(t in vowels for t in r15.rack) >= 2 and r15.outcome == "drawn"
+        assert all(sum(t in vowels for t in r) < 2 for r in r15.rejected)
+    r16 = [draw_rack(f"{i:064x}", 16, bag, [], vowels, CAS) for i in range(20)]
+    one_vowel = [d for d in r16 if sum(t in vowels for t in d.rack) == 1]
+    assert one_vowel and all(sum(t in vowels for t in r) == 0 for d in r16 for r in d.rejected)
 
 
 def test_a_bag_that_cannot_give_two_vowels_waives_the_rule():
