@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from bot.services import lookup
 from bot.services.app import App, Tx
+from bot.services.notifier import Message
 from bot.services.policy import CONTROL_RULE, AdminRef, actor_of, require_admin
 from bot.services.replies import Refusal, Reply, done
 from bot.store.outbox import (
     OutboxRow,
     OutboxStatus,
+    decode_params,
     drop_message,
     get_message,
     outbox_page,
@@ -54,7 +56,10 @@ def _list(tx: Tx, slug: str | None, who: AdminRef, everything: bool) -> Reply:
 
 def _resend(tx: Tx, slug: str | None, who: AdminRef, row_id: int) -> Reply:
     row = _message(tx, _scope(tx, slug, who), row_id)
-    requeue_message(tx.db, row, tx.by_admin(actor_of(who), "správa odoslaná znova"))
+    ref = requeue_message(tx.db, row, tx.by_admin(actor_of(who), "správa odoslaná znova"))
+    # as any use case's message: the bot delivers it after the commit, the CLI shows it
+    tx.queued.append((row.destination, row.target,
+                      Message(row.message_key, decode_params(row.params), ref=ref)))
     key = "outbox.resent" if row.status is OutboxStatus.PENDING else "outbox.resent_copy"
     return done(key, rule=CONTROL_RULE, id=row.id, message=row.message_key)
 

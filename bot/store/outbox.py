@@ -109,9 +109,11 @@ def queue_message(
     tournament_id: int | None = None,
     round_no: int | None = None,
     valid_until: datetime | None = None,
+    ref: str | None = None,
 ) -> str:
-    """Store one pending message (idempotent on its key); returns the key."""
-    ref = message_key(destination, target, key, params, at)
+    """Store one pending message (idempotent on its key: `ref`, by default its
+    `message_key`); returns the key."""
+    ref = ref or message_key(destination, target, key, params, at)
     db.execute(
         """INSERT INTO outbox (key, destination, target, tournament_id, round_no, valid_until,
                                message_key, params, created_at)
@@ -206,8 +208,12 @@ def requeue_message(db: Database, row: OutboxRow, by: Change) -> str:
                    [row.id])
         ref = row.key
     else:
-        ref = queue_message(db, row.destination, row.target, row.message_key,
-                            decode_params(row.params), by.at, tournament_id=row.tournament_id)
+        copies = db.execute("SELECT count(*) FROM outbox WHERE key LIKE ?",
+                            [f"{row.key[:16]}%"]).fetchone()[0]
+        ref = f"{row.key[:16]}{hashlib.sha256(f'{row.key}/{copies}'.encode()).hexdigest()[:16]}"
+        queue_message(db, row.destination, row.target, row.message_key,
+                      decode_params(row.params), by.at, tournament_id=row.tournament_id,
+                      ref=ref)
     record(db, by, "outbox.resent", tournament_id=row.tournament_id, subject=row.key,
            data={"message": row.message_key, "was": row.status, "as": ref})
     return ref
