@@ -36,6 +36,7 @@ from bot.store.outbox import (
     decode_params,
     drop_message,
     failed_attempt,
+    found_delivered,
     mark_sent,
     mark_told,
     pending_messages,
@@ -57,6 +58,11 @@ FIRST_RETRY = timedelta(seconds=5)
 LONGEST_RETRY = timedelta(minutes=5)
 #: the head admin's report on what an outage delayed or dropped (never itself reported)
 OUTAGE_REPORT = "outbox.outage_report"
+#: Discord collapses a repeated nonce only within minutes: a message that may have been handed
+#: to it longer ago than this (before a crash, or by an attempt that failed on the way back) is
+#: read back from the channel before it is sent again
+NONCE_WINDOW = timedelta(minutes=2)
+CLOCK_SKEW = timedelta(seconds=30)  # our clock against Discord's, when reading back
 #: how far back a freshly started bot looks for what an outage before its start delayed
 REPORT_LOOKBACK = timedelta(days=2)
 
@@ -204,6 +210,7 @@ class Sender:
         # From when to look for messages an outage delayed (None: no failure since the last
         # report). At start: a while back, for an outage the previous process lived through.
         self._untold_since: datetime | None = app.clock.now() - REPORT_LOOKBACK
+        self._started_at = app.clock.now()  # what was queued before: maybe handed over already
 
     async def flush(self) -> Flushed:
         """Deliver what is pending (after the caller's commit); returns what the pass that
@@ -234,6 +241,9 @@ class Sender:
                 waiting.add(place)  # a retry not due yet holds back what follows it
                 continue
             try:
+                if await self._delivered_before(row, now):
+                    sent += 1
+                    continue
                 await deliver(self.app.notifier, row.destination, row.target, as_message(row))
             except Exception as error:  # Discord 5xx, network: retried, never lost
                 log.warning("message %s (%s) not delivered: %s", row.key, row.message_key,
@@ -248,6 +258,21 @@ class Sender:
             sent += 1
         await self._tell_if_back(bool(waiting), rows[0][0].created_at if rows else None)
         return Flushed(sent, len(stale), failed)
+
+    async def _delivered_before(self, row: OutboxRow, now: datetime) -> bool:
+        """A message this process did not queue (pending at its start: maybe handed to Discord
+        before a crash) or one an attempt failed for, older than Discord's nonce window: read
+        the place back, and if it is there mark it sent (audited) instead of posting a copy."""
+        maybe_handed = row.attempts > 0 or row.created_at < self._started_at
+        read_back = getattr(self.app.notifier, "already_delivered", None)
+        if not maybe_handed or read_back is None or now - row.created_at <= NONCE_WINDOW:
+            return False
+        if not await read_back(row.destination, row.target, as_message(row),
+                               row.created_at - CLOCK_SKEW):
+            return False
+        await self.app.store.call(found_delivered, row,
+                                  Change.scheduler(now, "správa už bola doručená pred pádom"))
+        return True
 
     async def _tell_if_back(self, retrying: bool, oldest_pending: datetime | None) -> None:
         """After a pass that left no message waiting for a retry (Discord took everything),

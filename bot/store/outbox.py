@@ -140,6 +140,16 @@ def mark_sent(db: Database, row_id: int, at: datetime) -> bool:
     return _leave_pending(db, row_id, OutboxStatus.SENT, at)
 
 
+def found_delivered(db: Database, row: OutboxRow, by: Change) -> bool:
+    """Read back from Discord: it was delivered before a crash, so it is not sent again."""
+    if not _leave_pending(db, row.id, OutboxStatus.SENT, by.at):
+        return False
+    record(db, by, "outbox.found_delivered", tournament_id=row.tournament_id, subject=row.key,
+           data={"message": row.message_key, "destination": row.destination,
+                 "target": row.target})
+    return True
+
+
 def drop_message(db: Database, row: OutboxRow, why: str, by: Change) -> bool:
     """Its moment passed: never sent late. Audited with the reason."""
     if not _leave_pending(db, row.id, OutboxStatus.DROPPED, by.at, why):
