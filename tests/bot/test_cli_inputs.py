@@ -210,9 +210,14 @@ def test_propozicie_in_cp1250_are_refused_saying_save_as_utf8(
      "argument KONIEC: 'vyhral' nie je na výber (možnosti: 'finished', "),
     (("rule", SLUG, "1", "1", "finished", "--score", "1", "--reason", "x"),
      "argument --score: očakáva sa počet hodnôt: 2"),
+    (("sync", SLUG, "--base-url", ""), "argument --base-url: „“ nie je adresa herna.net"),
+    (("sync", SLUG, "--base-url", "  "), "nie je adresa herna.net"),
+    (("sync", SLUG, "--base-url", "herna.net"), "„herna.net“ nie je adresa herna.net"),
+    (("sync", SLUG, "--base-url", "http://"), "čakám http:// alebo https://"),
 ], ids=["show-1e20", "score-2^70", "score-5000-digits", "rule-round-2^70", "rule-table-1e20",
         "loser-10000", "reason-bell", "pair-1e20", "close-0", "publish-1e20", "pair-text",
-        "slug-10000", "season-7000", "missing", "bad-choice", "one-score"])
+        "slug-10000", "season-7000", "missing", "bad-choice", "one-score", "base-url-empty",
+        "base-url-blank", "base-url-no-scheme", "base-url-no-host"])
 def test_a_bad_argument_is_one_slovak_line_and_exit_2_before_the_database(
         db: Path, cli: Cli, argv: tuple[str, ...], says: str) -> None:
     code, out, err = cli(*argv)
