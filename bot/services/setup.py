@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 
 from sqlite_utils import Database
 
+from bot import toml_text
 from bot.clock import local, parse_local
 from bot.os_errors import os_reason
 from bot.services import bounds, identity, lookup
@@ -258,9 +259,9 @@ def load_toml(text: str) -> dict[str, Any]:
     """A TOML file's content; `SetupError` on the line tomllib names (or of an integer of over
     4300 digits, which Python refuses to read)."""
     try:
-        return tomllib.loads(text)
+        return toml_text.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"line (\d+)", str(exc))
+        m = re.search(r"(?:line|riadok) (\d+)", str(exc))
         raise SetupError(int(m[1]) if m else 1, f"nie je platný TOML: {exc}") from None
     except ValueError:
         digits = re.search(r"\d{4300,}", text)
