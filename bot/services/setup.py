@@ -249,10 +249,21 @@ class Reader:
     def time(self, key: str, value: Any) -> datetime:
         if not isinstance(value, str):
             raise self.fail(key, f"očakáva sa {_TYPE_NAMES['time']}, je tam {value!r}")
+        if _has_offset(value):  # decided: refused, never silently honoured (issue 20.10)
+            raise self.fail(key, f"„{value}“ má časový posun; časy v propozíciách sú časy "
+                                 "Bratislavy bez posunu, napr. 2026-11-21 09:00")
         try:
             return parse_local(value)
         except ValueError:
             raise self.fail(key, f"„{value}“ nie je dátum a čas v tvare RRRR-MM-DD HH:MM") from None
+
+
+def _has_offset(value: str) -> bool:
+    """Whether an ISO time names its own offset ("…+01:00", "…Z")."""
+    try:
+        return datetime.fromisoformat(value.strip()).tzinfo is not None
+    except ValueError:
+        return False
 
 
 def load_toml(text: str) -> dict[str, Any]:
@@ -602,6 +613,9 @@ def parse_players_csv(text: str) -> list[PlayerRow]:
             _flag(n, row.get("member", ""), "člen", False),
             _number(n, row.get("screlo", ""), "screlo", "screlo"),
             int(games or 0), _discord_id(n, row.get("discord_id", ""))))
+    if not players:  # "0 hráčov" is no import: an empty or header-only file is a mistake
+        raise SetupError(1, "súbor neobsahuje ani jedného hráča (je prázdny alebo má len "
+                            "hlavičku)")
     return players
 
 
