@@ -630,6 +630,7 @@ def _import_players(tx: Tx, slug: str, rows: list[PlayerRow], admin_id: str,
     for row in rows:
         player = find_player_by_nick(tx.db, row.nick)
         if player is None:
+            identity.name_free(tx, None, row.discord, f"{source}, riadok {row.row}")
             try:
                 player = create_player(tx.db, name=row.name, herna_nick=row.nick, by=by,
                                        discord_name=row.discord, sss_member=row.member,

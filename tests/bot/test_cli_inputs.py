@@ -294,3 +294,12 @@ def test_a_write_lock_held_over_10_seconds_names_the_other_process(
     assert (code, out) == (1, "") and waited >= 9, (waited, err)
     assert f"Databázu {db} drží iný proces" in err and "locked" not in err
     assert len(err.strip().splitlines()) == 1, err
+
+
+def test_two_players_with_one_discord_name_are_refused_at_import(
+        db: Path, cli: Cli, created: None, tmp_path: Path) -> None:
+    path = tmp_path / "hraci.csv"
+    path.write_text("meno;herna;discord\nEva Prvá;eva1;Eva.Nova\nEva Druhá;eva2;eva.nova\n",
+                    encoding="utf-8")
+    line = refused_once(db, cli, "import-players", SLUG, str(path))
+    assert "riadok 3" in line and "Discord meno „eva.nova“ má v registri už hráč „eva1“" in line
