@@ -6,6 +6,7 @@ reader already turns into its one Slovak line."""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from typing import Any
 
@@ -18,51 +19,27 @@ class TooDeep(tomllib.TOMLDecodeError):
     """Nested deeper than `MAX_DEPTH`."""
 
 
+#: what the depth count skips (strings, comments) and what it counts (brackets, braces)
+_TOKENS = re.compile(r'''"""(?:[^"\\]|\\.|"(?!""))*"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"'''
+                     r"|'[^'\n]*'|#[^\n]*|[\[\]{}]", re.S)
+
+
 def check_depth(text: str) -> None:
     """Refuse nesting deeper than `MAX_DEPTH` ([ and { outside strings and comments), in one
-    linear pass."""
-    depth, line = 0, 1
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "\n":
-            line += 1
-        elif c == "#":
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-            continue
-        elif c in "\"'":
-            i, line = _skip_string(text, i, line)
-            continue
-        elif c in "[{":
+    pass of a regular expression; a file with fewer brackets than that is not even scanned."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return
+    depth = 0
+    for token in _TOKENS.finditer(text):
+        c = token.group()
+        if c in "[{":
             depth += 1
             if depth > MAX_DEPTH:
+                line = text.count("\n", 0, token.start()) + 1
                 raise TooDeep(f"vnorenie hlbšie ako {MAX_DEPTH} úrovní polí alebo tabuliek "
                               f"(riadok {line})")
         elif c in "]}":
             depth = max(0, depth - 1)
-        i += 1
-
-
-def _skip_string(text: str, i: int, line: int) -> tuple[int, int]:
-    """Past the string starting at `i` (basic or literal, one line or multi-line); an
-    unterminated one runs to the end (tomllib then says so)."""
-    quote = text[i]
-    triple = text.startswith(quote * 3, i)
-    close = quote * 3 if triple else quote
-    j = i + len(close)
-    while j < len(text):
-        c = text[j]
-        if c == "\\" and quote == '"':
-            j += 2
-            continue
-        if text.startswith(close, j):
-            end = j + len(close)
-            return end, line + text.count("\n", i, end)
-        if c == "\n" and not triple:
-            break  # tomllib refuses the line
-        j += 1
-    return j, line + text.count("\n", i, j)
 
 
 def loads(text: str) -> dict[str, Any]:

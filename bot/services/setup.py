@@ -106,9 +106,21 @@ class SetupError(ValueError):
     """A file that cannot be used: where (line or row) and why, in Slovak."""
 
     def __init__(self, line: int, reason: str) -> None:
+        reason = cap_line(reason)
         super().__init__(f"{line}: {reason}")
         self.line = line
         self.reason = reason
+
+
+#: an error line quotes what it refuses; a refused 10⁶-item list must not print megabytes
+ERROR_LINE_MAX = 400
+
+
+def cap_line(text: str, limit: int = ERROR_LINE_MAX) -> str:
+    """`text` cut to `limit` characters, saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… (skrátené, spolu {len(text)} znakov)"
 
 
 @dataclass(frozen=True, slots=True)
