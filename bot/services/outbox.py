@@ -87,7 +87,7 @@ class Timely:
 class Flushed:
     sent: int = 0
     dropped: int = 0
-    failed: int = 0  # attempts that failed (the message stays pending or is given up)
+    failed: int = 0  # attempts that failed (the message stays pending, retried later)
 
 
 def as_message(row: OutboxRow) -> Message:

@@ -3,8 +3,9 @@
 A row is written `pending` by `queue_message` (inside the use case's transaction, so a
 rolled-back change leaves no message and a committed one cannot lose its message) and leaves
 `pending` exactly once: `sent` after delivery, `dropped` when its moment passed before it could
-be delivered, `failed` after too many refused attempts. A trigger refuses a second exit, so no
-code path can mark a message sent twice.
+be delivered, `failed` after too many refused attempts (only before issue 20: the sender now
+retries a timely message for as long as it takes; `stredisko outbox resend` revives one). A
+trigger refuses a second exit, so no code path can mark a message sent twice.
 
 Parameters keep their types through the database: a datetime is stored tagged, so the
 delivered text shows it in Bratislava time exactly as the text rendered at once would.
