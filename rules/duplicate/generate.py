@@ -13,28 +13,19 @@ inline: premiums under new tiles only, blanks 0, cross words, the bingo.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 from rules.duplicate.board import LETTER_MULT, SIZE, WORD_MULT, Board
-from rules.duplicate.move import Move, Tile
+from rules.duplicate.move import Move
 from rules.duplicate.tiles import BLANK, TileSet
 from rules.lexicon.graph import WordGraph
 
 _LETTER_MULT_T = tuple(zip(*LETTER_MULT, strict=True))
 _WORD_MULT_T = tuple(zip(*WORD_MULT, strict=True))
 
-
-@dataclass(frozen=True, slots=True)
-class _Found:
-    """A raw placement in the pass's frame: row, first column, new tiles (col, letter,
-    blank) and the score."""
-
-    row: int
-    start: int
-    end: int
-    tiles: tuple[tuple[int, str, bool], ...]
-    score: int
+#: a placement as the generator finds it, in its pass's frame: (row, first column, end column,
+#: new tiles ((col, letter, blank), …), score)
+Raw = tuple[int, int, int, tuple[tuple[int, str, bool], ...], int]
 
 
 def generate(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
@@ -43,39 +34,62 @@ def generate(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
     moves: list[Move] = []
     for across in (True, False):
         frame = board if across else board.transposed()
-        found = _Pass(frame, rack, graph, tiles, across, one_tile_across).run()
-        moves.extend(_to_move(frame, f, across) for f in found)
+        found = _Pass(frame, rack, graph, tiles, across, one_tile_across, None)
+        moves.extend(_to_move(frame, raw, across) for raw in found.run())
     return moves
 
 
-def _to_move(frame: Board, found: _Found, across: bool) -> Move:
-    row, cells = found.row, frame.cells[found.row]
-    new = {col: (letter, blank) for col, letter, blank in found.tiles}
+def best_moves(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
+               one_tile_across: bool = True) -> tuple[int, list[Move]]:
+    """The number of legal placements and those with the highest score (unordered): what
+    the top needs, without building a `Move` for every placement."""
+    count, best = 0, -1
+    kept: list[tuple[Board, Raw, bool]] = []
+    for across in (True, False):
+        frame = board if across else board.transposed()
+        found = _Pass(frame, rack, graph, tiles, across, one_tile_across, best)
+        raws = found.run()
+        count += found.count
+        if found.best > best:
+            best, kept = found.best, []
+        kept.extend((frame, raw, across) for raw in raws if raw[4] == best)
+    return count, [_to_move(frame, raw, across) for frame, raw, across in kept]
+
+
+def _to_move(frame: Board, raw: Raw, across: bool) -> Move:
+    row, start, end, laid_cols, score = raw
+    cells = frame.cells[row]
+    new = {col: (letter, blank) for col, letter, blank in laid_cols}
     spelled = []
-    for col in range(found.start, found.end):
+    for col in range(start, end):
         letter, blank = new.get(col) or (cells[col] or "", (row, col) in frame.blanks)
         spelled.append(letter if blank else letter.upper())
-    laid: tuple[Tile, ...] = tuple(
-        (row, col, letter, blank) if across else (col, row, letter, blank)
-        for col, letter, blank in found.tiles)
     if across:
-        return Move(row, found.start, True, "".join(spelled), found.score, laid)
-    return Move(found.start, row, False, "".join(spelled), found.score, tuple(sorted(laid)))
+        laid = tuple((row, col, letter, blank) for col, letter, blank in laid_cols)
+        return Move(row, start, True, "".join(spelled), score, laid)
+    laid = tuple((col, row, letter, blank) for col, letter, blank in laid_cols)
+    return Move(start, row, False, "".join(spelled), score, laid)
 
 
 class _Pass:
-    """One direction's generation (across on `board`, which is transposed for down)."""
+    """One direction's generation (across on `board`, which is transposed for down).
+    `floor` None keeps every placement; a number keeps only the best ones scoring at least
+    that (`count` counts them all either way)."""
 
     def __init__(self, board: Board, rack: str, graph: WordGraph, tiles: TileSet,
-                 across: bool, one_tile_across: bool) -> None:
+                 across: bool, one_tile_across: bool, floor: int | None) -> None:
         self.cells = board.cells
-        self.board_blanks = board.blanks
         self.graph = graph
+        self.arcs = graph.arcs
+        self.final = graph.final
         self.values = tiles.values
         self.blank_letters = tiles.blank_letters
         self.rack_size, self.bingo = tiles.rack_size, tiles.bingo
         self.letter_mult = LETTER_MULT if across else _LETTER_MULT_T
         self.word_mult = WORD_MULT if across else _WORD_MULT_T
+        #: the points of the tile on each square (0: a blank or no tile)
+        self.points = [[0 if cell is None or (r, c) in board.blanks else self.values[cell]
+                        for c, cell in enumerate(row)] for r, row in enumerate(self.cells)]
         # a one-tile play that also makes a word the other way is left to the other pass
         self.skip_one_tile_crossed = across != one_tile_across
         self.rack: dict[str, int] = {}
@@ -85,12 +99,13 @@ class _Pass:
                 self.blanks += 1
             else:
                 self.rack[ch.lower()] = self.rack.get(ch.lower(), 0) + 1
-        self.found: list[_Found] = []
+        self.tiles_in_rack = len(rack)
+        self.keep_all = floor is None
+        self.best = -1 if floor is None else floor
+        self.count = 0
+        self.found: list[Raw] = []
 
     # --- cross-checks ---------------------------------------------------------------------
-
-    def _value(self, r: int, c: int) -> int:
-        return 0 if (r, c) in self.board_blanks else self.values.get(self.cells[r][c] or "", 0)
 
     def _cross(self, r: int, c: int) -> tuple[frozenset[str] | None, int]:
         """The letters allowed on empty (r, c) by the word it makes down (None: no word, any
@@ -104,22 +119,21 @@ class _Pass:
             bottom += 1
         if top == r and bottom == r:
             return None, 0
-        points = sum(self._value(k, c) for k in range(top, bottom + 1) if k != r)
-        graph = self.graph
-        node: int | None = graph.root
+        points = sum(self.points[k][c] for k in range(top, bottom + 1))
+        node: int | None = self.graph.root
         for k in range(top, r):
-            node = graph.arcs(node).get(cells[k][c] or "")
+            node = self.arcs(node).get(cells[k][c] or "")
             if node is None:
                 return frozenset(), points
         suffix = [cells[k][c] or "" for k in range(r + 1, bottom + 1)]
         allowed = []
-        for letter, nxt in graph.arcs(node).items():
+        for letter, nxt in self.arcs(node).items():
             walk: int | None = nxt
             for ch in suffix:
-                walk = graph.arcs(walk).get(ch)
+                walk = self.arcs(walk).get(ch)
                 if walk is None:
                     break
-            if walk is not None and graph.final(walk):
+            if walk is not None and self.final(walk):
                 allowed.append(letter)
         return frozenset(allowed), points
 
@@ -127,136 +141,160 @@ class _Pass:
         cells = self.cells
         if all(cell is None for row in cells for cell in row):
             return [(7, 7)]
-        anchors = []
-        for r in range(SIZE):
-            for c in range(SIZE):
+        return [(r, c) for r in range(SIZE) for c in range(SIZE)
                 if cells[r][c] is None and any(
-                        0 <= nr < SIZE and 0 <= nc < SIZE and cells[nr][nc] is not None
-                        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))):
-                    anchors.append((r, c))
-        return anchors
+                    0 <= nr < SIZE and 0 <= nc < SIZE and cells[nr][nc] is not None
+                    for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)))]
 
     # --- generation -----------------------------------------------------------------------
 
-    def run(self) -> list[_Found]:
+    def run(self) -> list[Raw]:
         anchors = self._anchors()
         anchor_set = set(anchors)
-        self.cross: dict[tuple[int, int], tuple[frozenset[str] | None, int]] = {
-            square: self._cross(*square) for square in anchors}
-        graph, cells = self.graph, self.cells
+        none: tuple[None, int] = (None, 0)
+        self.cross = [[none] * SIZE for _ in range(SIZE)]
+        for r, c in anchors:
+            self.cross[r][c] = self._cross(r, c)
+        cells = self.cells
         for r, c in anchors:
             row = cells[r]
-            if c > 0 and row[c - 1] is not None:
+            if c > 0 and row[c - 1] is not None:  # the left part is the tiles there
                 start = c - 1
                 while start > 0 and row[start - 1] is not None:
                     start -= 1
-                node: int | None = graph.root
-                main = 0
+                node: int | None = self.graph.root
                 for k in range(start, c):
-                    node = graph.arcs(node).get(row[k] or "")
+                    node = self.arcs(node).get(row[k] or "")
                     if node is None:
                         break
-                    main += self._value(r, k)
                 if node is not None:
-                    self._extend(r, c, node, c, start, [], main, 1, 0)
+                    self._extend(r, c, node, c, start, (), [],
+                                 sum(self.points[r][start:c]), 1, 0)
                 continue
             limit = 0
             while c - limit - 1 >= 0 and row[c - limit - 1] is None and \
                     (r, c - limit - 1) not in anchor_set:
                 limit += 1
-            self._left(r, c, graph.root, [], limit)
+            self._left(r, c, self.graph.root, [], min(limit, self.tiles_in_rack - 1))
         return self.found
 
     def _left(self, r: int, anchor: int, node: int, left: list[tuple[str, bool]],
               limit: int) -> None:
-        """Every left part (on empty squares with no neighbours) then its extensions."""
-        start = anchor - len(left)
-        main = 0
-        lm = self.letter_mult[r]
-        factor = 1
-        laid = []
-        for i, (letter, blank) in enumerate(left):
-            col = start + i
-            if not blank:
-                main += self.values[letter] * lm[col]
-            factor *= self.word_mult[r][col]
-            laid.append((col, letter, blank))
-        self._extend(r, anchor, node, anchor, start, laid, main, factor, 0)
+        """Every left part on the empty squares before the anchor (they have no neighbour,
+        so no cross-check), each followed by its extensions through the anchor. The left
+        part is scored only when a placement is recorded (most left parts lead to none)."""
+        self._extend(r, anchor, node, anchor, anchor - len(left), left, [], 0, 1, 0)
         if limit == 0:
             return
-        for letter, nxt, blank in self._choices(node, None):
-            left.append((letter, blank))
-            self._left(r, anchor, nxt, left, limit - 1)
-            left.pop()
-            self._give_back(letter, blank)
-
-    def _choices(self, node: int, allowed: frozenset[str] | None
-                 ) -> Iterable[tuple[str, int, bool]]:
-        """Each (letter, next node, as a blank) the rack can lay after `node` within
-        `allowed`; the tile is taken from the rack (the caller gives it back)."""
-        arcs = self.graph.arcs(node)
-        rack = self.rack
-        if self.blanks == 0:
-            for letter in list(rack):
-                if rack[letter] and (allowed is None or letter in allowed):
-                    nxt = arcs.get(letter)
-                    if nxt is not None:
-                        rack[letter] -= 1
-                        yield letter, nxt, False
+        arcs, rack = self.arcs(node), self.rack
+        if self.blanks:
+            for letter, nxt in arcs.items():
+                n = rack.get(letter)
+                if n:
+                    rack[letter] = n - 1
+                    left.append((letter, False))
+                    self._left(r, anchor, nxt, left, limit - 1)
+                    left.pop()
+                    rack[letter] = n
+                if letter in self.blank_letters:
+                    self.blanks -= 1
+                    left.append((letter, True))
+                    self._left(r, anchor, nxt, left, limit - 1)
+                    left.pop()
+                    self.blanks += 1
             return
-        for letter, nxt in list(arcs.items()):
-            if allowed is not None and letter not in allowed:
-                continue
-            if rack.get(letter):
-                rack[letter] -= 1
-                yield letter, nxt, False
-            if self.blanks and letter in self.blank_letters:
-                self.blanks -= 1
-                yield letter, nxt, True
-
-    def _give_back(self, letter: str, blank: bool) -> None:
-        if blank:
-            self.blanks += 1
-        else:
-            self.rack[letter] += 1
+        for letter, n in rack.items():
+            if n:
+                nxt = arcs.get(letter)
+                if nxt is not None:
+                    rack[letter] = n - 1
+                    left.append((letter, False))
+                    self._left(r, anchor, nxt, left, limit - 1)
+                    left.pop()
+                    rack[letter] = n
 
     def _extend(self, r: int, anchor: int, node: int, col: int, start: int,
-                laid: list[tuple[int, str, bool]], main: int, factor: int, cross: int) -> None:
-        row = self.cells[r]
-        graph = self.graph
-        while col < SIZE and row[col] is not None:  # tiles already there: follow them
-            nxt = graph.arcs(node).get(row[col] or "")
+                left: Sequence[tuple[str, bool]], laid: list[tuple[int, str, bool]],
+                main: int, factor: int, cross: int) -> None:
+        """Extend to the right from `col`: `left` is the new left part (from `start`),
+        `laid` the new tiles from the anchor on; `main`, `factor` and `cross` score what lies
+        from the anchor on (and the board's tiles before it)."""
+        row, arcs = self.cells[r], self.arcs
+        while col < SIZE:  # tiles already there: follow them
+            ch = row[col]
+            if ch is None:
+                break
+            nxt = arcs(node).get(ch)
             if nxt is None:
                 return
             node = nxt
-            main += self._value(r, col)
+            main += self.points[r][col]
             col += 1
-        if col > anchor and laid and col - start >= 2 and graph.final(node):
-            self._record(r, start, col, laid, main * factor + cross)
+        if col > anchor and col - start >= 2 and self.final(node):
+            self._record(r, start, col, left, laid, main, factor, cross)
         if col == SIZE:
             return
-        allowed, cross_points = self.cross.get((r, col)) or self._cross_at(r, col)
+        allowed, cross_points = self.cross[r][col]
+        if allowed is not None and not allowed:
+            return
         lm, wm = self.letter_mult[r][col], self.word_mult[r][col]
-        for letter, nxt, blank in self._choices(node, allowed):
-            points = 0 if blank else self.values[letter] * lm
-            extra = (cross_points + points) * wm if allowed is not None else 0
-            laid.append((col, letter, blank))
-            self._extend(r, anchor, nxt, col + 1, start, laid, main + points, factor * wm,
-                         cross + extra)
+        factor *= wm
+        crossed = allowed is not None
+        node_arcs, rack, values = arcs(node), self.rack, self.values
+        if self.blanks:
+            for letter, nxt in node_arcs.items():
+                if crossed and letter not in allowed:  # type: ignore[operator]
+                    continue
+                n = rack.get(letter)
+                if n:
+                    rack[letter] = n - 1
+                    points = values[letter] * lm
+                    laid.append((col, letter, False))
+                    self._extend(r, anchor, nxt, col + 1, start, left, laid, main + points, factor,
+                                 cross + (cross_points + points) * wm if crossed else cross)
+                    laid.pop()
+                    rack[letter] = n
+                if letter in self.blank_letters:
+                    self.blanks -= 1
+                    laid.append((col, letter, True))
+                    self._extend(r, anchor, nxt, col + 1, start, left, laid, main, factor,
+                                 cross + cross_points * wm if crossed else cross)
+                    laid.pop()
+                    self.blanks += 1
+            return
+        for letter, n in rack.items():
+            if not n:
+                continue
+            nxt = node_arcs.get(letter)
+            if nxt is None or (crossed and letter not in allowed):  # type: ignore[operator]
+                continue
+            rack[letter] = n - 1
+            points = values[letter] * lm
+            laid.append((col, letter, False))
+            self._extend(r, anchor, nxt, col + 1, start, left, laid, main + points, factor,
+                         cross + (cross_points + points) * wm if crossed else cross)
             laid.pop()
-            self._give_back(letter, blank)
+            rack[letter] = n
 
-    def _cross_at(self, r: int, c: int) -> tuple[frozenset[str] | None, int]:
-        found = self.cross[(r, c)] = self._cross(r, c)
-        return found
-
-    def _record(self, r: int, start: int, end: int, laid: list[tuple[int, str, bool]],
-                score: int) -> None:
-        if len(laid) == 1 and self.skip_one_tile_crossed:
+    def _record(self, r: int, start: int, end: int, left: Sequence[tuple[str, bool]],
+                laid: list[tuple[int, str, bool]], main: int, factor: int, cross: int) -> None:
+        tiles = len(left) + len(laid)
+        if tiles == 1 and self.skip_one_tile_crossed:
             col = laid[0][0]
             if (r > 0 and self.cells[r - 1][col] is not None) or \
                     (r < SIZE - 1 and self.cells[r + 1][col] is not None):
                 return
-        if len(laid) == self.rack_size:
-            score += self.bingo
-        self.found.append(_Found(r, start, end, tuple(laid), score))
+        self.count += 1
+        if left:
+            lm, wm, values = self.letter_mult[r], self.word_mult[r], self.values
+            for col, (letter, blank) in enumerate(left, start):
+                if not blank:
+                    main += values[letter] * lm[col]
+                factor *= wm[col]
+        score = main * factor + cross + (self.bingo if tiles == self.rack_size else 0)
+        if self.keep_all or score >= self.best:
+            if score > self.best and not self.keep_all:
+                self.best = score
+                self.found = []
+            placed = tuple((col, letter, blank) for col, (letter, blank) in enumerate(left, start))
+            self.found.append((r, start, end, placed + tuple(laid), score))

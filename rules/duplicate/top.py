@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from rules.duplicate.board import Board
-from rules.duplicate.generate import generate
+from rules.duplicate.generate import best_moves
 from rules.duplicate.move import Move
 from rules.duplicate.tiles import TileSet
 from rules.lexicon.graph import WordGraph
@@ -101,14 +101,17 @@ def top_moves(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
               settings: TopSettings = TopSettings()) -> Tops:
     """Every legal placement counted, and the best ones in 003's tie order (the first is
     the move that goes on the board)."""
-    moves = generate(board, rack, graph, tiles, settings.one_tile_across)
-    return rank_tops(moves, tiles, settings)
+    count, best = best_moves(board, rack, graph, tiles, settings.one_tile_across)
+    return rank_tops(best, tiles, settings, count)
 
 
-def rank_tops(moves: list[Move], tiles: TileSet, settings: TopSettings = TopSettings()
-              ) -> Tops:
+def rank_tops(moves: list[Move], tiles: TileSet, settings: TopSettings = TopSettings(),
+              count: int | None = None) -> Tops:
+    """The best of `moves` in tie order; `count` is the number of legal placements (by
+    default: `moves` are all of them)."""
+    total = len(moves) if count is None else count
     if not moves:
-        return Tops(0, 0, ())
+        return Tops(total, 0, ())
     best = max(move.score for move in moves)
     tops = sorted((m for m in moves if m.score == best), key=tie_key(tiles, settings))
-    return Tops(len(moves), best, tuple(tops))
+    return Tops(total, best, tuple(tops))
