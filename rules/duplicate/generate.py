@@ -242,8 +242,13 @@ class _Pass:
         crossed = allowed is not None
         node_arcs, rack, values = arcs(node), self.rack, self.values
         if self.blanks:
+            # a tile right after this square: a letter the graph cannot continue with it is
+            # skipped here rather than in a call that would fail at once (blanks try every
+            # letter)
+            then = row[col + 1] if col + 1 < SIZE else None
             for letter, nxt in node_arcs.items():
-                if crossed and letter not in allowed:  # type: ignore[operator]
+                if (crossed and letter not in allowed) or \
+                        (then is not None and then not in arcs(nxt)):  # type: ignore[operator]
                     continue
                 n = rack.get(letter)
                 if n:
