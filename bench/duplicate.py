@@ -68,8 +68,7 @@ def draw(rng: random.Random, bag: list[str], rack: str) -> str:
 
 def play_game(graph: WordGraph, rng: random.Random, rounds: int
               ) -> tuple[list[float], list[Board]]:
-    bag = [letter.upper() if letter != BLANK else BLANK
-           for letter, n in TILES.bag.items() for _ in range(n)]
+    bag = [letter for letter, n in TILES.bag.items() for _ in range(n)]
     board, rack = Board.empty(), ""
     times, boards = [], []
     for _ in range(rounds):
@@ -129,7 +128,7 @@ def main() -> None:
           f"(slowest round {max(game) * 1000:.0f} ms) — target < 10 s: {verdict(total < 10)}")
 
     mid = [b for b in boards[5:30] if not b.is_empty] or boards
-    letters = [ch.upper() for ch, n in TILES.bag.items() if ch != BLANK for _ in range(n)]
+    letters = [ch for ch, n in TILES.bag.items() if ch != BLANK for _ in range(n)]
     plain, counts = [], []
     for board in mid:
         for _ in range(4):

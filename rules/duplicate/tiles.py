@@ -53,10 +53,16 @@ class TileSet:
 
     @property
     def bag(self) -> Mapping[str, int]:
-        """The full bag as plain data for the rack draw: letter -> count, `BLANK` -> blanks."""
-        bag = {letter: tile.count for letter, tile in self.letters.items()}
+        """The full bag as plain data for the rack draw, letters as a rack writes them (upper
+        case): letter -> count, `BLANK` -> blanks."""
+        bag = {letter.upper(): tile.count for letter, tile in self.letters.items()}
         bag[BLANK] = self.blanks
         return bag
+
+    @property
+    def rack_vowels(self) -> frozenset[str]:
+        """The vowels among the bag's letters, upper case as in `bag` (the rack rule's)."""
+        return frozenset(v.upper() for v in self.vowels if v in self.letters)
 
     @property
     def blank_letters(self) -> frozenset[str]:

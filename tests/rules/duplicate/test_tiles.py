@@ -52,3 +52,10 @@ def test_a_broken_set_is_refused() -> None:
                                "b": {"count": 1, "value": 1, "source": "s"}}})
     with pytest.raises(ProfileError, match="not found"):
         TileSet.load("no-such-set")
+
+
+def test_the_bag_is_the_plain_data_the_rack_draw_reads(sss_100: dict[str, int],
+                                                       vowels: frozenset[str]) -> None:
+    tiles = TileSet.load("sss-100")
+    assert dict(tiles.bag) == sss_100  # the rack draw's tests read B8 the same way
+    assert tiles.rack_vowels == vowels
