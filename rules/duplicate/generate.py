@@ -7,16 +7,16 @@ extension to the right, letter by letter along the graph's arcs; each square's c
 (the letters whose perpendicular word is admissible) and cross score are computed once per
 call. Down moves are across moves on the transposed board. Each placement is found exactly
 once per direction (from its leftmost new tile's anchor); a one-tile play that makes a word
-both ways is reported once, in the direction `one_tile_across` chooses. Scores are computed
-inline: premiums under new tiles only, blanks 0, cross words, the bingo.
+both ways is found by both passes and reported once, read the way `one_tile` chooses. Scores
+are computed inline: premiums under new tiles only, blanks 0, cross words, the bingo.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rules.duplicate.board import LETTER_MULT, SIZE, WORD_MULT, Board
-from rules.duplicate.move import Move
+from rules.duplicate.move import Move, Tile
 from rules.duplicate.tiles import BLANK, TileSet
 from rules.lexicon.graph import WordGraph
 
@@ -28,32 +28,63 @@ _WORD_MULT_T = tuple(zip(*WORD_MULT, strict=True))
 Raw = tuple[int, int, int, tuple[tuple[int, str, bool], ...], int]
 
 
+#: of the two readings of a one-tile play that makes a word both ways (across, down): the one
+#: reported
+OneTile = Callable[[Move, Move], Move]
+
+
+def longer_reading(across: Move, down: Move) -> Move:
+    """The longer of the two words; equal: the across one (a `TopSettings` default)."""
+    return down if len(down.word) > len(across.word) else across
+
+
+def across_reading(across: Move, down: Move) -> Move:
+    return across
+
+
 def generate(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
-             one_tile_across: bool = True) -> list[Move]:
+             one_tile: OneTile = longer_reading) -> list[Move]:
     """All legal placements of `rack` (upper-case letters, '?' a blank) on `board`."""
     moves: list[Move] = []
     for across in (True, False):
         frame = board if across else board.transposed()
-        found = _Pass(frame, rack, graph, tiles, across, one_tile_across, None)
+        found = _Pass(frame, rack, graph, tiles, across, None)
         moves.extend(_to_move(frame, raw, across) for raw in found.run())
-    return moves
+    return _one_reading(moves, one_tile)
 
 
 def best_moves(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
-               one_tile_across: bool = True) -> tuple[int, list[Move]]:
+               one_tile: OneTile = longer_reading) -> tuple[int, list[Move]]:
     """The number of legal placements and those with the highest score (unordered): what
     the top needs, without building a `Move` for every placement."""
     count, best = 0, -1
     kept: list[tuple[Board, Raw, bool]] = []
     for across in (True, False):
         frame = board if across else board.transposed()
-        found = _Pass(frame, rack, graph, tiles, across, one_tile_across, best)
+        found = _Pass(frame, rack, graph, tiles, across, best)
         raws = found.run()
-        count += found.count
+        # a one-tile play read both ways was counted by the across pass already
+        count += found.count - (0 if across else found.doubles)
         if found.best > best:
             best, kept = found.best, []
         kept.extend((frame, raw, across) for raw in raws if raw[4] == best)
-    return count, [_to_move(frame, raw, across) for frame, raw, across in kept]
+    moves = [_to_move(frame, raw, across) for frame, raw, across in kept]
+    return count, _one_reading(moves, one_tile)
+
+
+def _one_reading(moves: list[Move], one_tile: OneTile) -> list[Move]:
+    """`moves` (across ones first) with each one-tile play once, read as `one_tile` says."""
+    seen: dict[frozenset[Tile], int] = {}
+    out: list[Move] = []
+    for move in moves:
+        if len(move.tiles) == 1:
+            at = seen.get(move.placement)
+            if at is not None:
+                out[at] = one_tile(out[at], move)
+                continue
+            seen[move.placement] = len(out)
+        out.append(move)
+    return out
 
 
 def _to_move(frame: Board, raw: Raw, across: bool) -> Move:
@@ -77,7 +108,7 @@ class _Pass:
     that (`count` counts them all either way)."""
 
     def __init__(self, board: Board, rack: str, graph: WordGraph, tiles: TileSet,
-                 across: bool, one_tile_across: bool, floor: int | None) -> None:
+                 across: bool, floor: int | None) -> None:
         self.cells = board.cells
         self.graph = graph
         self.arcs = graph.arcs
@@ -90,8 +121,7 @@ class _Pass:
         #: the points of the tile on each square (0: a blank or no tile)
         self.points = [[0 if cell is None or (r, c) in board.blanks else self.values[cell]
                         for c, cell in enumerate(row)] for r, row in enumerate(self.cells)]
-        # a one-tile play that also makes a word the other way is left to the other pass
-        self.skip_one_tile_crossed = across != one_tile_across
+        self.doubles = 0  # one-tile plays that make a word the other way too
         self.rack: dict[str, int] = {}
         self.blanks = 0
         for ch in rack:
@@ -284,11 +314,8 @@ class _Pass:
     def _record(self, r: int, start: int, end: int, left: Sequence[tuple[str, bool]],
                 laid: list[tuple[int, str, bool]], main: int, factor: int, cross: int) -> None:
         tiles = len(left) + len(laid)
-        if tiles == 1 and self.skip_one_tile_crossed:
-            col = laid[0][0]
-            if (r > 0 and self.cells[r - 1][col] is not None) or \
-                    (r < SIZE - 1 and self.cells[r + 1][col] is not None):
-                return
+        if tiles == 1 and self.cross[r][laid[0][0]][0] is not None:
+            self.doubles += 1
         self.count += 1
         if left:
             lm, wm, values = self.letter_mult[r], self.word_mult[r], self.values

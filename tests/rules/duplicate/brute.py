@@ -38,8 +38,9 @@ def value_of(ch: str, values: dict[str, int]) -> int:
 
 
 def brute_moves(board_text: str, rack: str, words: list[str], values: dict[str, int],
-                one_tile_across: bool = True) -> dict[frozenset, tuple[int, str, str]]:
-    """placement (frozenset of (row, col, letter, blank)) -> (score, word as written, coord)."""
+                one_tile_main: str = "longer") -> dict[frozenset, tuple[int, str, str]]:
+    """placement (frozenset of (row, col, letter, blank)) -> (score, word as written, coord).
+    A one-tile play read both ways is kept once: across, or ("longer") the longer word."""
     grid = read(board_text)
     lexicon = set(words)
     empty_board = all(ch == "." for row in grid for ch in row)
@@ -52,7 +53,7 @@ def brute_moves(board_text: str, rack: str, words: list[str], values: dict[str, 
             for r in range(N):
                 for c in range(N):
                     _try(grid, word, r, c, across, rack_counts, lexicon, values, empty_board,
-                         found, one_tile_across)
+                         found, one_tile_main)
     return found
 
 
@@ -61,7 +62,7 @@ def _at(grid: list[list[str]], r: int, c: int) -> str:
 
 
 def _try(grid, word, r, c, across, rack_counts, lexicon, values, empty_board, found,
-         one_tile_across) -> None:
+         one_tile_main) -> None:
     dr, dc = (0, 1) if across else (1, 0)
     end_r, end_c = r + dr * (len(word) - 1), c + dc * (len(word) - 1)
     if end_r >= N or end_c >= N:
@@ -95,8 +96,16 @@ def _try(grid, word, r, c, across, rack_counts, lexicon, values, empty_board, fo
                 continue
             score, written = result
             key = frozenset((nr, nc, letter, b) for (nr, nc), (letter, b) in tiles.items())
-            if len(tiles) == 1 and key in found and found[key][2][0].isdigit() == one_tile_across:
-                continue  # a one-tile play read both ways: keep the preferred reading
+            if len(tiles) == 1 and key in found:  # a one-tile play read both ways
+                kept_across = found[key][2][0].isdigit()
+                this_wins = len(written) > len(found[key][1]) if one_tile_main == "longer" \
+                    else False
+                if one_tile_main == "longer" and len(written) == len(found[key][1]):
+                    this_wins = across
+                if one_tile_main == "horizontal":
+                    this_wins = across and not kept_across
+                if not this_wins:
+                    continue
             coord = f"{r + 1}{COLS[c]}" if across else f"{COLS[c]}{r + 1}"
             if len(tiles) == 7:
                 score += 50

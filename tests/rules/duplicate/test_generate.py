@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.duplicate.board import Board, parse_board
-from rules.duplicate.generate import generate
+from rules.duplicate.generate import across_reading, best_moves, generate, longer_reading
 from rules.duplicate.tiles import TileSet
 from rules.duplicate.validate import score_move
 from rules.lexicon.graph import TrieGraph
@@ -59,9 +59,10 @@ def _position(rng: random.Random, words: list[str], plays: int) -> str:
     return text
 
 
-def _generated(text: str, rack: str, words: list[str], one_tile_across: bool = True) -> dict:
+def _generated(text: str, rack: str, words: list[str], one_tile_main: str = "longer") -> dict:
     board = parse_board(text, frozenset(TILES.letters), TILES.blank_letters)
-    moves = generate(board, rack, TrieGraph(words), TILES, one_tile_across)
+    reading = across_reading if one_tile_main == "horizontal" else longer_reading
+    moves = generate(board, rack, TrieGraph(words), TILES, reading)
     out = {move.placement: (move.score, move.word, move.coord) for move in moves}
     assert len(out) == len(moves), "a placement generated twice"
     return out
@@ -69,15 +70,15 @@ def _generated(text: str, rack: str, words: list[str], one_tile_across: bool = T
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), plays=st.integers(0, 5), blanks=st.integers(0, 2),
-       across=st.booleans())
+       one_tile=st.sampled_from(["longer", "horizontal"]))
 def test_generator_finds_exactly_what_brute_force_finds(seed: int, plays: int, blanks: int,
-                                                        across: bool) -> None:
+                                                        one_tile: str) -> None:
     rng = random.Random(seed)
     words = _words(rng)
     text = _position(rng, words, plays)
     rack = _rack(rng, blanks)
-    expected = brute_moves(text, rack, words, VALUES, one_tile_across=across)
-    assert _generated(text, rack, words, across) == expected
+    expected = brute_moves(text, rack, words, VALUES, one_tile_main=one_tile)
+    assert _generated(text, rack, words, one_tile) == expected
 
 
 @settings(max_examples=25, deadline=None)
@@ -107,3 +108,19 @@ def test_a_known_midgame_position() -> None:
 
 def test_no_move_without_a_word() -> None:
     assert generate(Board.empty(), "KOSALOV", TrieGraph(["xyz"]), TILES) == []
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plays=st.integers(1, 5), blanks=st.integers(0, 2))
+def test_the_top_path_counts_and_keeps_the_same(seed: int, plays: int, blanks: int) -> None:
+    rng = random.Random(seed)
+    words = _words(rng)
+    text = _position(rng, words, plays)
+    rack = _rack(rng, blanks)
+    board = parse_board(text, frozenset(TILES.letters), TILES.blank_letters)
+    every = generate(board, rack, TrieGraph(words), TILES)
+    count, best = best_moves(board, rack, TrieGraph(words), TILES)
+    assert count == len(every)
+    top = max((m.score for m in every), default=None)
+    assert sorted(m.placement for m in best) == sorted(
+        m.placement for m in every if m.score == top)

@@ -9,6 +9,7 @@ import pytest
 from rules.duplicate.board import Board
 from rules.duplicate.generate import generate
 from rules.duplicate.tiles import TileSet
+from rules.duplicate.top import TopSettings, top_moves
 from rules.duplicate.validate import score_move
 from rules.lexicon.graph import TrieGraph
 
@@ -68,12 +69,16 @@ def test_a_board_blank_scores_0_in_a_new_word() -> None:
     check(b, "KOEEEEE", "9H KO", ["as", "so", "ak", "ko"], (2 + 2) + (0 + 2) + (1 + 2))
 
 
-def test_a_one_tile_play_counts_once_and_reads_across_by_default() -> None:
-    b = board(("H8", "A"), ("I9", "O"))
-    graph = TrieGraph(["as", "so"])
-    moves = generate(b, "S", graph, TILES)
-    assert sorted((m.coord, m.word, m.score) for m in moves) == [
-        ("8H", "AS", 4), ("9H", "SO", 4)]
-    down = generate(b, "S", graph, TILES, one_tile_across=False)
-    assert sorted((m.coord, m.word, m.score) for m in down) == [
-        ("H8", "AS", 4), ("I8", "SO", 4)]
+def test_a_one_tile_play_counts_once_read_as_the_setting_says() -> None:
+    # S on I8 makes AS across and SOK down; S on H9 makes SO across and AS down
+    b = board(("H8", "A"), ("I9", "O"), ("I10", "K"))
+    graph = TrieGraph(["as", "so", "sok"])
+
+    def read(one_tile_main: str) -> list[tuple[str, str, int]]:
+        reading = TopSettings(one_tile_main=one_tile_main).one_tile(TILES)
+        return sorted((m.coord, m.word, m.score) for m in generate(b, "S", graph, TILES, reading))
+
+    assert read("longer") == [("9H", "SO", 4), ("I8", "SOK", 6)]  # equal length: across
+    assert read("horizontal") == [("8H", "AS", 6), ("9H", "SO", 4)]
+    assert read("earlier") == [("8H", "AS", 6), ("H8", "AS", 4)]
+    assert top_moves(b, "S", graph, TILES).count == 2

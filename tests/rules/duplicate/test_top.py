@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.duplicate import duplicate_profile, duplicate_profiles
 from rules.duplicate.board import Board
 from rules.duplicate.move import Move
 from rules.duplicate.tiles import TileSet
@@ -41,10 +42,7 @@ def test_earlier_word_wins_over_position() -> None:
     assert words[0] == "KOSA" and "OSKA" in words
 
 
-def test_a_top_without_a_blank_first() -> None:
-    # two O's on the rack and a blank: SLOVO with a blank O and with the real ones
-    tops = top_moves(Board.empty(), "SLOVO?A", TrieGraph(["slovo"]), SK)
-    assert tops.tops[0].blanks == 0
+def test_where_the_blank_stands() -> None:
     # the same word, square and direction, one blank each: the real tile first, letter by
     # letter (SLOVo before SLoVO)
     def move(word: str) -> Move:
@@ -52,9 +50,10 @@ def test_a_top_without_a_blank_first() -> None:
         return Move(7, 7, True, word, 10, laid)
 
     ranked = rank_tops([move("SLoVO"), move("SLOVo"), move("sLOVO"), move("SLOVO")], SK)
+    # (the real SLOVO only shows the key: it never ties with a blank one in a real position)
     assert [m.word for m in ranked.tops] == ["SLOVO", "SLOVo", "SLoVO", "sLOVO"]
-    plain = rank_tops([move("SLoVO"), move("SLOVO")], SK, TopSettings(fewer_blanks_first=False))
-    assert [m.word for m in plain.tops] == ["SLoVO", "SLOVO"]  # stable: as generated
+    earlier = rank_tops([move("SLOVo"), move("SLoVO")], SK, TopSettings(blank_on="earlier"))
+    assert [m.word for m in earlier.tops] == ["SLoVO", "SLOVo"]
 
 
 def test_no_move() -> None:
@@ -62,7 +61,22 @@ def test_no_move() -> None:
     assert tops.as_dict() == {"count": 0, "top_score": 0, "tops": []}
 
 
-def test_settings_from_a_profile_table() -> None:
-    assert TopSettings.from_dict({"one_tile_across": False}).one_tile_across is False
+def test_settings_from_the_game_profiles() -> None:
+    for name in duplicate_profiles():
+        profile = duplicate_profile(name)
+        settings = TopSettings.from_rule(profile.tops)
+        assert settings.keys == tuple(profile.tops.keys)
+        assert settings.one_tile_main == profile.tops.one_tile_main
+    assert TopSettings.from_dict({"one_tile_main": "earlier"}).one_tile_main == "earlier"
     with pytest.raises(ValueError, match="unknown"):
         TopSettings.from_dict({"nonsense": 1})
+    with pytest.raises(ValueError, match="one_tile_main"):
+        TopSettings(one_tile_main="down")
+
+
+def test_a_top_without_a_blank_first_is_a_setting() -> None:
+    blank = Move(7, 7, True, "Ak", 4, ((7, 7, "a", False), (7, 8, "k", True)))
+    plain = Move(6, 7, True, "KO", 4, ((6, 7, "k", False), (6, 8, "o", False)))
+    assert rank_tops([plain, blank], SK).tops == (blank, plain)  # AK before KO (r. 6)
+    preferred = rank_tops([blank, plain], SK, TopSettings(prefer_no_blank=True))
+    assert preferred.tops == (plain, blank)
