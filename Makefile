@@ -40,9 +40,10 @@ lock:
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
+# Two workers (pytest-xdist), each test file on one worker so a module's fixtures run once.
 test: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 # a whole 24-player, 7-round online qualifier rehearsed offline (issue #7); page in build/demo
 demo: $(STAMP)

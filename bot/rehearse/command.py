@@ -48,11 +48,12 @@ def run_command(scenario_path: str, out: TextIO, err: TextIO, *, as_json: bool =
             print(t("cli.error", reason=f"skúška zlyhala: {type(error).__name__}: {error}"),
                   file=err)
             return FAILED
-    _print(outcome, out, as_json)
+    print_outcome(outcome, out, as_json)
     return 0
 
 
-def _print(outcome: Outcome, out: TextIO, as_json: bool) -> None:
+def print_outcome(outcome: Outcome, out: TextIO, as_json: bool) -> None:
+    """What `rehearse` prints: one JSON document, or the transcript and the standings."""
     if as_json:
         json.dump(outcome.document, out, ensure_ascii=False, indent=2)
         out.write("\n")

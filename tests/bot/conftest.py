@@ -8,6 +8,8 @@ paired 1–2 and 3–4 and published; the clock stands at START. Its records are
 (`settings.platform_sync = false`): the platform is not synced, the records present are all
 there are. `make_world` builds variants (more players, other settings, unpublished).
 
+`kt24` is the bundled 24-player rehearsal (`make demo`), run once per test session (see there).
+
 The helpers (START, World, make_world, new_tournament, enter_player, add_game, said, sent, …)
 are imported with
 `from .conftest import ...` (tests/bot) or `from ..conftest import ...`; tests/bot/services
@@ -16,6 +18,13 @@ re-exports them for its own `from .conftest import ...`.
 
 from __future__ import annotations
 
+import asyncio
+import fcntl
+import hashlib
+import io
+import json
+import os
+import shutil
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -26,6 +35,9 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.i18n import t
+from bot.rehearse.command import print_outcome
+from bot.rehearse.engine import rehearse
+from bot.rehearse.scenario import load_scenario
 from bot.services.app import App, Tx
 from bot.services.evidence_map import game_payload
 from bot.services.notifier import RecordingNotifier
@@ -72,6 +84,51 @@ class World:
         discord_id = self.players[n].discord_id
         assert discord_id is not None
         return discord_id
+
+
+KT24 = Path(__file__).resolve().parents[2] / "examples" / "rehearsal" / "kt-online-24.toml"
+
+
+@dataclass(frozen=True)
+class Rehearsed:
+    """One finished rehearsal: its database, its JSON document, its text output (transcript,
+    standings, the page line) and its results page. Shared: copy the database to write."""
+
+    db: Path
+    document: dict[str, Any]
+    text: str
+    page: Path
+
+    def copy_db(self, folder: Path) -> Path:
+        """A private copy of the finished database (the store closed it checkpointed)."""
+        target = folder / self.db.name
+        shutil.copyfile(self.db, target)
+        return target
+
+
+@pytest.fixture(scope="session")
+def kt24(tmp_path_factory: pytest.TempPathFactory) -> Rehearsed:
+    """The bundled 24-player rehearsal, run once per test session instead of once per module
+    that reads it (24–42 s each here). Under pytest-xdist the workers share one run: the
+    first to take the lock rehearses into the session's shared temporary folder (keyed by the
+    scenario's hash), the others wait and read it."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder = shared / f"kt24-{hashlib.sha256(KT24.read_bytes()).hexdigest()[:16]}"
+    with (shared / "kt24.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not (folder / "done").exists():
+            folder.mkdir(exist_ok=True)
+            outcome = asyncio.run(rehearse(load_scenario(str(KT24)), folder / "skuska.db",
+                                           html=folder / "stranka"))
+            for name, as_json in (("document.json", True), ("text.txt", False)):
+                out = io.StringIO()
+                print_outcome(outcome, out, as_json)
+                (folder / name).write_text(out.getvalue(), encoding="utf-8")
+            (folder / "done").touch()
+    return Rehearsed(folder / "skuska.db",
+                     json.loads((folder / "document.json").read_text(encoding="utf-8")),
+                     (folder / "text.txt").read_text(encoding="utf-8"), folder / "stranka")
 
 
 @pytest.fixture

@@ -5,8 +5,6 @@ JSON document and as a page; a bad file exits 2 with `FILE:LINE: reason`, anythi
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import io
 import json
 import re
 from pathlib import Path
@@ -22,7 +20,7 @@ from bot.services.notifier import RecordingNotifier
 from bot.store import Store, TournamentStatus
 from rules.season import season_profile
 
-from .conftest import START, make_world
+from .conftest import START, Rehearsed, make_world
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "season"
 # 34 players declared in the file: p01 … p34
@@ -178,13 +176,9 @@ def test_a_database_that_cannot_be_read_exits_1(tmp_path: Path,
 
 
 @pytest.fixture(scope="module")
-def rehearsed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def rehearsed(tmp_path_factory: pytest.TempPathFactory, kt24: Rehearsed) -> Path:
     """The database the bundled examples read: `make demo`'s rehearsal, finished."""
-    db = tmp_path_factory.mktemp("skuska") / "skuska.db"
-    scenario = EXAMPLES.parent / "rehearsal" / "kt-online-24.toml"
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        assert main(["rehearse", str(scenario), "--db", str(db)]) == 0
-    return db
+    return kt24.copy_db(tmp_path_factory.mktemp("skuska"))
 
 
 def test_the_bundled_examples_run_on_the_rehearsal(

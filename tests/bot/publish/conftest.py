@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -205,10 +207,17 @@ def ensure_chromium() -> str:
         return found
     if os.geteuid() != 0 and shutil.which("sudo") is None:
         pytest.fail("chromium is missing and apt-get needs root: run `apt-get install chromium`")
-    # apt-get update may exit 0 although every source failed; then the install finds no
-    # package, and the update's own output tells that the sources were out of reach.
-    update = _apt("update")
-    install = _apt("install", "-y", "chromium")
+    # pytest-xdist workers (and parallel sessions) install one at a time: apt holds its own
+    # lock and fails rather than waits; the first installs, the next finds the binary.
+    with (Path(tempfile.gettempdir()) / "stredisko-apt-chromium.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        found = shutil.which("chromium") or shutil.which("chromium-browser")
+        if found:
+            return found
+        # apt-get update may exit 0 although every source failed; then the install finds no
+        # package, and the update's own output tells that the sources were out of reach.
+        update = _apt("update")
+        install = _apt("install", "-y", "chromium")
     if install.returncode != 0:
         output = update.stdout + update.stderr + install.stdout + install.stderr
         if any(sign in output for sign in UNREACHABLE):

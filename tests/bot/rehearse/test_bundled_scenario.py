@@ -4,14 +4,12 @@
 real services, the real scraper against the local herna.net simulator and the real store.
 `expected_kt24.toml` next to this file holds every result, the final standings, the exclusion
 and the online screlo worked out by hand from RULES.md (its header says how). The rehearsal
-runs once per module (`stredisko rehearse … --json`, in process); each test compares one part.
+runs once per test session (the `kt24` fixture: what `stredisko rehearse --json` and the text
+run print, from one run); each test compares one part.
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 import re
 import tomllib
 from pathlib import Path
@@ -19,12 +17,11 @@ from typing import Any
 
 import pytest
 
-from bot.cli import main
 from rules import End
 from rules.scoring import END_NAMES_SK
 
-ROOT = Path(__file__).resolve().parents[3]
-SCENARIO = ROOT / "examples" / "rehearsal" / "kt-online-24.toml"
+from ..conftest import Rehearsed
+
 EXPECTED = tomllib.loads((Path(__file__).parent / "expected_kt24.toml").read_text("utf-8"))
 
 # RULES.md section 2: row -> (end, rule) the rules give for it
@@ -45,28 +42,16 @@ STANDING_KEYS = ("player", "points", "wins", "median_buchholz", "buchholz", "sco
                  "qualification_points")
 
 
-def _rehearse(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(["rehearse", str(SCENARIO), *args])
-    return code, out.getvalue(), err.getvalue()
+@pytest.fixture
+def document(kt24: Rehearsed) -> dict[str, Any]:
+    """The JSON document (`--json`) of the session's one run of the scenario."""
+    return kt24.document
 
 
-@pytest.fixture(scope="module")
-def document(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    db = tmp_path_factory.mktemp("json") / "skuska.db"
-    code, out, err = _rehearse("--json", "--db", str(db))
-    assert code == 0, err
-    return json.loads(out)
-
-
-@pytest.fixture(scope="module")
-def text_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
-    folder = tmp_path_factory.mktemp("text")
-    page = folder / "stranka"
-    code, out, err = _rehearse("--db", str(folder / "skuska.db"), "--html", str(page))
-    assert code == 0, err
-    return out, page
+@pytest.fixture
+def text_run(kt24: Rehearsed) -> tuple[str, Path]:
+    """What the same run prints without `--json`, and its results page (`--html`)."""
+    return kt24.text, kt24.page
 
 
 def _results(document: dict[str, Any]) -> dict[tuple[int, int], dict[str, Any]]:

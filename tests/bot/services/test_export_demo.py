@@ -24,10 +24,9 @@ from bot.services.export_tsh import TshExport, tsh_files
 from bot.services.notifier import RecordingNotifier
 from bot.store import Store
 
+from ..conftest import Rehearsed
 from .tsh_rules import TshPlayer, parse, standings, tfile_encoding
 
-ROOT = Path(__file__).resolve().parents[3]
-SCENARIO = ROOT / "examples" / "rehearsal" / "kt-online-24.toml"
 SLUG = "kt-online-24"
 
 
@@ -39,11 +38,8 @@ def _cli(*args: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture(scope="module")
-def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = tmp_path_factory.mktemp("demo") / "skuska.db"
-    code, _, err = _cli("rehearse", str(SCENARIO), "--db", str(db))
-    assert code == 0, err
-    return db
+def demo_db(tmp_path_factory: pytest.TempPathFactory, kt24: Rehearsed) -> Path:
+    return kt24.copy_db(tmp_path_factory.mktemp("demo"))
 
 
 @pytest.fixture
