@@ -454,7 +454,11 @@ def test_swiss_events_keep_every_rule(size: int, seed: int, withdraw_at: int,
     play_event(size, seed, withdraw_at, newcomers)
 
 
-@settings(max_examples=40)
+# Bounded and fixed (issue 21): an 8-player round whose look-ahead candidates each exhaust
+# their search budget (lookahead.CANDIDATES × NODES steps) takes 3–16 s, and random seeds hit
+# one such round in a few per cent of events, so the test swung from 1 s to 28 s. Derandomized,
+# the same 40 events run every time; the slow rounds are bench/pairing.py's business.
+@settings(max_examples=40, derandomize=True, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=10**6), withdraw_at=st.sampled_from([2, 3, 4]))
 def test_tight_small_swiss_refuses_only_impossible_rounds(seed: int, withdraw_at: int) -> None:
     # 9 players, one withdraws: the last rounds are tight and may become impossible
