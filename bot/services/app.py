@@ -135,7 +135,7 @@ class App:
 
     async def after_commit(self, queued: list[tuple[Destination, int, Message]]) -> None:
         if self.delivery == "send":
-            await self.sender.flush()
+            await self.sender.flush(message.ref for _, _, message in queued if message.ref)
             return
         for destination, target, message in queued:  # shown to the operator, left pending
             await deliver(self.notifier, destination, target, message)

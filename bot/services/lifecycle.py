@@ -179,11 +179,19 @@ def verdict_of(tx: Tx, pairing: TablePairing) -> tuple[Verdict | None, ResultFie
     return _verdict(tx, pairing, _context_of(tx, pairing))
 
 
-def _verdict(tx: Tx, pairing: TablePairing, ctx: TableContext
+def with_evidence(evidence: list[Evidence], added: Evidence) -> list[Evidence]:
+    """A table's evidence as read, plus one piece appended since, in `list_evidence`'s order
+    (when it happened; ties: the order it was recorded) — without reading it again."""
+    return sorted([*evidence, added], key=lambda e: (e.at, e.id))
+
+
+def _verdict(tx: Tx, pairing: TablePairing, ctx: TableContext,
+             rows: list[Evidence] | None = None,
              ) -> tuple[Verdict | None, ResultFields, PairingEvidence | None, list[Evidence]]:
     profile = ctx.profile
     try:
-        rows = list_evidence(tx.db, pairing.id)
+        if rows is None:
+            rows = list_evidence(tx.db, pairing.id)
         evidence = build_evidence(pairing, rows, ctx.platform_checked,
                                   ctx.names_at(tx, pairing))
         clock = round_clock(ctx.tournament, ctx.round, profile)
@@ -216,10 +224,11 @@ def refresh_pairing(tx: Tx, pairing_id: int, by: Change) -> StoredResult | None:
 
 
 def refresh_table(tx: Tx, pairing: TablePairing, current: StoredResult | None,
-                  ctx: TableContext, by: Change) -> StoredResult | None:
+                  ctx: TableContext, by: Change,
+                  evidence: list[Evidence] | None = None) -> StoredResult | None:
     """`refresh_pairing` for a caller that has already read the pairing, its current result
-    (None: none yet) and its `TableContext` in this transaction."""
-    _, fields, _, rows = _verdict(tx, pairing, ctx)
+    (None: none yet), its `TableContext` and perhaps its evidence in this transaction."""
+    _, fields, _, rows = _verdict(tx, pairing, ctx, evidence)
     if current is not None and current.status is ResultStatus.CONFIRMED:
         if _content(fields) != _content(stored_fields(current)):
             _report_discrepancy(tx, pairing, current, fields, by)
@@ -230,8 +239,8 @@ def refresh_table(tx: Tx, pairing: TablePairing, current: StoredResult | None,
     if current is not None and fields == stored_fields(current):
         return current
     stored = put_result(tx.db, pairing.id, fields, 0 if current is None else current.version,
-                        by)
-    _tell(tx, pairing, current, stored, ctx.tournament)
+                        by, tournament_id=pairing.tournament_id)
+    _tell(tx, pairing, current, stored, ctx.tournament, ctx.names)
     return stored
 
 
@@ -342,10 +351,16 @@ def apply_proposal(tx: Tx, pairing_id: int, reason: str, by: Change,
 # -- messages -----------------------------------------------------------------------------
 
 
-def describe(tx: Tx, pairing: TablePairing, result: StoredResult) -> dict[str, Any]:
-    """The message parameters every result message uses."""
-    first = get_player(tx.db, pairing.first_id).name
-    second = "—" if pairing.second_id is None else get_player(tx.db, pairing.second_id).name
+def describe(tx: Tx, pairing: TablePairing, result: StoredResult,
+             names: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The message parameters every result message uses; `names` (rules id -> name): the
+    players' names when the caller has read them."""
+    def name(player_id: int) -> str:
+        known = (names or {}).get(rules_id(player_id))
+        return known if known is not None else get_player(tx.db, player_id).name
+
+    first = name(pairing.first_id)
+    second = "—" if pairing.second_id is None else name(pairing.second_id)
     end = result.end_kind
     return {
         "round": pairing.round_no, "table": pairing.table_no, "first": first, "second": second,
@@ -360,16 +375,16 @@ def describe(tx: Tx, pairing: TablePairing, result: StoredResult) -> dict[str, A
 
 
 def _tell(tx: Tx, pairing: TablePairing, before: StoredResult | None,
-          now: StoredResult, t: Tournament) -> None:
+          now: StoredResult, t: Tournament, names: Mapping[str, str]) -> None:
     kind = now.verdict.get("kind")
     told = now.verdict.get("tell_admin")
     if told and (before is None or before.verdict.get("tell_admin") != told):
         tx.to_admin(pairing.tournament_id, "result.late_arrival", late=told,
-                    **describe(tx, pairing, now))
+                    **describe(tx, pairing, now, names))
     if now.status is ResultStatus.PROVISIONAL:
         if before is not None and _seen(before) == _seen(now):
             return  # e.g. a report agreeing with the record: only the evidence list changed
-        params = describe(tx, pairing, now)
+        params = describe(tx, pairing, now, names)
         corrected = before is not None and before.status in (
             ResultStatus.PROVISIONAL, ResultStatus.DISPUTED)
         if pairing.second_id is None:
@@ -385,7 +400,7 @@ def _tell(tx: Tx, pairing: TablePairing, before: StoredResult | None,
         unchanged = (before is not None and _seen(before) == _seen(now)
                      and before.verdict.get("code") == now.verdict.get("code"))
         if not unchanged:
-            params = describe(tx, pairing, now)
+            params = describe(tx, pairing, now, names)
             key = "result.proposal" if kind == "proposal" else "result.needs_admin"
             tx.to_admin(pairing.tournament_id, key, **params)
         if kind == "proposal":  # the new version: an auto-apply must approve this one

@@ -1,8 +1,8 @@
 """Delivering the outbox (DESIGN.md 4): at least once, never twice, never late.
 
 A use case queues its messages as outbox rows in its own transaction (`Tx.announce` & co.).
-`Sender.flush` delivers the due ones in the order they were written, each marked `sent` in its
-own transaction right after the notifier returned. So:
+`Sender.flush` delivers the due ones in the order they were written; what a pass delivered is
+marked `sent` in one transaction right after its last delivery. So:
 - a crash before the commit: neither the change nor its messages exist;
 - a crash after the commit: the messages are pending and the next start delivers them;
 - a crash between delivery and marking: the message is delivered again with the same key —
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -37,7 +38,7 @@ from bot.store.outbox import (
     drop_message,
     failed_attempt,
     found_delivered,
-    mark_sent,
+    mark_all_sent,
     mark_told,
     pending_messages,
     queue_message,
@@ -194,12 +195,30 @@ async def deliver(notifier: Notifier, destination: Destination, target: int,
         await notifier.to_admin(target, message)
 
 
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The pending outbox (with each row's staleness) as a use case's own transaction saw it,
+    and how many passes had begun then (`Sender.snapshot`)."""
+
+    rows: list[tuple[OutboxRow, str | None]]
+    epoch: int
+
+
 class Sender:
     """Delivers the outbox of one process; one pass at a time.
 
     Flushes asked for while a pass runs are folded together: one more pass serves them all
-    (it starts after their commits, so it sees their messages). Under a burst of commands
-    that is one read of the outbox per pass instead of one per command."""
+    (it starts after their commits, so it sees their messages), and a caller whose own
+    messages the last pass handled needs none. Under a burst of commands that is one read of
+    the outbox and one transaction of marks per pass instead of one per command. The pass's
+    reads and writes go before the queued use cases (`Store.read_urgent`, `call_urgent`), so a
+    caller waits for its own commit and its own messages, not for everyone's.
+
+    A use case's transaction may read the outbox for the pass that follows it (`snapshot`),
+    saving that pass its own read. Never twice: the snapshot is used only if no pass was
+    between its read and its marks' commit when the snapshot was read, and none has begun
+    since; then every row it lists as pending is still undelivered.
+    """
 
     def __init__(self, app: App) -> None:
         self.app = app
@@ -207,57 +226,87 @@ class Sender:
         self._asked = 0  # flushes asked for so far
         self._served = 0  # every flush asked for up to this one has had a pass after it
         self._last = Flushed()
+        self._handled: frozenset[str] = frozenset()  # keys the last pass sent or dropped
+        self._epoch = 0  # passes begun
+        self._delivering = False  # a pass is between its read and its marks' commit
         # From when to look for messages an outage delayed (None: no failure since the last
         # report). At start: a while back, for an outage the previous process lived through.
         self._untold_since: datetime | None = app.clock.now() - REPORT_LOOKBACK
         self._started_at = app.clock.now()  # what was queued before: maybe handed over already
 
-    async def flush(self) -> Flushed:
+    def snapshot(self, db: Database, now: datetime) -> Snapshot | None:
+        """On the store's thread, inside a use case's transaction: the outbox for the pass
+        after its commit (None while a pass is delivering: its rows may be in flight)."""
+        epoch = self._epoch
+        if self._delivering:
+            return None
+        return Snapshot(_pending_and_stale(db, now), epoch)
+
+    async def flush(self, refs: Iterable[str] = (), snapshot: Snapshot | None = None
+                    ) -> Flushed:
         """Deliver what is pending (after the caller's commit); returns what the pass that
-        served this call did."""
+        served this call did. `refs`: the keys of the caller's own messages — handled by the
+        last pass, they need no other. `snapshot`: the outbox as the caller's transaction read
+        it, used if no pass has begun since."""
         self._asked += 1
         mine = self._asked
+        wanted = frozenset(refs)
         async with self._lock:
-            if self._served >= mine:
+            if self._served >= mine or (wanted and wanted <= self._handled):
                 return self._last
             serves = self._asked
-            self._last = await self._pass()
+            fresh = snapshot if snapshot is not None and snapshot.epoch == self._epoch else None
+            self._epoch += 1
+            self._delivering = True
+            try:
+                self._last = await self._pass(fresh)
+            finally:
+                self._delivering = False  # after the marks' commit (or their failure)
             self._served = serves
             return self._last
 
-    async def _pass(self) -> Flushed:
+    async def _pass(self, snapshot: Snapshot | None = None) -> Flushed:
         store, clock = self.app.store, self.app.clock
-        rows = await store.read(_pending_and_stale, clock.now())
+        rows = (snapshot.rows if snapshot is not None
+                else await store.read_urgent(_pending_and_stale, clock.now()))
         stale = [(row, why) for row, why in rows if why is not None]
         if stale:
-            await store.call(_drop, stale, clock.now())
-        sent = failed = 0
+            await store.call_urgent(_drop, stale, clock.now())
+        delivered: list[OutboxRow] = []
+        found: list[OutboxRow] = []  # read back: delivered before a crash, marked there
+        failed = 0
         waiting: set[tuple[str, int]] = set()  # places whose earlier message failed
-        for row in (row for row, why in rows if why is None):
-            place = (row.destination, row.target)
-            now = clock.now()
-            if place in waiting or (row.next_attempt_at is not None
-                                    and row.next_attempt_at > now):
-                waiting.add(place)  # a retry not due yet holds back what follows it
-                continue
-            try:
-                if await self._delivered_before(row, now):
-                    sent += 1
+        try:
+            for row in (row for row, why in rows if why is None):
+                place = (row.destination, row.target)
+                now = clock.now()
+                if place in waiting or (row.next_attempt_at is not None
+                                        and row.next_attempt_at > now):
+                    waiting.add(place)  # a retry not due yet holds back what follows it
                     continue
-                await deliver(self.app.notifier, row.destination, row.target, as_message(row))
-            except Exception as error:  # Discord 5xx, network: retried, never lost
-                log.warning("message %s (%s) not delivered: %s", row.key, row.message_key,
-                            error)
-                waiting.add(place)
-                failed += 1
-                await store.call(failed_attempt, row.id, f"{type(error).__name__}: {error}",
-                                 _retry_at(now, row.attempts),
-                                 Change.scheduler(now, "doručenie zlyhalo"))
-                continue
-            await store.call(mark_sent, row.id, clock.now())
-            sent += 1
+                try:
+                    if await self._delivered_before(row, now):
+                        found.append(row)
+                        continue
+                    await deliver(self.app.notifier, row.destination, row.target,
+                                  as_message(row))
+                except Exception as error:  # Discord 5xx, network: retried, never lost
+                    log.warning("message %s (%s) not delivered: %s", row.key, row.message_key,
+                                error)
+                    waiting.add(place)
+                    failed += 1
+                    await store.call_urgent(
+                        failed_attempt, row.id, f"{type(error).__name__}: {error}",
+                        _retry_at(now, row.attempts), Change.scheduler(now, "doručenie zlyhalo"))
+                    continue
+                delivered.append(row)
+        finally:  # what was delivered is marked, in one transaction, even if the pass broke off
+            if delivered:
+                await store.call_urgent(mark_all_sent, [row.id for row in delivered],
+                                        clock.now())
+        self._handled = frozenset(row.key for row in (*delivered, *found, *(r for r, _ in stale)))
         await self._tell_if_back(bool(waiting), rows[0][0].created_at if rows else None)
-        return Flushed(sent, len(stale), failed)
+        return Flushed(len(delivered) + len(found), len(stale), failed)
 
     async def _delivered_before(self, row: OutboxRow, now: datetime) -> bool:
         """A message this process did not queue (pending at its start: maybe handed to Discord
@@ -270,8 +319,8 @@ class Sender:
         if not await read_back(row.destination, row.target, as_message(row),
                                row.created_at - CLOCK_SKEW):
             return False
-        await self.app.store.call(found_delivered, row,
-                                  Change.scheduler(now, "správa už bola doručená pred pádom"))
+        await self.app.store.call_urgent(
+            found_delivered, row, Change.scheduler(now, "správa už bola doručená pred pádom"))
         return True
 
     async def _tell_if_back(self, retrying: bool, oldest_pending: datetime | None) -> None:
@@ -285,7 +334,7 @@ class Sender:
             return
         if self._untold_since is not None:
             since, self._untold_since = self._untold_since, None
-            if await self.app.store.call(tell_after_outage, since, now):
+            if await self.app.store.call_urgent(tell_after_outage, since, now):
                 await self._pass()  # the report itself goes out now
 
     async def run(self, stop: asyncio.Event, every: float) -> None:

@@ -17,12 +17,14 @@ from bot.services.lifecycle import (
     round_clock,
     stored_fields,
     table_context,
+    with_evidence,
 )
 from bot.services.outbox import Timely
 from bot.services.replies import Refusal, Reply, done
 from bot.store import (
     Change,
     Entry,
+    Evidence,
     EvidenceKind,
     Player,
     ResultStatus,
@@ -98,12 +100,13 @@ def _seat(tx: Tx, slug: str, discord_id: int) -> Seat:
 
 
 def _refresh(tx: Tx, seat: Seat, by: Change, current: StoredResult | None,
-             opponent: Player) -> StoredResult | None:
+             opponent: Player, evidence: list[Evidence] | None = None) -> StoredResult | None:
     """`lifecycle.refresh_pairing` of my table, with what the seat (and the caller: my
-    opponent) has already read; the verdict's texts name us without reading names again."""
+    opponent, and my table's evidence if it has it) has already read; the verdict's texts name
+    us without reading names again."""
     names = {lookup.rules_id(p.id): p.name for p in (seat.player, opponent)}
     return refresh_table(tx, seat.pairing, current,
-                         table_context(tx, seat.tournament, seat.round, names), by)
+                         table_context(tx, seat.tournament, seat.round, names), by, evidence)
 
 
 def _before_limit(tx: Tx, seat: Seat, rule: str = LIMIT_RULE) -> None:
@@ -118,18 +121,22 @@ def _after_start(tx: Tx, seat: Seat) -> None:
                       rule=LIMIT_RULE)
 
 
-def _kinds_by(tx: Tx, seat: Seat, kind: EvidenceKind, player_id: int | None) -> list[Any]:
+def _kinds_by(tx: Tx, seat: Seat, kind: EvidenceKind, player_id: int | None,
+              evidence: list[Evidence] | None = None) -> list[Any]:
+    """My table's evidence of `kind` (by `player_id`, None: by anyone); `evidence`: the table's
+    evidence when the caller has read it."""
     actor = None if player_id is None else str(player_id)
-    return [e for e in list_evidence(tx.db, seat.pairing.id)
-            if e.kind is kind and (actor is None or e.actor_id == actor)]
+    if evidence is None:
+        evidence = list_evidence(tx.db, seat.pairing.id)
+    return [e for e in evidence if e.kind is kind and (actor is None or e.actor_id == actor)]
 
 
 def _repeated(tx: Tx, seat: Seat, kind: EvidenceKind, payload: dict[str, Any],
-              attachment_url: str | None = None) -> bool:
+              attachment_url: str | None = None, evidence: list[Evidence] | None = None) -> bool:
     """My last piece of evidence of this kind at my table says exactly this: the command is a
     repeat (a retry after an error, a double click) — it changes nothing and answers as the
     first did."""
-    mine = _kinds_by(tx, seat, kind, seat.player.id)
+    mine = _kinds_by(tx, seat, kind, seat.player.id, evidence)
     return bool(mine) and mine[-1].payload == payload and mine[-1].attachment_url == attachment_url
 
 
@@ -354,12 +361,15 @@ def _report_result(tx: Tx, slug: str, discord_id: int, own: int | str,
         raise Refusal("play.result_confirmed", rule=DISPUTE_RULE)
     me = seat.player
     report = {"own": mine, "opponent": theirs}
-    if _repeated(tx, seat, EvidenceKind.SCORE_REPORT, report):
+    evidence = list_evidence(tx.db, seat.pairing.id)  # read once: the repeat check, the verdict
+    if _repeated(tx, seat, EvidenceKind.SCORE_REPORT, report, evidence=evidence):
         result = current  # a repeat: nothing new to weigh, the same answer
     else:
-        append_evidence(tx.db, seat.pairing.id, EvidenceKind.SCORE_REPORT, tx.by_player(me.id),
-                        payload=report)
-        result = _refresh(tx, seat, tx.by_player(me.id), current, opponent)
+        added = append_evidence(tx.db, seat.pairing.id, EvidenceKind.SCORE_REPORT,
+                                tx.by_player(me.id), payload=report,
+                                tournament_id=seat.tournament.id)
+        result = _refresh(tx, seat, tx.by_player(me.id), current, opponent,
+                          with_evidence(evidence, added))
     params = {"own": mine, "opponent_score": theirs, "opponent": opponent.name}
     if result is not None and result.verdict.get("code") == "report_conflicts_record":
         return done("play.result_conflict", rule=DISPUTE_RULE, **params)

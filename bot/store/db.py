@@ -2,16 +2,18 @@
 
 sqlite3 connections cannot cross threads and every call blocks, so all database work is queued
 to a single thread. Async code awaits `store.call(fn, *args)`; the CLI uses
-`store.call_sync(fn, *args)`. Either way `fn(db, *args)` runs on the owner thread inside one
-transaction (BEGIN IMMEDIATE … COMMIT; ROLLBACK and re-raise on any exception), so a use case
-is all-or-nothing and the event loop never waits on the disk. Because one thread serialises
-the writes of this process, "database is locked" cannot happen between our own callers; other
-processes are waited for by the busy timeout.
+`store.call_sync(fn, *args)`. Either way `fn(db, *args)` runs on the owner thread inside a
+transaction (BEGIN IMMEDIATE … COMMIT, in a savepoint of its own: rolled back and re-raised on
+any exception; see `Store` for group commit), so a use case is all-or-nothing, its caller is
+answered only after the COMMIT, and the event loop never waits on the disk. Because one thread
+serialises the writes of this process, "database is locked" cannot happen between our own
+callers; other processes are waited for by the busy timeout.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import queue
 import sqlite3
 import threading
@@ -63,19 +65,30 @@ def connect(path: str | Path, *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS)
 
 _Job = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any], bool, Future[Any]]
 
+GROUP_LIMIT = 32  # jobs committed together at most: bounds how long the write lock is held
+_WAKE = object()  # put on the queue with an urgent job, so a waiting owner thread wakes up
+
 
 class Store:
     """The one gateway to the database file.
 
     `Store(path)` starts the owner thread, opens and migrates the database, and raises here if
     that fails. Use `await Store.open(path)` from async code so opening does not block the loop.
+
+    Group commit: jobs that queue up while the owner thread is busy are run together, each in
+    its own SAVEPOINT inside one transaction (so each is still all-or-nothing: a job that
+    raises is rolled back alone), and none of their callers is answered before the COMMIT.
+    Under a burst this is one BEGIN/COMMIT per group instead of per job. Urgent jobs (the
+    outbox's reads and marks) go before the queued ones, so delivering what has committed
+    does not wait behind everything queued after it.
     """
 
     def __init__(
         self, path: str | Path, *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS
     ) -> None:
         self.path = Path(path)
-        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[_Job | object | None] = queue.SimpleQueue()
+        self._urgent: collections.deque[_Job] = collections.deque()
         self._closed = False
         self._close_lock = threading.Lock()
         self._unfinished = 0  # jobs submitted and not yet finished (under _close_lock)
@@ -108,30 +121,72 @@ class Store:
             return
         opened.set_result(None)
         try:
-            while (job := self._jobs.get()) is not None:
-                self._execute(db, *job)
+            while (first := self._jobs.get()) is not None:
+                stop = self._drain(db, first)
+                if stop:
+                    break
         finally:
             db.close()
 
-    def _finished(self) -> None:
+    def _drain(self, db: Database, first: _Job | object) -> bool:
+        """Run the urgent jobs, then `first` and the jobs queued behind it, in groups of at most
+        GROUP_LIMIT; True when the close marker was met."""
+        group: list[_Job] = []
+        stop = False
+        if first is not _WAKE:
+            group.append(first)  # type: ignore[arg-type]
+        while len(group) < GROUP_LIMIT:
+            try:
+                job = self._jobs.get_nowait()
+            except queue.Empty:
+                break
+            if job is None:
+                stop = True
+                break
+            if job is not _WAKE:
+                group.append(job)  # type: ignore[arg-type]
+        while self._urgent:
+            urgent = [self._urgent.popleft() for _ in range(min(len(self._urgent), GROUP_LIMIT))]
+            self._execute_group(db, urgent)
+        if group:
+            self._execute_group(db, group)
+        return stop
+
+    def _finished(self, count: int = 1) -> None:
         # Counted before the caller is woken, so a caller sees its own job gone from `backlog`.
         with self._close_lock:
-            self._unfinished -= 1
+            self._unfinished -= count
 
-    def _execute(
-        self,
-        db: Database,
-        fn: Callable[..., Any],
-        args: tuple[Any, ...],
-        kwargs: dict[str, Any],
-        write: bool,
-        future: Future[Any],
-    ) -> None:
-        if not future.set_running_or_notify_cancel():
-            self._finished()
-            return  # the caller gave up before we started: do nothing at all
+    def _execute_group(self, db: Database, jobs: list[_Job]) -> None:
+        """One transaction for `jobs`, each in its own savepoint; every caller is answered after
+        the COMMIT (or gets the error that undid its job)."""
+        started = [job for job in jobs if job[4].set_running_or_notify_cancel()]
+        self._finished(len(jobs) - len(started))  # cancelled before we started: not run
+        if not started:
+            return
+        outcomes: list[tuple[bool, Any]] = []
         try:
-            db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            db.execute("BEGIN IMMEDIATE" if any(job[3] for job in started) else "BEGIN")
+            for fn, args, kwargs, _write, _future in started:
+                outcomes.append(self._execute(db, fn, args, kwargs))
+            db.execute("COMMIT")
+        except BaseException as error:  # BEGIN/COMMIT failed, or SQLite undid the whole group
+            if db.conn.in_transaction:
+                db.execute("ROLLBACK")
+            outcomes = [(False, error)] * len(started)
+        self._finished(len(started))
+        for (ok, value), job in zip(outcomes, started, strict=True):
+            if ok:
+                job[4].set_result(value)
+            else:
+                job[4].set_exception(value)
+
+    def _execute(self, db: Database, fn: Callable[..., Any], args: tuple[Any, ...],
+                 kwargs: dict[str, Any]) -> tuple[bool, Any]:
+        """Run one job in a savepoint: (True, its value) or (False, the error that rolled it
+        back). Raises only when SQLite ended the whole transaction (the group then fails)."""
+        db.execute("SAVEPOINT job")
+        try:
             result = fn(db, *args, **kwargs)
             if isinstance(result, types.GeneratorType):
                 # Lazy rows would be read after COMMIT, on the caller's thread: refuse them.
@@ -139,19 +194,20 @@ class Store:
                     f"{getattr(fn, '__name__', fn)} returned a generator; "
                     "return a list (rows must be read inside the transaction)"
                 )
-            db.execute("COMMIT")
         except BaseException as error:
-            db.rollback()
-            self._finished()
-            future.set_exception(error)
-        else:
-            self._finished()
-            future.set_result(result)
+            if not db.conn.in_transaction:
+                raise
+            db.execute("ROLLBACK TO job")
+            db.execute("RELEASE job")
+            return False, error
+        db.execute("RELEASE job")
+        return True, result
 
     # -- the callers' side -----------------------------------------------------------------
 
     def _submit(
-        self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], write: bool
+        self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], write: bool,
+        urgent: bool = False,
     ) -> Future[Any]:
         if threading.current_thread() is self._thread:
             # Waiting for our own queue from the owner thread would wait forever.
@@ -160,7 +216,11 @@ class Store:
         with self._close_lock:
             if self._closed:
                 raise StoreClosedError("the store is closed")
-            self._jobs.put((fn, args, kwargs, write, future))
+            if urgent:
+                self._urgent.append((fn, args, kwargs, write, future))
+                self._jobs.put(_WAKE)
+            else:
+                self._jobs.put((fn, args, kwargs, write, future))
             self._unfinished += 1
         return future
 
@@ -176,6 +236,16 @@ class Store:
         cancelled before the job starts, the job is skipped; once started it runs to the end.
         """
         return await asyncio.wrap_future(self._submit(fn, args, kwargs, write=True))
+
+    async def call_urgent(
+        self,
+        fn: Callable[Concatenate[Database, P], T],
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> T:
+        """`call` ahead of the jobs already queued (for short jobs whose callers wait on work
+        that has committed, like the outbox's delivery pass)."""
+        return await asyncio.wrap_future(self._submit(fn, args, kwargs, write=True, urgent=True))
 
     async def read(
         self,

@@ -28,11 +28,13 @@ def append_evidence(
     payload: dict[str, Any] | None = None,
     at: datetime | None = None,
     attachment_url: str | None = None,
+    tournament_id: int | None = None,
 ) -> Evidence:
     """Append one piece of evidence. `at` is when it happened (default: `by.at`, when it was
-    recorded); the actor is `by`'s."""
+    recorded); the actor is `by`'s. `tournament_id`: the pairing's, when the caller has it."""
     kind = EvidenceKind(kind)
-    tournament_id = tournament_of_pairing(db, pairing_id)  # NotFoundError if none
+    if tournament_id is None:
+        tournament_id = tournament_of_pairing(db, pairing_id)  # NotFoundError if none
     evidence = insert_row(db, Evidence, "evidence", {
         "pairing_id": pairing_id,
         "kind": kind,

@@ -92,7 +92,11 @@ def message_key(destination: str, target: int, key: str, params: Mapping[str, An
                 at: datetime) -> str:
     """The message's stable key: the same message caused at the same moment is the same row
     (a use case that says one thing twice says it once); it is also the delivery's nonce."""
-    text = dumps([destination, target, key, encode_params(params), to_text(at)])
+    return _key_of(destination, target, key, encode_params(dict(params)), to_text(at))
+
+
+def _key_of(destination: str, target: int, key: str, encoded: Any, at_text: str) -> str:
+    text = dumps([destination, target, key, encoded, at_text])
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
@@ -114,14 +118,16 @@ def queue_message(
 ) -> str:
     """Store one pending message (idempotent on its key: `ref`, by default its
     `message_key`); returns the key."""
-    ref = ref or message_key(destination, target, key, params, at)
+    encoded = encode_params(dict(params))  # once, for the key and for the row
+    at_text = to_text(at)
+    ref = ref or _key_of(destination, target, key, encoded, at_text)
     db.execute(
         """INSERT INTO outbox (key, destination, target, tournament_id, round_no, valid_until,
                                message_key, params, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING""",
         [ref, Destination(destination), target, tournament_id, round_no,
          None if valid_until is None else to_text(valid_until), key,
-         dumps(encode_params(dict(params))), to_text(at)],
+         dumps(encoded), at_text],
     )
     return ref
 
@@ -149,6 +155,15 @@ def found_delivered(db: Database, row: OutboxRow, by: Change) -> bool:
            data={"message": row.message_key, "destination": row.destination,
                  "target": row.target})
     return True
+
+
+def mark_all_sent(db: Database, row_ids: list[int], at: datetime) -> int:
+    """A delivery pass's messages were delivered: all marked at once; returns how many left
+    `pending` now (one already out is left as it is, as `mark_sent` does)."""
+    cursor = db.conn.executemany(
+        "UPDATE outbox SET status = ?, done_at = ? WHERE id = ? AND status = 'pending'",
+        [(OutboxStatus.SENT, to_text(at), row_id) for row_id in row_ids])
+    return cursor.rowcount
 
 
 def drop_message(db: Database, row: OutboxRow, why: str, by: Change) -> bool:

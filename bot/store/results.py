@@ -8,8 +8,8 @@ version is copied into `result_versions` by a trigger; a confirmed result is fro
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from typing import Any
+from dataclasses import fields as dataclass_fields
+from typing import Any, NoReturn
 
 from sqlite_utils import Database
 
@@ -24,7 +24,7 @@ from bot.store.rows import (
     StoredResult,
     VersionConflictError,
 )
-from bot.store.sql import insert_row, must, one, returning, rows, to_db
+from bot.store.sql import must, one, returning, rows, to_db
 
 _JOINED = "SELECT r.* FROM results r JOIN pairings p ON p.id = r.pairing_id"
 
@@ -34,48 +34,64 @@ def get_result(db: Database, pairing_id: int) -> StoredResult | None:
 
 
 def put_result(
-    db: Database, pairing_id: int, fields: ResultFields, expected_version: int, by: Change
+    db: Database, pairing_id: int, fields: ResultFields, expected_version: int, by: Change,
+    *, tournament_id: int | None = None,
 ) -> StoredResult:
     """Write the next version of a pairing's result; `expected_version` is the one replaced
-    (0 when the pairing has no result yet). `by.reason` is kept with the version."""
-    tournament_id = tournament_of_pairing(db, pairing_id)  # NotFoundError if none
-    current = get_result(db, pairing_id)
-    current_version = 0 if current is None else current.version
-    if current_version != expected_version:
-        raise VersionConflictError(pairing_id, expected_version, current_version)
-    if current is not None and current.status is ResultStatus.CONFIRMED:
-        raise FrozenError(f"the result of pairing {pairing_id} is confirmed and never changes "
-                          "again (e-SP 4.7)")
+    (0 when the pairing has no result yet). `by.reason` is kept with the version.
+    `tournament_id`: the pairing's, when the caller has it (else it is read)."""
+    if tournament_id is None:
+        tournament_id = tournament_of_pairing(db, pairing_id)  # NotFoundError if none
     status = ResultStatus(fields.status)
+    version = expected_version + 1
     values: dict[str, Any] = {
-        **asdict(fields),
+        **{name: getattr(fields, name) for name in _FIELDS},  # shallow: written at once
         "status": status,
-        "version": current_version + 1,
+        "version": version,
         "updated_at": by.at,
         "actor_kind": by.actor,
         "actor_id": by.actor_id,
         "reason": by.reason,
         "confirmed_at": by.at if status is ResultStatus.CONFIRMED else None,
     }
-    # Read and write share the store's BEGIN IMMEDIATE transaction, so nobody (no other
-    # process either) can slip in between the version check above and the write below.
-    if current is None:
-        stored = insert_row(db, StoredResult, "results", {"pairing_id": pairing_id, **values})
+    # The write itself checks the version (and that a confirmed result stays frozen): it
+    # matches no row otherwise, and only then is the current result read to say why. Inside
+    # the store's BEGIN IMMEDIATE transaction nobody can slip in between.
+    if expected_version == 0:
+        columns = ["pairing_id", *values]
+        stored = returning(
+            db, StoredResult,
+            f"INSERT INTO results ({', '.join(columns)}) "
+            f"VALUES ({', '.join('?' for _ in columns)}) ON CONFLICT (pairing_id) DO NOTHING",
+            [pairing_id, *values.values()])
     else:
         assignments = ", ".join(f"{column} = ?" for column in values)
-        written = returning(
+        stored = returning(
             db, StoredResult,
-            f"UPDATE results SET {assignments} WHERE pairing_id = ? AND version = ?",
+            f"UPDATE results SET {assignments} "
+            "WHERE pairing_id = ? AND version = ? AND status != 'confirmed'",
             [*values.values(), pairing_id, expected_version],
         )
-        if written is None:  # cannot happen on the owner thread; kept as the guard
-            raise VersionConflictError(pairing_id, expected_version, current_version)
-        stored = written
+    if stored is None:
+        _refuse_write(db, pairing_id, expected_version)
     record(db, by, "result.put", tournament_id=tournament_id,
            subject=f"pairing:{pairing_id}",
-           data={"version": current_version + 1, "status": status, "end": fields.end_kind,
+           data={"version": version, "status": status, "end": fields.end_kind,
                  "rule": fields.rule})
     return stored
+
+
+_FIELDS = tuple(f.name for f in dataclass_fields(ResultFields))
+
+
+def _refuse_write(db: Database, pairing_id: int, expected_version: int) -> NoReturn:
+    """Why a guarded result write matched no row: another version, or a confirmed result."""
+    current = get_result(db, pairing_id)
+    current_version = 0 if current is None else current.version
+    if current_version != expected_version:
+        raise VersionConflictError(pairing_id, expected_version, current_version)
+    raise FrozenError(f"the result of pairing {pairing_id} is confirmed and never changes "
+                      "again (e-SP 4.7)")
 
 
 def list_results(

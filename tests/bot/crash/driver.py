@@ -80,21 +80,26 @@ CRASH = Crash(None)
 
 
 def _patch_store() -> None:
-    execute = StoreClass._execute
+    """Crash points around each write job's commit: after its work, inside the transaction
+    (`commit:before`), and once its group has committed (`commit:after`)."""
+    execute_group = StoreClass._execute_group
 
-    def crashing(self: Store, db: Any, fn: Any, args: Any, kwargs: Any, write: bool,
-                 future: Any) -> None:
-        def work(db: Any, *a: Any, **k: Any) -> Any:
-            value = fn(db, *a, **k)
-            if write:
+    def crashing(self: Store, db: Any, jobs: list[Any]) -> None:
+        def at_commit(fn: Any) -> Any:
+            def work(db: Any, *a: Any, **k: Any) -> Any:
+                value = fn(db, *a, **k)
                 CRASH.hit("commit:before")
-            return value
+                return value
+            return work
 
-        execute(self, db, work, args, kwargs, write, future)
-        if write:
+        writes = sum(1 for job in jobs if job[3])
+        execute_group(self, db, [(at_commit(fn), args, kwargs, write, future) if write else
+                                 (fn, args, kwargs, write, future)
+                                 for fn, args, kwargs, write, future in jobs])
+        for _ in range(writes):
             CRASH.hit("commit:after")
 
-    StoreClass._execute = crashing  # type: ignore[method-assign]
+    StoreClass._execute_group = crashing  # type: ignore[method-assign]
 
 
 def _patch_http() -> None:

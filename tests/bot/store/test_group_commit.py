@@ -1,0 +1,102 @@
+"""Group commit (issue 21): jobs queued while the owner thread is busy share one transaction,
+each in its own savepoint — a job that raises is undone alone — and nobody is answered before
+the COMMIT. Urgent jobs go before the queued ones."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.store import Store
+from bot.store.db import GROUP_LIMIT
+
+
+def _note(db: Any, text: str) -> int:
+    return int(db.execute("INSERT INTO notes (text) VALUES (?)", [text]).lastrowid)
+
+
+def _fail_after_writing(db: Any) -> None:
+    _note(db, "undone")
+    raise ValueError("refused")
+
+
+def _notes(path: Path) -> list[str]:
+    with sqlite3.connect(path) as other:  # another connection: sees only what committed
+        return [row[0] for row in other.execute("SELECT text FROM notes ORDER BY id")]
+
+
+@pytest.fixture
+async def held(tmp_path: Path) -> Any:
+    """A store whose owner thread is held by a first job until `gate` is set."""
+    store = await Store.open(tmp_path / "s.db")
+    await store.call(lambda db: db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text)"))
+    gate = threading.Event()
+    blocker = asyncio.ensure_future(store.call(lambda db: gate.wait(5)))
+    await asyncio.sleep(0.05)
+    yield store, gate
+    gate.set()
+    await blocker
+    await store.close()
+
+
+async def test_a_failing_job_in_a_group_is_undone_alone(held: Any, tmp_path: Path) -> None:
+    store, gate = held
+    first = asyncio.ensure_future(store.call(_note, "a"))
+    failing = asyncio.ensure_future(store.call(_fail_after_writing))
+    last = asyncio.ensure_future(store.call(_note, "c"))
+    await asyncio.sleep(0.05)
+    gate.set()
+    assert await first == 1
+    with pytest.raises(ValueError, match="refused"):
+        await failing
+    assert await last == 2  # the undone row's id was rolled back with it
+    assert _notes(tmp_path / "s.db") == ["a", "c"]
+
+
+async def test_callers_are_answered_after_the_groups_commit(held: Any, tmp_path: Path) -> None:
+    store, gate = held
+    seen: list[list[str]] = []
+
+    async def write_then_look(text: str) -> None:
+        await store.call(_note, text)
+        seen.append(_notes(tmp_path / "s.db"))  # what another process sees when we answer
+
+    writers = [asyncio.ensure_future(write_then_look(t)) for t in ("x", "y", "z")]
+    await asyncio.sleep(0.05)
+    gate.set()
+    await asyncio.gather(*writers)
+    assert seen == [["x", "y", "z"]] * 3  # one group: all committed before the first answer
+
+
+async def test_a_group_holds_at_most_the_limit(held: Any, tmp_path: Path) -> None:
+    store, gate = held
+    sizes: list[int] = []
+    run_group = store._execute_group
+
+    def recording(db: Any, jobs: list[Any]) -> None:
+        sizes.append(len(jobs))
+        run_group(db, jobs)
+
+    store._execute_group = recording
+    jobs = [asyncio.ensure_future(store.call(_note, str(n))) for n in range(GROUP_LIMIT + 5)]
+    await asyncio.sleep(0.05)
+    gate.set()
+    await asyncio.gather(*jobs)
+    assert sizes == [GROUP_LIMIT, 5]
+    assert len(_notes(tmp_path / "s.db")) == GROUP_LIMIT + 5
+
+
+async def test_urgent_jobs_go_before_the_queued_ones(held: Any) -> None:
+    store, gate = held
+    order: list[str] = []
+    queued = asyncio.ensure_future(store.call(lambda db: order.append("queued")))
+    urgent = asyncio.ensure_future(store.call_urgent(lambda db: order.append("urgent")))
+    await asyncio.sleep(0.05)
+    gate.set()
+    await asyncio.gather(queued, urgent)
+    assert order == ["urgent", "queued"]
