@@ -34,7 +34,6 @@ import cProfile
 import io
 import pstats
 import random
-import resource
 import statistics
 import sys
 import tempfile
@@ -48,6 +47,8 @@ from sqlite_utils import Database
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from verdicts import Verdicts  # noqa: E402
 
 from bot.clock import ManualClock  # noqa: E402
 from bot.discord.notifier import DiscordNotifier  # noqa: E402
@@ -204,19 +205,31 @@ def summary(label: str, values_s: list[float | None]) -> str:
     ms = sorted(v * 1000 for v in values_s if v is not None)
     if not ms:
         return f"{label:<24} no answers"
-    p99 = ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
+    p99 = percentile(ms, 0.99)
     missing = len(values_s) - len(ms)
     return (f"{label:<24} median {statistics.median(ms):7.2f} ms  p99 {p99:7.2f} ms  "
             f"max {ms[-1]:7.2f} ms  (n={len(ms)}{f', UNANSWERED {missing}' if missing else ''})")
 
 
+FIRST_P99_MS = 100.0  # issue 6: the first response, p99
+RSS_MIB = 150.0  # issue 6: the running bot with a 64-player tournament
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))] if ordered else 0.0
+
+
 def rss_mib() -> tuple[float, float]:
-    """Current (VmRSS) and peak (ru_maxrss) resident set size of this process, MiB."""
-    current = 0.0
+    """Current (VmRSS) and peak (VmHWM) resident set size of this process, MiB. Both from one
+    read of /proc/self/status: ru_maxrss is counted apart (lazily) and read a peak below the
+    current figure; a peak is never below the current one."""
+    found = {"VmRSS:": 0.0, "VmHWM:": 0.0}
     for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            current = int(line.split()[1]) / 1024
-    return current, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        name = line.split(maxsplit=1)[0] if line else ""
+        if name in found:
+            found[name] = int(line.split()[1]) / 1024
+    return found["VmRSS:"], max(found["VmHWM:"], found["VmRSS:"])
 
 
 async def burst(b: Bench, round_no: int) -> tuple[list[Exchange], float, int, int, int]:
@@ -304,6 +317,15 @@ async def measure(b: Bench, bursts: int, profile_top: int, rss_start: float) -> 
           "(e-SP 4.6, 4.9): every closed round, the warm-up included")
     print(f"RSS: at start {rss_start:.1f} MiB; tournament loaded {rss_loaded:.1f} MiB "
           f"(peak {peak_loaded:.1f}); end {rss_end:.1f} MiB (peak {peak_end:.1f})")
+    first_p99 = percentile([x for x in firsts if x is not None], 0.99) * 1000
+    verdicts = Verdicts()
+    verdicts.add(f"first response p99 < {FIRST_P99_MS:.0f} ms", first_p99 < FIRST_P99_MS,
+                 f"{first_p99:.1f} ms over {len(firsts)} reports")
+    verdicts.add("every report answered and accepted", totals[1] == totals[0] == totals[2],
+                 f"{totals[1]} of {totals[0]} answered 'recorded', {totals[2]} stored")
+    verdicts.add(f"RSS with the {len(b.users)}-player tournament < {RSS_MIB:.0f} MiB",
+                 peak_end < RSS_MIB, f"peak {peak_end:.1f} MiB")
+    verdicts.print()
     for name, profiler in (("event loop", loop_profile), ("store thread", store_profile)):
         if profiler:
             out = io.StringIO()

@@ -22,6 +22,8 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from verdicts import Verdicts
+
 from bot.clock import ManualClock
 from bot.services.app import App, Tx
 from bot.services.notifier import RecordingNotifier
@@ -105,17 +107,14 @@ async def main(tables: int, repeat: int) -> None:
     burst_median = statistics.median(r[0] for r in runs["concurrent"])
     burst_p99 = statistics.median(r[1] for r in runs["concurrent"])
     cpu = statistics.median(r[2] for r in runs["one by one"])
-    print(f"\nVerdict (medians of {repeat} runs each; CPU one by one {cpu:.2f} ms/report)")
-    verdicts = [
-        (f"one report at a time: median ≤ {ONE_MEDIAN_MS} ms", one_median <= ONE_MEDIAN_MS,
-         f"{one_median:.2f} ms"),
-        (f"{tables} at once: p99 < {BURST_P99_MS:.0f} ms", burst_p99 < BURST_P99_MS,
-         f"{burst_p99:.1f} ms"),
-        (f"{tables} at once: median ≤ half the p99", burst_median <= burst_p99 / 2,
-         f"median {burst_median:.1f} ms, p99 {burst_p99:.1f} ms"),
-    ]
-    for target, ok, figure in verdicts:
-        print(f"  {'met   ' if ok else 'MISSED'}  {target}: {figure}")
+    verdicts = Verdicts()
+    verdicts.add(f"one report at a time: median ≤ {ONE_MEDIAN_MS} ms", one_median <= ONE_MEDIAN_MS,
+                 f"{one_median:.2f} ms")
+    verdicts.add(f"{tables} at once: p99 < {BURST_P99_MS:.0f} ms", burst_p99 < BURST_P99_MS,
+                 f"{burst_p99:.1f} ms")
+    verdicts.add(f"{tables} at once: median ≤ half the p99", burst_median <= burst_p99 / 2,
+                 f"median {burst_median:.1f} ms, p99 {burst_p99:.1f} ms")
+    verdicts.print(f"medians of {repeat} runs each; CPU one by one {cpu:.2f} ms/report")
 
 
 if __name__ == "__main__":

@@ -65,7 +65,7 @@ def connect(path: str | Path, *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS)
 
 _Job = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any], bool, Future[Any]]
 
-GROUP_LIMIT = 32  # jobs committed together at most: bounds how long the write lock is held
+GROUP_LIMIT = 8  # jobs committed together at most: bounds the wait of a group's first caller
 _WAKE = object()  # put on the queue with an urgent job, so a waiting owner thread wakes up
 
 
