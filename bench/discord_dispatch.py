@@ -48,7 +48,7 @@ from sqlite_utils import Database
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from verdicts import Verdicts  # noqa: E402
+from verdicts import Verdicts, rss_mib  # noqa: E402
 
 from bot.clock import ManualClock  # noqa: E402
 from bot.discord.notifier import DiscordNotifier  # noqa: E402
@@ -218,18 +218,6 @@ RSS_MIB = 150.0  # issue 6: the running bot with a 64-player tournament
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))] if ordered else 0.0
-
-
-def rss_mib() -> tuple[float, float]:
-    """Current (VmRSS) and peak (VmHWM) resident set size of this process, MiB. Both from one
-    read of /proc/self/status: ru_maxrss is counted apart (lazily) and read a peak below the
-    current figure; a peak is never below the current one."""
-    found = {"VmRSS:": 0.0, "VmHWM:": 0.0}
-    for line in Path("/proc/self/status").read_text().splitlines():
-        name = line.split(maxsplit=1)[0] if line else ""
-        if name in found:
-            found[name] = int(line.split()[1]) / 1024
-    return found["VmRSS:"], max(found["VmHWM:"], found["VmRSS:"])
 
 
 async def burst(b: Bench, round_no: int) -> tuple[list[Exchange], float, int, int, int]:

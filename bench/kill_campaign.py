@@ -6,7 +6,8 @@ restarted until it finishes and compared with a run nobody killed (tests/bot/cra
 
 Prints what it measured: kills, restarts, messages lost and doubled, other state that differed,
 deliveries Discord recognised by their nonce, and the head admin's notices of cut-short sync
-runs. Asserts nothing.
+runs; then a verdict on the targets: nothing lost, nothing twice, every campaign's final state
+equal to the clean run's. Asserts nothing.
 
     python bench/kill_campaign.py [CAMPAIGNS] [SEED]      (default 40 campaigns, seed 11)
 """
@@ -22,6 +23,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from verdicts import Verdicts
 
 from tests.bot.crash.campaign import Outcome, clean_run, killed_run, random_kills
 
@@ -57,6 +60,14 @@ def main(campaigns: int, seed: int) -> None:
     print(f"deliveries repeated after a kill and recognised by their nonce: "
           f"{sum(o.repeats for o in outcomes)}")
     print(f"head admin told of a sync run cut short: {sum(o.notices for o in outcomes)}")
+    lost = sum(o.comparison.lost for o in outcomes)
+    doubled = sum(o.comparison.duplicated for o in outcomes)
+    verdicts = Verdicts()
+    verdicts.add("no message lost (at least once)", lost == 0, f"{lost} lost")
+    verdicts.add("no message delivered twice (never twice)", doubled == 0, f"{doubled} doubled")
+    verdicts.add("every campaign ends as the clean run", not differing,
+                 f"{len(differing)} of {campaigns} campaigns differ")
+    verdicts.print(f"{campaigns} campaigns, seed {seed}")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,9 @@
    every round of our events py4swiss pairs the same input too (squared score gaps compared).
 3. Whole events, ours only: the slowest round of 60 events of 200 players and of 8 events of
    1,000 players.
+The speed ratio of 1. is judged on interleaved pairs (ours, then py4swiss, on the same input,
+15 pairs; 5 at 1,000 players): the median of the pair-by-pair ratios, with their range, so
+the machine's drift during the run moves both engines alike.
 A verdict line per target closes the run. `--quick`: fewer events (printed as such).
 Run: .venv/bin/python bench/pairing.py   (numbers are printed, never asserted)
 """
@@ -16,6 +19,7 @@ Run: .venv/bin/python bench/pairing.py   (numbers are printed, never asserted)
 from __future__ import annotations
 
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -26,6 +30,7 @@ from py4swiss.trf.codes import PlayerCode
 from py4swiss.trf.results import ColorToken, ResultToken, RoundResult
 from py4swiss.trf.sections import PlayerSection, XSection
 from py4swiss.trf.sections.x_section import XSectionConfiguration
+from verdicts import Verdicts
 
 from rules.model import Case, End, Entrant, Pairing, Result
 from rules.pairing import pair_round
@@ -172,46 +177,57 @@ def history(n: int, seed: int, upto: int) -> tuple[list[Entrant], list[Result], 
     return entrants, results, rating
 
 
-def timed(pairer: Pairer, entrants: list[Entrant], results: list[Result],
-          repeat: int) -> tuple[float, list[Pairing]]:
-    best, out = float("inf"), []
-    for _ in range(repeat):
+def interleaved(entrants: list[Entrant], results: list[Result], pairs: int
+                ) -> tuple[list[float], list[float], list[Pairing], list[Pairing]]:
+    """`pairs` timings of each engine on the same round 5, taken in turn (ours, py4swiss,
+    ours, …) so both see the same machine; the ratio is judged pair by pair."""
+    mine: list[float] = []
+    theirs: list[float] = []
+    p_ours: list[Pairing] = []
+    p_ref: list[Pairing] = []
+    for _ in range(pairs):
         start = time.perf_counter()
-        out = pairer(entrants, results, 5)
-        best = min(best, time.perf_counter() - start)
-    return best, out
+        p_ours = ours(entrants, results, 5)
+        mine.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        p_ref = py4swiss(entrants, results, 5)
+        theirs.append(time.perf_counter() - start)
+    return mine, theirs, p_ours, p_ref
 
 
-VERDICTS: list[tuple[str, bool, str]] = []
+VERDICTS = Verdicts()
 
 
-def verdict(target: str, ok: bool, figure: str) -> None:
-    VERDICTS.append((target, ok, figure))
-
-
-def round_five() -> None:
-    print("Round 5 with history (rounds 1–4 by us, one withdrawal), best of N runs")
-    print(f"{'players':>7} {'ours s':>8} {'py4swiss s':>10} {'ratio':>6}   "
-          f"{'cross-group':>11} {'gaps²':>11} {'at ±2':>9} {'breaks':>7}  (ours / py4swiss)")
+def round_five(quick: bool) -> None:
+    print("Round 5 with history (rounds 1–4 by us, one withdrawal); interleaved pairs "
+          "(ours, py4swiss), the median of each and the median of the pair-by-pair ratios")
+    print(f"{'players':>7} {'pairs':>5} {'ours s':>8} {'py4swiss s':>10} {'ratio':>6} "
+          f"{'(min–max)':>11}   {'cross-group':>11} {'gaps²':>11} {'at ±2':>9} {'breaks':>7}"
+          "  (ours / py4swiss)")
     ratios = []
     worse = 0
     for n in (64, 200, 1000):
         entrants, results, _ = history(n, n, 5)
-        t_ours, p_ours = timed(ours, entrants, results, 5)
-        t_ref, p_ref = timed(py4swiss, entrants, results, 1 if n >= 1000 else 3)
+        ours(entrants, results, 5)  # warm-up: imports and caches out of the first pair
+        pairs = (3 if quick else 5) if n >= 1000 else (7 if quick else 15)
+        mine, theirs, p_ours, p_ref = interleaved(entrants, results, pairs)
+        each = sorted(t / m for m, t in zip(mine, theirs, strict=True))
+        ratio = statistics.median(each)
+        t_ours, t_ref = statistics.median(mine), statistics.median(theirs)
         q_ours, q_ref = quality(p_ours, results), quality(p_ref, results)
-        ratios.append((n, t_ref / t_ours))
+        ratios.append((n, ratio))
         worse += q_ours[3] > q_ref[3] or q_ours[2] > 0
-        print(f"{n:>7} {t_ours:>8.3f} {t_ref:>10.3f} {t_ref / t_ours:>5.0f}×   "
+        print(f"{n:>7} {pairs:>5} {t_ours:>8.4f} {t_ref:>10.3f} {ratio:>5.0f}× "
+              f"{f'({each[0]:.0f}–{each[-1]:.0f})':>11}   "
               f"{q_ours[0]:>5} / {q_ref[0]:<5} {q_ours[3]:>5} / {q_ref[3]:<5} "
               f"{q_ours[1]:>4} / {q_ref[1]:<4} {q_ours[2]:>3} / {q_ref[2]:<3}")
         if n == 1000:
-            verdict("1,000 players, round 5 < 0.3 s", t_ours < 0.3, f"{t_ours:.3f} s")
+            VERDICTS.add("1,000 players, round 5 < 0.3 s", t_ours < 0.3, f"{t_ours:.3f} s")
     low = min(ratios, key=lambda r: r[1])
-    verdict("≥ 100× faster than py4swiss (round 5, every size)", low[1] >= 100,
-            f"slowest ratio {low[1]:.0f}× at {low[0]} players")
-    verdict("round 5: squared score gaps ≤ py4swiss's, no rule break", worse == 0,
-            f"{worse} of 3 sizes worse")
+    VERDICTS.add("≥ 100× faster than py4swiss (round 5, every size; median pair ratio)",
+                 low[1] >= 100, f"lowest {low[1]:.0f}× at {low[0]} players")
+    VERDICTS.add("round 5: squared score gaps ≤ py4swiss's, no rule break", worse == 0,
+                 f"{worse} of 3 sizes worse")
 
 
 def events(count: int = 20, n: int = 40) -> None:
@@ -255,15 +271,15 @@ def events(count: int = 20, n: int = 40) -> None:
         print(f"{name:>9}: {clean}/{count} events without a rule break; "
               f"{at_two / count:.1f} players per event reached ±2 starts; "
               f"{spent / count / ROUNDS * 1000:.1f} ms per round")
-        verdict(f"{name}: every {n}-player event without a rule break", clean == count,
+        VERDICTS.add(f"{name}: every {n}-player event without a rule break", clean == count,
                 f"{clean}/{count}")
     print(f"  same input, rounds 2–{ROUNDS} of our events: squared score gaps ours "
           f"{gaps['ours']}, py4swiss {gaps['py4swiss']}; rounds where ours is worse: "
           f"{worse_rounds} with the same bye, {other_bye} where py4swiss gave the bye to a "
           f"higher-placed player (our first tier: the lowest-placed one)")
-    verdict("score groups never worse than py4swiss (same input and bye, every round)",
+    VERDICTS.add("score groups never worse than py4swiss (same input and bye, every round)",
             worse_rounds == 0, f"{worse_rounds} rounds worse; {other_bye} with another bye")
-    verdict(f"players reaching ±2 per {n}-player event ≤ py4swiss's",
+    VERDICTS.add(f"players reaching ±2 per {n}-player event ≤ py4swiss's",
             reached["ours"] <= reached["py4swiss"],
             f"{reached['ours']:.1f} vs {reached['py4swiss']:.1f}")
 
@@ -292,7 +308,7 @@ def whole_events(n: int, count: int, limit: float) -> None:
             results += play(rng, pairing, rnd, rating)
     print(f"{count} whole events of {n} players: slowest round {worst * 1000:.1f} ms, "
           f"mean {total / rounds * 1000:.1f} ms")
-    verdict(f"slowest round of {count} whole {n}-player events < {limit * 1000:.0f} ms",
+    VERDICTS.add(f"slowest round of {count} whole {n}-player events < {limit * 1000:.0f} ms",
             worst < limit, f"{worst * 1000:.1f} ms")
 
 
@@ -300,11 +316,9 @@ if __name__ == "__main__":
     quick = "--quick" in sys.argv
     if quick:
         print("--quick: 5 events of 40 players, 10 of 200 and 2 of 1,000 (targets name 20, 60, 8)")
-    round_five()
+    round_five(quick)
     events(5 if quick else 20)
     print()
     whole_events(200, 10 if quick else 60, 0.05)
     whole_events(1000, 2 if quick else 8, 1.0)
-    print("\nVerdict")
-    for target, ok, figure in VERDICTS:
-        print(f"  {'met   ' if ok else 'MISSED'}  {target}: {figure}")
+    VERDICTS.print("--quick: fewer events and pairs" if quick else "")

@@ -1,7 +1,11 @@
 """The bundled rehearsal (`make demo`: 24 players, 7 rounds, examples/rehearsal/kt-online-24.toml)
 timed end to end: wall and CPU time of 3 runs, where the wall time goes at the top level
 (the engine's steps, the sync passes, the timers, the store transactions, herna.net requests),
-and a cProfile summary (top 10 cumulative). Prints numbers; asserts none.
+and a cProfile summary (top 10 cumulative), the resident memory after each run. Targets: the
+default run (idle polls skipped) under 30 s of CPU (a `make demo` that answers within half a
+minute on a busy 2-core machine), the process under 150 MiB (the bound the bot keeps, bench/
+discord_dispatch.py), and the same document with or without skipping. Prints numbers and a
+verdict; asserts none.
 
 Each run is done twice: `every poll` polls herna.net every 5 minutes as the live bot does;
 `idle polls skipped` (the default) leaves out a poll while the simulator shows exactly what
@@ -27,6 +31,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from verdicts import Verdicts, rss_mib
+
 from bot.rehearse.engine import Outcome, Rehearsal, rehearse
 from bot.rehearse.events import Events
 from bot.rehearse.scenario import Scenario, load_scenario
@@ -37,6 +43,8 @@ from scrapers.herna.client import HernaClient
 
 SCENARIO = Path(__file__).resolve().parent.parent / "examples" / "rehearsal" / "kt-online-24.toml"
 RUNS = 3
+CPU_TARGET_S = 30.0
+RSS_TARGET_MIB = 150.0
 # (label, owner, attribute): async callables whose wall time is summed; they may nest
 # (a sync pass inside a poll step runs store transactions and herna.net requests)
 TIMED: list[tuple[str, Any, str]] = [
@@ -83,8 +91,9 @@ async def one_run(scenario: Scenario, folder: Path, n: int, skip_idle: bool
     return time.perf_counter() - wall, time.process_time() - cpu, outcome
 
 
-def runs(scenario: Scenario, folder: Path, skip_idle: bool, label: str) -> dict[str, Any]:
-    """RUNS timed runs; returns the last run's JSON document."""
+def runs(scenario: Scenario, folder: Path, skip_idle: bool, label: str
+         ) -> tuple[dict[str, Any], float, float]:
+    """RUNS timed runs; returns the last run's JSON document and the median wall and CPU."""
     print(f"-- {label}")
     walls, cpus = [], []
     for n in range(RUNS):
@@ -92,10 +101,12 @@ def runs(scenario: Scenario, folder: Path, skip_idle: bool, label: str) -> dict[
                                                  n + (10 if skip_idle else 0), skip_idle))
         walls.append(wall)
         cpus.append(cpu)
-        print(f"run {n + 1}: wall {wall:.2f} s, CPU {cpu:.2f} s, "
-              f"transcript {len(outcome.transcript)} lines")
-    print(f"median: wall {statistics.median(walls):.2f} s, CPU {statistics.median(cpus):.2f} s")
-    return outcome.document
+        rss, peak = rss_mib()
+        print(f"run {n + 1}: wall {wall:.2f} s, CPU {cpu:.2f} s, RSS {rss:.1f} MiB "
+              f"(peak {peak:.1f}), transcript {len(outcome.transcript)} lines")
+    wall, cpu = statistics.median(walls), statistics.median(cpus)
+    print(f"median: wall {wall:.2f} s, CPU {cpu:.2f} s")
+    return outcome.document, wall, cpu
 
 
 def breakdown(scenario: Scenario, folder: Path, skip_idle: bool) -> None:
@@ -128,11 +139,22 @@ def main() -> None:
         documents = []
         for skip_idle, label in ((False, "before: every poll"),
                                  (True, "after: idle polls skipped")):
-            documents.append(runs(scenario, folder, skip_idle, label))
+            document, wall, cpu = runs(scenario, folder, skip_idle, label)
+            documents.append(document)
             breakdown(scenario, folder, skip_idle)
-        same = "yes" if documents[0] == documents[1] else "NO (a bug in the skipping)"
-        print(f"same JSON document (results, standings, transcript) before and after: {same}")
+        same = documents[0] == documents[1]
+        print("same JSON document (results, standings, transcript) before and after: "
+              f"{'yes' if same else 'NO (a bug in the skipping)'}")
         profile(scenario, folder)
+    _, peak = rss_mib()
+    verdicts = Verdicts()
+    verdicts.add(f"`make demo`'s rehearsal (idle polls skipped): CPU median < {CPU_TARGET_S:.0f} s",
+                 cpu < CPU_TARGET_S, f"{cpu:.2f} s (wall {wall:.2f} s)")
+    verdicts.add(f"peak RSS < {RSS_TARGET_MIB:.0f} MiB", peak < RSS_TARGET_MIB,
+                 f"{peak:.1f} MiB after every run and the profile")
+    verdicts.add("skipping idle polls changes nothing", same, "same JSON document" if same
+                 else "the documents differ")
+    verdicts.print()
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 A population of 2,000 players; each tournament seats 8 of them for 5 rounds (20 games), with
 outcomes drawn from the screlo expectation. Building the results is not timed; the replay is.
+Target (issue 3): 100,000 games rated in under 2 s. A verdict line closes the run.
 Run: .venv/bin/python bench/screlo.py   (numbers are printed, never asserted)
 """
 
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 import random
 import time
+
+from verdicts import Verdicts
 
 from rules.model import Case, End, Rating, Result
 from rules.profile import Profile
@@ -36,6 +39,9 @@ def build(rng: random.Random) -> list[list[Result]]:
     return events
 
 
+TARGET_S = 2.0
+
+
 def main() -> None:
     events = build(random.Random(2024))
     games = sum(len(e) for e in events)
@@ -50,6 +56,10 @@ def main() -> None:
           f"(best of 3; {games / best:,.0f} games/s)")
     print(f"{len(final):,} players; ratings {values[0]:.0f} … {values[-1]:.0f}, "
           f"median {values[len(values) // 2]:.0f}")
+    verdicts = Verdicts()
+    verdicts.add(f"{games:,} games rated < {TARGET_S:.0f} s", best < TARGET_S,
+                 f"{best:.3f} s (best of 3)")
+    verdicts.print()
 
 
 if __name__ == "__main__":
