@@ -67,7 +67,9 @@ def pair_round(
     avoid = [tuple(pair) for pair in avoid]
     players = build(entrants, history, avoid, profile)
     roster = [p.id for p in sorted(players, key=lambda p: p.seed)]
-    roster += sorted({pid for r in history for pid in r.case.players} - set(roster))
+    past = {r.case.first for r in history}
+    past |= {r.case.second for r in history if r.case.second is not None}
+    roster += sorted(past - set(roster))
     if is_round_robin(len(roster), rounds, profile, event_format):
         return _round_robin(players, roster, history, round_no, profile)
     return _swiss(players, round_no, rounds, profile)

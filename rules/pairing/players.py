@@ -72,15 +72,18 @@ def ordered_results(results: Iterable[Result], round_no: int) -> list[Result]:
     ordered = sorted(results, key=lambda r: r.case.round)
     for result in ordered:
         case = result.case
-        if not 1 <= case.round < round_no:
+        number = case.round
+        if not 1 <= number < round_no:
             raise ValueError(
-                f"výsledok {case.first} – {case.second} má kolo {case.round}; pri párovaní "
+                f"výsledok {case.first} – {case.second} má kolo {number}; pri párovaní "
                 f"{round_no}. kola sa berú len výsledky kôl 1 až {round_no - 1}"
             )
-        for player in case.players:
-            if (case.round, player) in seen:
-                raise ValueError(f"hráč {player!r} má v {case.round}. kole viac výsledkov")
-            seen.add((case.round, player))
+        for player in (case.first, case.second):
+            if player is None:
+                continue
+            if (number, player) in seen:
+                raise ValueError(f"hráč {player!r} má v {number}. kole viac výsledkov")
+            seen.add((number, player))
     return ordered
 
 
@@ -93,19 +96,26 @@ def build(
     """The entrants as Players, in pairing order (points descending, then seed)."""
     players = {e.id: Player(e.id, seed) for seed, e in enumerate(seeded(entrants, profile))}
     for result in results:
+        # each seat spelled out (not case.players / opponent()): this loop runs for every
+        # result of the event on every pairing
         case = result.case
-        for pid in case.players:
+        first, second = case.first, case.second
+        if second is None:
+            player = players.get(first)
+            if player is not None:  # a missed round (ČAS 14.4) is no bye: it does not bar one
+                player.points += result.first_points
+                player.byes += case.end is End.BYE
+            continue
+        played = case.end not in UNPLAYED
+        for pid, opponent, points, starts in ((first, second, result.first_points, True),
+                                              (second, first, result.second_points, False)):
             player = players.get(pid)
             if player is None:  # withdrawn or excluded: still a past opponent of others
                 continue
-            player.points += result.points_of(pid)
-            opponent = case.opponent(pid)
-            if opponent is None:  # a missed round (ČAS 14.4) is no bye: it does not bar one
-                player.byes += case.end is End.BYE
-                continue
+            player.points += points
             player.met.add(opponent)
-            if case.end not in UNPLAYED:
-                player.starts.append(pid == case.first)
+            if played:
+                player.starts.append(starts)
     for a, b in avoid:
         for x, y in ((a, b), (b, a)):
             if x in players:
