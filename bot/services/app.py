@@ -24,7 +24,7 @@ from sqlite_utils import Database
 
 from bot.clock import Clock
 from bot.services.notifier import Message, Notifier
-from bot.services.outbox import Sender, Timely, deliver
+from bot.services.outbox import Sender, Snapshot, Timely, deliver
 from bot.services.replies import Refusal, Reply
 from bot.store import Change, Store
 from bot.store.outbox import Destination, queue_message
@@ -118,11 +118,16 @@ class App:
         """
         now = self.clock.now()
         holder: list[Tx] = []
+        sender = self.sender if self.delivery == "send" else None  # made on the loop's thread
+        snapshots: list[Snapshot | None] = []
 
         def body(db: Database) -> T:
             tx = Tx(db, now, self)
             holder.append(tx)
-            return fn(tx, *args, **kwargs)
+            value = fn(tx, *args, **kwargs)
+            if tx.queued and sender is not None:  # the outbox for the pass after the commit
+                snapshots.append(sender.snapshot(db, now))
+            return value
 
         try:
             value = await self.store.call(body)
@@ -130,12 +135,14 @@ class App:
             return refusal.reply
         queued = holder[-1].queued if holder else []
         if queued:
-            await self.after_commit(queued)
+            await self.after_commit(queued, snapshots[-1] if snapshots else None)
         return value
 
-    async def after_commit(self, queued: list[tuple[Destination, int, Message]]) -> None:
+    async def after_commit(self, queued: list[tuple[Destination, int, Message]],
+                           snapshot: Snapshot | None = None) -> None:
         if self.delivery == "send":
-            await self.sender.flush(message.ref for _, _, message in queued if message.ref)
+            await self.sender.flush((message.ref for _, _, message in queued if message.ref),
+                                    snapshot)
             return
         for destination, target, message in queued:  # shown to the operator, left pending
             await deliver(self.notifier, destination, target, message)

@@ -247,6 +247,15 @@ class Store:
         that has committed, like the outbox's delivery pass)."""
         return await asyncio.wrap_future(self._submit(fn, args, kwargs, write=True, urgent=True))
 
+    async def read_urgent(
+        self,
+        fn: Callable[Concatenate[Database, P], T],
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> T:
+        """`read` ahead of the jobs already queued (see `call_urgent`)."""
+        return await asyncio.wrap_future(self._submit(fn, args, kwargs, write=False, urgent=True))
+
     async def read(
         self,
         fn: Callable[Concatenate[Database, P], T],

@@ -1,0 +1,71 @@
+"""The pass after a use case may deliver from the outbox as the use case's own transaction read
+it (issue 21) — but never a message another pass is delivering or has delivered: never twice."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.clock import ManualClock
+from bot.services.app import App, Tx
+from bot.services.notifier import Message, RecordingNotifier
+from bot.store import Store
+from bot.store.outbox import OutboxStatus, list_outbox
+
+from .conftest import make_world
+
+
+class HeldNotifier(RecordingNotifier):
+    """Discord that holds the first announcement until `release` is set."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = asyncio.Event()
+        self.holding = asyncio.Event()
+
+    async def announce(self, tournament_id: int, message: Message) -> None:
+        if not self.sent and not self.release.is_set():
+            self.holding.set()
+            await self.release.wait()
+        await super().announce(tournament_id, message)
+
+
+def _say(tx: Tx, tournament_id: int, what: str) -> None:
+    tx.announce(tournament_id, "common.unknown_tournament", slug=what)
+
+
+async def test_a_use_case_committed_during_a_delivery_gets_no_copy_of_it(
+        store: Store, clock: ManualClock) -> None:
+    notifier = HeldNotifier()
+    app = App(store, clock, notifier)
+    notifier.release.set()  # the world's own messages go out at once
+    tid = (await make_world(app)).tournament.id
+    notifier.sent.clear()
+    notifier.release.clear()
+    first = asyncio.ensure_future(app.run(_say, tid, "a"))
+    await notifier.holding.wait()  # "a" is being delivered, not yet marked
+    # its transaction still sees "a" pending
+    second = asyncio.ensure_future(app.run(_say, tid, "b"))
+    await asyncio.sleep(0.05)
+    notifier.release.set()
+    await asyncio.gather(first, second)
+    assert [m.params["slug"] for _, _, m in notifier.sent] == ["a", "b"]
+    assert {row.status for row in await store.read(list_outbox)} == {OutboxStatus.SENT}
+
+
+async def test_a_snapshot_older_than_a_pass_is_not_used(store: Store,
+                                                         clock: ManualClock) -> None:
+    notifier = RecordingNotifier()
+    app = App(store, clock, notifier)
+    tid = (await make_world(app)).tournament.id
+    notifier.sent.clear()
+    sender = app.sender
+
+    def queue_and_look(tx: Tx) -> object:
+        _say(tx, tid, "c")
+        return sender.snapshot(tx.db, tx.now)
+
+    old = await app.store.call(lambda db: queue_and_look(Tx(db, clock.now(), app)))
+    assert old is not None and len(old.rows) == 1  # "c", pending as that transaction saw it
+    assert (await sender.flush()).sent == 1  # a pass delivers and marks "c"
+    assert (await sender.flush(snapshot=old)).sent == 0  # the old snapshot is not believed
+    assert len(notifier.sent) == 1
