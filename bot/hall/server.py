@@ -9,6 +9,8 @@ people at the table just saw, not a record (the chat's `/slovo` is the audited f
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from aiohttp import web
 
@@ -46,14 +48,14 @@ def make_app(lexicon: Lexicon, rules: Admissibility, *, recent: int = RECENT,
     return app
 
 
-async def start(app: web.Application, host: str, port: int) -> web.AppRunner:
-    """Listen on host:port (port 0: any free port); the caller cleans the runner up."""
+@asynccontextmanager
+async def serve(app: web.Application, host: str, port: int) -> AsyncIterator[str]:
+    """Listen on host:port (port 0: a free one) while inside; yields the page's URL."""
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
-    await web.TCPSite(runner, host, port).start()
-    return runner
-
-
-def bound_port(runner: web.AppRunner) -> int:
-    """The port the page listens on (the one the system chose for port 0)."""
-    return int(runner.addresses[0][1])
+    try:
+        await web.TCPSite(runner, host, port).start()
+        bound = runner.addresses[0][1]
+        yield f"http://{host}:{bound}/"
+    finally:
+        await runner.cleanup()

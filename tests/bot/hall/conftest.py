@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.hall.server import bound_port, make_app, start
+from bot.hall.server import make_app, serve
 from rules.lexicon import Lexicon, admissibility, compile_graph, make_lexicon
 
 MAIN = ["kamarát", "mesto", "stolík", "stolíky"]
@@ -24,23 +24,21 @@ def hall() -> Iterator[str]:
     """The page's base URL."""
     loop = asyncio.new_event_loop()
     ready = threading.Event()
-    port: list[int] = []
+    url: list[str] = []
+    stop = asyncio.Event()
 
-    def serve() -> None:
-        asyncio.set_event_loop(loop)
-        app = make_app(small_lexicon(), admissibility("sss"))
-        runner = loop.run_until_complete(start(app, "127.0.0.1", 0))
-        port.append(bound_port(runner))
-        ready.set()
-        loop.run_forever()
-        loop.run_until_complete(runner.cleanup())
-        loop.close()
+    async def run() -> None:
+        async with serve(make_app(small_lexicon(), admissibility("sss")), "127.0.0.1", 0) as at:
+            url.append(at.rstrip("/"))
+            ready.set()
+            await stop.wait()
 
-    thread = threading.Thread(target=serve, daemon=True)
+    thread = threading.Thread(target=lambda: loop.run_until_complete(run()), daemon=True)
     thread.start()
     assert ready.wait(10), "the page did not start"
     try:
-        yield f"http://127.0.0.1:{port[0]}"
+        yield url[0]
     finally:
-        loop.call_soon_threadsafe(loop.stop)
+        loop.call_soon_threadsafe(stop.set)
         thread.join(10)
+        loop.close()
