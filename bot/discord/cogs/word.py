@@ -32,24 +32,24 @@ from rules.lexicon import Admissibility, Lexicon, LexiconError
 
 COG_NAME = "WordCog"
 
-#: loads the configured lexicon; None when none is configured; LexiconError/OSError if unusable
-LexiconLoader = Callable[[], Lexicon | None]
+#: loads the configured lexicon with the rules it is judged by; None when none is configured;
+#: LexiconError/OSError when it cannot be used
+LexiconLoader = Callable[[], tuple[Lexicon, Admissibility] | None]
 
 
 class WordCog(commands.Cog, name=COG_NAME):
     def __init__(self, bot: commands.Bot, app: App, slug: str, load: LexiconLoader,
-                 rules: Admissibility, policy: WordCheckPolicy = word_check.DEFAULT_POLICY, *,
+                 policy: WordCheckPolicy = word_check.DEFAULT_POLICY, *,
                  limiter: RateLimiter | None = None,
                  open_round: DuplicateRoundLookup = word_check.open_duplicate_round) -> None:
         self.bot = bot
         self.app = app
         self.slug = slug
-        self.rules = rules
         self.policy = policy
         self.limiter = limiter or RateLimiter()
         self.open_round = open_round
         self._load = load
-        self._lexicon: Lexicon | None = None
+        self._lexicon: tuple[Lexicon, Admissibility] | None = None
         self._loading = asyncio.Lock()
 
     @app_commands.command(name=app_str("app.slovo.name"),
@@ -60,17 +60,17 @@ class WordCog(commands.Cog, name=COG_NAME):
         wait = self.limiter.hit(interaction.user.id)
         if wait is not None:
             raise Refusal("discord.rate_limited", seconds=whole_seconds(wait))
-        lexicon = await self.lexicon()
+        lexicon, rules = await self.lexicon()
         result = await word_check.check(self.app, slovo, interaction.user.id, self.slug,
-                                        lexicon, self.rules, self.policy, self.open_round)
+                                        lexicon, rules, self.policy, self.open_round)
         if isinstance(result, Reply):
             await send(interaction, render_reply(result, interaction.locale))
             return
         headline, details = word_check.verdict_lines(result, interaction.locale)
         await send(interaction, text_messages(f"{headline}\n{details}"))
 
-    async def lexicon(self) -> Lexicon:
-        """The loaded lexicon (loading it the first time, off the event loop)."""
+    async def lexicon(self) -> tuple[Lexicon, Admissibility]:
+        """The loaded lexicon and its rules (loaded the first time, off the event loop)."""
         async with self._loading:
             if self._lexicon is None:
                 try:
@@ -84,10 +84,10 @@ class WordCog(commands.Cog, name=COG_NAME):
 
 
 def word_cog_factory(app: App | Sequence[App], slug: str, load: LexiconLoader,
-                     rules: Admissibility, policy: WordCheckPolicy) -> CogFactory:
+                     policy: WordCheckPolicy) -> CogFactory:
     """For `StrediskoBot(cogs=[...])`; `app` may be the runner's one-element holder."""
 
     def build(bot: StrediskoBot) -> commands.Cog:
-        return WordCog(bot, app if isinstance(app, App) else app[0], slug, load, rules, policy)
+        return WordCog(bot, app if isinstance(app, App) else app[0], slug, load, policy)
 
     return build

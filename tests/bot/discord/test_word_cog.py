@@ -14,7 +14,14 @@ from bot.discord.ratelimit import RateLimiter
 from bot.services.app import Tx
 from bot.services.word_check import AUDIT_ACTION, WordCheckPolicy
 from bot.store.audit import list_audit
-from rules.lexicon import Lexicon, LexiconError, admissibility, compile_graph, make_lexicon
+from rules.lexicon import (
+    Admissibility,
+    Lexicon,
+    LexiconError,
+    admissibility,
+    compile_graph,
+    make_lexicon,
+)
 
 from ..conftest import SLUG
 from .conftest import said
@@ -26,9 +33,12 @@ def lexicon() -> Lexicon:
     return make_lexicon(compile_graph(sorted(MAIN)), "testovací zoznam")
 
 
-async def with_cog(env: Any, *, slug: str = SLUG, load: Any = lexicon, **options: Any) -> None:
-    await env.h.bot.add_cog(WordCog(env.h.bot, env.app, slug, load, admissibility("sss"),
-                                    **options))
+def loaded() -> tuple[Lexicon, Admissibility]:
+    return lexicon(), admissibility("sss")
+
+
+async def with_cog(env: Any, *, slug: str = SLUG, load: Any = loaded, **options: Any) -> None:
+    await env.h.bot.add_cog(WordCog(env.h.bot, env.app, slug, load, **options))
 
 
 async def audit(env: Any) -> list[Any]:
@@ -137,11 +147,11 @@ async def test_in_english_the_labels_change(env: Any) -> None:
 async def test_a_missing_or_broken_lexicon_is_said_and_retried(env: Any) -> None:
     calls: list[str] = []
 
-    def broken() -> Lexicon:
+    def broken() -> tuple[Lexicon, Admissibility]:
         calls.append("load")
         if len(calls) == 1:
             raise LexiconError("slova.txt, riadok 3: znak „1“ nie je písmeno.")
-        return lexicon()
+        return loaded()
 
     await with_cog(env, load=broken)
     ex = await env.h.slash("slovo", user=env.players[0], options={"slovo": "mesto"})
