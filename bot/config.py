@@ -82,6 +82,8 @@ class SeasonConfig:
 class LexiconConfig:
     dir: str = "lexicons"  # where `--lexicon ID` finds built lexicons (ID.lex)
     default: str = ""  # the lexicon `stredisko word` uses without --lexicon (an id or file)
+    rules: str = ""  # /slovo's admissibility profile ("" = the lexicon's own, else sss)
+    block_during_duplicate: bool = True  # /slovo refuses a player in an open duplicate round
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,11 +194,20 @@ def _section(cls: type, name: str, values: dict[str, Any]) -> Any:
     return cls(**values)
 
 
+def _rules_names() -> list[str]:
+    from rules.lexicon.admissibility import admissibility_names  # only when [lexicon] rules is set
+
+    return admissibility_names()
+
+
 def _check_value(section: str, key: str, value: Any) -> None:
     """A value of the right type that still cannot work: a negative number, a zero interval,
     a nightly time that is no time of day."""
     if (section, key) == ("sync", "nightly") and not _CLOCK.fullmatch(value):
         raise ConfigError.of("not_clock", section=section, option=key, value=_as_written(value))
+    if (section, key) == ("lexicon", "rules") and value and value not in _rules_names():
+        raise ConfigError.of("not_rules", section=section, option=key, value=_as_written(value),
+                             known=", ".join(_rules_names()))
     if isinstance(value, bool) or not isinstance(value, int | float):
         return
     if value <= 0 if (section, key) in _POSITIVE else value < 0:

@@ -22,10 +22,12 @@ import time
 from pathlib import Path
 
 from bot.cli.common import Add, config
+from bot.cli.word_serve import add_serve_options, serve_command
 from bot.i18n import t
 from bot.services import lexicon as service
 from bot.services.lexicon_standin import DICTIONARIES, build_standin
-from rules.lexicon import Lexicon, LexiconError, admissibility
+from bot.services.word_check import load_for_check
+from rules.lexicon import Lexicon, LexiconError
 from rules.lexicon.admissibility import admissibility_names
 from rules.lexicon.judge import normalize
 
@@ -43,23 +45,21 @@ def _directory(args: argparse.Namespace) -> tuple[Path, str]:
 
 
 def word_command(args: argparse.Namespace) -> int:
+    if not args.words and not args.serve:
+        return _fail(t("input.cli_required", names="SLOVO"))
     try:
         words = [normalize(word) for word in args.words]  # a bad query costs no loading
         directory, default = _directory(args)
-        name = args.lexicon or default
-        if not name:
-            return _fail(t("lexicon.no_lexicon"))
         notes: list[str] = []
-        lexicon = service.load(name, directory, notes)
-        rules_name = args.rules or lexicon.rules or "sss"
-        if lexicon.rules and rules_name != lexicon.rules:
-            return _fail(t("lexicon.rules_differ", id=lexicon.id, built=lexicon.rules,
-                           asked=rules_name))
-        verdicts = service.check_words(words, lexicon, admissibility(rules_name))
+        lexicon, rules = load_for_check(args.lexicon or default, directory, args.rules, notes)
+        rules_name = rules.name
+        verdicts = service.check_words(words, lexicon, rules)
     except LexiconError as exc:
         return _fail(str(exc))
     for note in notes:
         print(note, file=sys.stderr)
+    if args.serve:  # the hall's page (bot.cli.word_serve); words given too are checked first
+        return serve_command(args, lexicon, rules)
     if args.json:
         document = {
             "lexicon": {"id": lexicon.id, "title": lexicon.title, "forms": lexicon.forms,
@@ -140,13 +140,14 @@ def add_commands(add: Add) -> None:
     """Add `word` and `lexicon build|standin|show` to the `stredisko` parser."""
     rules = admissibility_names()
     word = add("word", "overiť slová: PLATNÉ / NEPLATNÉ, zdroj a pravidlo", word_command)
-    word.add_argument("words", nargs="+", metavar="SLOVO", help="slovo na overenie")
+    word.add_argument("words", nargs="*", metavar="SLOVO", help="slovo na overenie")
     word.add_argument("--lexicon", metavar="SÚBOR|ID", default="",
                       help="zostavený lexikón (súbor alebo id v [lexicon] dir) alebo zoznam slov")
     word.add_argument("--rules", choices=rules, default="",
                       help="pravidlá prípustnosti (predvolene tie, podľa ktorých je lexikón "
                       "zostavený, inak sss)")
     word.add_argument("--json", action="store_true", help="výsledok ako JSON")
+    add_serve_options(word)
 
     group = add("lexicon", "lexikóny: zostaviť, náhradný zoznam z hunspell, popis",
                 _lexicon_command)

@@ -19,15 +19,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
+from bot.config import LexiconConfig
 from bot.i18n import t
+from bot.services import lexicon as lexicon_files
 from bot.services.app import App, Tx
 from bot.services.replies import Refusal, Reply
 from bot.store import ActorKind, Change, NotFoundError, TournamentStatus
 from bot.store.audit import record
 from bot.store.players import find_player_by_discord
 from bot.store.tournaments import get_tournament_by_slug
-from rules.lexicon import Admissibility, Lexicon, LexiconError, WordVerdict, judge
+from rules.lexicon import Admissibility, Lexicon, LexiconError, WordVerdict, admissibility, judge
 
 AUDIT_ACTION = "word.check"
 #: the rule a refusal during a duplicate round cites: "Hráči během hry nesmějí používat žádné
@@ -58,6 +61,33 @@ def open_duplicate_round(tx: Tx, tournament_id: int, discord_id: int) -> str | N
     is seated in an open round of `tournament_id` and returns its label ("2. hra, 7. kolo")."""
     del tx, tournament_id, discord_id
     return None
+
+
+def load_for_check(name: str, directory: Path, rules_name: str = "",
+                   notes: list[str] | None = None) -> tuple[Lexicon, Admissibility]:
+    """The lexicon `name` (built, by path or id in `directory`, or a plain word list) and the
+    rules it is judged by: `rules_name`, else those it was built under, else sss. LexiconError
+    (one Slovak sentence) when no lexicon is named or the rules differ from its build's."""
+    if not name:
+        raise LexiconError(t("lexicon.no_lexicon"))
+    lexicon = lexicon_files.load(name, directory, notes)
+    rules = rules_name or lexicon.rules or "sss"
+    if lexicon.rules and rules != lexicon.rules:
+        raise LexiconError(t("lexicon.rules_differ", id=lexicon.id, built=lexicon.rules,
+                             asked=rules))
+    return lexicon, admissibility(rules)
+
+
+def configured(settings: LexiconConfig) -> tuple[Lexicon, Admissibility] | None:
+    """The bot's lexicon: config.toml's `[lexicon] default` under `[lexicon] rules`; None when
+    no lexicon is configured."""
+    if not settings.default:
+        return None
+    return load_for_check(settings.default, Path(settings.dir), settings.rules)
+
+
+def policy_of(settings: LexiconConfig) -> WordCheckPolicy:
+    return WordCheckPolicy(block_during_duplicate=settings.block_during_duplicate)
 
 
 def check_word(tx: Tx, word: str, discord_id: int, slug: str, lexicon: Lexicon,

@@ -20,6 +20,7 @@ from rules.lexicon import (
     LexiconError,
     admissibility,
     compile_graph,
+    judge,
     make_lexicon,
 )
 
@@ -49,10 +50,9 @@ async def test_a_valid_word_is_answered_to_the_asker_and_audited(env: Any) -> No
     await with_cog(env)
     ex = await env.h.slash("slovo", user=env.players[0], options={"slovo": "Úž"})
     lx = lexicon().id
+    reason = judge("úž", lexicon(), admissibility("sss")).reason  # the rules' own sentence
     assert ex.ephemeral and said(ex) == (
-        "PLATNÉ: úž\n"
-        "Slovo je v zozname B2 (zoznam platných 2-písmenových slov) (dvojpísmenové slová len "
-        "zo zoznamu B2).\n"
+        f"PLATNÉ: úž\n{reason}\n"
         f"zdroj: B2 (zoznam platných 2-písmenových slov) · pravidlo: SP B1 10.1 bod 3 · "
         f"lexikón: {lx}")
     assert env.h.channel_messages == []  # nothing public
@@ -163,5 +163,5 @@ async def test_a_missing_or_broken_lexicon_is_said_and_retried(env: Any) -> None
 async def test_no_lexicon_configured(env: Any) -> None:
     await with_cog(env, load=lambda: None)
     ex = await env.h.slash("slovo", user=env.players[0], options={"slovo": "mesto"})
-    assert said(ex) == ("Overovanie slov nie je nastavené: v config.toml chýba [lexicon] path "
-                        "= „…“ (súbor so zoznamom slov alebo zostavený lexikón).")
+    assert said(ex) == ("Overovanie slov nie je nastavené: v config.toml chýba [lexicon] "
+                        "default = „…“ (zoznam slov alebo zostavený lexikón).")
