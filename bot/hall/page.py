@@ -103,7 +103,7 @@ def _recent(verdicts: list[WordVerdict], lang: str) -> str:
     items = []
     for v in verdicts:
         kind = "valid" if v.valid else "invalid"
-        mark = t(f"word.{kind}", lang)
+        mark = t("lexicon.valid" if v.valid else "lexicon.invalid", lang)
         items.append(f'<li class="{kind}"><span class="mark">{escape(mark)}</span>'
                      f'<span class="word">{escape(v.word)}</span>'
                      f'<span class="rule">{escape(v.source)} · {escape(v.rule)}</span></li>')

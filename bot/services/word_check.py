@@ -121,7 +121,7 @@ async def check(app: App, word: str, discord_id: int, slug: str, lexicon: Lexico
 def verdict_lines(verdict: WordVerdict, locale: object = "sk") -> tuple[str, str]:
     """What every face of the check shows: the headline ("PLATNÉ: slovo") and the details
     (the reason, which list decided, its rule, the lexicon's id)."""
-    label = t("word.valid" if verdict.valid else "word.invalid", locale)
+    label = t("lexicon.valid" if verdict.valid else "lexicon.invalid", locale)
     headline = t("word.verdict", locale, verdict=label, word=verdict.word)
     details = t("word.details", locale, reason=verdict.reason, source=verdict.source,
                 rule=verdict.rule, lexicon=verdict.lexicon)

@@ -140,7 +140,7 @@ async def test_in_english_the_labels_change(env: Any) -> None:
     await with_cog(env)
     ex = await env.h.slash("slovo", user=env.players[0], options={"slovo": "ou"},
                            locale="en-US")
-    assert said(ex).splitlines()[0] == "NOT VALID: ou"
+    assert said(ex).splitlines()[0] == "INVALID: ou"
     assert "· rule: SP B1 10.1 bod 3 · lexicon: lx-" in said(ex)
 
 
