@@ -69,4 +69,4 @@ async def test_slovo_takes_one_word_and_is_open_to_players(
     slovo = registered["slovo"]
     assert slovo["default_member_permissions"] is None
     assert [(o["name"], o["type"], o["required"]) for o in slovo["options"]] == [
-        ("slovo", discord.AppCommandOptionType.string.value, True)]
+        ("tvar", discord.AppCommandOptionType.string.value, True)]
