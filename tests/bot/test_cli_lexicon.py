@@ -13,6 +13,7 @@ import pytest
 from bot.cli import main
 from bot.services import lexicon as service
 from rules.lexicon import admissibility
+from rules.lexicon.artifact import MAGIC
 
 WORDS = """# zoznam slov spolku (test)
 chata
@@ -206,6 +207,16 @@ def test_a_one_gigabyte_file_is_refused_unread(
         file.truncate(2**30)  # sparse: no disk used
     code, out, err = _word(capsys, "mama", "--lexicon", str(words))
     assert (code, out) == (2, "") and "1G.txt: súbor má 1024 MB" in err
+
+
+def test_a_one_gigabyte_lexicon_is_refused_unread(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fake = tmp_path / "1G.lex"
+    with fake.open("wb") as file:
+        file.write(MAGIC)
+        file.truncate(2**30)
+    code, out, err = _word(capsys, "mama", "--lexicon", str(fake))
+    assert (code, out) == (2, "") and "1G.lex: súbor má 1024 MB" in err
 
 
 def test_a_damaged_lexicon(built: Path, capsys: pytest.CaptureFixture[str]) -> None:
