@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot import toml_text
 from bot.i18n import SLOVAK, t
 
 
@@ -133,7 +134,7 @@ def load_config(path: str | Path | None, env: Mapping[str, str] | None = None) -
     if path is not None:
         p = Path(path)
         try:
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
+            data = toml_text.loads(p.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise ConfigError.of("not_found", path=p) from None
         except tomllib.TOMLDecodeError as exc:

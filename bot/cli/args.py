@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import urllib.parse
 from collections.abc import Callable
 from typing import Any, NoReturn
 
@@ -142,6 +143,15 @@ def _slug(text: str) -> str:
 
 def _season(text: str) -> str:
     return bounds.name(text, "sezóna", len("2026/27"))  # its form is the service's to check
+
+
+def base_url(text: str) -> str:
+    """argparse type for `--base-url`: an http(s) address with a host. An empty value is
+    refused, never read as "not given" (which would mean production herna.net)."""
+    parts = urllib.parse.urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise argparse.ArgumentTypeError(t("input.base_url", value=text[:80]))
+    return text.strip()
 
 
 round_no = _checked(_round, "kolo")

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from bot.cli.notes import database_error
+from bot.cli.notes import database_problem
 from bot.clock import SystemClock
 from bot.config import Config, load_config
 from bot.console import ConsoleNotifier, render_reply
@@ -56,12 +56,10 @@ def progress(text: str) -> None:
 
 
 def run(args: argparse.Namespace, use_case: UseCase) -> Any:
+    path = db_path(args)
+
     async def go() -> Any:
-        path = db_path(args)
-        try:
-            store = await Store.open(path)
-        except sqlite3.OperationalError as exc:  # sqlite says only "unable to open …"
-            raise ValueError(database_error(path, exc)) from None
+        store = await Store.open(path)
         try:
             # No Discord here: messages stay queued for the bot, the console shows them.
             app = App(store, SystemClock(), ConsoleNotifier(), delivery="queue")
@@ -72,7 +70,10 @@ def run(args: argparse.Namespace, use_case: UseCase) -> Any:
         finally:
             await store.close()
 
-    return asyncio.run(go())
+    try:
+        return asyncio.run(go())
+    except sqlite3.DatabaseError as exc:  # SQLite's English, without the file: say both
+        raise ValueError(database_problem(path, exc)) from None
 
 
 def show(reply: Reply) -> int:

@@ -21,7 +21,7 @@ from pathlib import Path
 from bot.cli.common import Add, config
 from bot.config import Config, ConfigError, HernaConfig
 from bot.i18n import t
-from scrapers.herna.check import SiteCheck, Status, save_pages
+from scrapers.herna.check import SiteCheck, Status, save_pages, scrub_text
 from scrapers.herna.client import HernaClient, client_factory
 from scrapers.herna.errors import HernaError, LoginFailed
 
@@ -59,24 +59,31 @@ async def _check(herna: HernaConfig, open_client: Callable[[], HernaClient],
                  folder: Path) -> int:
     async with open_client() as client:
         site = SiteCheck(client)
+
+        def clean(text: str) -> str:
+            """What the terminal shows is scrubbed as the saved pages are: a redirect's
+            Location or the site's refusal may carry the user name or the password."""
+            return scrub_text(text, [herna.user, herna.password, *client.cookie_values()])
+
         try:
             await site.run()
         except LoginFailed as exc:
-            says = f" („{exc.site_says}“)" if exc.site_says else ""
+            says = f" („{clean(exc.site_says)}“)" if exc.site_says else ""
             return _fail(t("herna_check.login_failed", site_says=says, folder=str(folder)))
         except HernaError as exc:
             detail = getattr(exc, "reason", None) or str(exc)
-            return _fail(t("herna_check.unavailable", url=client.settings.base_url,
-                           detail=detail))
+            return _fail(clean(t("herna_check.unavailable", url=client.settings.base_url,
+                                 detail=detail)))
         finally:  # what was read before a fault is saved too: it shows what went wrong
             if site.pages:
                 save_pages(site.pages, folder,
                            [herna.user, herna.password, *client.cookie_values()])
     for finding in site.findings:
-        print(t("herna_check.line", status=t(f"herna_check.status.{finding.status.value}"),
-                name=finding.name, page=t(f"herna_check.page.{finding.page}"),
-                what=finding.what, reason=t(f"herna_check.reason.{finding.reason}",
-                                            **finding.params)))
+        print(clean(t("herna_check.line",
+                      status=t(f"herna_check.status.{finding.status.value}"),
+                      name=finding.name, page=t(f"herna_check.page.{finding.page}"),
+                      what=finding.what, reason=t(f"herna_check.reason.{finding.reason}",
+                                                  **finding.params))))
     counts = {status: sum(f.status is status for f in site.findings) for status in Status}
     print(t("herna_check.summary", holds=counts[Status.HOLDS], total=len(site.findings),
             fails=counts[Status.FAILS], unchecked=counts[Status.UNCHECKED], folder=str(folder)))

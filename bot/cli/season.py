@@ -13,11 +13,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from bot.cli.common import Add, db_path
+from bot.cli.notes import database_problem
 from bot.services import season
 from bot.store import Store
 
@@ -27,7 +29,10 @@ FILE_ERROR = 2
 async def _load(file: str, db: Path) -> season.SeasonView:
     if not db.exists():
         return await season.load(file, None)
-    store = await Store.open(db)
+    try:
+        store = await Store.open(db)
+    except sqlite3.DatabaseError as exc:
+        raise ValueError(database_problem(db, exc)) from None
     try:
         return await season.load(file, store)
     finally:

@@ -58,7 +58,7 @@ def _sync(a: argparse.Namespace, who: Actor) -> UseCase:
     from bot.services.sync import sync_command
     from scrapers.herna import client_factory
 
-    overrides = {"base_url": a.base_url} if a.base_url else {}
+    overrides = {"base_url": a.base_url} if a.base_url is not None else {}
     open_client = client_factory(config(a).herna, **overrides)
     if open_client is None:
         raise ConfigError("chýba prihlásenie na herna.net: nastavte HERNA_USER a "
@@ -110,7 +110,8 @@ def add_sync(add: Add) -> None:
     sub = add("sync", "načítať partie turnaja z herna.net a vyhodnotiť ich",
               reply_command(_sync, "čítam partie z herna.net"))
     sub.add_argument("slug", type=arg.slug)
-    sub.add_argument("--base-url", help="iná adresa herna.net (napr. lokálny simulátor)")
+    sub.add_argument("--base-url", type=arg.base_url,
+                     help="iná adresa herna.net (napr. lokálny simulátor), http(s)://…")
 
 
 def add_decay(add: Add) -> None:

@@ -19,6 +19,7 @@ delivery repeated after a crash returns Discord's first message instead of posti
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 import discord
 
@@ -35,6 +36,8 @@ log = logging.getLogger("stredisko.discord.notifier")
 # Announcements may ping players (pairings, results) but never @everyone or roles.
 ANNOUNCE_MENTIONS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 QUIET = discord.AllowedMentions.none()
+#: how many of a channel's newest messages are read back for a message sent before a crash
+READ_BACK = 50
 
 
 def admin_channel_of(tournament: Tournament | None, configured: int | None) -> int | None:
@@ -117,6 +120,47 @@ class DiscordNotifier:
             # with an audit line (the head admin still finds it there), never "sent".
             raise Undeliverable(f"admin message {message.key} of tournament {tournament_id} "
                                 "reached nobody (no admin channel, no reachable head admin)")
+
+    # -- reading back (issue 20.2) -----------------------------------------------------------
+
+    async def already_delivered(self, destination: str, target: int, message: Message,
+                                since: datetime) -> bool:
+        """Whether the bot already posted this message (its first piece) where it goes, after
+        `since`: read back before re-sending a message that may have been handed to Discord
+        before a crash, once Discord's nonce window has passed. Discord does not list a
+        message's nonce, so the bot's own message with the same text is the proof."""
+        channel = await self._place(destination, target, message)
+        me = self.client.user
+        if channel is None or me is None:
+            return False
+        first = render_message(message, self.locale)[0]
+        wanted = (first.content or "", [e.description for e in first.embeds])
+        after = discord.Object(discord.utils.time_snowflake(since))
+        async for seen in channel.history(limit=READ_BACK, after=after):
+            if seen.author.id == me.id and (
+                    seen.content, [e.description for e in seen.embeds]) == wanted:
+                return True
+        return False
+
+    async def _place(self, destination: str, target: int,
+                     message: Message) -> discord.abc.Messageable | None:
+        """Where a message of this destination went (None: nowhere to read back)."""
+        if destination == "dm":
+            account = message.params.get(DISCORD_ACCOUNT)
+            if not isinstance(account, int):
+                player = await self._player(target)
+                account = player.discord_id if player is not None else None
+            return None if account is None else await self.client.create_dm(
+                discord.Object(account))
+        tournament = await self._tournament(target)
+        if destination == "channel":
+            channel_id = (tournament.channel_id if tournament else None) or \
+                self.default_channel_id
+        else:
+            channel_id = self._admin_channel(tournament)
+            if channel_id is None and tournament is not None and tournament.admin_ids:
+                return await self.client.create_dm(discord.Object(tournament.admin_ids[0]))
+        return None if channel_id is None else self.client.get_partial_messageable(channel_id)
 
     # -- where -----------------------------------------------------------------------------
 

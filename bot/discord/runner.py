@@ -50,7 +50,7 @@ from bot.discord.startup import (
     resolve_guild_config,
 )
 from bot.scheduler import Scheduler
-from bot.services import periodic, word_check
+from bot.services import lease, periodic, word_check
 from bot.services.app import App
 from bot.services.sync import nightly, poll_current_round
 from bot.store import NotFoundError, Store, Tournament, get_tournament_by_slug
@@ -277,7 +277,11 @@ async def serve(
         raise
     started = _Started()
     heartbeat = Heartbeat(Path(config.discord.heartbeat_file), config.discord.heartbeat_seconds)
+    leased: list[str] = []  # this process's lease token, once it holds the database
+    keeper: list[asyncio.Task[None]] = []  # renews it while the bot runs
+    lost = asyncio.Event()
     try:
+        leased.append(await _take_lease(store, config.store.path))
         check_admin_recipients(config.discord, tournament)
         holder: list[App] = []
         herna = herna_factory(config)
@@ -304,6 +308,8 @@ async def serve(
 
         bot.add_listener(_on_ready(bot, config.discord, tournament, started, stop, begin),
                          "on_ready")
+        keeper.append(asyncio.create_task(
+            lease.keep(store, app.clock, leased[0], stop, lost), name="stredisko-lease"))
         async with bot:
             try:
                 await login_with_retry(bot, token, stop, backoff)
@@ -320,8 +326,21 @@ async def serve(
         if started.fault is not None:
             raise started.fault
     finally:
+        for task in keeper:
+            await stop_background(task, stop)
+        if leased and not lost.is_set():
+            await lease.release(store, leased[0])
         await _shutdown(started.scheduler, heartbeat, store, signals)
-    return EXIT_OK
+    return EXIT_FAILED if lost.is_set() else EXIT_OK
+
+
+async def _take_lease(store: Store, path: str) -> str:
+    """The database's lease for this bot; a live bot already serving it: one line, exit 2."""
+    try:
+        return await lease.acquire(store, SystemClock())
+    except lease.LeaseHeld as held:
+        raise StartupError.of("lease_held", path=path, host=held.lease.host,
+                              pid=held.lease.pid, heartbeat=held.lease.heartbeat_at) from None
 
 
 def _start_round_poll(

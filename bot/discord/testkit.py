@@ -1203,6 +1203,8 @@ class DiscordHarness:
             }
         if key == "PATCH /channels/{channel_id}/messages/{message_id}":
             return self._edit(self._message(params["message_id"]), payload, names)
+        if key == "GET /channels/{channel_id}/messages":  # channel.history(): newest first
+            return self._history(int(params["channel_id"]), kwargs.get("params") or {})
         if key == "GET /channels/{channel_id}/messages/{message_id}":
             return self._message(params["message_id"]).raw
         if key == "DELETE /channels/{channel_id}/messages/{message_id}":
@@ -1228,6 +1230,19 @@ class DiscordHarness:
                 user.roles.append(role_id)
             return None
         raise HarnessError(f"the harness does not simulate {key}; add it to testkit._on_http")
+
+    def _history(self, channel_id: int, query: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """A channel's messages as Discord lists them: newest first, after/before an id,
+        at most `limit`."""
+        after, before = int(query.get("after", 0)), int(query.get("before", 1 << 63))
+        found = [m for m in self.messages.values()
+                 if m.channel_id == channel_id and not m.deleted and after < m.id < before]
+        found.sort(key=lambda m: m.id, reverse=True)
+        return [m.raw for m in found[:int(query.get("limit", 50))]]
+
+    def forget_nonces(self) -> None:
+        """Discord's nonce window passed: a repeated nonce now posts a second message."""
+        self._nonces.clear()
 
     def _registered(self, commands: Any, guild_id: str | None) -> list[dict[str, Any]]:
         """Discord's answer to a bulk overwrite: each command as sent, with its ids."""

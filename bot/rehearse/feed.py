@@ -130,7 +130,7 @@ def _norm(name: str) -> str:
 def _csv_events(text: str, prop: Propozicie, path: str) -> list[Event]:
     rows = [(n, row) for n, row in _rows(text, path) if row and not row[0].lstrip()
             .startswith("#") and any(cell.strip() for cell in row)]
-    if not rows:
+    if not rows:  # empty and header-only alike (below): a file of no games is a mistake
         raise _bad(path, 1, "súbor nemá ani hlavičku, ani jednu partiu")
     header_line, header = rows[0]
     columns = [_norm(cell) for cell in header]
@@ -143,19 +143,56 @@ def _csv_events(text: str, prop: Propozicie, path: str) -> list[Event]:
     if missing:
         raise _bad(path, header_line, f"chýba stĺpec „{missing[0]}“ (povinné: "
                                       f"{', '.join(REQUIRED)})")
+    if len(rows) == 1:
+        raise _bad(path, header_line, "súbor má len hlavičku, ani jednu partiu")
     reader = _Row(prop, path, dict(zip(columns, (c.strip() for c in header), strict=True)))
     return [reader.event(n, index, dict(zip(columns, (c.strip() for c in row), strict=False)))
             for index, (n, row) in enumerate(rows[1:])]
 
 
 def _rows(text: str, path: str) -> list[tuple[int, list[str]]]:
+    """The rows with the line each starts on. A quote opened and never closed on its line
+    swallows what follows (csv reads on to the next quote or the end): that is said as it is,
+    on the line where the quote opened."""
     # the delimiter is judged on the lines that are not comments (they hold ";" and ",")
     plain = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
     reader = csv.reader(io.StringIO(text), delimiter=delimiter_of(plain))
+    found: list[tuple[int, list[str]]] = []
+    start = 1
     try:
-        return [(reader.line_num, row) for row in reader]
+        for row in reader:
+            if any("\n" in cell or "\r" in cell for cell in row) or (
+                    reader.line_num == text.count("\n") + 1 and _open_quote(text)):
+                raise _bad(path, start, UNCLOSED_QUOTE)
+            found.append((start, row))
+            start = reader.line_num + 1
     except csv.Error as exc:
-        raise _bad(path, reader.line_num, f"pokazený riadok CSV ({exc})") from None
+        limit = "field larger than field limit" in str(exc)
+        raise _bad(path, start, f"pole je dlhšie ako {csv.field_size_limit()} znakov" if limit
+                   else UNCLOSED_QUOTE if "end of data" in str(exc)
+                   else "pokazený riadok CSV") from None
+    return found
+
+
+UNCLOSED_QUOTE = "úvodzovky (\") otvorené na tomto riadku sa nikde nezatvárajú"
+
+
+def _open_quote(text: str) -> bool:
+    """Whether the last line leaves a quote open (csv ends such a field at the end of the
+    file without a word)."""
+    last = text.rstrip("\r\n").rsplit("\n", 1)[-1]
+    return last.count('"') % 2 == 1
+
+
+def _digits(text: str) -> bool:
+    """ASCII digits only, at most 9 (`str.isdigit` also takes "¹²" and "٣", and a 5,000-digit
+    number is more than `int` reads)."""
+    return 0 < len(text) <= 9 and text.isascii() and text.isdigit()
+
+
+def _shown(value: str) -> str:
+    """A value as an error line quotes it: a long one cut."""
+    return value if len(value) <= 40 else f"{value[:40]}… ({len(value)} znakov)"
 
 
 @dataclass
@@ -203,8 +240,8 @@ class _Row:
         value = row.get(column, "")
         if not value and default is not None:
             return default
-        if not value.isdigit() or not low <= int(value) <= high:
-            raise fail(column, f"„{value}“: očakáva sa celé číslo {low}–{high}")
+        if not _digits(value) or not low <= int(value) <= high:
+            raise fail(column, f"„{_shown(value)}“: očakáva sa celé číslo {low}–{high}")
         return int(value)
 
     @staticmethod
@@ -214,6 +251,7 @@ class _Row:
         if not value and default is not None:
             return default
         parts = value.replace(" ", "").split(":")
-        if len(parts) != 2 or not all(p.isdigit() and int(p) <= high for p in parts):
-            raise fail(column, f"„{value}“: očakávajú sa dve celé čísla 0–{high} ako 412:380")
+        if len(parts) != 2 or not all(_digits(p) and int(p) <= high for p in parts):
+            raise fail(column, f"„{_shown(value)}“: očakávajú sa dve celé čísla 0–{high} "
+                               "ako 412:380")
         return (int(parts[0]), int(parts[1]))

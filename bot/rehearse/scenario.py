@@ -8,12 +8,12 @@ the few that need the tournament's state (who is still playing in a round) are t
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from bot import toml_text
 from bot.clock import local
 from bot.services.csv_text import decode_utf8
 from bot.services.setup import Propozicie, SetupError, parse_propozicie
@@ -139,7 +139,7 @@ def load_scenario(path: str | Path) -> Scenario:
 
 def parse_scenario(text: str, path: str = "scenár.toml") -> Scenario:
     prop = parse_propozicie(text, strict=False)  # TOML errors, [tournament], [[player]]
-    data = tomllib.loads(text)
+    data = toml_text.loads(text)
     lines = _key_lines(text)
     for key in data:
         if key not in TABLES:

@@ -45,6 +45,8 @@ scores only carry them to tsh):
 5. `; paired …` lists the opponent stredisko paired him with in every round (0 = none), so a
    forfeit written as a bye still says whom it was against; `; recorded …` (only where the
    written scores differ) keeps the scores stredisko recorded.
+6. A name tsh cannot hold (digits, `;`: `tsh_name`) keeps its original in `; original …`, and
+   the export lists every name it changed (issue 20.11).
 
 tsh has one notion of a win (any result above the opponent's): a profile that does not count
 forfeit wins or the bye among the wins (ČAS) gets tsh's points right but not that tiebreak.
@@ -120,8 +122,7 @@ def tsh_line(line: Line) -> str:
             break  # tsh reads the rest as not yet entered
         scores.append(c.score)
     recorded = [s.outcome.score if s.outcome else 0 for s in line.seats][:len(scores)]
-    # tsh reads the first number on the line as the rating and `;` as a field break
-    name = surname_first("".join(ch for ch in line.name if not ch.isdigit() and ch != ";"))
+    name = tsh_name(line.name)
     fields = [f"{name} {line.rating} {' '.join(str(c.opponent) for c in cells)}".rstrip(),
               " ".join(map(str, scores)),
               "p12 " + " ".join(str(c.p12) for c in cells),
@@ -130,7 +131,28 @@ def tsh_line(line: Line) -> str:
         fields.append("recorded " + " ".join(str(r) for r in recorded))
     if line.out:
         fields.append("off 0")
+    if renamed(line.name):
+        fields.append(f"original {original_field(line.name)}")
     return "; ".join(f.strip() for f in fields)
+
+
+def tsh_name(name: str) -> str:
+    """The name as a `.t` line can hold it, surname first: tsh reads the first number on the
+    line as the rating and `;` as a field break, so digits and `;` go, and with them any word
+    left without a letter ("Ján 2. Druhý" → "Druhý, Ján"; "007" → "?")."""
+    kept = "".join(ch for ch in name if not ch.isdigit() and ch != ";")
+    return surname_first(" ".join(w for w in kept.split() if any(ch.isalpha() for ch in w)))
+
+
+def renamed(name: str) -> bool:
+    """Whether the export had to change the name (beyond putting the surname first)."""
+    return tsh_name(name) != surname_first(name)
+
+
+def original_field(name: str) -> str:
+    """The name as written, for the `; original …` field (tsh keeps unknown `; tag value`
+    fields as they are): `%` and `;` percent-escaped, since `;` would end the field."""
+    return " ".join(name.replace("%", "%25").replace(";", "%3B").split())
 
 
 def _perl_text(value: str) -> str:
@@ -148,6 +170,7 @@ class TshExport:
     max_rounds: int
     count: int
     bye_spread: int  # the profile's bye score (e-SP 4.9: 20), for a bye tsh adds itself
+    changed: tuple[tuple[str, str], ...] = ()  # (the name, as the .t writes it)
 
     def config(self, t_file: str) -> str:
         return "\n".join([
@@ -172,12 +195,16 @@ def _export(s: Sheet) -> TshExport:
         event_name=s.tournament.name, event_date=first.isoformat(),
         max_rounds=max(s.tournament.rounds_planned, len(s.rounds)), count=len(s.lines),
         bye_spread=s.profile.bye.score - s.profile.bye.opponent_score,
+        changed=tuple((line.name, tsh_name(line.name)) for line in s.lines
+                      if renamed(line.name)),
     )
 
 
 def _tsh(tx: Tx, slug: str) -> Reply:
     files = _export(sheet(tx, slug))
-    return done("cli.exported", data=files, what="tsh", count=files.count)
+    rows = [{"key": "export.tsh_renamed", "name": name, "written": written}
+            for name, written in files.changed]
+    return done("cli.exported", data=files, what="tsh", count=files.count, rows=rows)
 
 
 async def tsh_files(app: App, slug: str) -> Reply:

@@ -18,6 +18,7 @@ parameter `DISCORD_ACCOUNT`: the adapter delivers it there.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from bot.services import bounds, lookup
@@ -34,6 +35,7 @@ from bot.store import (
     get_entry,
     get_player,
     list_audit,
+    players_with_discord_names,
     record,
     update_player,
 )
@@ -70,9 +72,31 @@ def handle(name: str | None) -> str | None:
     if not text or len(text) > MAX_NAME:
         return None
     base, hash_, discriminator = text.rpartition("#")
-    if hash_ and discriminator.isdigit() and base:
+    if hash_ and discriminator.isascii() and discriminator.isdigit() and base:
         text = base if int(discriminator) == 0 else f"{base}#{discriminator}"
-    return text.casefold()
+    # NFKC: the same name typed with other code points (NFD accents, full-width letters) is the
+    # same name. lower(), not casefold(): Discord's usernames are lowercase, so "Anna.Novak" in
+    # a file is "anna.novak"; but casefold() would also make "straße" "strasse" — another
+    # account (issue 20.6).
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+def namesakes(tx: Tx, name: str | None, but: int | None = None) -> list[Player]:
+    """Registry players (other than player `but`) whose recorded Discord name is `name`'s."""
+    wanted = handle(name)
+    if wanted is None:
+        return []
+    return [p for p in players_with_discord_names(tx.db)
+            if p.id != but and handle(p.discord_name) == wanted]
+
+
+def name_free(tx: Tx, player_id: int | None, name: str | None, where: str) -> None:
+    """Refuse a Discord name another registry player already has: the account behind it could
+    otherwise link to whichever of them it names first."""
+    taken = namesakes(tx, name, player_id)
+    if taken:
+        raise Refusal("identity.registry_name_taken", where=where, name=name or "",
+                      nick=taken[0].herna_nick, rule=UNFORESEEN_RULE)
 
 
 def registry_proves(player: Player, discord_id: int, discord_name: str) -> bool:
@@ -111,6 +135,7 @@ def new_player(tx: Tx, by: Change, where: str, *, discord_id: int | None,
     account the organiser recorded, if any: that account is his link from the start."""
     if discord_id is not None:
         _free_for(tx, None, discord_id, where)
+    name_free(tx, None, fields.get("discord_name"), where)
     return create_player(tx.db, by=by, discord_id=discord_id, **fields)
 
 
@@ -121,6 +146,7 @@ def complete_registry(tx: Tx, player: Player, discord_name: str | None,
     head admin relinks: `stredisko link`)."""
     changes: dict[str, Any] = {}
     if discord_name and not player.discord_name:
+        name_free(tx, player.id, discord_name, where)
         changes["discord_name"] = discord_name
     if discord_id is not None and player.discord_id != discord_id:
         if player.discord_id is not None:
@@ -166,6 +192,7 @@ def register(tx: Tx, slug: str, discord_id: int, discord_name: str, herna_nick: 
         return pending  # asked again: the same request, the same answer, no new ping
     name = discord_name.strip()[:MAX_NAME] or str(discord_id)
     if (earlier is None and registry_proves(player, discord_id, name)
+            and not namesakes(tx, player.discord_name, player.id)  # ambiguous: the admin says
             and not _unlinked_by_admin(tx, player, discord_id)):
         by = tx.by_player(player.id, "Discord účet podľa registra")
         _link(tx, t, player, discord_id, by, how="registry")

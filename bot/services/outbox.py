@@ -10,8 +10,13 @@ own transaction right after the notifier returned. So:
   returns the first message instead of posting a second copy.
 A message bound to a moment (`Timely`: its round still open, or a time) whose moment passed
 before it could go out — the bot was down, the CLI queued it — is dropped with an audit line.
-A notifier error leaves the message pending with a growing back-off; the messages after it to
-the same place wait, so a channel never reads them out of order.
+A notifier error (a Discord outage) leaves the message pending with a growing back-off capped
+at `LONGEST_RETRY`; it is retried for as long as it is still timely, however long the outage —
+only its moment passing drops it (e-SP messages bound to a round: their round closed; a
+standings, result or ruling announcement is never stale). The messages after it to the same
+place wait, so a channel never reads them out of order. Once Discord takes messages again, the
+head admin is told (through the outbox) which ones went out late and which were dropped
+(`tell_after_outage`); `stredisko outbox` and `/admin odchadzajuce` list, resend and drop them.
 """
 
 from __future__ import annotations
@@ -31,8 +36,12 @@ from bot.store.outbox import (
     decode_params,
     drop_message,
     failed_attempt,
+    found_delivered,
     mark_sent,
+    mark_told,
     pending_messages,
+    queue_message,
+    untold_after_failures,
 )
 from bot.store.rows import TournamentStatus
 
@@ -43,9 +52,19 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("stredisko.outbox")
 
-MAX_ATTEMPTS = 8  # with the back-off below: about 20 minutes of retrying
+# Retries double from 5 s and never wait more than 5 minutes: a message is tried again within
+# 5 minutes of Discord's return, without hammering it meanwhile. There is no last attempt.
 FIRST_RETRY = timedelta(seconds=5)
-LONGEST_RETRY = timedelta(minutes=10)
+LONGEST_RETRY = timedelta(minutes=5)
+#: the head admin's report on what an outage delayed or dropped (never itself reported)
+OUTAGE_REPORT = "outbox.outage_report"
+#: Discord collapses a repeated nonce only within minutes: a message that may have been handed
+#: to it longer ago than this (before a crash, or by an attempt that failed on the way back) is
+#: read back from the channel before it is sent again
+NONCE_WINDOW = timedelta(minutes=2)
+CLOCK_SKEW = timedelta(seconds=30)  # our clock against Discord's, when reading back
+#: how far back a freshly started bot looks for what an outage before its start delayed
+REPORT_LOOKBACK = timedelta(days=2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +87,7 @@ class Timely:
 class Flushed:
     sent: int = 0
     dropped: int = 0
-    failed: int = 0  # attempts that failed (the message stays pending or is given up)
+    failed: int = 0  # attempts that failed (the message stays pending, retried later)
 
 
 def as_message(row: OutboxRow) -> Message:
@@ -110,11 +129,58 @@ def _drop(db: Database, stale: list[tuple[OutboxRow, str]], now: datetime) -> No
         drop_message(db, row, why, by)
 
 
-def _retry_at(now: datetime, attempts: int) -> datetime | None:
-    """When to try again after the attempt number `attempts + 1` failed; None: give up."""
-    if attempts + 1 >= MAX_ATTEMPTS:
-        return None
-    return now + min(FIRST_RETRY * (2 ** attempts), LONGEST_RETRY)
+def _retry_at(now: datetime, attempts: int) -> datetime:
+    """When to try again after the attempt number `attempts + 1` failed: never given up (only
+    staleness ends a pending message), the wait capped at `LONGEST_RETRY`."""
+    return now + min(FIRST_RETRY * (2 ** min(attempts, 16)), LONGEST_RETRY)
+
+
+def _report_line(row: OutboxRow) -> str:
+    """One message in the head admin's outage report: its number (for `stredisko outbox
+    resend`), what it was, and how late it went out or why it was dropped."""
+    about = f" · {row.round_no}. kolo" if row.round_no is not None else ""
+    head = f"č. {row.id} · {row.message_key}{about}"
+    if row.status == "dropped":
+        return f"{head} · zahodená: {row.last_error or '?'}"
+    late = int(((row.done_at or row.created_at) - row.created_at).total_seconds() // 60)
+    return f"{head} · o {late} min neskôr"
+
+
+def _report_to(db: Database, row: OutboxRow) -> int | None:
+    """Whose head admin hears about the message: its tournament's (a DM bound to no round
+    names none: then the newest tournament's, the one the bot serves)."""
+    if row.tournament_id is not None:
+        return row.tournament_id
+    if row.destination is not Destination.DM:
+        return row.target
+    newest = db.execute("SELECT max(id) FROM tournaments").fetchone()[0]
+    return int(newest) if newest is not None else None
+
+
+def tell_after_outage(db: Database, since: datetime, now: datetime) -> int:
+    """Tell each tournament's head admin (one outbox message each, written in this transaction
+    with the marks, so he is told once) which messages an outage delayed and which it dropped
+    since `since`. Returns how many messages were reported."""
+    reports: dict[int, list[OutboxRow]] = {}
+    quiet: list[int] = []
+    for row in untold_after_failures(db, since):
+        tournament_id = None if row.message_key == OUTAGE_REPORT else _report_to(db, row)
+        if tournament_id is None:
+            quiet.append(row.id)
+        else:
+            reports.setdefault(tournament_id, []).append(row)
+    mark_told(db, quiet, "", now)
+    for tournament_id, told in reports.items():
+        late = [_report_line(r) for r in told if r.status == "sent"]
+        dropped = [_report_line(r) for r in told if r.status == "dropped"]
+        key = queue_message(db, Destination.ADMIN, tournament_id, OUTAGE_REPORT,
+                            {"n_late": len(late), "n_dropped": len(dropped),
+                             "late": "\n".join(late) or "—",
+                             "dropped": "\n".join(dropped) or "—",
+                             "rule": "DESIGN.md 4"},
+                            now, tournament_id=tournament_id)
+        mark_told(db, [r.id for r in told], key, now)
+    return sum(len(told) for told in reports.values())
 
 
 async def deliver(notifier: Notifier, destination: Destination, target: int,
@@ -141,6 +207,10 @@ class Sender:
         self._asked = 0  # flushes asked for so far
         self._served = 0  # every flush asked for up to this one has had a pass after it
         self._last = Flushed()
+        # From when to look for messages an outage delayed (None: no failure since the last
+        # report). At start: a while back, for an outage the previous process lived through.
+        self._untold_since: datetime | None = app.clock.now() - REPORT_LOOKBACK
+        self._started_at = app.clock.now()  # what was queued before: maybe handed over already
 
     async def flush(self) -> Flushed:
         """Deliver what is pending (after the caller's commit); returns what the pass that
@@ -171,6 +241,9 @@ class Sender:
                 waiting.add(place)  # a retry not due yet holds back what follows it
                 continue
             try:
+                if await self._delivered_before(row, now):
+                    sent += 1
+                    continue
                 await deliver(self.app.notifier, row.destination, row.target, as_message(row))
             except Exception as error:  # Discord 5xx, network: retried, never lost
                 log.warning("message %s (%s) not delivered: %s", row.key, row.message_key,
@@ -183,7 +256,37 @@ class Sender:
                 continue
             await store.call(mark_sent, row.id, clock.now())
             sent += 1
+        await self._tell_if_back(bool(waiting), rows[0][0].created_at if rows else None)
         return Flushed(sent, len(stale), failed)
+
+    async def _delivered_before(self, row: OutboxRow, now: datetime) -> bool:
+        """A message this process did not queue (pending at its start: maybe handed to Discord
+        before a crash) or one an attempt failed for, older than Discord's nonce window: read
+        the place back, and if it is there mark it sent (audited) instead of posting a copy."""
+        maybe_handed = row.attempts > 0 or row.created_at < self._started_at
+        read_back = getattr(self.app.notifier, "already_delivered", None)
+        if not maybe_handed or read_back is None or now - row.created_at <= NONCE_WINDOW:
+            return False
+        if not await read_back(row.destination, row.target, as_message(row),
+                               row.created_at - CLOCK_SKEW):
+            return False
+        await self.app.store.call(found_delivered, row,
+                                  Change.scheduler(now, "správa už bola doručená pred pádom"))
+        return True
+
+    async def _tell_if_back(self, retrying: bool, oldest_pending: datetime | None) -> None:
+        """After a pass that left no message waiting for a retry (Discord took everything),
+        tell the head admin what the outage delayed or dropped; while some message waits for
+        a retry, remember from when to look."""
+        now = self.app.clock.now()
+        if retrying:
+            since = min(now, oldest_pending or now)
+            self._untold_since = min(self._untold_since or since, since)
+            return
+        if self._untold_since is not None:
+            since, self._untold_since = self._untold_since, None
+            if await self.app.store.call(tell_after_outage, since, now):
+                await self._pass()  # the report itself goes out now
 
     async def run(self, stop: asyncio.Event, every: float) -> None:
         """Deliver what other processes (the CLI) queued and retry what failed, every

@@ -59,6 +59,11 @@ def why_dead(run: SyncRun, now: datetime) -> str | None:
     return None if _alive(pid) else f"proces {pid} na {me['host']} už nebeží"
 
 
+def process_alive(pid: int) -> bool:
+    """Whether a process with this id exists on this host."""
+    return _alive(pid)
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)  # signal 0: only asks whether the process exists

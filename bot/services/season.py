@@ -70,10 +70,20 @@ class SeasonView:
                      if r.qualified and r.group != "champion"), None)
 
 
+#: a season file is a few kB (a few hundred events); 1 MB is refused before it is read whole
+MAX_FILE_BYTES = 1_000_000
+
+
 def read_text(path: str | Path) -> str:
-    """The file as text, or `SeasonFileError` (unreadable, not UTF-8)."""
+    """The file as text, or `SeasonFileError` (unreadable, too large, not UTF-8). At most
+    `MAX_FILE_BYTES` + 1 bytes are read, whatever the file (/dev/zero, 50 MB of events)."""
     try:
-        return decode_utf8(Path(path).read_bytes(), str(path))
+        with Path(path).open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise SeasonFileError(str(path), 1, f"súbor je väčší ako {MAX_FILE_BYTES:,} bajtov "
+                                  "(súbor sezóny má bežne pár kB); nečítam ho".replace(",", " "))
+        return decode_utf8(data, str(path))
     except OSError as exc:
         raise SeasonFileError(str(path), 1, os_reason(exc)) from None
     except Refusal as refusal:

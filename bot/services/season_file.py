@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import itertools
 import re
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
@@ -56,6 +57,10 @@ from rules.season import Season, SeasonEvent
 
 #: A live qualifier has some tens of players; a written competition a few hundred.
 FIELD_MAX = 10_000
+#: A season has some tens of events and a handful of lots; each bound is checked before any
+#: item is read, so a hostile file is refused at once, never read item by item.
+EVENTS_MAX = 1_000
+LOTS_MAX = 1_000
 
 _SEASON_KEYS: dict[str, tuple[str, bool]] = {
     "name": ("str", True), "competition": ("str", True), "champion": ("id", False),
@@ -149,13 +154,17 @@ class _Reader(Reader):
                 raise self.fail(key, f"najviac {FIELD_MAX} hráčov, je ich {len(value)}")
             return tuple(self._ref(key, item) for item in value)
         if kind == "ranks":
+            if isinstance(value, list) and len(value) > FIELD_MAX:
+                raise self.fail(key, f"najviac {FIELD_MAX} miest, je ich {len(value)}")
             if not isinstance(value, list) or not all(
                     isinstance(r, int) and not isinstance(r, bool) and r >= 1 for r in value):
                 raise self.fail(key, f"očakáva sa zoznam miest (celé čísla od 1), je tam {value!r}")
             return tuple(value)
         if kind == "lots":
+            if isinstance(value, list) and len(value) > LOTS_MAX:
+                raise self.fail(key, f"najviac {LOTS_MAX} žrebov, je ich {len(value)}")
             if not isinstance(value, list) or not all(
-                    isinstance(lot, list) and len(lot) >= 2 for lot in value):
+                    isinstance(lot, list) and 2 <= len(lot) <= FIELD_MAX for lot in value):
                 raise self.fail(key, "očakáva sa zoznam žrebov, každý zoznam aspoň dvoch id "
                                      f"hráčov v vyžrebovanom poradí, je tam {value!r}")
             return tuple(tuple(self._ref(key, item) for item in lot) for lot in value)
@@ -235,10 +244,48 @@ def parse_season(text: str, kinds_of: KindsOf | None = None) -> SeasonSpec:
     except (ValueError, LookupError):  # SeasonError, ProfileError, an unknown name
         raise s.fail("competition", f"„{competition}“ nie je známa súťaž (známe: "
                                     f"{', '.join(_competitions())})") from None
+    for table, most in (("player", FIELD_MAX), ("event", EVENTS_MAX)):
+        items = data.get(table, [])
+        if isinstance(items, list) and len(items) > most:
+            raise SetupError(lines.get((table, 0, ""), 1),
+                             f"najviac {most} tabuliek [[{table}]], je ich {len(items)}")
     players = _players(text, lines, data.get("player", []))
     events = _events(text, lines, data.get("event", []), kinds)
+    lots = s.get("lots", ())
+    _consistent(s, lots)
     return SeasonSpec(s.get("name"), competition, s.line(), events, players,
-                      s.get("champion"), s.get("declined", ()), s.get("lots", ()))
+                      s.get("champion"), s.get("declined", ()), lots)
+
+
+def _consistent(s: _Reader, lots: tuple[tuple[Ref, ...], ...]) -> None:
+    """Lots drawn are orders of players; together they must be one order (ČAS). Refused on
+    the line: a player twice in one lot, or lots that contradict each other — "a" before "b"
+    in one and "b" before "a" in another, directly or through others (a cycle). Linear in
+    the lots' size: each lot adds its neighbours' edges, a topological sort finds a cycle."""
+    after: dict[str, set[str]] = {}
+    for lot in lots:
+        _unique(s, "lots", lot)
+        for first, second in itertools.pairwise(r.id.casefold() for r in lot):
+            after.setdefault(first, set()).add(second)
+            after.setdefault(second, set())
+    waiting = {node: 0 for node in after}
+    for nexts in after.values():
+        for node in nexts:
+            waiting[node] += 1
+    ready = [node for node, n in waiting.items() if n == 0]
+    while ready:
+        for node in after[ready.pop()]:
+            waiting[node] -= 1
+            if waiting[node] == 0:
+                ready.append(node)
+    cyclic = {node for node, n in waiting.items() if n > 0}
+    for lot in reversed(lots):  # the later lot is the one that contradicts the earlier
+        for first, second in itertools.pairwise(lot):
+            if first.id.casefold() in cyclic and second.id.casefold() in cyclic:
+                raise SetupError(second.line, f"{s.where}: lots: žreby si odporujú — "
+                                              f"„{first.id}“ pred „{second.id}“ tu, inde naopak "
+                                              "(priamo alebo cez iných); žreb určuje jedno "
+                                              "poradie")
 
 
 def _tables(lines: dict[tuple[str, int, str], int], table: str, items: Any) -> list[Any]:

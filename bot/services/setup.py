@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 
 from sqlite_utils import Database
 
+from bot import toml_text
 from bot.clock import local, parse_local
 from bot.os_errors import os_reason
 from bot.services import bounds, identity, lookup
@@ -105,9 +106,21 @@ class SetupError(ValueError):
     """A file that cannot be used: where (line or row) and why, in Slovak."""
 
     def __init__(self, line: int, reason: str) -> None:
+        reason = cap_line(reason)
         super().__init__(f"{line}: {reason}")
         self.line = line
         self.reason = reason
+
+
+#: an error line quotes what it refuses; a refused 10⁶-item list must not print megabytes
+ERROR_LINE_MAX = 400
+
+
+def cap_line(text: str, limit: int = ERROR_LINE_MAX) -> str:
+    """`text` cut to `limit` characters, saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… (skrátené, spolu {len(text)} znakov)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,19 +261,30 @@ class Reader:
     def time(self, key: str, value: Any) -> datetime:
         if not isinstance(value, str):
             raise self.fail(key, f"očakáva sa {_TYPE_NAMES['time']}, je tam {value!r}")
+        if _has_offset(value):  # decided: refused, never silently honoured (issue 20.10)
+            raise self.fail(key, f"„{value}“ má časový posun; časy v propozíciách sú časy "
+                                 "Bratislavy bez posunu, napr. 2026-11-21 09:00")
         try:
             return parse_local(value)
         except ValueError:
             raise self.fail(key, f"„{value}“ nie je dátum a čas v tvare RRRR-MM-DD HH:MM") from None
 
 
+def _has_offset(value: str) -> bool:
+    """Whether an ISO time names its own offset ("…+01:00", "…Z")."""
+    try:
+        return datetime.fromisoformat(value.strip()).tzinfo is not None
+    except ValueError:
+        return False
+
+
 def load_toml(text: str) -> dict[str, Any]:
     """A TOML file's content; `SetupError` on the line tomllib names (or of an integer of over
     4300 digits, which Python refuses to read)."""
     try:
-        return tomllib.loads(text)
+        return toml_text.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"line (\d+)", str(exc))
+        m = re.search(r"(?:line|riadok) (\d+)", str(exc))
         raise SetupError(int(m[1]) if m else 1, f"nie je platný TOML: {exc}") from None
     except ValueError:
         digits = re.search(r"\d{4300,}", text)
@@ -601,6 +625,9 @@ def parse_players_csv(text: str) -> list[PlayerRow]:
             _flag(n, row.get("member", ""), "člen", False),
             _number(n, row.get("screlo", ""), "screlo", "screlo"),
             int(games or 0), _discord_id(n, row.get("discord_id", ""))))
+    if not players:  # "0 hráčov" is no import: an empty or header-only file is a mistake
+        raise SetupError(1, "súbor neobsahuje ani jedného hráča (je prázdny alebo má len "
+                            "hlavičku)")
     return players
 
 
@@ -615,6 +642,7 @@ def _import_players(tx: Tx, slug: str, rows: list[PlayerRow], admin_id: str,
     for row in rows:
         player = find_player_by_nick(tx.db, row.nick)
         if player is None:
+            identity.name_free(tx, None, row.discord, f"{source}, riadok {row.row}")
             try:
                 player = create_player(tx.db, name=row.name, herna_nick=row.nick, by=by,
                                        discord_name=row.discord, sss_member=row.member,

@@ -38,6 +38,7 @@ from bot.store.players import (
     find_player_by_nick,
     get_player,
     list_players,
+    players_with_discord_names,
     update_player,
 )
 from bot.store.ratings import apply_rating, rating_history
@@ -190,6 +191,7 @@ __all__ = [
     "migrate",
     "next_due",
     "pairings_of_round",
+    "players_with_discord_names",
     "put_result",
     "rating_history",
     "record",

@@ -3,8 +3,9 @@
 A row is written `pending` by `queue_message` (inside the use case's transaction, so a
 rolled-back change leaves no message and a committed one cannot lose its message) and leaves
 `pending` exactly once: `sent` after delivery, `dropped` when its moment passed before it could
-be delivered, `failed` after too many refused attempts. A trigger refuses a second exit, so no
-code path can mark a message sent twice.
+be delivered, `failed` after too many refused attempts (only before issue 20: the sender now
+retries a timely message for as long as it takes; `stredisko outbox resend` revives one). A
+trigger refuses a second exit, so no code path can mark a message sent twice.
 
 Parameters keep their types through the database: a datetime is stored tagged, so the
 delivered text shows it in Bratislava time exactly as the text rendered at once would.
@@ -109,9 +110,11 @@ def queue_message(
     tournament_id: int | None = None,
     round_no: int | None = None,
     valid_until: datetime | None = None,
+    ref: str | None = None,
 ) -> str:
-    """Store one pending message (idempotent on its key); returns the key."""
-    ref = message_key(destination, target, key, params, at)
+    """Store one pending message (idempotent on its key: `ref`, by default its
+    `message_key`); returns the key."""
+    ref = ref or message_key(destination, target, key, params, at)
     db.execute(
         """INSERT INTO outbox (key, destination, target, tournament_id, round_no, valid_until,
                                message_key, params, created_at)
@@ -136,6 +139,16 @@ def _leave_pending(db: Database, row_id: int, status: OutboxStatus, at: datetime
 def mark_sent(db: Database, row_id: int, at: datetime) -> bool:
     """The message was delivered; False if it had already left `pending`."""
     return _leave_pending(db, row_id, OutboxStatus.SENT, at)
+
+
+def found_delivered(db: Database, row: OutboxRow, by: Change) -> bool:
+    """Read back from Discord: it was delivered before a crash, so it is not sent again."""
+    if not _leave_pending(db, row.id, OutboxStatus.SENT, by.at):
+        return False
+    record(db, by, "outbox.found_delivered", tournament_id=row.tournament_id, subject=row.key,
+           data={"message": row.message_key, "destination": row.destination,
+                 "target": row.target})
+    return True
 
 
 def drop_message(db: Database, row: OutboxRow, why: str, by: Change) -> bool:
@@ -192,3 +205,60 @@ def list_outbox(db: Database, status: OutboxStatus | None = None) -> list[Outbox
 
 def count_pending(db: Database) -> int:
     return int(db.execute("SELECT count(*) FROM outbox WHERE status = 'pending'").fetchone()[0])
+
+
+# -- the head admin's hand on the outbox (`stredisko outbox`, `/admin odchadzajuce`) ---------
+
+
+def requeue_message(db: Database, row: OutboxRow, by: Change) -> str:
+    """Send a message again: a pending one is due at once; a sent, dropped or failed one (a row
+    leaves `pending` once) is copied into a new pending row with a new key — so a new nonce —
+    and no moment bound to it: the head admin decided it still matters. Audited."""
+    if row.status is OutboxStatus.PENDING:
+        db.execute("UPDATE outbox SET next_attempt_at = NULL WHERE id = ? AND status = 'pending'",
+                   [row.id])
+        ref = row.key
+    else:
+        copies = db.execute("SELECT count(*) FROM outbox WHERE key LIKE ?",
+                            [f"{row.key[:16]}%"]).fetchone()[0]
+        ref = f"{row.key[:16]}{hashlib.sha256(f'{row.key}/{copies}'.encode()).hexdigest()[:16]}"
+        queue_message(db, row.destination, row.target, row.message_key,
+                      decode_params(row.params), by.at, tournament_id=row.tournament_id,
+                      ref=ref)
+    record(db, by, "outbox.resent", tournament_id=row.tournament_id, subject=row.key,
+           data={"message": row.message_key, "was": row.status, "as": ref})
+    return ref
+
+
+def outbox_page(db: Database, tournament_id: int | None, *, everything: bool = False,
+                limit: int = 50) -> list[OutboxRow]:
+    """The newest messages of a tournament (and those bound to none, e.g. most DMs), newest
+    first: only what is pending, failed or dropped unless `everything`."""
+    where = "" if everything else "AND status <> 'sent'"
+    scope = "" if tournament_id is None else "AND (tournament_id = ? OR tournament_id IS NULL)"
+    params: list[Any] = [] if tournament_id is None else [tournament_id]
+    return rows(db, OutboxRow, f"SELECT * FROM outbox WHERE 1 = 1 {where} {scope} "
+                "ORDER BY id DESC LIMIT ?", [*params, limit])
+
+
+# -- what an outage delayed or dropped, told to the head admin once -------------------------
+
+
+def untold_after_failures(db: Database, since: datetime) -> list[OutboxRow]:
+    """Messages that left `pending` from `since` on while Discord was failing — tried and
+    refused at least once, or held back behind such a message to the same place — and that
+    the head admin has not been told about yet. Oldest first."""
+    return rows(db, OutboxRow, """
+        SELECT o.* FROM outbox o
+        WHERE o.status IN ('sent', 'dropped') AND o.done_at >= ?
+          AND NOT EXISTS (SELECT 1 FROM outbox_told WHERE outbox_id = o.id)
+          AND (o.attempts > 0 OR EXISTS (
+                SELECT 1 FROM outbox f
+                WHERE f.attempts > 0 AND f.id < o.id AND f.destination = o.destination
+                  AND f.target = o.target AND f.done_at >= o.created_at))
+        ORDER BY o.id""", [to_text(since)])
+
+
+def mark_told(db: Database, ids: list[int], report_key: str, at: datetime) -> None:
+    db.conn.executemany("INSERT OR IGNORE INTO outbox_told (outbox_id, report_key, told_at) "
+                   "VALUES (?, ?, ?)", [(i, report_key, to_text(at)) for i in ids])

@@ -85,6 +85,12 @@ def find_player_by_nick(db: Database, herna_nick: str) -> Player | None:
     return one(db, Player, "SELECT * FROM players WHERE herna_key = ?", [nick_key(herna_nick)])
 
 
+def players_with_discord_names(db: Database) -> list[Player]:
+    """Every registry player with a recorded Discord name (to find namesakes)."""
+    return rows(db, Player, "SELECT * FROM players WHERE discord_name IS NOT NULL "
+                "AND discord_name <> '' ORDER BY id")
+
+
 def find_player_by_discord(db: Database, discord_id: int) -> Player | None:
     return one(db, Player, "SELECT * FROM players WHERE discord_id = ?", [discord_id])
 

@@ -401,6 +401,32 @@ def _identity(db: Database) -> None:
     )
 
 
+@MIGRATIONS(name="0005_outbox_reports_and_bot_lease")
+def _outbox_reports_and_lease(db: Database) -> None:
+    """`outbox_told`: which messages delivered late or dropped during a Discord outage the
+    head admin has been told about (written with the report's own outbox row, so he is told
+    once). `bot_lease`: the one bot serving the database (one row; `stredisko run` takes it,
+    renews its heartbeat, and takes it over only from a dead holder)."""
+    _run(
+        db,
+        [
+            """CREATE TABLE outbox_told (
+                outbox_id INTEGER PRIMARY KEY REFERENCES outbox(id),
+                report_key TEXT NOT NULL,
+                told_at TEXT NOT NULL
+            ) STRICT""",
+            """CREATE TABLE bot_lease (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                holder TEXT NOT NULL CHECK (holder <> ''),
+                host TEXT NOT NULL,
+                pid INTEGER NOT NULL,
+                acquired_at TEXT NOT NULL,
+                heartbeat_at TEXT NOT NULL
+            ) STRICT""",
+        ],
+    )
+
+
 def migrate(db: Database) -> list[str]:
     """Apply every pending migration; returns the names applied (empty when up to date)."""
     pending = [migration.name for migration in MIGRATIONS.pending(db)]

@@ -9,14 +9,20 @@ caller's (bot/locales/*/herna_check.toml).
 
 from __future__ import annotations
 
+import base64
 import html
+import html.entities
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, quote_plus
+from urllib.parse import quote
+
+import lxml.etree
+import lxml.html
 
 from scrapers.herna import layout, parser
 from scrapers.herna.client import HernaClient
@@ -177,38 +183,112 @@ def try_expectation(e: Expectation, doc: Any) -> Finding:
 
 
 # --- the pages, saved without secrets --------------------------------------------------------
-_HIDDEN_INPUT = re.compile(r"<input\b[^>]*>", re.IGNORECASE)
-_IS_HIDDEN = re.compile(r"""\btype\s*=\s*["']?hidden\b""", re.IGNORECASE)
-_TOKEN_META = re.compile(r"<meta\b[^>]*(?:csrf|token|session)[^>]*>", re.IGNORECASE)
-_VALUE = re.compile(r"""\b(value|content)\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)""", re.IGNORECASE)
 # a session id or token carried in a URL or a script: "sid=…", ";jsessionid=…", "csrf_token=…"
 _SESSION_PARAM = re.compile(
     r"""(\b(?:jsessionid|phpsessid|session[_-]?id|sessid|sid|csrf[_-]?token|token)["']?\s*[=:]\s*
     ["']?)([^&"'\s<>;,]+)""", re.IGNORECASE | re.VERBOSE)
+# an HTTP Basic credential echoed by the site (a debug page, a proxy's error)
+_BASIC_AUTH = re.compile(r"(\bBasic\s+)([A-Za-z0-9+/_-]{6,}={0,2})", re.IGNORECASE)
+# what a page may put between a secret's letters without changing what it shows
+_BETWEEN = r"(?:<wbr\s*/?>|&shy;|&#173;|&#xad;|\u00ad|\u200b|&#8203;|&#x200b;)*"
+#: a secret is also found cut short ("heslo-Taj…") down to this many characters
+SHORTEST_CUT = 5
+#: a hidden field's value is a secret wherever it appears from this length on
+SHORTEST_TOKEN = 8
 
 
-def _blank_value(tag: re.Match[str]) -> str:
-    return _VALUE.sub(rf'\1="{MASK}"', tag.group(0))
+def _char_forms(c: str) -> list[str]:
+    """The ways a page may write one character: itself (NFC or NFD), as an HTML entity
+    (decimal, hex, named), a JS escape, URL-encoded."""
+    code = ord(c)
+    forms = {re.escape(c), f"&#0*{code};", f"&#[xX]0*{code:x};", re.escape(quote(c, safe="")),
+             re.escape(f"\\u{code:04x}"), re.escape(f"\\u{code:04X}")}
+    if code < 256:
+        forms |= {re.escape(f"\\x{code:02x}"), re.escape(f"\\x{code:02X}")}
+    escaped = html.escape(c)
+    if escaped != c:
+        forms.add(re.escape(escaped))
+    named = html.entities.codepoint2name.get(code)
+    if named:
+        forms.add(f"&{named};")
+    decomposed = unicodedata.normalize("NFD", c)
+    if decomposed != c:
+        forms.add(re.escape(decomposed))
+    if c == " ":
+        forms.add(r"\+")
+    return sorted(forms, key=len, reverse=True)
 
 
-def _forms(secret: str) -> set[str]:
-    """The ways a page may show a text: as is, HTML-escaped, URL-encoded."""
-    return {secret, html.escape(secret), html.escape(secret, quote=False), quote(secret),
-            quote(secret, safe=""), quote_plus(secret)}
+def _secret_pattern(secret: str) -> str:
+    """One pattern for every written form of `secret`, character by character (entities,
+    escapes, NFD, <wbr> between letters), also cut short after `SHORTEST_CUT` characters."""
+    chars = [f"(?:{'|'.join(_char_forms(c))})" for c in unicodedata.normalize("NFC", secret)]
+    cut = min(len(chars), max(SHORTEST_CUT, 1))
+    tail = ""
+    for part in reversed(chars[cut:]):  # each further character optional: a cut secret
+        tail = f"(?:{_BETWEEN}{part}{tail})?"
+    return _BETWEEN.join(chars[:cut]) + tail
+
+
+def _base64_forms(secret: str) -> set[str]:
+    """The secret inside base64 at each byte alignment (alone, or in "user:password" as a
+    Basic auth header carries it): the characters only its bytes decide."""
+    data = secret.encode()
+    forms = set()
+    for offset in range(3):
+        encoded = base64.b64encode(bytes(offset) + data).decode()
+        start = (offset + 2) // 3 * 4
+        end = (offset + len(data)) // 3 * 4
+        core = encoded[start:end]
+        if len(core) >= 8:
+            forms |= {core, core.replace("+", "-").replace("/", "_")}
+    return forms
+
+
+def hidden_values(text: str) -> set[str]:
+    """The values of hidden inputs and token metas, read by parsing the page (an attribute
+    holding ">" before `value` does not hide it, as it would from a pattern)."""
+    try:
+        doc = lxml.html.document_fromstring(text.encode("utf-8", "surrogateescape"))
+    except (ValueError, lxml.etree.ParserError):
+        return set()
+    found = {str(v) for v in doc.xpath(
+        "//input[translate(@type, 'HIDEN', 'hiden')='hidden']/@value")}
+    found |= {str(v) for v in doc.xpath(
+        "//meta[contains(translate(@name, 'CSRFTOKENIS', 'csrftokenis'), 'csrf')"
+        " or contains(translate(@name, 'CSRFTOKENIS', 'csrftokenis'), 'token')"
+        " or contains(translate(@name, 'CSRFTOKENIS', 'csrftokenis'), 'session')]/@content")}
+    return {v for v in found if v.strip()}
+
+
+def scrub_text(text: str, secrets: Iterable[str]) -> str:
+    """`text` without hidden form values, token metas, session ids in URLs, Basic credentials,
+    and any written form of the given secrets (the user name, the password, the cookies'
+    values): what is printed on the terminal goes through here too."""
+    secrets = [s for s in secrets if s]
+    for value in sorted(hidden_values(text), key=len, reverse=True):
+        attribute = rf"""(\b(?:value|content)\s*=\s*["']?){re.escape(value)}"""
+        text = re.sub(attribute, rf"\1{MASK}", text, flags=re.IGNORECASE)
+        if len(value) >= SHORTEST_TOKEN:
+            secrets.append(value)
+    text = _SESSION_PARAM.sub(rf"\1{MASK}", text)
+    text = _BASIC_AUTH.sub(rf"\1{MASK}", text)
+    whole = set(secrets)
+    if len(secrets) >= 2:  # a Basic header carries "user:password"
+        whole.add(f"{secrets[0]}:{secrets[1]}")
+    encoded = {form for secret in whole for form in _base64_forms(secret)}
+    for form in sorted(encoded, key=len, reverse=True):
+        text = text.replace(form, MASK)
+    patterns = [_secret_pattern(s) for s in sorted(set(secrets), key=len, reverse=True)]
+    for pattern in patterns:  # "a&b" before its part "a"
+        text = re.sub(pattern, MASK, text, flags=re.IGNORECASE)
+    return text
 
 
 def scrub(body: bytes, secrets: Iterable[str]) -> bytes:
-    """The page without hidden form values, token metas, session ids in URLs, and any form
-    of the given secrets (the user name, the password, the cookies' values)."""
+    """The page as `scrub_text` leaves it, in the page's own bytes."""
     text = body.decode(layout.ENCODING, errors="surrogateescape")
-    text = _HIDDEN_INPUT.sub(
-        lambda tag: _blank_value(tag) if _IS_HIDDEN.search(tag.group(0)) else tag.group(0), text)
-    text = _TOKEN_META.sub(_blank_value, text)
-    text = _SESSION_PARAM.sub(rf"\1{MASK}", text)
-    forms = {form for secret in secrets if secret for form in _forms(secret)}
-    for form in sorted(forms, key=len, reverse=True):  # "a&b" before its part "a"
-        text = re.sub(re.escape(form), MASK, text, flags=re.IGNORECASE)
-    return text.encode(layout.ENCODING, errors="surrogateescape")
+    return scrub_text(text, secrets).encode(layout.ENCODING, errors="surrogateescape")
 
 
 def save_pages(pages: dict[str, bytes], folder: Path, secrets: Iterable[str]) -> list[Path]:

@@ -138,6 +138,7 @@ class HernaClient:
             self.settings.max_concurrent, self.settings.per_second, sleep=sleep
         )
         self._http: httpx.AsyncClient | None = None
+        self._cookies_seen: set[str] = set()  # secrets to scrub, whether kept or deleted
         self._login_lock = asyncio.Lock()
         self._session = 0  # counts logins; 0 = not logged in
         self.requests = 0  # HTTP requests sent, retries included
@@ -270,9 +271,11 @@ class HernaClient:
         return response.content
 
     def cookie_values(self) -> list[str]:
-        """The values of the cookies the site set: secrets to keep out of any saved page."""
-        return [cookie.value for cookie in self._http.cookies.jar if cookie.value] if (
+        """The values of every cookie the site set, those it deleted since (at login) too:
+        secrets to keep out of any saved page."""
+        held = [cookie.value for cookie in self._http.cookies.jar if cookie.value] if (
             self._http is not None) else []
+        return sorted({*held, *self._cookies_seen})
 
     # --- fetching ----------------------------------------------------------------------------
     async def _page(self, url: str, parse: Callable[[bytes], T]) -> T:
@@ -372,6 +375,9 @@ class HernaClient:
         headers = [(k, v) for k, v in response.headers.multi_items()
                    if k.lower() not in ("content-encoding", "content-length",
                                         "transfer-encoding")]
+        for cookie in response.cookies.jar:  # every value ever set, even one deleted later
+            if cookie.value:
+                self._cookies_seen.add(cookie.value)
         return httpx.Response(response.status_code, headers=headers, content=bytes(body),
                               request=response.request)
 

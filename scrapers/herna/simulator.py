@@ -74,6 +74,9 @@ class Simulator:
         self._faults: list[_Fault] = []
         self.endless: int | None = None  # the history claims this many pages, each with a next
         self._rewrites: list[tuple[str, Rewrite]] = []
+        #: a cookie the login form sets and the login deletes (None: none), and its values
+        self.pre_login_cookie: str | None = None
+        self.pre_login_values: list[str] = []
 
     # --- the games ---------------------------------------------------------------------------
     def add_game(
@@ -191,7 +194,12 @@ class Simulator:
         return user
 
     async def _login_form(self, request: web.Request) -> web.Response:
-        return _html(pages.login_page(next_url=request.query.get("dalej", "")))
+        response = _html(pages.login_page(next_url=request.query.get("dalej", "")))
+        if self.pre_login_cookie:  # a visitor's cookie, deleted again at login
+            token = secrets.token_urlsafe(12)
+            self.pre_login_values.append(token)
+            response.set_cookie(self.pre_login_cookie, token)
+        return response
 
     async def _login(self, request: web.Request) -> web.Response:
         form = await request.post()
@@ -207,6 +215,8 @@ class Simulator:
         target = str(form.get("dalej", "")) or layout.HOME_PATH
         response = web.HTTPSeeOther(target if target.startswith("/") else layout.HOME_PATH)
         response.set_cookie(SESSION_COOKIE, token, httponly=True)
+        if self.pre_login_cookie:
+            response.del_cookie(self.pre_login_cookie)
         raise response
 
     async def _logout(self, request: web.Request) -> web.Response:

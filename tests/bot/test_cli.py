@@ -90,3 +90,19 @@ def main_with_bad_db(tmp_path: Path) -> tuple[int, str, str]:
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(["show", "standings", "x", "--db", str(tmp_path / "no" / "such" / "x.db")])
     return code, out.getvalue(), err.getvalue()
+
+
+def test_the_tsh_export_lists_every_name_it_changed(cli, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20.11: "007" and "Ján 2. Druhý" cannot be written as they are; the export says
+    so for each, and the .t keeps each original in `; original …`."""
+    assert cli("create", str(EXAMPLES / "propozicie.toml"))[0] == 0
+    players = tmp_path / "hraci.csv"
+    players.write_text("meno;herna\n007;agent\nJán 2. Druhý;jan2\nAnna Nová;anna\n",
+                       encoding="utf-8")
+    assert cli("import-players", SLUG, str(players))[0] == 0
+    code, out, err = cli("export", "tsh", SLUG)
+    assert code == 0
+    assert "Meno „007“ TSH v tomto tvare neunesie" in err and "v .t je „?“" in err
+    assert "Meno „Ján 2. Druhý“" in err and "v .t je „Druhý, Ján“" in err
+    assert "Anna Nová" not in err
+    assert "; original 007" in out and "; original Ján 2. Druhý" in out

@@ -4,13 +4,16 @@ wrong password, unreachable — and what it saves: no secret in any byte."""
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import html
 import re
 import socket
+import unicodedata
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import quote, quote_plus
+from urllib.parse import quote, quote_plus, unquote
 
 import pytest
 
@@ -158,3 +161,81 @@ def test_no_secret_survives_in_any_saved_byte(sim, check, tmp_path):
         assert "[odstránené]" in text
         assert not [s for s in secrets if s in text], path.name
     assert not [s for s in secrets if s in (out + err).casefold()]
+
+
+def _revealed(text: str) -> str:
+    """What a reader (or a browser) makes of a page: <wbr> and soft hyphens gone, entities,
+    JS and URL escapes decoded, NFC; base64 runs decoded and appended."""
+    plain = re.sub(r"<wbr\s*/?>|&shy;|\u00ad", "", text)
+    plain = re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m[1], 16)), plain)
+    plain = unicodedata.normalize("NFC", unquote(html.unescape(plain)))
+    decoded = []
+    for run in re.findall(r"[A-Za-z0-9+/]{8,}={0,2}", text):
+        for start in range(4):
+            chunk = run[start:]
+            chunk = chunk[: len(chunk) // 4 * 4]
+            with contextlib.suppress(ValueError):
+                decoded.append(base64.b64decode(chunk).decode("utf-8", "ignore"))
+    return "\n".join([plain, *decoded]).casefold()
+
+
+def test_no_written_form_of_a_secret_survives_on_disk_or_terminal(sim, check, tmp_path):
+    """Issue 20.7: the site writes the user name, the password and the cookies as HTML
+    entities, base64, JS escapes, NFD, split by <wbr>, cut short; a hidden input whose earlier
+    attribute holds ">"; a cookie it deletes at login; a Basic auth header; a redirect whose
+    Location carries the user name and the password. Nothing of it is saved or printed."""
+    cookies: set[str] = set()
+    token = "csrf-Token-7fa3c9"
+    sim.pre_login_cookie = "herna_visitor"
+
+    def entities(text: str) -> str:
+        return "".join(f"&#{ord(c)};" if n % 2 else f"&#x{ord(c):x};" for n, c in
+                       enumerate(text))
+
+    def leaky(page: str, request) -> str:
+        sid = request.cookies.get(SESSION_COOKIE, "")
+        cookies.add(sid)
+        visitor = " ".join(sim.pre_login_values)
+        basic = base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
+        js = "".join("\\u" + format(ord(c), "04x") for c in PASSWORD)
+        leak = (f"<p>{entities(USER)} {entities(PASSWORD)}</p>"
+                f"<script>var u = '{js}';"
+                f"var b = '{base64.b64encode(PASSWORD.encode()).decode()}';"
+                f"var s = '{base64.b64encode(sid.encode()).decode()}';</script>"
+                f"<p>{unicodedata.normalize('NFD', PASSWORD)}</p>"
+                f"<p>{'<wbr>'.join(PASSWORD)} {'<wbr>'.join(USER)}</p>"
+                f"<p title='{PASSWORD[:9]}…'>{html.escape(PASSWORD[:7])}…</p>"
+                f'<input data-x="a>b" type="hidden" name="t" value="{token}">'
+                f"<pre>Authorization: Basic {basic}</pre><i>{visitor}</i>")
+        return page.replace("</body>", f"{leak}</body>")
+
+    sim.rewrite(leaky)
+    game_path = layout.GAME_PATH.split("{")[0]
+    sim.fail(None, path=game_path, status=302,
+             headers={"Location": f"/chyba?u={quote_plus(USER)}&p={quote(PASSWORD)}"})
+    with ThreadedSimulator(sim) as url:
+        code, out, err = check(url)
+    assert code == 1, out  # the game record redirects elsewhere: that finding fails
+    assert "redirects to" in out and "[odstránené]" in out  # the Location, scrubbed
+    cookies.discard("")
+    assert cookies and sim.pre_login_values
+    secrets = [USER, PASSWORD, token, *cookies, *sim.pre_login_values]
+    for path in (tmp_path / DEFAULT_FOLDER).iterdir():
+        text = path.read_bytes().decode("utf-8")
+        seen = _revealed(text)
+        assert "[odstránené]" in text
+        left = [s for s in secrets if s.casefold() in seen or s[:6].casefold() in seen]
+        assert not left, (path.name, left)
+    shown = _revealed(out + err)
+    assert not [s for s in secrets if s.casefold() in shown]
+
+
+def test_a_failed_login_that_echoes_the_password_prints_it_scrubbed(sim, check):
+    wrong = "zlé-heslo-9X7"
+    sim.rewrite(lambda page, request: page.replace(
+        "Nesprávne meno alebo heslo.", f"Heslo „{wrong}“ pre {USER} nesedí."))
+    with ThreadedSimulator(sim) as url:
+        code, out, err = check(url, password=wrong)
+    assert (code, out) == (2, "")
+    assert "nesedí" in err and wrong not in err and USER not in err, err
+    assert "[odstránené]" in err

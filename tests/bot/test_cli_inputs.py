@@ -4,6 +4,8 @@ its row, and the database is left exactly as it was."""
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -160,9 +162,12 @@ def test_any_other_encoding_is_refused_saying_save_as_utf8(
      "discord: obsahuje neviditeľný riadiaci znak (U+202E)"),
     (("games = 121", f"games = {'9' * 5000}"),
      "riadok 26: číslo s 5000 číslicami nemôže byť správne"),
+    (('"2026-11-21 09:00",', '"2026-11-21T09:00+05:00",'),
+     "riadok 10: [tournament]: round_starts: „2026-11-21T09:00+05:00“ má časový posun"),
+    (('"2026-11-21 09:00",', '"2026-11-21 08:00Z",'), "má časový posun; časy v propozíciách"),
 ], ids=["games-2^70", "limit-10^12", "waiting-negative", "screlo-nan", "screlo-inf",
         "screlo-1e300", "rounds-1e20", "name-nul", "name-10000", "tournament-10000",
-        "discord-bidi", "int-5000-digits"])
+        "discord-bidi", "int-5000-digits", "round-start-offset", "round-start-utc"])
 def test_a_bad_propozicie_value_is_one_line_naming_file_and_line(
         db: Path, cli: Cli, created: None, tmp_path: Path,
         change: tuple[str, str], says: str) -> None:
@@ -210,9 +215,14 @@ def test_propozicie_in_cp1250_are_refused_saying_save_as_utf8(
      "argument KONIEC: 'vyhral' nie je na výber (možnosti: 'finished', "),
     (("rule", SLUG, "1", "1", "finished", "--score", "1", "--reason", "x"),
      "argument --score: očakáva sa počet hodnôt: 2"),
+    (("sync", SLUG, "--base-url", ""), "argument --base-url: „“ nie je adresa herna.net"),
+    (("sync", SLUG, "--base-url", "  "), "nie je adresa herna.net"),
+    (("sync", SLUG, "--base-url", "herna.net"), "„herna.net“ nie je adresa herna.net"),
+    (("sync", SLUG, "--base-url", "http://"), "čakám http:// alebo https://"),
 ], ids=["show-1e20", "score-2^70", "score-5000-digits", "rule-round-2^70", "rule-table-1e20",
         "loser-10000", "reason-bell", "pair-1e20", "close-0", "publish-1e20", "pair-text",
-        "slug-10000", "season-7000", "missing", "bad-choice", "one-score"])
+        "slug-10000", "season-7000", "missing", "bad-choice", "one-score", "base-url-empty",
+        "base-url-blank", "base-url-no-scheme", "base-url-no-host"])
 def test_a_bad_argument_is_one_slovak_line_and_exit_2_before_the_database(
         db: Path, cli: Cli, argv: tuple[str, ...], says: str) -> None:
     code, out, err = cli(*argv)
@@ -235,3 +245,61 @@ def test_a_rehearsal_scenario_not_in_utf8_is_one_line(cli: Cli, db: Path, tmp_pa
     code, out, err = cli("rehearse", str(path))
     assert (code, out) == (2, "") and not db.exists()
     assert err.splitlines() == [f"Súbor {path} nie je v kódovaní UTF-8: ulož ako UTF-8."]
+
+
+# -- the database file and the players file (issue 20.10) ------------------------------------
+
+
+@pytest.mark.parametrize("content", ["", "meno;prezývka\n", "name,nick\r\n"],
+                         ids=["empty", "header-only", "header-only-crlf"])
+def test_a_players_file_without_players_is_refused(
+        db: Path, cli: Cli, created: None, tmp_path: Path, content: str) -> None:
+    path = tmp_path / "hraci.csv"
+    path.write_text(content, encoding="utf-8")
+    line = refused_once(db, cli, "import-players", SLUG, str(path))
+    assert "neobsahuje ani jedného hráča" in line and str(path) in line
+
+
+@pytest.mark.parametrize("damage", ["not-sqlite", "truncated"])
+def test_a_file_that_is_no_database_is_one_line_naming_it(
+        db: Path, cli: Cli, created: None, tmp_path: Path, damage: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "zla.db"
+    if damage == "not-sqlite":
+        bad.write_bytes(b"meno;prezyvka\n" * 2000)
+    else:
+        store = Database(db)
+        store.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        store.conn.close()
+        bad.write_bytes(db.read_bytes()[: 5 * 4096])
+    before = bad.read_bytes()
+    code = main(["show", "audit", SLUG, "--db", str(bad)])
+    out, err = capsys.readouterr()
+    assert (code, out) == (1, "") and len(err.strip().splitlines()) == 1, err
+    assert f"Súbor {bad} nie je databáza strediska" in err and "Traceback" not in err
+    assert bad.read_bytes() == before
+
+
+def test_a_write_lock_held_over_10_seconds_names_the_other_process(
+        db: Path, cli: Cli, created: None) -> None:
+    holder = sqlite3.connect(db, isolation_level=None)
+    try:
+        holder.execute("BEGIN IMMEDIATE")  # another process writing, for longer than 10 s
+        started = time.monotonic()
+        code, out, err = cli("checkin", "open", SLUG)
+        waited = time.monotonic() - started
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert (code, out) == (1, "") and waited >= 9, (waited, err)
+    assert f"Databázu {db} drží iný proces" in err and "locked" not in err
+    assert len(err.strip().splitlines()) == 1, err
+
+
+def test_two_players_with_one_discord_name_are_refused_at_import(
+        db: Path, cli: Cli, created: None, tmp_path: Path) -> None:
+    path = tmp_path / "hraci.csv"
+    path.write_text("meno;herna;discord\nEva Prvá;eva1;Eva.Nova\nEva Druhá;eva2;eva.nova\n",
+                    encoding="utf-8")
+    line = refused_once(db, cli, "import-players", SLUG, str(path))
+    assert "riadok 3" in line and "Discord meno „eva.nova“ má v registri už hráč „eva1“" in line

@@ -293,3 +293,88 @@ def test_when_no_criterion_decides_all_tied_advance_and_it_is_said(
         "(počet postupujúcich potom správna rada zaokrúhli na párny) (SP A3 7.1)\n"
         "Na hranici postupu nerozhodlo žiadne kritérium: postupujú všetci rovnocenní a "
         "správna rada potom zaokrúhli počet na párny (SP A3 7.1).\n")
+
+
+# -- hostile season files (issue 20.4) --------------------------------------------------------
+
+CAS = (EXAMPLES / "cas-2026.toml").read_text(encoding="utf-8")
+
+
+def _season_cli(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(["season", str(path), "--db", str(path.parent / "nie.db")])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _with_lots(tmp_path: Path, lots: str) -> Path:
+    path = tmp_path / "cas.toml"
+    text = CAS.replace('competition = "cas-duplicate-cup"\n',
+                       f'competition = "cas-duplicate-cup"\nlots = {lots}\n', 1)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("lots", "says"), [
+    ('[["hana", "ivo"], ["ivo", "hana"]]', "„ivo“ pred „hana“ tu, inde naopak"),
+    ('[["hana", "ivo"], ["ivo", "jana"], ["jana", "hana"]]', "žreby si odporujú"),
+    ('[["hana", "ivo", "hana"]]', "lots: hráč „hana“ je tam dvakrát"),
+    ('[\n  ["hana", "ivo"],\n  ["ivo",\n   "hana"],\n]', "žreby si odporujú"),
+], ids=["reversed", "cycle", "twice-in-a-lot", "over-lines"])
+def test_contradictory_lots_are_refused_with_file_and_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], lots: str, says: str) -> None:
+    path = _with_lots(tmp_path, lots)
+    code, out, err = _season_cli(path, capsys)
+    line = CAS.index('competition = "cas-duplicate-cup"')
+    first = CAS.count("\n", 0, line) + 2  # the lots line, right after competition
+    assert (code, out) == (2, "") and len(err.strip().splitlines()) == 1, err
+    assert says in err, err
+    where = int(re.match(rf"{re.escape(str(path))}:(\d+): ", err)[1])  # type: ignore[index]
+    assert first <= where <= first + 3, (where, err)
+
+
+def test_consistent_lots_still_pass(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _with_lots(tmp_path, '[["hana", "ivo"], ["ivo", "jana"], ["hana", "jana"]]')
+    code, _, err = _season_cli(path, capsys)
+    assert code == 0, err
+
+
+@pytest.mark.parametrize(("make", "says"), [
+    (lambda: '[season]\nname = "x"\ncompetition = "sss-msr"\n'
+             + "".join(f'[[event]]\nname = "E{n}"\nkind = "live-qt"\ndate = 2026-10-01\n'
+                       f'places = ["a"]\n' for n in range(1001)),
+     "najviac 1000 tabuliek [[event]], je ich 1001"),
+    (lambda: CAS.replace('competition = "cas-duplicate-cup"\n', 'competition = '
+                         '"cas-duplicate-cup"\nlots = [' + ", ".join(['["a", "b"]'] * 16_000)
+                         + "]\n", 1), "najviac 1000 žrebov, je ich 16000"),
+    (lambda: '[season]\nname = "x"\ncompetition = "sss-msr"\n[[event]]\nname = "E"\n'
+             'kind = "live-qt"\ndate = 2026-10-01\nplaces = ['
+             + ", ".join(['"a"'] * 1_000_000) + "]\n", "väčší ako 1 000 000 bajtov"),
+    (lambda: '[season]\nname = "x"\ncompetition = "sss-msr"\n[[event]]\nname = "E"\n'
+             'kind = "live-qt"\ndate = 2026-10-01\nplaces = ["a"]\nranks = ['
+             + ", ".join(["1"] * 20_000) + "]\n", "najviac 10000 miest, je ich 20000"),
+], ids=["1001-events", "16k-lots", "1M-list", "20k-ranks"])
+def test_oversized_files_and_lists_are_refused_at_once_in_one_short_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], make: Any, says: str) -> None:
+    path = tmp_path / "velka.toml"
+    path.write_text(make(), encoding="utf-8")
+    code, out, err = _season_cli(path, capsys)
+    assert (code, out) == (2, "") and len(err.strip().splitlines()) == 1, err[:500]
+    assert says in err and len(err) < 600, err[:600]
+
+
+def test_an_endless_file_is_refused_unread(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["season", "/dev/zero"])
+    out, err = capsys.readouterr()
+    assert (code, out) == (2, "") and "väčší ako 1 000 000 bajtov" in err
+    assert len(err.strip().splitlines()) == 1 and "MemoryError" not in err
+
+
+def test_a_refused_huge_list_prints_a_short_line(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A wrong type of a long list quotes it: the line is cut, not 3 MB."""
+    path = tmp_path / "zla.toml"
+    path.write_text('[season]\nname = "x"\ncompetition = "sss-msr"\ndeclined = "'
+                    + "x" * 200_000 + '"\n[[event]]\nname = "E"\nkind = "live-qt"\n'
+                    'date = 2026-10-01\nplaces = ["a"]\n', encoding="utf-8")
+    code, _, err = _season_cli(path, capsys)
+    assert code == 2 and len(err) < 700 and "skrátené, spolu" in err, err[:700]

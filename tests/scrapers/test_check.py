@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scrapers.herna.check import MASK, scrub
+from scrapers.herna.check import MASK, scrub, scrub_text
 
 M = MASK.encode()
 
@@ -22,3 +22,29 @@ M = MASK.encode()
         "not utf-8, escaped forms"])
 def test_scrub(page, secrets, saved):
     assert scrub(page, secrets) == saved
+
+
+@pytest.mark.parametrize(("page", "secret"), [
+    ("<p>&#104;&#x65;&#115;l&#111;-TAJNE</p>", "heslo-tajne"),  # entities, any case
+    ("<p>he<wbr>sl<wbr/>o-tajne</p>", "heslo-tajne"),
+    ("<p>Ja\u0301n-heslo</p>", "Ján-heslo"),  # NFD on the page, NFC in the config
+    ("<script>'\\u0068\\u0065\\x73lo-tajne'</script>", "heslo-tajne"),
+    ("<p>heslo-ta…</p>", "heslo-tajne"),  # cut short
+    ("<i>aGVzbG8tdGFqbmU=</i>", "heslo-tajne"),  # base64
+    ("<i>Basic a2x1YjpoZXNsby10YWpuZQ==</i>", "heslo-tajne"),  # base64 of "klub:heslo-tajne"
+], ids=["entities", "wbr", "nfd", "js-escapes", "truncated", "base64", "basic-auth"])
+def test_every_written_form_of_a_secret_is_scrubbed(page: str, secret: str) -> None:
+    saved = scrub_text(page, ["klub", secret])
+    assert MASK in saved
+    assert "tajne" not in saved.lower() and "heslo" not in saved.lower(), saved
+
+
+def test_a_hidden_value_after_an_attribute_holding_a_bracket_is_scrubbed() -> None:
+    page = '<input data-x="a>b" type="hidden" name="t" value="tok-12345678"><p>tok-12345678</p>'
+    saved = scrub_text(page, [])
+    assert "tok-12345678" not in saved and saved.count(MASK) == 2
+
+
+def test_short_user_names_are_not_cut_short() -> None:
+    """A 3-letter user name is masked whole only: "ss" of "sss" in other words stays."""
+    assert scrub_text("<p>sss class assist</p>", ["sss"]) == f"<p>{MASK} class assist</p>"

@@ -11,12 +11,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 from sqlite_utils import Database
 
 from bot.clock import ManualClock
 from bot.discord.client import StrediskoBot
 from bot.discord.cogs import admin_cog_factory, player_cog_factory
+from bot.discord.cogs.admin.link_controls import LinkButton
+from bot.discord.cogs.admin.review_controls import DiscrepancyButton, RulingSelect
 from bot.discord.notifier import DiscordNotifier
 from bot.discord.ratelimit import RateLimiter
 from bot.discord.testkit import HEAD_ADMIN_ROLE_ID, PLAYER_ROLE_ID, DiscordHarness, FakeUser
@@ -228,3 +231,31 @@ async def test_the_head_admin_links_and_unlinks_in_chat(attack: Attack) -> None:
     assert (await a.store.read(get_player, a.ids["dana"])).discord_id is None
     again = await a.cmd("dana", "registracia", prezyvka="dana")  # unlinked by the admin
     assert "čaká na jeho schválenie" in again.content
+
+
+async def test_the_role_alone_opens_none_of_the_admins_forms(attack: Attack) -> None:
+    """Issue 20.9: the discrepancy buttons, the link request's reject and the ruling select
+    open a form (modal). A role holder the tournament does not name gets the policy's
+    refusal, never the form; the named head admin gets the form."""
+    a = attack
+    view = discord.ui.View(timeout=None)
+    view.add_item(DiscrepancyButton(1, "ponechat"))
+    view.add_item(DiscrepancyButton(1, "vedomie"))
+    view.add_item(LinkButton(1, "zamietni"))
+    view.add_item(RulingSelect(a.tables[0], [discord.SelectOption(label="Kontumácia",
+                                                                  value="no_show")]))
+    await a.h.bot.get_partial_messageable(ADMIN_CHANNEL_ID).send("fronta", view=view)
+    message = a.h.messages_in(ADMIN_CHANNEL_ID)[-1]
+    forms = [("stredisko:admin:nezhoda:1:ponechat", None),
+             ("stredisko:admin:nezhoda:1:vedomie", None),
+             ("stredisko:admin:prepojenie:1:zamietni", None),
+             (f"stredisko:admin:rozhodni:{a.tables[0]}", ["no_show"])]
+    before = len(await a.audit())
+    for custom_id, values in forms:
+        ex = await a.h.click(message, a.users["rogue"], custom_id=custom_id, values=values)
+        assert ex.modal is None, custom_id
+        assert "nie je v zozname jeho administrátorov" in said(ex), (custom_id, said(ex))
+        assert "e-SP 2.5" in said(ex)
+        opened = await a.h.click(message, a.users["head"], custom_id=custom_id, values=values)
+        assert opened.modal is not None, custom_id
+    assert len(await a.audit()) == before  # a form shown is no act

@@ -46,6 +46,7 @@ from bot.store import (
     set_status,
     update_round,
 )
+from bot.store.audit import list_audit
 from bot.store.outbox import list_outbox
 
 START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)  # round 1: 9:00 in Bratislava
@@ -482,3 +483,32 @@ async def test_a_delivery_repeated_after_a_crash_is_not_a_second_copy(w: World) 
     assert posts[0].payload["enforce_nonce"] is True
     shown = [m for m in w.h.messages_in(CONTROL_CHANNEL_ID) if "Dana Ďurišová" in m.text]
     assert len(shown) == 1
+
+
+async def test_an_old_delivery_repeated_after_a_crash_is_read_back_not_posted(w: World) -> None:
+    """Killed between Discord's 200 and marking the message sent, restarted after Discord's
+    nonce window: the new process reads the channel back, finds the message, marks it sent
+    (audited) and posts no copy; a message that never went out is still posted (issue 20.2)."""
+    w.at(20)
+    died = App(w.store, w.clock, RecordingNotifier(), delivery="queue")
+    for name in ("Dana Ďurišová", "Emil Ečer"):
+        await died.run(lambda tx, name=name: tx.announce(
+            w.tournament.id, "play.withdrawn", player=name, rule="e-SP 3.6"))
+    handed, _ = await w.store.read(list_outbox)
+    await deliver(w.app.notifier, handed.destination, handed.target, as_message(handed))
+    w.h.forget_nonces()  # ten minutes later Discord no longer collapses the nonce …
+    w.clock.advance(timedelta(minutes=10))
+    restarted = App(w.store, w.clock, w.app.notifier)
+    flushed = await restarted.sender.flush()
+    assert flushed.sent == 2
+    channel = w.h.messages_in(CONTROL_CHANNEL_ID)
+    assert len([m for m in channel if "Dana Ďurišová" in m.text]) == 1  # … and no copy
+    assert len([m for m in channel if "Emil Ečer" in m.text]) == 1
+    (found,) = await w.store.read(lambda db: list_audit(db, action="outbox.found_delivered"))
+    assert found.subject == handed.key
+    assert any(c.method == "GET" and c.path == "/channels/{channel_id}/messages"
+               for c in w.h.calls)
+    # without the read-back the same re-send would have posted a second copy
+    await deliver(w.app.notifier, handed.destination, handed.target, as_message(handed))
+    channel = w.h.messages_in(CONTROL_CHANNEL_ID)
+    assert len([m for m in channel if "Dana Ďurišová" in m.text]) == 2

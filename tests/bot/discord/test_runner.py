@@ -142,8 +142,14 @@ async def test_at_start_the_bot_delivers_what_waited_and_drops_what_went_stale(
     fake_gateway(monkeypatch)
     posts: list[tuple[str, dict[str, Any]]] = []
 
+    reads: list[str] = []
+
     async def request(self: Any, route: Any, **kwargs: Any) -> Any:  # Discord's REST, recorded
-        assert (route.method, route.path) == ("POST", "/channels/{channel_id}/messages"), route
+        assert route.path == "/channels/{channel_id}/messages", route
+        if route.method == "GET":  # queued days ago: read back first (issue 20.2), not there
+            reads.append(route.url)
+            return []
+        assert route.method == "POST", route
         posts.append((route.url, kwargs["json"]))
         return {"id": "9", "channel_id": "42", "content": kwargs["json"]["content"],
                 "author": {"id": "1", "username": "stredisko", "discriminator": "0",
@@ -175,6 +181,7 @@ async def test_at_start_the_bot_delivers_what_waited_and_drops_what_went_stale(
         assert await asyncio.wait_for(task, 10) == 0
     assert "outbox at start: 1 sent, 1 dropped as stale, 0 failed" in caplog.text
     ((url, body),) = posts
+    assert reads == [url]
     assert url.endswith(f"/channels/{CONTROL_CHANNEL_ID}/messages") and "Ana" in body["content"]
     assert body["enforce_nonce"] is True and len(body["nonce"]) <= 25
     async with await Store.open(tmp_path / "stredisko.db") as store:

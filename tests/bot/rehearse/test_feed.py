@@ -96,6 +96,16 @@ def test_the_example_results_csv():
     ("1;anna;boris;1:2;resigned\n", ":2: stĺpec na_koho: koniec „resigned“ potrebuje hráča"),
     ("1;anna;boris;1:2;finished;anna\n", ":2: stĺpec na_koho: pri konci „finished“ sa nepíše"),
     ("# ok\n1;anna;boris;1:2;finished\n2;cyril;dana;1:x;finished\n", ":4: stĺpec skóre:"),
+    # issue 20.8: superscripts and other digits str.isdigit takes, a 5,000-digit score
+    ("1;anna;boris;4¹²:380;finished\n", ":2: stĺpec skóre: „4¹²:380“: očakávajú sa dve celé"),
+    ("¹;anna;boris;1:2;finished\n", ":2: stĺpec kolo: „¹“: očakáva sa celé číslo"),
+    ("1;anna;boris;٣:2;finished\n", ":2: stĺpec skóre: „٣:2“"),
+    (f"1;anna;boris;{'9' * 5000}:2;finished\n", ":2: stĺpec skóre: „99999"),
+    ('1;anna;boris;"1:2;finished\n2;cyril;dana;1:2;finished\n',
+     ":2: úvodzovky (\") otvorené na tomto riadku sa nikde nezatvárajú"),
+    ('1;anna;boris;1:2;finished\n2;cyril;dana;"1:2;finished\n',
+     ":3: úvodzovky (\") otvorené na tomto riadku sa nikde nezatvárajú"),
+    (f"1;anna;boris;1:2;{'x' * 200_000}\n", ":2: pole je dlhšie ako 131072 znakov"),
 ])
 def test_a_bad_results_row_is_one_line_naming_it(tmp_path, rows, message):
     path = tmp_path / "vysledky.csv"
@@ -103,18 +113,32 @@ def test_a_bad_results_row_is_one_line_naming_it(tmp_path, rows, message):
     with pytest.raises(FeedError) as caught:
         load_games(path, PROPOZICIE)
     assert str(caught.value).startswith(f"{path}{message}"), caught.value
-    assert "\n" not in str(caught.value)
+    assert "\n" not in str(caught.value) and len(str(caught.value)) < 400
 
 
 @pytest.mark.parametrize(("header", "message"), [
     ("kolo;prvý;druhý;skóre\n", "chýba stĺpec „koniec“"),
     ("kolo;prvý;druhý;skóre;koniec;víťaz\n", "neznámy stĺpec „víťaz“"),
 ])
-def test_a_bad_header_is_named(tmp_path, header, message):
+def test_a_bad_header_is_named(tmp_path, header, message):  # before "no games"
     path = tmp_path / "vysledky.csv"
     path.write_text(header, encoding="utf-8")
     with pytest.raises(FeedError, match=f":1: {message}"):
         load_games(path, PROPOZICIE)
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("", ":1: súbor nemá ani hlavičku, ani jednu partiu"),
+    ("# len komentár\n\n", ":1: súbor nemá ani hlavičku, ani jednu partiu"),
+    (HEADER, ":1: súbor má len hlavičku, ani jednu partiu"),
+    ("# vysledky\n" + HEADER + "\n", ":2: súbor má len hlavičku, ani jednu partiu"),
+])
+def test_an_empty_and_a_header_only_file_are_both_refused(tmp_path, content, message):
+    path = tmp_path / "vysledky.csv"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(FeedError) as caught:
+        load_games(path, PROPOZICIE)
+    assert str(caught.value) == f"{path}{message}"
 
 
 def test_a_file_the_system_refuses_is_said_in_slovak(tmp_path):

@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 
 from bot.services.app import App
 from bot.services.export_games import Outcome, Seat
-from bot.services.export_tsh import TshExport, cell, tsh_files
+from bot.services.export_tsh import (
+    TshExport,
+    cell,
+    original_field,
+    renamed,
+    tsh_files,
+    tsh_name,
+)
 from rules import End
 
 from .test_exports import two_rounds
@@ -24,17 +31,33 @@ async def test_lines_and_config(app: App, tmp_path: Path) -> None:
     reply = await tsh_files(app, SLUG)
     files: TshExport = reply.data
     # seed order; round 1 the starters won 400:300; round 2 has no result: scores stop there
+    # the test names carry digits ("Hráč Číslo1"): tsh cannot hold them, the original stays
     assert files.text.splitlines() == [
-        "Číslo, Hráč 2000 2 3; 300; p12 2 1; paired 2 3",
-        "Číslo, Hráč 1950 1 4; 400; p12 1 2; paired 1 4",
-        "Číslo, Hráč 1900 4 1; 300; p12 2 2; paired 4 1",
-        "Číslo, Hráč 1850 3 2; 400; p12 1 1; paired 3 2",
+        "Číslo, Hráč 2000 2 3; 300; p12 2 1; paired 2 3; original Hráč Číslo1",
+        "Číslo, Hráč 1950 1 4; 400; p12 1 2; paired 1 4; original Hráč Číslo2",
+        "Číslo, Hráč 1900 4 1; 300; p12 2 2; paired 4 1; original Hráč Číslo3",
+        "Číslo, Hráč 1850 3 2; 400; p12 1 1; paired 3 2; original Hráč Číslo4",
     ]
+    assert files.changed == tuple((f"Hráč Číslo{n}", "Číslo, Hráč") for n in range(1, 5))
+    assert [row["name"] for row in reply.params["rows"]] == [n for n, _ in files.changed]
     config = files.config("kt.t").splitlines()
     assert config[1:4] == ["encoding utf8", "config tfile_encoding = 'utf8'", "division A kt.t"]
     assert "config max_rounds = 3" in config and "config pairing_system = 'manual'" in config
     assert "config bye_spread = 20" in config  # e-SP 4.9
     assert [r.wins for r in standings(parse(files.text))] == [0, 1, 0, 1]
+
+
+@pytest.mark.parametrize(("name", "written", "kept"), [
+    ("007", "?", "007"),
+    ("Ján 2. Druhý", "Druhý, Ján", "Ján 2. Druhý"),
+    ("Anna;Beta Nová", "Nová, AnnaBeta", "Anna%3BBeta Nová"),
+    ("100% Ďurica", "Ďurica", "100%25 Ďurica"),
+], ids=["digits-only", "ordinal", "semicolon", "percent"])
+def test_a_name_tsh_cannot_hold_is_changed_listed_and_kept(name: str, written: str,
+                                                           kept: str) -> None:
+    assert renamed(name) and tsh_name(name) == written
+    assert original_field(name) == kept
+    assert not renamed("Anna Nováková") and tsh_name("Anna Nováková") == "Nováková, Anna"
 
 
 def test_event_name_is_a_perl_string() -> None:

@@ -53,6 +53,12 @@ async def linked(app: App, player_id: int) -> int | None:
     ("majka.novak", "majka.novakova", False),
     (None, "majka.novak", False),
     ("", "", False),
+    # issue 20.6: exact after Unicode normalisation, never case-folding
+    ("Straße", "strasse", False),  # casefold() would make them one name: two accounts
+    ("straße", "STRASSE", False),
+    ("Ja\u0301n.Novak", "Ján.novak", True),  # NFD accent typed apart = the same name
+    ("ｍａｊｋａ", "majka", True),  # full-width letters (NFKC)
+    ("majka#¹²³⁴", "majka", False),  # a superscript "discriminator" is no tag
 ])
 def test_what_proves_an_account(recorded: str | None, account: str, proves: bool) -> None:
     both = (handle(recorded), handle(account))
@@ -187,3 +193,37 @@ async def test_linking_by_the_registry_closes_a_strangers_request(app: App,
     assert (await play.register(app, world.slug, OWNER, "majka.novak", "Majka")).ok
     assert await linked(app, pid) == OWNER
     assert [r.status for r in await requests(app, world, None)] == ["rejected"]
+
+
+async def test_two_registry_players_with_one_discord_name_are_refused_at_import(
+        app: App, world: World) -> None:
+    """Issue 20.6: the second player named by the same Discord name (after normalisation)
+    is refused with its row, so an account can never link to whichever it names first."""
+    await majka(app, world, discord_name="Majka.Novak")
+
+    def second(tx: Tx, name: str) -> Any:
+        return identity.new_player(tx, tx.by_admin(ADMIN_ID), "riadok 7", name="Iná Majka",
+                                   herna_nick="majka2", discord_name=name, discord_id=None)
+
+    for name in ("majka.novak", "@MAJKA.NOVAK ", "ｍａｊｋａ.ｎｏｖａｋ"):
+        reply = await app.run(second, name)
+        assert not reply.ok and reply.key == "identity.registry_name_taken", reply
+        assert reply.params["where"] == "riadok 7" and reply.params["nick"] == "Majka"
+    assert (await app.run(second, "majka.novakova")).name == "Iná Majka"  # another name
+
+
+async def test_namesakes_already_in_the_registry_link_nobody_by_name(
+        app: App, world: World, notifier: RecordingNotifier) -> None:
+    """A registry that has two players with one Discord name (from before the import check):
+    the account is not linked to the one it names first; the head admin decides."""
+    pid = await majka(app, world, discord_name="majka.novak")
+
+    def twin(tx: Tx) -> None:
+        create_player(tx.db, name="Majka Druhá", herna_nick="majka-2",
+                      by=tx.by_admin(ADMIN_ID), discord_name="Majka.Novak")
+
+    await app.run(twin)
+    reply = await play.register(app, world.slug, OWNER, "majka.novak", "majka")
+    assert (reply.ok, reply.key) == (True, "identity.request_pending"), reply
+    assert await linked(app, pid) is None
+    assert len(await requests(app, world)) == 1

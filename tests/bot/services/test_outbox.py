@@ -13,7 +13,7 @@ from bot.scheduler import Scheduler
 from bot.services import play, rounds
 from bot.services.app import App, Tx
 from bot.services.notifier import Message, RecordingNotifier
-from bot.services.outbox import MAX_ATTEMPTS, Timely
+from bot.services.outbox import LONGEST_RETRY, Timely
 from bot.store import Store, list_audit
 from bot.store.outbox import OutboxStatus, count_pending, list_outbox
 
@@ -32,6 +32,10 @@ class FlakyNotifier(RecordingNotifier):
             self.failures -= 1
             raise ConnectionError("503 Service Unavailable")
         await super().announce(tournament_id, message)
+
+
+def _withdrawn(store: Store) -> list[Any]:
+    return [r for r in store.read_sync(list_outbox) if r.message_key == "play.withdrawn"]
 
 
 def _statuses(store: Store) -> list[OutboxStatus]:
@@ -141,20 +145,28 @@ async def test_an_outage_keeps_messages_pending_and_in_order(
     assert (first.attempts, first.status) == (2, OutboxStatus.SENT)
 
 
-async def test_a_message_discord_never_takes_is_given_up_and_audited(
+async def test_a_message_discord_refuses_for_hours_is_retried_at_most_5_minutes_apart(
         store: Store, clock: ManualClock) -> None:
-    app = App(store, clock, FlakyNotifier(failures=10 * MAX_ATTEMPTS))
+    app = App(store, clock, FlakyNotifier(failures=40))
     world = await make_world(app, published=False)
     await app.run(lambda tx: tx.announce(world.tournament.id, "play.withdrawn", player="X",
                                          rule="e-SP 3.6"))
-    for _ in range(MAX_ATTEMPTS):
-        clock.advance(timedelta(minutes=10))
+    waits = []
+    for _ in range(40):  # the first attempt failed in app.run; 39 more fail, then sent
+        (row,) = _withdrawn(store)
+        assert row.status is OutboxStatus.PENDING and row.next_attempt_at is not None
+        waits.append(row.next_attempt_at - clock.now())
+        clock.set(row.next_attempt_at)
         await app.sender.flush()
-    (row,) = store.read_sync(list_outbox)
-    assert (row.status, row.attempts) == (OutboxStatus.FAILED, MAX_ATTEMPTS)
-    assert "503" in (row.last_error or "")
-    (audit,) = store.read_sync(lambda db: list_audit(db, action="outbox.failed"))
-    assert audit.data["message"] == "play.withdrawn"
+    assert max(waits) == LONGEST_RETRY == timedelta(minutes=5)
+    assert waits[:3] == [timedelta(seconds=5), timedelta(seconds=10), timedelta(seconds=20)]
+    (row,) = _withdrawn(store)
+    assert (row.status, row.attempts) == (OutboxStatus.SENT, 40)
+    # Discord is back: the head admin is told it went out late (the report is sent too)
+    (report,) = [r for r in store.read_sync(list_outbox) if r.message_key != 'play.withdrawn']
+    assert (report.message_key, report.status) == ('outbox.outage_report', OutboxStatus.SENT)
+    assert report.params['n_late'] == 1 and f'č. {row.id} · play.withdrawn' in report.params['late']
+    assert not store.read_sync(lambda db: list_audit(db, action="outbox.failed"))
 
 
 def test_a_message_leaves_pending_once_the_database_says_so(store: Store) -> None:

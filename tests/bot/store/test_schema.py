@@ -36,7 +36,8 @@ from .conftest import START, Seeded
 FIRST = "0001_initial"
 SECOND = "0002_lookups_and_frozen_results"
 # Every migration this version ships, in the order they apply (each new one appends here).
-ALL = [FIRST, SECOND, "0003_outbox", "0004_identity"]
+ALL = [FIRST, SECOND, "0003_outbox", "0004_identity",
+       "0005_outbox_reports_and_bot_lease"]
 
 
 def test_new_database_has_every_table_and_settings(store: Store) -> None:
@@ -52,7 +53,8 @@ def test_new_database_has_every_table_and_settings(store: Store) -> None:
     tables, applied, journal, foreign_keys, busy = store.read_sync(inspect)
     assert {"players", "tournaments", "rounds", "entries", "pairings", "evidence",
             "platform_records", "results", "result_versions", "discrepancies", "timers",
-            "rating_history", "sync_runs", "audit", "outbox", "link_requests"} <= tables
+            "rating_history", "sync_runs", "audit", "outbox", "link_requests",
+            "outbox_told", "bot_lease"} <= tables
     assert applied == ALL
     assert (journal, foreign_keys) == ("wal", 1)
     assert busy >= 1000

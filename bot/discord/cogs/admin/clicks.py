@@ -11,10 +11,11 @@ from typing import Protocol, runtime_checkable
 import discord
 
 from bot.discord.client import mark_saved, report_error, require_head_admin
+from bot.discord.cogs.admin.queries import may_run
 from bot.discord.cogs.admin.texts import render
 from bot.discord.cogs.player import replace, send
 from bot.services.app import App
-from bot.services.policy import Actor
+from bot.services.policy import RULINGS_RULE, Actor
 from bot.services.replies import Reply
 
 COG_NAME = "AdminCog"
@@ -73,9 +74,17 @@ async def on_click(interaction: discord.Interaction,
 
 async def open_modal(interaction: discord.Interaction,
                      build: Callable[[], discord.ui.Modal]) -> None:
-    """A click that first asks (a modal), checked like every click of the head admin."""
+    """A click that first asks (a modal), checked like every click of the head admin — the
+    role and the admin policy — before the form opens."""
     try:
         require_head_admin(interaction)
+        # The role is only the first filter: a role holder the tournament does not name as
+        # head admin gets the policy's refusal, never the form (issue 20.9).
+        cog = admin_cog(interaction)
+        allowed = await cog.app.run(may_run, cog.slug, actor(interaction), RULINGS_RULE)
+        if isinstance(allowed, Reply):
+            await send(interaction, render(allowed, interaction.locale))
+            return
         await interaction.response.send_modal(build())
     except Exception as error:  # dynamic items have no on_error: answer like commands
         await report_error(interaction, error)

@@ -59,7 +59,7 @@ from bot.discord.cogs.season import offer_ladder
 from bot.discord.i18n import app_str, t
 from bot.discord.render import text_messages
 from bot.services import admin as admin_service
-from bot.services import bounds, identity, rounds, setup, sync
+from bot.services import bounds, identity, outbox_admin, rounds, setup, sync
 from bot.services.app import App
 from bot.services.replies import Reply
 
@@ -80,6 +80,8 @@ SUBOR = ("app.admin.param.subor", "app.admin.param.subor_description")
 TEXT = ("app.admin.param.text", "app.admin.param.text_description")
 STOL = ("app.admin.param.stol", "app.admin.param.stol_description")
 UCET = ("app.admin.param.ucet", "app.admin.param.ucet_description")
+CISLO = ("app.admin.param.cislo", "app.admin.param.cislo_description")
+DOVOD_ZAHODENIA = ("app.param.dovod", "app.admin.param.dovod_zahodenia_description")
 
 #: what Discord asks of a member before it even shows him /admin ("Manage Messages", a
 #: moderator's permission players do not have); config.example.toml tells how to grant it
@@ -336,6 +338,30 @@ class AdminCog(
         found = await self.app.run(find_nick, self.slug, who)
         reply = found if isinstance(found, Reply) else await act(found)
         await send(interaction, render(reply, interaction.locale))
+
+    # -- the outbox (issue 20.1) ---------------------------------------------------------
+
+    odchadzajuce = app_commands.Group(name=app_str("app.admin.odchadzajuce.name"),
+                                      description=app_str("app.admin.odchadzajuce.description"))
+
+    @_command("zoznam", odchadzajuce.command)
+    async def zoznam(self, interaction: discord.Interaction) -> None:
+        await self.answer(interaction, outbox_admin.list_messages(self.app, self.slug,
+                                                                  actor(interaction)))
+
+    @_command("znova", odchadzajuce.command)
+    @_params(cislo=CISLO)
+    async def znova(self, interaction: discord.Interaction,
+                    cislo: app_commands.Range[int, 1, 2**53]) -> None:
+        await self.answer(interaction, outbox_admin.resend(self.app, self.slug,
+                                                           actor(interaction), cislo))
+
+    @_command("zahod", odchadzajuce.command)
+    @_params(cislo=CISLO, dovod=DOVOD_ZAHODENIA)
+    async def zahod(self, interaction: discord.Interaction,
+                    cislo: app_commands.Range[int, 1, 2**53], dovod: Dovod) -> None:
+        await self.answer(interaction, outbox_admin.drop(self.app, self.slug,
+                                                         actor(interaction), cislo, dovod))
 
     # -- herna.net -----------------------------------------------------------------------
 

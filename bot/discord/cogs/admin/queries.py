@@ -54,7 +54,8 @@ def find_nick(tx: Tx, slug: str, who: str) -> str:
     return get_player(tx.db, find_player(tx, slug, who)).herna_nick
 
 
-def may_run(tx: Tx, slug: str, admin: AdminRef) -> bool:
-    """The admin policy for an act whose service takes no admin (the herna.net sync)."""
-    require_admin(lookup.tournament(tx, slug), admin, CONTROL_RULE)
+def may_run(tx: Tx, slug: str, admin: AdminRef, rule: str = CONTROL_RULE) -> bool:
+    """The admin policy for an act whose service takes no admin (the herna.net sync), or
+    before a form is even shown (a ruling's, a rejection's: `rule`)."""
+    require_admin(lookup.tournament(tx, slug), admin, rule)
     return True
