@@ -16,7 +16,17 @@ import sys
 from collections.abc import Sequence
 
 from bot.cli import args as arg
-from bot.cli import export, herna, identity, programs, rulings, season, tournament, views
+from bot.cli import (
+    export,
+    herna,
+    identity,
+    lexicon,
+    programs,
+    rulings,
+    season,
+    tournament,
+    views,
+)
 from bot.cli.common import Command
 from bot.config import ConfigError
 from bot.i18n import t
@@ -52,6 +62,7 @@ def _parser() -> argparse.ArgumentParser:
         tournament.add_finish, views.add_show, rulings.add_rule, export.add_command,
         views.add_publish_page, tournament.add_sync, programs.add_rehearse, programs.add_run,
         identity.add_commands, herna.add_commands, tournament.add_decay, season.add_command,
+        lexicon.add_commands,
     ):
         register(add)
     return parser

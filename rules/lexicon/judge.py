@@ -120,28 +120,29 @@ def judge(word: str, lexicon: Lexicon, rules: Admissibility) -> WordVerdict:
         built = lexicon.exclusive.get(size)
         if built is not None:
             valid = word in lexicon.graph
-            return verdict(valid, built, rule.rule, _listed(valid, built, rule.says) + note)
+            return verdict(valid, built, rule.rule, _listed(valid, rule.says) + note)
         if word_list is not None:
             valid = word in word_list.words
             return verdict(valid, word_list.title, rule.rule,
-                           _listed(valid, word_list.title, rule.says) + note)
-        title = rules.specs[rule.list].title
-        main_note = f" Zoznam {title} nie je k dispozícii, rozhoduje {lexicon.title}."
+                           _listed(valid, rule.says) + note)
+        spec = rules.specs[rule.list]
+        main_note = (f" Zoznam {spec.id.upper()} tu nie je ({spec.note}), preto rozhoduje "
+                     f"tento zoznam.")
     if word in lexicon.graph:
         return verdict(True, lexicon.title, rules.main.rule,
-                       f"Slovo je v zozname {lexicon.title}.{main_note}{note}")
+                       f"Slovo je v zozname „{lexicon.title}“.{main_note}{note}")
     for always in rules.always:
         word_list = rules.lists.get(always.list)
         if word_list is not None and word in word_list.words:
             return verdict(True, word_list.title, always.rule,
-                           f"Slovo je v zozname {word_list.title}: {always.says}.")
+                           f"Slovo je v zozname {word_list.id.upper()}: {always.says}.")
     return verdict(False, lexicon.title, rules.main.rule,
-                   f"Slovo nie je v zozname {lexicon.title}.{main_note}{note}")
+                   f"Slovo nie je v zozname „{lexicon.title}“.{main_note}{note}")
 
 
-def _listed(valid: bool, title: str, says: str) -> str:
+def _listed(valid: bool, says: str) -> str:
     where = "je" if valid else "nie je"
-    return f"Slovo {where} v zozname {title} ({says})."
+    return f"Slovo {where} v zozname ({says})."
 
 
 def _digraph_note(word: str, rules: Admissibility) -> str:
