@@ -15,6 +15,7 @@ a ready mapping; `__contains__` walks the arrays without filling that cache. Pur
 
 from __future__ import annotations
 
+import itertools
 import sys
 from array import array
 from collections.abc import Iterable, Mapping
@@ -125,8 +126,9 @@ class CompiledGraph:
             first.byteswap()
             targets.byteswap()
         graph = cls(letters, first, labels, targets, finals, forms)
-        if first[0] != 0 or first[-1] != arcs or (arcs and max(targets) >= nodes) \
-                or (labels and max(labels) >= len(letters)):
+        ordered = all(a <= b for a, b in itertools.pairwise(first))
+        if not ordered or first[0] != 0 or first[-1] != arcs \
+                or (arcs and max(targets) >= nodes) or (labels and max(labels) >= len(letters)):
             raise ValueError("word graph is damaged")
         return graph
 
