@@ -23,6 +23,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from bot.i18n import SLOVAK, t
 from rules.lexicon import (
@@ -43,6 +44,7 @@ from rules.lexicon.artifact import MAGIC, from_bytes, is_artifact, to_bytes
 MAX_FILE_BYTES = 256 * 2**20  # 3 M forms are ~40 MB; a larger file is no word list
 MAX_LINES = 5_000_000
 MAX_LISTED = 20
+MAX_LINE_BYTES = 1000  # a longer line is no form: reported, never decoded
 SUFFIX = ".lex"
 STANDIN_MARK = "stand-in:"
 
@@ -108,12 +110,16 @@ def read_word_file(path: Path, rules: Admissibility | None = None, *,
         if size > MAX_FILE_BYTES:
             raise WordListError(t("lexicon.too_big", SLOVAK, file=path.name, mb=size // 2**20,
                                   max_mb=MAX_FILE_BYTES // 2**20))
+        if _count_lines(file) > MAX_LINES:  # counted in bytes first: refused in a second
+            raise WordListError(t("lexicon.too_many_lines", SLOVAK, file=path.name,
+                                  line=MAX_LINES + 1, max=MAX_LINES))
         number = 0
         for number, raw in enumerate(file, 1):
-            if number > MAX_LINES:
-                raise WordListError(t("lexicon.too_many_lines", SLOVAK, file=path.name,
-                                      line=number, max=MAX_LINES))
             digest.update(raw)
+            if len(raw) > MAX_LINE_BYTES:
+                _problem(read, t("lexicon.long_line", SLOVAK, where=f"{path.name}:{number}",
+                                 size=len(raw)))
+                continue
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
@@ -131,6 +137,16 @@ def read_word_file(path: Path, rules: Admissibility | None = None, *,
             t("lexicon.problems", SLOVAK, file=path.name, n=read.problem_count),
             *read.problems, *tail]))
     return read
+
+
+def _count_lines(file: BinaryIO) -> int:
+    """The lines of `file` (a last line without a newline counts), read in chunks; rewinds."""
+    count, last = 0, b"\n"
+    while chunk := file.read(1 << 20):
+        count += chunk.count(b"\n")
+        last = chunk[-1:]
+    file.seek(0)
+    return count + (last != b"\n")
 
 
 def _take(read: WordFile, seen: set[str], text: str, number: int,
