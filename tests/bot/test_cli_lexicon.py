@@ -162,15 +162,15 @@ def test_foreign_letters_are_listed_with_their_lines_and_capped(
     code = main(["lexicon", "build", str(words), "--rules", "sss", "-o", str(out)])
     err = capsys.readouterr().err.splitlines()
     assert code == 2 and not out.exists()
-    assert err[0] == ("zle.txt: 32 riadkov nie je tvarom slova; zoznam sa nepoužil "
+    assert err[0] == ("zle.txt: riadky, ktoré nie sú tvarom slova: 32; zoznam sa nepoužil "
                       "(oprav ich, alebo zostav s --skip-invalid):")
     assert err[1].startswith("zle.txt:2: „straße“ obsahuje písmeno „ß“")
     assert err[2] == "zle.txt:3: „dva slova“ obsahuje medzeru, tvar slova má len písmená"
-    assert len(err) == 1 + service.MAX_LISTED + 1 and err[-1] == "… a ďalších 12"
+    assert len(err) == 1 + service.MAX_LISTED + 1 and err[-1] == "… a ďalšie: 12"
     code = main(["lexicon", "build", str(words), "--rules", "sss", "-o", str(out),
                  "--skip-invalid"])
     printed = capsys.readouterr()
-    assert code == 0 and out.exists() and "32 riadkov, ktoré nie sú tvarom slova" in printed.err
+    assert code == 0 and out.exists() and "vynechané riadky, ktoré nie sú tvarom slova: 32" in printed.err
     assert set(service.load(out).graph) == {"mama"}
 
 
@@ -180,9 +180,9 @@ def test_duplicates_empty_and_unplayable_lengths_are_counted(
     code = main(["lexicon", "build", str(words), "--rules", "sss", "-o", str(tmp_path / "d.lex")])
     err = capsys.readouterr().err
     assert code == 0
-    assert "d.txt: 1 prázdnych riadkov" in err
-    assert "d.txt: 2 opakovaných tvarov vynechaných (prvý na riadku 3)" in err
-    assert "d.txt: 2 tvarov kratších ako 2 alebo dlhších ako 15 písmen" in err
+    assert "d.txt: vynechané prázdne riadky: 1." in err
+    assert "d.txt: vynechané opakované tvary: 2 (prvý na riadku 3)." in err
+    assert "d.txt: vynechané tvary kratšie ako 2 alebo dlhšie ako 15 písmen: 2" in err
 
 
 def test_ten_million_lines_are_refused_at_once(
