@@ -257,7 +257,7 @@ def hybrid(forms: Iterable[str], rules: Admissibility) -> tuple[set[str], dict[i
     for length, rule in rules.exclusive.items():
         word_list = rules.lists.get(rule.list)
         if word_list is not None:
-            exclusive[length] = word_list.title
+            exclusive[length] = word_list.label
     result = {form for form in forms if len(form) not in exclusive}
     for length, rule in rules.exclusive.items():
         if length in exclusive:

@@ -25,6 +25,7 @@ from rules.profile import _build as build  # the one strict loader all profiles 
 
 LEXICON_PROFILE_DIR = PROFILE_DIR / "lexicon"
 DATA_DIR = Path(__file__).with_name("data")
+BUNDLED_MARK = "pribalená rekonštruovaná kópia"
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +37,12 @@ class WordList:
     title: str
     words: frozenset[str]
     note: str = ""
+    bundled: bool = False  # the copy shipped with the rules (reconstructed), not the association's
+
+    @property
+    def label(self) -> str:
+        """The list as a verdict names it; a bundled copy says it is reconstructed."""
+        return f"{self.title} – {BUNDLED_MARK}" if self.bundled else self.title
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,11 +118,12 @@ class Admissibility:
     always: tuple[AlwaysRule, ...]
     specs: Mapping[str, ListSpec]
     lists: Mapping[str, WordList]  # the lists at hand, by id (a missing one is unavailable)
+    #: every letter a word may hold: the tiles' and those only a blank can stand for
+    playable: frozenset[str] = field(init=False)
 
-    @property
-    def playable(self) -> frozenset[str]:
-        """Every letter a word may hold: the tiles' and those only a blank can stand for."""
-        return frozenset(self.letters.tiles) | frozenset(self.letters.blank_extra)
+    def __post_init__(self) -> None:
+        letters = frozenset(self.letters.tiles) | frozenset(self.letters.blank_extra)
+        object.__setattr__(self, "playable", letters)
 
     def exclusive_list(self, length: int) -> tuple[ExclusiveRule, WordList | None] | None:
         """The rule that reserves words of `length` to one list, and that list if at hand."""
@@ -176,7 +184,7 @@ def admissibility_from_dict(data: dict, source: str = "<dict>",
     for spec in raw.lists:
         if data_dir is not None and spec.file and (data_dir / spec.file).is_file():
             words = parse_word_list((data_dir / spec.file).read_text(encoding="utf-8"))
-            lists[spec.id] = WordList(spec.id, spec.title, words, spec.note)
+            lists[spec.id] = WordList(spec.id, spec.title, words, spec.note, bundled=True)
     return Admissibility(
         name=raw.name, title=raw.title, main=raw.main, letters=raw.letters, length=raw.length,
         exclusive=MappingProxyType({rule.length: rule for rule in raw.exclusive}),

@@ -81,12 +81,17 @@ class CompiledGraph:
     def __contains__(self, word: object) -> bool:
         if not isinstance(word, str) or not word:
             return False
-        node: int | None = 0
-        for letter in word:
-            node = self.step(node, letter)  # type: ignore[arg-type]
-            if node is None:
+        codes, first, labels, targets = self._codes, self.first, self.labels, self.targets
+        node = 0
+        for letter in word:  # `step` inlined: this is the lookup loop
+            code = codes.get(letter)
+            if code is None:
                 return False
-        return self.finals[node] == 1  # type: ignore[index]
+            at = labels.find(code, first[node], first[node + 1])
+            if at < 0:
+                return False
+            node = targets[at]
+        return self.finals[node] == 1
 
     def __len__(self) -> int:
         return self.forms

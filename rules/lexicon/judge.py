@@ -123,7 +123,7 @@ def judge(word: str, lexicon: Lexicon, rules: Admissibility) -> WordVerdict:
             return verdict(valid, built, rule.rule, _listed(valid, rule.says) + note)
         if word_list is not None:
             valid = word in word_list.words
-            return verdict(valid, word_list.title, rule.rule,
+            return verdict(valid, word_list.label, rule.rule,
                            _listed(valid, rule.says) + note)
         spec = rules.specs[rule.list]
         main_note = (f" Zoznam {spec.id.upper()} tu nie je ({spec.note}), preto rozhoduje "
@@ -134,7 +134,7 @@ def judge(word: str, lexicon: Lexicon, rules: Admissibility) -> WordVerdict:
     for always in rules.always:
         word_list = rules.lists.get(always.list)
         if word_list is not None and word in word_list.words:
-            return verdict(True, word_list.title, always.rule,
+            return verdict(True, word_list.label, always.rule,
                            f"Slovo je v zozname {word_list.id.upper()}: {always.says}.")
     return verdict(False, lexicon.title, rules.main.rule,
                    f"Slovo nie je v zozname „{lexicon.title}“.{main_note}{note}")
