@@ -257,7 +257,7 @@ def hybrid(forms: Iterable[str], rules: Admissibility) -> tuple[set[str], dict[i
     for length, rule in rules.exclusive.items():
         word_list = rules.lists.get(rule.list)
         if word_list is not None:
-            exclusive[length] = word_list.label
+            exclusive[length] = word_list.title
     result = {form for form in forms if len(form) not in exclusive}
     for length, rule in rules.exclusive.items():
         if length in exclusive:
@@ -302,6 +302,10 @@ def load(path_or_id: str | Path, directory: Path = Path("lexicons"),
     with path.open("rb") as file:
         start = file.read(len(MAGIC))
     if is_artifact(start):
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:  # 3 M forms compile to a few MB: no lexicon is this large
+            raise WordListError(t("lexicon.too_big", SLOVAK, file=path.name, mb=size // 2**20,
+                                  max_mb=MAX_FILE_BYTES // 2**20))
         return from_bytes(path.read_bytes(), path.name)
     read = read_word_file(path, strict=False)
     if notes is not None:

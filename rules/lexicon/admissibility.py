@@ -25,7 +25,6 @@ from rules.profile import _build as build  # the one strict loader all profiles 
 
 LEXICON_PROFILE_DIR = PROFILE_DIR / "lexicon"
 DATA_DIR = Path(__file__).with_name("data")
-BUNDLED_MARK = "pribalená rekonštruovaná kópia"
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,11 +37,6 @@ class WordList:
     words: frozenset[str]
     note: str = ""
     bundled: bool = False  # the copy shipped with the rules (reconstructed), not the association's
-
-    @property
-    def label(self) -> str:
-        """The list as a verdict names it; a bundled copy says it is reconstructed."""
-        return f"{self.title} – {BUNDLED_MARK}" if self.bundled else self.title
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from rules.lexicon.admissibility import Admissibility
+from rules.lexicon.admissibility import Admissibility, WordList
 from rules.lexicon.graph import WordGraph
 
 #: longer than this, a query is not a word but a paste: refused, not judged
@@ -123,8 +123,8 @@ def judge(word: str, lexicon: Lexicon, rules: Admissibility) -> WordVerdict:
             return verdict(valid, built, rule.rule, _listed(valid, rule.says) + note)
         if word_list is not None:
             valid = word in word_list.words
-            return verdict(valid, word_list.label, rule.rule,
-                           _listed(valid, rule.says) + note)
+            return verdict(valid, word_list.title, rule.rule,
+                           _listed(valid, rule.says) + note + _bundled_note(word_list))
         spec = rules.specs[rule.list]
         main_note = (f" Zoznam {spec.id.upper()} tu nie je ({spec.note}), preto rozhoduje "
                      f"tento zoznam.")
@@ -134,8 +134,9 @@ def judge(word: str, lexicon: Lexicon, rules: Admissibility) -> WordVerdict:
     for always in rules.always:
         word_list = rules.lists.get(always.list)
         if word_list is not None and word in word_list.words:
-            return verdict(True, word_list.label, always.rule,
-                           f"Slovo je v zozname {word_list.id.upper()}: {always.says}.")
+            return verdict(True, word_list.title, always.rule,
+                           f"Slovo je v zozname {word_list.id.upper()}: {always.says}."
+                           + _bundled_note(word_list))
     return verdict(False, lexicon.title, rules.main.rule,
                    f"Slovo nie je v zozname „{lexicon.title}“.{main_note}{note}")
 
@@ -143,6 +144,13 @@ def judge(word: str, lexicon: Lexicon, rules: Admissibility) -> WordVerdict:
 def _listed(valid: bool, says: str) -> str:
     where = "je" if valid else "nie je"
     return f"Slovo {where} v zozname ({says})."
+
+
+def _bundled_note(word_list: WordList) -> str:
+    if not word_list.bundled:
+        return ""
+    return (f" Zoznam {word_list.id.upper()} je pribalená kópia zrekonštruovaná z pravidiel "
+            f"(súbor spolku ju nahrádza).")
 
 
 def _digraph_note(word: str, rules: Admissibility) -> str:

@@ -13,6 +13,7 @@ import pytest
 from bot.cli import main
 from bot.services import lexicon as service
 from rules.lexicon import admissibility
+from rules.lexicon.artifact import MAGIC
 
 WORDS = """# zoznam slov spolku (test)
 chata
@@ -172,9 +173,9 @@ def test_foreign_letters_are_listed_with_their_lines_and_capped(
     printed = capsys.readouterr()
     assert code == 0 and out.exists()
     assert "vynechané riadky, ktoré nie sú tvarom slova: 32" in printed.err
-    # "mama", and whatever the bundled lists add (none until they are bundled)
-    assert set(service.load(out).graph) == service.hybrid(["mama"], admissibility("sss"))[0]
-    assert "mama" in service.load(out).graph
+    # the one good form, and the bundled lists the build applies (B2, B3 decide; B5 always)
+    bundled = set().union(*(found.words for found in admissibility("sss").lists.values()))
+    assert set(service.load(out).graph) == {"mama"} | bundled
 
 
 def test_duplicates_empty_and_unplayable_lengths_are_counted(
@@ -206,6 +207,16 @@ def test_a_one_gigabyte_file_is_refused_unread(
         file.truncate(2**30)  # sparse: no disk used
     code, out, err = _word(capsys, "mama", "--lexicon", str(words))
     assert (code, out) == (2, "") and "1G.txt: súbor má 1024 MB" in err
+
+
+def test_a_one_gigabyte_lexicon_is_refused_unread(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fake = tmp_path / "1G.lex"
+    with fake.open("wb") as file:
+        file.write(MAGIC)
+        file.truncate(2**30)
+    code, out, err = _word(capsys, "mama", "--lexicon", str(fake))
+    assert (code, out) == (2, "") and "1G.lex: súbor má 1024 MB" in err
 
 
 def test_a_damaged_lexicon(built: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -59,12 +59,14 @@ def test_lists_come_from_the_data_folder_and_can_be_replaced(tmp_path) -> None:
     (tmp_path / "sss" / "b2.txt").write_text("# B2 test\nja\nTY\n\n", encoding="utf-8")
     sss = admissibility_from_dict(_sss_table(), "sss.toml", tmp_path)
     assert sss.lists["b2"].words == {"ja", "ty"} and "b3" not in sss.lists
-    assert sss.lists["b2"].label.endswith("pribalená rekonštruovaná kópia")
+    assert sss.lists["b2"].bundled
     verdict = judge("ty", make_lexicon(compile_graph(["xy"]), "zoznam"), sss)
-    assert verdict.valid and verdict.source == sss.lists["b2"].label
+    assert verdict.valid and verdict.source == sss.lists["b2"].title
+    assert "pribalená kópia zrekonštruovaná z pravidiel" in verdict.reason
     own = sss.with_lists([WordList("b3", "B3 spolku", frozenset({"kôň"}))])
     assert own.lists["b3"].words == {"kôň"} and own.lists["b2"] is sss.lists["b2"]
-    assert own.lists["b3"].label == "B3 spolku"  # the association's own: no mark
+    verdict = judge("kôň", make_lexicon(compile_graph(["xy"]), "zoznam"), own)
+    assert verdict.valid and "pribalená" not in verdict.reason  # the association's own
     with pytest.raises(ProfileError, match="unknown list"):
         sss.with_lists([WordList("b9", "?", frozenset())])
 
