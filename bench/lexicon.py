@@ -14,7 +14,7 @@ For each stand-in list found (Slovak, Czech; build them first with
   RSS the cache adds.
 A list that is not there is skipped with the reason printed.
 
-    .venv/bin/python bench/lexicon.py [--sk FILE] [--cs FILE] [--work DIR]
+    .venv/bin/python bench/lexicon.py [--sk FILE] [--cs FILE] [--work DIR [--reuse]]
 """
 
 from __future__ import annotations
@@ -104,6 +104,12 @@ def child_load(built: str, words: str, rules: str) -> dict:
             "walk_added_mb": _rss_mb() - before}
 
 
+def child_count(built: str) -> dict:
+    from bot.services import lexicon as service
+
+    return {"forms": service.load(Path(built)).forms}
+
+
 def _child(*argv: str) -> dict:
     done = subprocess.run([sys.executable, __file__, "--child", *argv], capture_output=True,
                           text=True, check=False)
@@ -116,17 +122,21 @@ def _verdict(ok: bool) -> str:
     return "OK" if ok else "NESPĹŇA"
 
 
-def run(language: str, words: Path, work: Path) -> None:
+def run(language: str, words: Path, work: Path, reuse: bool) -> None:
     print(f"== {language}: {words}")
     if not words.is_file():
         print(f"   vynechané: {words} neexistuje (stredisko lexicon standin {language} -o {words})")
         return
     rules = RULES[language]
     out = work / f"{language}.lex"
-    built = _child("build", str(words), rules, str(out))
-    print(f"   build: {built['forms']:,} tvarov -> {built['nodes']:,} uzlov, {built['arcs']:,} "
-          f"hrán, {built['bytes'] / 2**20:.1f} MB; {built['seconds']:.1f} s "
-          f"(CPU {built['cpu']:.1f} s), špička RSS {built['peak_mb']:.0f} MB [cieľ: žiadny]")
+    if reuse and out.is_file():
+        built = {"forms": _child("count", str(out))["forms"]}
+        print(f"   build: vynechaný (--reuse), {out}: {built['forms']:,} tvarov")
+    else:
+        built = _child("build", str(words), rules, str(out))
+        print(f"   build: {built['forms']:,} tvarov -> {built['nodes']:,} uzlov, "
+              f"{built['arcs']:,} hrán, {built['bytes'] / 2**20:.1f} MB; {built['seconds']:.1f} s "
+              f"(CPU {built['cpu']:.1f} s), špička RSS {built['peak_mb']:.0f} MB [cieľ: žiadny]")
     loaded = _child("load", str(out), str(words), rules)
     scale = 3_000_000 / max(built["forms"], 1)
     print(f"   load: {loaded['seconds'] * 1000:.0f} ms (CPU {loaded['cpu'] * 1000:.0f} ms) "
@@ -135,8 +145,8 @@ def run(language: str, words: Path, work: Path) -> None:
     print(f"   pamäť: lexikón pridal {loaded['rss_added_mb']:.1f} MB RSS, proces "
           f"{loaded['rss_mb']:.0f} MB [cieľ < {LOAD_MB:.0f} MB pre 3 M tvarov] "
           f"{_verdict(loaded['rss_added_mb'] * max(scale, 1) < LOAD_MB)}")
-    print(f"   lookups: {loaded['lookups_per_s']:,.0f}/s CPU (`in`, {loaded['queries']:,} dotazov, "
-          f"nájdených {loaded['found']:,} z {loaded['present']:,} tvarov a zmenených); "
+    print(f"   lookups: {loaded['lookups_per_s']:,.0f}/s CPU (`in`; {loaded['present']:,} tvarov "
+          f"zoznamu a toľko zmenených, nájdených {loaded['found']:,}); "
           f"judge(): {loaded['judge_per_s']:,.0f}/s CPU [cieľ: žiadny]")
     print(f"   arcs() každého uzla: {loaded['walk_seconds']:.2f} s CPU, pridalo "
           f"{loaded['walk_added_mb']:.0f} MB RSS [cieľ: žiadny]")
@@ -145,18 +155,21 @@ def run(language: str, words: Path, work: Path) -> None:
 def main() -> None:
     if len(sys.argv) > 2 and sys.argv[1] == "--child":
         task, *args = sys.argv[2:]
-        result = child_build(*args) if task == "build" else child_load(*args)
+        tasks = {"build": child_build, "load": child_load, "count": child_count}
+        result = tasks[task](*args)
         print(json.dumps(result))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sk", default="lexicons/sk-standin.txt")
     parser.add_argument("--cs", default="lexicons/cs-standin.txt")
     parser.add_argument("--work", default="", help="kam zapísať zostavené lexikóny")
+    parser.add_argument("--reuse", action="store_true",
+                        help="lexikón, ktorý už je v --work, nezostavovať znova")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-lexicon-") as scratch:
         work = Path(args.work or scratch)
         for language in ("sk", "cs"):
-            run(language, Path(getattr(args, language)), work)
+            run(language, Path(getattr(args, language)), work, args.reuse)
 
 
 if __name__ == "__main__":
