@@ -93,9 +93,10 @@ def build_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _describe(lexicon: Lexicon, path: Path, size: int, seconds: float) -> None:
+def _describe(lexicon: Lexicon, path: Path, size: int, seconds: float,
+              message: str = "lexicon.built") -> None:
     graph = lexicon.graph
-    print(t("lexicon.built", id=lexicon.id, path=str(path), forms=lexicon.forms,
+    print(t(message, id=lexicon.id, path=str(path), forms=lexicon.forms,
             nodes=getattr(graph, "node_count", "?"), arcs=getattr(graph, "arc_count", "?"),
             size=size // 1024, seconds=round(seconds, 1)))
     print(f"  {lexicon.title}")
@@ -114,7 +115,7 @@ def show_command(args: argparse.Namespace) -> int:
         lexicon = service.load(path, directory)
     except LexiconError as exc:
         return _fail(str(exc))
-    _describe(lexicon, path, path.stat().st_size, time.monotonic() - started)
+    _describe(lexicon, path, path.stat().st_size, time.monotonic() - started, "lexicon.shown")
     return 0
 
 
@@ -159,7 +160,8 @@ def add_commands(add: Add) -> None:
     build.add_argument("--short-lists", nargs="+", metavar="PRIEČINOK|SÚBOR",
                        help="vlastné zoznamy spolku (b2.txt, b3.txt, b5.txt, b6.txt, b7.txt) "
                        "namiesto pribalených")
-    build.add_argument("--title", default="", help="názov lexikónu vo verdiktoch")
+    build.add_argument("--title", default="", metavar="NÁZOV",
+                       help="názov lexikónu vo verdiktoch")
     build.add_argument("--skip-invalid", action="store_true",
                        help="riadky, ktoré nie sú tvarom slova, vynechať (inak zoznam odmietne)")
     standin = actions.add_parser("standin", help="náhradný zoznam slov z hunspell-sk/-cs")
