@@ -3,6 +3,12 @@
 The game's side (items 4–6): `profile` (duplicate game profiles), `racks` (seeded, auditable
 draws under the vowel/consonant rule; an arbiter's typed rack), `players` (scoring a slip),
 `results` (points, % of the top, standings, corrections, the word list).
+
+The board's side (items 1–3, 7): `tiles` (tile-set profiles), `board`, `coords`, `slip`,
+`validate` (`score_move`: a slip checked and scored, 004 §6), `scoring`, `generate` (every
+legal placement, Appel–Jacobson), `top` (`top_moves`: the count and the tops in 003 r. 5–9's
+order). The slips of `players` are the game's record of a player's move; `slip.Slip` is a
+move as read from its text.
 """
 
 from rules.duplicate.players import (

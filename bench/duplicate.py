@@ -1,0 +1,156 @@
+"""Duplicate move generation speed (issue 23.3): a whole 40-round game's tops, all moves of a
+rack without a blank mid-game, and racks with two blanks.
+
+Targets (issue 23): all moves, no blank, mid-game < 20 ms median; two blanks worst case < 1 s;
+a whole 40-round game's tops < 10 s. The lexicon: `--words FILE` (one form per line, e.g. the
+Slovak stand-in `stredisko lexicon standin sk` builds, or `unmunch sk_SK.dic sk_SK.aff`), else
+a synthetic list; the graph is the compiled DAWG (`rules.lexicon.compile_graph`) when that
+module is present, else `TrieGraph`. Racks are drawn from a seeded sss-100 bag (no vowel rule:
+that is the rack draw's business); the top goes on the board each round.
+Run: .venv/bin/python bench/duplicate.py [--words FILE] [--rounds 40] [--seed 1]
+(numbers are printed, never asserted)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+import unicodedata
+from pathlib import Path
+
+from rules.duplicate.board import Board
+from rules.duplicate.generate import generate
+from rules.duplicate.tiles import BLANK, TileSet
+from rules.duplicate.top import top_moves
+from rules.lexicon.graph import TrieGraph, WordGraph
+
+TILES = TileSet.load("sss-100")
+
+
+def synthetic_words(rng: random.Random, count: int) -> list[str]:
+    """Pronounceable Slovak-looking forms from syllables (a stand-in for the stand-in)."""
+    onsets = ["", "b", "c", "č", "d", "h", "ch", "j", "k", "l", "m", "n", "p", "r", "s", "š",
+              "t", "v", "z", "ž", "st", "pr", "kr", "tr", "sl", "zv", "ml", "dr"]
+    nuclei = ["a", "e", "i", "o", "u", "y", "á", "é", "í", "ú", "ie", "ia", "ô", "ä"]
+    codas = ["", "", "", "n", "l", "k", "s", "t", "m", "j", "r", "c"]
+    words: set[str] = set()
+    while len(words) < count:
+        stem = "".join(rng.choice(onsets) + rng.choice(nuclei) for _ in range(rng.randint(1, 3)))
+        stem += rng.choice(codas)
+        for ending in ("", "a", "y", "u", "om", "ami", "e", "ou", "ách"):
+            words.add(stem + ending)
+    return sorted(words)
+
+
+def read_words(path: Path) -> list[str]:
+    text = unicodedata.normalize("NFC", path.read_text(encoding="utf-8", errors="replace"))
+    letters = TILES.blank_letters
+    forms = {w.split("/")[0].strip().lower() for w in text.splitlines()}
+    return sorted(w for w in forms if len(w) >= 2 and set(w) <= letters)
+
+
+def build_graph(words: list[str]) -> tuple[WordGraph, str]:
+    try:
+        from rules.lexicon import compile_graph  # type: ignore[attr-defined]
+    except ImportError:
+        return TrieGraph(words), "TrieGraph (rules.lexicon.compile_graph not available)"
+    return compile_graph(words), "compiled DAWG (rules.lexicon.compile_graph)"
+
+
+def draw(rng: random.Random, bag: list[str], rack: str) -> str:
+    while len(rack) < TILES.rack_size and bag:
+        rack += bag.pop(rng.randrange(len(bag)))
+    return rack
+
+
+def play_game(graph: WordGraph, rng: random.Random, rounds: int
+              ) -> tuple[list[float], list[Board]]:
+    bag = [letter for letter, n in TILES.bag.items() for _ in range(n)]
+    board, rack = Board.empty(), ""
+    times, boards = [], []
+    for _ in range(rounds):
+        rack = draw(rng, bag, rack)
+        if not rack:
+            break
+        start = time.process_time()
+        tops = top_moves(board, rack, graph, TILES)
+        times.append(time.process_time() - start)
+        boards.append(board)
+        if not tops.tops:
+            bag.extend(rack)
+            rack = ""
+            continue
+        top = tops.tops[0]
+        board = board.place({(r, c): (letter, blank) for r, c, letter, blank in top.tiles})
+        left = list(rack)
+        for *_, letter, blank in top.tiles:
+            left.remove(BLANK if blank else letter.upper())
+        rack = "".join(left)
+    return times, boards
+
+
+def timed(board: Board, rack: str, graph: WordGraph) -> tuple[float, int]:
+    """CPU seconds of this process to generate every move (a `Move` each), and their number."""
+    start = time.process_time()
+    moves = generate(board, rack, graph, TILES)
+    return time.process_time() - start, len(moves)
+
+
+def verdict(ok: bool) -> str:
+    return "OK" if ok else "TOO SLOW"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--words", type=Path)
+    parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    start = time.perf_counter()
+    if args.words:
+        words, source = read_words(args.words), str(args.words)
+    else:
+        words, source = synthetic_words(rng, 400_000), "synthetic Slovak-looking forms"
+    graph, kind = build_graph(words)
+    print(f"lexicon: {source}: {len(words):,} forms, {kind}, "
+          f"built in {time.perf_counter() - start:.1f} s")
+    print(f"times are CPU seconds of this process (load average {os.getloadavg()[0]:.1f} on "
+          f"{os.cpu_count()} cores: wall time on a shared machine says little)")
+
+    game, boards = play_game(graph, rng, args.rounds)
+    total = sum(game)
+    print(f"a whole game's tops (count + every top, 003 tie order): {len(game)} rounds in "
+          f"{total:.2f} s "
+          f"(slowest round {max(game) * 1000:.0f} ms) — target < 10 s: {verdict(total < 10)}")
+
+    mid = [b for b in boards[5:30] if not b.is_empty] or boards
+    letters = [ch for ch, n in TILES.bag.items() if ch != BLANK for _ in range(n)]
+    plain, counts = [], []
+    for board in mid:
+        for _ in range(4):
+            took, n = timed(board, "".join(rng.sample(letters, 7)), graph)
+            plain.append(took)
+            counts.append(n)
+    median = statistics.median(plain)
+    print(f"all moves, no blank, mid-game: median {median * 1000:.1f} ms, "
+          f"max {max(plain) * 1000:.1f} ms over {len(plain)} racks "
+          f"(median {statistics.median(counts):.0f} moves) — target < 20 ms median: "
+          f"{verdict(median < 0.020)}")
+
+    blanks = []
+    for board in mid:
+        for _ in range(2):
+            took, n = timed(board, "".join(rng.sample(letters, 5)) + "??", graph)
+            blanks.append((took, n))
+    worst = max(blanks)
+    print(f"two blanks, mid-game: worst {worst[0] * 1000:.0f} ms ({worst[1]:,} moves), median "
+          f"{statistics.median(t for t, _ in blanks) * 1000:.0f} ms over {len(blanks)} racks "
+          f"— target < 1 s worst: {verdict(worst[0] < 1.0)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,140 @@
+"""`stredisko duplicate top|score`: the arbiter's duplicate commands (issue 23.7).
+
+    stredisko duplicate top --lexicon WORDS --tiles sss-100 --board BOARD.txt --rack RACK [--json]
+    stredisko duplicate score --lexicon WORDS --tiles sss-100 --board BOARD.txt --rack RACK
+                              --move "8H SLOVO" [--json]
+
+`top` counts every legal placement and lists every one scoring the top in 003 r. 5–9's order;
+`score` checks one slip (004 §6) and scores it, 0 with a Slovak reason when it is refused.
+Bad input (a board that is not 15 × 15, an unknown letter, a rack of more than 7, a coordinate
+off the board) is one Slovak line and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.cli.args import USAGE_ERROR
+from bot.cli.common import Add
+from bot.i18n import t
+from rules.duplicate.board import Board, parse_board
+from rules.duplicate.errors import DuplicateError
+from rules.duplicate.tiles import BLANK, TileSet
+from rules.duplicate.top import top_moves
+from rules.duplicate.validate import score_move
+from rules.lexicon.graph import TrieGraph, WordGraph
+from rules.profile import ProfileError
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedLexicon:
+    id: str
+    graph: WordGraph
+
+
+def read_lexicon(path: Path) -> LoadedLexicon:
+    """THE way the duplicate commands read a lexicon: a plain word list (one form per line,
+    taken exactly as given: no short-word exclusivity is applied), identified by the sha256
+    of its bytes."""
+    data = path.read_bytes()
+    text = unicodedata.normalize("NFC", data.decode("utf-8-sig"))
+    words = [line.strip().lower() for line in text.splitlines() if line.strip()]
+    if not words:
+        raise DuplicateError("lexicon_empty", f"{path}: no word", path=str(path))
+    return LoadedLexicon(f"sha256:{hashlib.sha256(data).hexdigest()[:16]}", TrieGraph(words))
+
+
+def add_command(add: Add) -> None:
+    """Add `duplicate top|score` to the `stredisko` parser."""
+    duplicate = add("duplicate", "duplikátny scrabble: najlepší ťah kola, overenie ťahu",
+                    _run)
+    actions = duplicate.add_subparsers(dest="duplicate_action", metavar="AKCIA", required=True)
+    top = actions.add_parser("top", help="všetky legálne ťahy a najlepšie z nich "
+                             "(poradie pri rovnosti: 003 r. 5–9)")
+    score = actions.add_parser("score", help="overiť a spočítať jeden ťah (004 §6)")
+    for sub in (top, score):
+        sub.add_argument("--lexicon", required=True, metavar="SLOVNÍK",
+                         help="zoznam slov (jedno slovo v tvare malými písmenami na riadok)")
+        sub.add_argument("--tiles", default="sss-100", metavar="SADA",
+                         help="sada kameňov: sss-100, sss-110, cas-100 (predvolene sss-100)")
+        sub.add_argument("--board", required=True, metavar="DOSKA.txt",
+                         help="15 riadkov po 15 znakov: '.' prázdne, VEĽKÉ písmeno kameň, "
+                         "malé písmeno žolík")
+        sub.add_argument("--rack", required=True, metavar="ZÁSOBNÍK",
+                         help="písmená zásobníka veľkými písmenami, '?' žolík")
+        sub.add_argument("--json", action="store_true", help="výsledok ako dokument JSON")
+    score.add_argument("--move", required=True, metavar="ŤAH",
+                       help="napr. \"8H SLOVO\" (vodorovne), \"H8 SLOVO\" (zvisle), "
+                       "\"H8 O SLOVO\"; žolík malým písmenom alebo v zátvorke")
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        tiles = TileSet.load(args.tiles)
+    except ProfileError as exc:
+        return _usage(str(exc))
+    try:
+        board = parse_board(Path(args.board).read_text(encoding="utf-8"),
+                            frozenset(tiles.letters), tiles.blank_letters)
+        rack = _rack(args.rack, tiles)
+        lexicon = read_lexicon(Path(args.lexicon))
+        if args.duplicate_action == "top":
+            return _top(board, rack, lexicon, tiles, args.json)
+        return _score(board, rack, args.move, lexicon, tiles, args.json)
+    except DuplicateError as exc:
+        return _usage(t(f"duplicate.input.{exc.code}", **exc.params))
+    except UnicodeDecodeError as exc:
+        return _usage(str(exc))
+
+
+def _usage(line: str) -> int:
+    print(t("cli.error", reason=line), file=sys.stderr)
+    return USAGE_ERROR
+
+
+def _rack(text: str, tiles: TileSet) -> str:
+    if not 1 <= len(text) <= tiles.rack_size:
+        raise DuplicateError("rack_size", f"a rack of {len(text)}", size=tiles.rack_size,
+                             count=len(text))
+    for ch in text:
+        if ch != BLANK and ch.lower() not in tiles.letters:
+            raise DuplicateError("rack_letter", f"unknown rack letter {ch!r}", letter=ch)
+    return text.upper()
+
+
+def _top(board: Board, rack: str, lexicon: LoadedLexicon, tiles: TileSet, as_json: bool
+         ) -> int:
+    result = top_moves(board, rack, lexicon.graph, tiles)
+    if as_json:
+        print(json.dumps({**result.as_dict(), "lexicon": lexicon.id, "tiles": tiles.name},
+                         ensure_ascii=False))
+        return 0
+    print(t("duplicate.top_summary", count=result.count, score=result.score,
+            lexicon=lexicon.id, tiles=tiles.name))
+    for move in result.tops:
+        print(t("duplicate.top_row", coord=move.coord, word=move.word, score=move.score))
+    if not result.tops:
+        print(t("duplicate.top_none"))
+    return 0
+
+
+def _score(board: Board, rack: str, move: str, lexicon: LoadedLexicon, tiles: TileSet,
+           as_json: bool) -> int:
+    verdict = score_move(board, rack, move, lexicon.graph, tiles)
+    reason = t(f"duplicate.reason.{verdict.reason}", **verdict.params) if verdict.reason \
+        else None
+    if as_json:
+        print(json.dumps({"valid": verdict.valid, "score": verdict.score,
+                          "words": list(verdict.words), "reason": reason, "rule": verdict.rule,
+                          "lexicon": lexicon.id, "tiles": tiles.name}, ensure_ascii=False))
+    elif verdict.valid:
+        print(t("duplicate.valid", score=verdict.score, words=", ".join(verdict.words)))
+    else:
+        print(t("duplicate.invalid", reason=reason))
+    return 0

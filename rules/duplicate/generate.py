@@ -1,0 +1,332 @@
+"""Every legal placement of a rack (issue 23.3): Appel & Jacobson's generator over a word graph.
+
+Appel & Jacobson, "The world's fastest Scrabble program" (CACM 1988): moves are built only
+from anchor squares (empty squares next to a tile; H8 on an empty board), with a left part
+on the empty non-anchor squares before the anchor (or the tiles already there) and an
+extension to the right, letter by letter along the graph's arcs; each square's cross-check
+(the letters whose perpendicular word is admissible) and cross score are computed once per
+call. Down moves are across moves on the transposed board. Each placement is found exactly
+once per direction (from its leftmost new tile's anchor); a one-tile play that makes a word
+both ways is found by both passes and reported once, read the way `one_tile` chooses. Scores
+are computed inline: premiums under new tiles only, blanks 0, cross words, the bingo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rules.duplicate.board import LETTER_MULT, SIZE, WORD_MULT, Board
+from rules.duplicate.move import Move, Tile
+from rules.duplicate.tiles import BLANK, TileSet
+from rules.lexicon.graph import WordGraph
+
+_LETTER_MULT_T = tuple(zip(*LETTER_MULT, strict=True))
+_WORD_MULT_T = tuple(zip(*WORD_MULT, strict=True))
+
+#: a placement as the generator finds it, in its pass's frame: (row, first column, end column,
+#: new tiles ((col, letter, blank), …), score)
+Raw = tuple[int, int, int, tuple[tuple[int, str, bool], ...], int]
+
+
+#: of the two readings of a one-tile play that makes a word both ways (across, down): the one
+#: reported
+OneTile = Callable[[Move, Move], Move]
+
+
+def longer_reading(across: Move, down: Move) -> Move:
+    """The longer of the two words; equal: the across one (a `TopSettings` default)."""
+    return down if len(down.word) > len(across.word) else across
+
+
+def across_reading(across: Move, down: Move) -> Move:
+    return across
+
+
+def generate(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
+             one_tile: OneTile = longer_reading) -> list[Move]:
+    """All legal placements of `rack` (upper-case letters, '?' a blank) on `board`."""
+    moves: list[Move] = []
+    for across in (True, False):
+        frame = board if across else board.transposed()
+        found = _Pass(frame, rack, graph, tiles, across, None)
+        moves.extend(_to_move(frame, raw, across) for raw in found.run())
+    return _one_reading(moves, one_tile)
+
+
+def best_moves(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
+               one_tile: OneTile = longer_reading) -> tuple[int, list[Move]]:
+    """The number of legal placements and those with the highest score (unordered): what
+    the top needs, without building a `Move` for every placement."""
+    count, best = 0, -1
+    kept: list[tuple[Board, Raw, bool]] = []
+    for across in (True, False):
+        frame = board if across else board.transposed()
+        found = _Pass(frame, rack, graph, tiles, across, best)
+        raws = found.run()
+        # a one-tile play read both ways was counted by the across pass already
+        count += found.count - (0 if across else found.doubles)
+        if found.best > best:
+            best, kept = found.best, []
+        kept.extend((frame, raw, across) for raw in raws if raw[4] == best)
+    moves = [_to_move(frame, raw, across) for frame, raw, across in kept]
+    return count, _one_reading(moves, one_tile)
+
+
+def _one_reading(moves: list[Move], one_tile: OneTile) -> list[Move]:
+    """`moves` (across ones first) with each one-tile play once, read as `one_tile` says."""
+    seen: dict[frozenset[Tile], int] = {}
+    out: list[Move] = []
+    for move in moves:
+        if len(move.tiles) == 1:
+            at = seen.get(move.placement)
+            if at is not None:
+                out[at] = one_tile(out[at], move)
+                continue
+            seen[move.placement] = len(out)
+        out.append(move)
+    return out
+
+
+def _to_move(frame: Board, raw: Raw, across: bool) -> Move:
+    row, start, end, laid_cols, score = raw
+    cells = frame.cells[row]
+    new = {col: (letter, blank) for col, letter, blank in laid_cols}
+    spelled = []
+    for col in range(start, end):
+        letter, blank = new.get(col) or (cells[col] or "", (row, col) in frame.blanks)
+        spelled.append(letter if blank else letter.upper())
+    if across:
+        laid = tuple((row, col, letter, blank) for col, letter, blank in laid_cols)
+        return Move(row, start, True, "".join(spelled), score, laid)
+    laid = tuple((col, row, letter, blank) for col, letter, blank in laid_cols)
+    return Move(start, row, False, "".join(spelled), score, laid)
+
+
+class _Pass:
+    """One direction's generation (across on `board`, which is transposed for down).
+    `floor` None keeps every placement; a number keeps only the best ones scoring at least
+    that (`count` counts them all either way)."""
+
+    def __init__(self, board: Board, rack: str, graph: WordGraph, tiles: TileSet,
+                 across: bool, floor: int | None) -> None:
+        self.cells = board.cells
+        self.graph = graph
+        self.arcs = graph.arcs
+        self.final = graph.final
+        self.values = tiles.values
+        self.blank_letters = tiles.blank_letters
+        self.rack_size, self.bingo = tiles.rack_size, tiles.bingo
+        self.letter_mult = LETTER_MULT if across else _LETTER_MULT_T
+        self.word_mult = WORD_MULT if across else _WORD_MULT_T
+        #: the points of the tile on each square (0: a blank or no tile)
+        self.points = [[0 if cell is None or (r, c) in board.blanks else self.values[cell]
+                        for c, cell in enumerate(row)] for r, row in enumerate(self.cells)]
+        self.doubles = 0  # one-tile plays that make a word the other way too
+        self.rack: dict[str, int] = {}
+        self.blanks = 0
+        for ch in rack:
+            if ch == BLANK:
+                self.blanks += 1
+            else:
+                self.rack[ch.lower()] = self.rack.get(ch.lower(), 0) + 1
+        self.tiles_in_rack = len(rack)
+        self.keep_all = floor is None
+        self.best = -1 if floor is None else floor
+        self.count = 0
+        self.found: list[Raw] = []
+
+    # --- cross-checks ---------------------------------------------------------------------
+
+    def _cross(self, r: int, c: int) -> tuple[frozenset[str] | None, int]:
+        """The letters allowed on empty (r, c) by the word it makes down (None: no word, any
+        letter) and the points of that word's tiles already on the board."""
+        cells = self.cells
+        top = r
+        while top > 0 and cells[top - 1][c] is not None:
+            top -= 1
+        bottom = r
+        while bottom < SIZE - 1 and cells[bottom + 1][c] is not None:
+            bottom += 1
+        if top == r and bottom == r:
+            return None, 0
+        points = sum(self.points[k][c] for k in range(top, bottom + 1))
+        node: int | None = self.graph.root
+        for k in range(top, r):
+            node = self.arcs(node).get(cells[k][c] or "")
+            if node is None:
+                return frozenset(), points
+        suffix = [cells[k][c] or "" for k in range(r + 1, bottom + 1)]
+        allowed = []
+        for letter, nxt in self.arcs(node).items():
+            walk: int | None = nxt
+            for ch in suffix:
+                walk = self.arcs(walk).get(ch)
+                if walk is None:
+                    break
+            if walk is not None and self.final(walk):
+                allowed.append(letter)
+        return frozenset(allowed), points
+
+    def _anchors(self) -> list[tuple[int, int]]:
+        cells = self.cells
+        if all(cell is None for row in cells for cell in row):
+            return [(7, 7)]
+        return [(r, c) for r in range(SIZE) for c in range(SIZE)
+                if cells[r][c] is None and any(
+                    0 <= nr < SIZE and 0 <= nc < SIZE and cells[nr][nc] is not None
+                    for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)))]
+
+    # --- generation -----------------------------------------------------------------------
+
+    def run(self) -> list[Raw]:
+        anchors = self._anchors()
+        anchor_set = set(anchors)
+        none: tuple[None, int] = (None, 0)
+        self.cross = [[none] * SIZE for _ in range(SIZE)]
+        for r, c in anchors:
+            self.cross[r][c] = self._cross(r, c)
+        cells = self.cells
+        for r, c in anchors:
+            row = cells[r]
+            if c > 0 and row[c - 1] is not None:  # the left part is the tiles there
+                start = c - 1
+                while start > 0 and row[start - 1] is not None:
+                    start -= 1
+                node: int | None = self.graph.root
+                for k in range(start, c):
+                    node = self.arcs(node).get(row[k] or "")
+                    if node is None:
+                        break
+                if node is not None:
+                    self._extend(r, c, node, c, start, (), [],
+                                 sum(self.points[r][start:c]), 1, 0)
+                continue
+            limit = 0
+            while c - limit - 1 >= 0 and row[c - limit - 1] is None and \
+                    (r, c - limit - 1) not in anchor_set:
+                limit += 1
+            self._left(r, c, self.graph.root, [], min(limit, self.tiles_in_rack - 1))
+        return self.found
+
+    def _left(self, r: int, anchor: int, node: int, left: list[tuple[str, bool]],
+              limit: int) -> None:
+        """Every left part on the empty squares before the anchor (they have no neighbour,
+        so no cross-check), each followed by its extensions through the anchor. The left
+        part is scored only when a placement is recorded (most left parts lead to none)."""
+        self._extend(r, anchor, node, anchor, anchor - len(left), left, [], 0, 1, 0)
+        if limit == 0:
+            return
+        arcs, rack = self.arcs(node), self.rack
+        if self.blanks:
+            for letter, nxt in arcs.items():
+                n = rack.get(letter)
+                if n:
+                    rack[letter] = n - 1
+                    left.append((letter, False))
+                    self._left(r, anchor, nxt, left, limit - 1)
+                    left.pop()
+                    rack[letter] = n
+                if letter in self.blank_letters:
+                    self.blanks -= 1
+                    left.append((letter, True))
+                    self._left(r, anchor, nxt, left, limit - 1)
+                    left.pop()
+                    self.blanks += 1
+            return
+        for letter, n in rack.items():
+            if n:
+                nxt = arcs.get(letter)
+                if nxt is not None:
+                    rack[letter] = n - 1
+                    left.append((letter, False))
+                    self._left(r, anchor, nxt, left, limit - 1)
+                    left.pop()
+                    rack[letter] = n
+
+    def _extend(self, r: int, anchor: int, node: int, col: int, start: int,
+                left: Sequence[tuple[str, bool]], laid: list[tuple[int, str, bool]],
+                main: int, factor: int, cross: int) -> None:
+        """Extend to the right from `col`: `left` is the new left part (from `start`),
+        `laid` the new tiles from the anchor on; `main`, `factor` and `cross` score what lies
+        from the anchor on (and the board's tiles before it)."""
+        row, arcs = self.cells[r], self.arcs
+        while col < SIZE:  # tiles already there: follow them
+            ch = row[col]
+            if ch is None:
+                break
+            nxt = arcs(node).get(ch)
+            if nxt is None:
+                return
+            node = nxt
+            main += self.points[r][col]
+            col += 1
+        if col > anchor and col - start >= 2 and self.final(node):
+            self._record(r, start, col, left, laid, main, factor, cross)
+        if col == SIZE:
+            return
+        allowed, cross_points = self.cross[r][col]
+        if allowed is not None and not allowed:
+            return
+        lm, wm = self.letter_mult[r][col], self.word_mult[r][col]
+        factor *= wm
+        crossed = allowed is not None
+        node_arcs, rack, values = arcs(node), self.rack, self.values
+        if self.blanks:
+            # a tile right after this square: a letter the graph cannot continue with it is
+            # skipped here rather than in a call that would fail at once (blanks try every
+            # letter)
+            then = row[col + 1] if col + 1 < SIZE else None
+            for letter, nxt in node_arcs.items():
+                if (crossed and letter not in allowed) or \
+                        (then is not None and then not in arcs(nxt)):  # type: ignore[operator]
+                    continue
+                n = rack.get(letter)
+                if n:
+                    rack[letter] = n - 1
+                    points = values[letter] * lm
+                    laid.append((col, letter, False))
+                    self._extend(r, anchor, nxt, col + 1, start, left, laid, main + points, factor,
+                                 cross + (cross_points + points) * wm if crossed else cross)
+                    laid.pop()
+                    rack[letter] = n
+                if letter in self.blank_letters:
+                    self.blanks -= 1
+                    laid.append((col, letter, True))
+                    self._extend(r, anchor, nxt, col + 1, start, left, laid, main, factor,
+                                 cross + cross_points * wm if crossed else cross)
+                    laid.pop()
+                    self.blanks += 1
+            return
+        for letter, n in rack.items():
+            if not n:
+                continue
+            nxt = node_arcs.get(letter)
+            if nxt is None or (crossed and letter not in allowed):  # type: ignore[operator]
+                continue
+            rack[letter] = n - 1
+            points = values[letter] * lm
+            laid.append((col, letter, False))
+            self._extend(r, anchor, nxt, col + 1, start, left, laid, main + points, factor,
+                         cross + (cross_points + points) * wm if crossed else cross)
+            laid.pop()
+            rack[letter] = n
+
+    def _record(self, r: int, start: int, end: int, left: Sequence[tuple[str, bool]],
+                laid: list[tuple[int, str, bool]], main: int, factor: int, cross: int) -> None:
+        tiles = len(left) + len(laid)
+        if tiles == 1 and self.cross[r][laid[0][0]][0] is not None:
+            self.doubles += 1
+        self.count += 1
+        if left:
+            lm, wm, values = self.letter_mult[r], self.word_mult[r], self.values
+            for col, (letter, blank) in enumerate(left, start):
+                if not blank:
+                    main += values[letter] * lm[col]
+                factor *= wm[col]
+        score = main * factor + cross + (self.bingo if tiles == self.rack_size else 0)
+        if self.keep_all or score >= self.best:
+            if score > self.best and not self.keep_all:
+                self.best = score
+                self.found = []
+            placed = tuple((col, letter, blank) for col, (letter, blank) in enumerate(left, start))
+            self.found.append((r, start, end, placed + tuple(laid), score))
