@@ -3,10 +3,11 @@
 Secrets (the Discord token, the herna.net login) may come from either; the environment wins.
 They are kept out of every repr so they never reach a log.
 
-A relative path written in the file (`[store] path`, `[discord] heartbeat_file`) is relative to
-the file's own folder, so `stredisko create` and `stredisko run` find the same database from any
-working directory; a path from the environment (`STREDISKO_DB`, `STREDISKO_HEARTBEAT`) or a
-default without a file is relative to the working directory, as any shell path is.
+A relative path written in the file (`[store] path`, `[discord] heartbeat_file`, `[lexicon]
+dir`) is relative to the file's own folder, so `stredisko create` and `stredisko run` find the
+same database from any working directory; a path from the environment (`STREDISKO_DB`,
+`STREDISKO_HEARTBEAT`) or a default without a file is relative to the working directory, as any
+shell path is.
 Every message is Slovak, from the catalogue (`config.*`), and names the key to fix.
 """
 
@@ -79,12 +80,21 @@ class SeasonConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class LexiconConfig:
+    dir: str = "lexicons"  # where `--lexicon ID` finds built lexicons (ID.lex)
+    default: str = ""  # the lexicon `stredisko word` uses without --lexicon (an id or file)
+    rules: str = ""  # /slovo's admissibility profile ("" = the lexicon's own, else sss)
+    block_during_duplicate: bool = True  # /slovo refuses a player in an open duplicate round
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     store: StoreConfig = field(default_factory=StoreConfig)
     discord: DiscordConfig = field(default_factory=DiscordConfig)
     herna: HernaConfig = field(default_factory=HernaConfig)
     sync: SyncConfig = field(default_factory=SyncConfig)
     season: SeasonConfig = field(default_factory=SeasonConfig)
+    lexicon: LexiconConfig = field(default_factory=LexiconConfig)
 
 
 _SECTIONS: dict[str, type] = {
@@ -93,6 +103,7 @@ _SECTIONS: dict[str, type] = {
     "herna": HernaConfig,
     "sync": SyncConfig,
     "season": SeasonConfig,
+    "lexicon": LexiconConfig,
 }
 _ENV = {
     ("discord", "token"): "DISCORD_TOKEN",
@@ -103,7 +114,8 @@ _ENV = {
     ("discord", "heartbeat_file"): "STREDISKO_HEARTBEAT",
 }
 #: keys holding a file's path: relative to the config file's folder when written there
-_PATHS = {("store", "path"), ("discord", "heartbeat_file"), ("season", "file")}
+_PATHS = {("store", "path"), ("discord", "heartbeat_file"), ("season", "file"),
+          ("lexicon", "dir")}
 #: numbers that must be positive (a zero poll or heartbeat would spin); others must not be
 #: negative (0 means "none" or "no limit" where the example says so)
 _POSITIVE = {("discord", "heartbeat_seconds"), ("sync", "poll_minutes"),
@@ -183,11 +195,20 @@ def _section(cls: type, name: str, values: dict[str, Any]) -> Any:
     return cls(**values)
 
 
+def _rules_names() -> list[str]:
+    from rules.lexicon.admissibility import admissibility_names  # only when [lexicon] rules is set
+
+    return admissibility_names()
+
+
 def _check_value(section: str, key: str, value: Any) -> None:
     """A value of the right type that still cannot work: a negative number, a zero interval,
     a nightly time that is no time of day."""
     if (section, key) == ("sync", "nightly") and not _CLOCK.fullmatch(value):
         raise ConfigError.of("not_clock", section=section, option=key, value=_as_written(value))
+    if (section, key) == ("lexicon", "rules") and value and value not in _rules_names():
+        raise ConfigError.of("not_rules", section=section, option=key, value=_as_written(value),
+                             known=", ".join(_rules_names()))
     if isinstance(value, bool) or not isinstance(value, int | float):
         return
     if value <= 0 if (section, key) in _POSITIVE else value < 0:

@@ -21,6 +21,7 @@ from bot.cli import (
     export,
     herna,
     identity,
+    lexicon,
     outbox,
     programs,
     rulings,
@@ -63,7 +64,7 @@ def _parser() -> argparse.ArgumentParser:
         tournament.add_finish, views.add_show, rulings.add_rule, export.add_command,
         views.add_publish_page, tournament.add_sync, programs.add_rehearse, programs.add_run,
         identity.add_commands, herna.add_commands, tournament.add_decay, season.add_command,
-        outbox.add_command, duplicate.add_command,
+        lexicon.add_commands, outbox.add_command, duplicate.add_command,
     ):
         register(add)
     return parser

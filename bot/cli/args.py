@@ -133,6 +133,10 @@ def _reason(text: str) -> str:
     return bounds.reason(text)
 
 
+def _port(text: str) -> int:
+    return int(bounds.number(text, "port", "port"))
+
+
 def _slug(text: str) -> str:
     return bounds.name(text, "skratka turnaja")
 
@@ -157,4 +161,5 @@ round_or_folder = _checked(_round_or_folder, "kolo")
 nick = _checked(_nick, "prezývka")
 reason = _checked(_reason, "zdôvodnenie")
 slug = _checked(_slug, "skratka turnaja")
+port = _checked(_port, "port")
 season = _checked(_season, "sezóna")

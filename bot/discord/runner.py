@@ -29,13 +29,14 @@ import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import time
+from functools import partial
 from pathlib import Path
 
 import aiohttp
 import discord
 
 from bot.clock import SystemClock
-from bot.config import Config, ConfigError, DiscordConfig, load_config
+from bot.config import Config, ConfigError, DiscordConfig, LexiconConfig, load_config
 from bot.discord.client import StrediskoBot
 from bot.discord.heartbeat import Heartbeat
 from bot.discord.i18n import SLOVAK, t
@@ -49,7 +50,7 @@ from bot.discord.startup import (
     resolve_guild_config,
 )
 from bot.scheduler import Scheduler
-from bot.services import lease, periodic
+from bot.services import lease, periodic, word_check
 from bot.services.app import App
 from bot.services.sync import nightly, poll_current_round
 from bot.store import NotFoundError, Store, Tournament, get_tournament_by_slug
@@ -131,19 +132,27 @@ def herna_factory(config: Config) -> Callable[[], HernaClient] | None:
     return client_factory(config.herna)
 
 
+NO_LEXICON = LexiconConfig(default="")  # /slovo answers that no lexicon is set up
+
+
 def build_bot(
     app_holder: list[App], slug: str, herna: Callable[[], HernaClient] | None = None,
-    season_file: str = "",
+    season_file: str = "", lexicon: LexiconConfig = NO_LEXICON,
 ) -> StrediskoBot:
     """The bot with the player, head-admin and season cogs; they read the App from
     `app_holder` (the App needs the bot's notifier, the bot needs the cogs: the holder breaks
-    the cycle). `season_file` is config.toml's `[season] file` ("" = none)."""
+    the cycle). `season_file` is config.toml's `[season] file` ("" = none); `lexicon` its
+    `[lexicon]` section, which /slovo loads on its first check."""
     from bot.discord.cogs import admin_cog_factory, player_cog_factory
     from bot.discord.cogs.season import season_cog_factory
+    from bot.discord.cogs.word import word_cog_factory
 
     return StrediskoBot(cogs=[player_cog_factory(app_holder, slug),
                               admin_cog_factory(app_holder, slug, herna=herna),
-                              season_cog_factory(app_holder, season_file)])
+                              season_cog_factory(app_holder, season_file),
+                              word_cog_factory(app_holder, slug,
+                                               partial(word_check.configured, lexicon),
+                                               word_check.policy_of(lexicon))])
 
 
 def make_scheduler(
@@ -276,7 +285,7 @@ async def serve(
         check_admin_recipients(config.discord, tournament)
         holder: list[App] = []
         herna = herna_factory(config)
-        bot = build_bot(holder, slug, herna, config.season.file)
+        bot = build_bot(holder, slug, herna, config.season.file, config.lexicon)
         admin_channel = config.discord.admin_channel_id or None
         app = App(store, SystemClock(), DiscordNotifier(bot, store, admin_channel_id=admin_channel))
         holder.append(app)

@@ -28,7 +28,7 @@ def test_environment_overrides_file_secrets(tmp_path: Path) -> None:
     ("text", "message"),
     [
         ("[discrod]\n", "neznáma sekcia [discrod] – nemysleli ste discord? (známe: store, "
-                         "discord, herna, sync, season)"),
+                         "discord, herna, sync, season, lexicon)"),
         ("[herna]\nretries = 'three'\n",
          '[herna] retries: očakáva sa celé číslo (bez úvodzoviek), zadané "three"'),
         ("[discord]\nguild_id = '123'\n",

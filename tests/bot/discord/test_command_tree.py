@@ -61,3 +61,12 @@ async def test_result_scores_are_whole_numbers_within_the_score_bound(
         ("moje_skore", discord.AppCommandOptionType.integer.value, 0, bounds.SCORE_MAX, True),
         ("skore_supera", discord.AppCommandOptionType.integer.value, 0, bounds.SCORE_MAX, True),
     ]
+
+
+async def test_slovo_takes_one_word_and_is_open_to_players(
+    registered: dict[str, dict[str, Any]],
+) -> None:
+    slovo = registered["slovo"]
+    assert slovo["default_member_permissions"] is None
+    assert [(o["name"], o["type"], o["required"]) for o in slovo["options"]] == [
+        ("tvar", discord.AppCommandOptionType.string.value, True)]

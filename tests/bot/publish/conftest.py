@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import fcntl
-import os
-import shutil
-import subprocess
-import tempfile
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,6 +10,8 @@ import pytest
 
 from bot.publish import Player, ResultStatus, ScreloChange, TableResult, TournamentReport
 from rules.model import Case, End, Rating, Result, Standing
+
+from ..chromium import browser_flags, ensure_chromium
 
 XSS_NAME = '<script>alert("x")</script> & "Ľubo"'
 XSS_NICK = '"><img src=x onerror=alert(1)>'
@@ -177,57 +174,6 @@ def report() -> TournamentReport:
 
 # --- headless Chromium -----------------------------------------------------------------------
 
-UNREACHABLE = (
-    "Could not resolve",
-    "Temporary failure resolving",
-    "Failed to fetch",
-    "Unable to fetch some archives",
-    "Network is unreachable",
-    "Connection timed out",
-    "Unable to connect",
-)
-
-
-def _apt(*args: str) -> subprocess.CompletedProcess[str]:
-    sudo = [] if os.geteuid() == 0 else ["sudo", "-n"]
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    return subprocess.run(
-        [*sudo, "apt-get", *args], capture_output=True, text=True, env=env, timeout=900
-    )
-
-
-def ensure_chromium() -> str:
-    """The path of a `chromium` binary, installing the Debian package when it is missing.
-
-    Skips only when the install fails because no package source can be reached; any other
-    failure is an error with apt's own words.
-    """
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found:
-        return found
-    if os.geteuid() != 0 and shutil.which("sudo") is None:
-        pytest.fail("chromium is missing and apt-get needs root: run `apt-get install chromium`")
-    # pytest-xdist workers (and parallel sessions) install one at a time: apt holds its own
-    # lock and fails rather than waits; the first installs, the next finds the binary.
-    with (Path(tempfile.gettempdir()) / "stredisko-apt-chromium.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        found = shutil.which("chromium") or shutil.which("chromium-browser")
-        if found:
-            return found
-        # apt-get update may exit 0 although every source failed; then the install finds no
-        # package, and the update's own output tells that the sources were out of reach.
-        update = _apt("update")
-        install = _apt("install", "-y", "chromium")
-    if install.returncode != 0:
-        output = update.stdout + update.stderr + install.stdout + install.stderr
-        if any(sign in output for sign in UNREACHABLE):
-            pytest.skip("chromium is not installed and no package source is reachable")
-        pytest.fail(f"apt-get install chromium failed:\n{output[-2000:]}")
-    found = shutil.which("chromium")
-    if not found:
-        pytest.fail("apt-get installed chromium but no `chromium` binary is on PATH")
-    return found
-
 
 @pytest.fixture(scope="session")
 def chromium() -> str:
@@ -236,17 +182,4 @@ def chromium() -> str:
 
 @pytest.fixture
 def browser_args(tmp_path: Path) -> list[str]:
-    """Flags for a quiet, offline headless run with a throw-away profile."""
-    return [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--hide-scrollbars",
-        f"--user-data-dir={tmp_path / 'chromium-profile'}",
-    ]
+    return browser_flags(tmp_path / "chromium-profile")

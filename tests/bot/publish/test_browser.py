@@ -9,11 +9,7 @@ one), so the width is measured by a separate wrapper page of the same origin tha
 from __future__ import annotations
 
 import json
-import os
-import struct
-import subprocess
 import threading
-import zlib
 from collections.abc import Iterator
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -25,8 +21,9 @@ from bs4 import BeautifulSoup
 
 from bot.publish import write_results_page
 
+from ..chromium import ink_of, run_chromium, screenshots_dir
+
 PHONE = (390, 844)
-ROOT = Path(__file__).parents[3]
 
 MEASURE = """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">
 <iframe id="page" src="index.html" style="width:%dpx;height:%dpx;border:0"></iframe>
@@ -117,14 +114,6 @@ def site(report, tmp_path: Path) -> Iterator[str]:
         server.server_close()
 
 
-def run_chromium(binary: str, args: list[str], *extra: str) -> str:
-    done = subprocess.run(
-        [binary, *args, *extra], capture_output=True, text=True, timeout=120, check=False
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
-
-
 def test_visitor_sees_the_results(chromium, browser_args, site, report):
     dom = run_chromium(chromium, browser_args, "--dump-dom", f"{site}/index.html")
     soup = BeautifulSoup(dom, "lxml")
@@ -189,45 +178,6 @@ def test_an_excluded_players_row_is_no_taller_than_another(measured):
     assert standings["e"]["row"]["height"] <= standings["a"]["row"]["height"] + 1, standings
 
 
-def png_pixels(path: Path) -> tuple[int, int, list[bytes]]:
-    """Width, height and RGB(A) rows of an 8-bit, non-interlaced PNG (what Chromium writes)."""
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    pos, idat, header = 8, b"", b""
-    while pos < len(data):
-        (length,) = struct.unpack(">I", data[pos : pos + 4])
-        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
-        header = body if kind == b"IHDR" else header
-        idat += body if kind == b"IDAT" else b""
-        pos += 12 + length
-    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
-    assert depth == 8 and colour in (2, 6) and interlace == 0, "unexpected PNG format"
-    bpp = 3 if colour == 2 else 4
-    raw, stride, rows, prev = zlib.decompress(idat), width * bpp, [], bytes(width * bpp)
-    for y in range(height):
-        kind, line = (
-            raw[y * (stride + 1)],
-            bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)]),
-        )
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
-            if kind == 1:
-                line[i] = (line[i] + a) & 0xFF
-            elif kind == 2:
-                line[i] = (line[i] + b) & 0xFF
-            elif kind == 3:
-                line[i] = (line[i] + (a + b) // 2) & 0xFF
-            elif kind == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                pred = a if pa <= pb and pa <= pc else b if pb <= pc else c
-                line[i] = (line[i] + pred) & 0xFF
-        rows.append(bytes(line))
-        prev = bytes(line)
-    return width, height, rows
-
-
 #: (file, window) of the screenshots a person looks at: a phone's first screen and its whole
 #: page, a desktop's first screen and its whole page
 SHOTS = (
@@ -240,21 +190,7 @@ SHOTS = (
 
 @pytest.fixture
 def screenshots() -> Path:
-    """Where the screenshots go: $STREDISKO_SCREENSHOTS or build/screenshots (git ignores
-    build/); kept after the run for a person to look at."""
-    folder = Path(os.environ.get("STREDISKO_SCREENSHOTS") or ROOT / "build" / "screenshots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def ink_of(shot: Path, size: tuple[int, int]) -> tuple[float, int, list[bytes]]:
-    """How much of a screenshot is dark, how many shades it has, and its pixels."""
-    width, height, rows = png_pixels(shot)
-    assert (width, height) == size
-    bpp = len(rows[0]) // width
-    pixels = [row[i : i + 3] for row in rows for i in range(0, len(row), bpp)]
-    ink = sum(1 for p in pixels if min(p) < 200) / len(pixels)
-    return ink, len(set(pixels)), pixels
+    return screenshots_dir()
 
 
 def test_screenshots_at_phone_and_desktop_width(chromium, browser_args, site, screenshots):

@@ -1,0 +1,176 @@
+"""Lexicons and word checks (issue 22):
+
+- `stredisko word WORD… [--lexicon FILE|ID] [--rules sss|cas] [--json]`: each word PLATNÉ or
+  NEPLATNÉ with the list that decided and the rule. Exit 0 when all are valid, 1 when any is
+  not, 2 on bad input (a query that is no word, a lexicon that cannot be read).
+  `--lexicon` takes a built lexicon (file or id in `[lexicon] dir`) or a plain word list;
+  without it, `[lexicon] default`. The rules default to those the lexicon was built under,
+  else `sss`; under `sss` the B2/B3 lists decide 2- and 3-letter words whatever the file says.
+- `stredisko lexicon build WORDS --rules sss|cas -o OUT [--short-lists DIR|FILE…]`: the compiled
+  lexicon (the admissible set, the exclusive lists applied). Exit 0, 2 on bad input.
+- `stredisko lexicon standin sk|cs -o FILE`: a stand-in word list from hunspell-sk/-cs
+  (bot.services.lexicon_standin). Exit 0, 2 when a tool or dictionary is missing.
+- `stredisko lexicon show FILE|ID`: a built lexicon's id, sources and counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from bot.cli.common import Add, config
+from bot.cli.word_serve import add_serve_options, serve_command
+from bot.i18n import t
+from bot.services import lexicon as service
+from bot.services.lexicon_standin import DICTIONARIES, build_standin
+from bot.services.word_check import load_for_check
+from rules.lexicon import Lexicon, LexiconError
+from rules.lexicon.admissibility import admissibility_names
+from rules.lexicon.judge import normalize
+
+INPUT_ERROR = 2
+
+
+def _fail(message: str) -> int:
+    print(message, file=sys.stderr)
+    return INPUT_ERROR
+
+
+def _directory(args: argparse.Namespace) -> tuple[Path, str]:
+    settings = config(args).lexicon
+    return Path(settings.dir), settings.default
+
+
+def word_command(args: argparse.Namespace) -> int:
+    if not args.words and not args.serve:
+        return _fail(t("input.cli_required", names="SLOVO"))
+    try:
+        words = [normalize(word) for word in args.words]  # a bad query costs no loading
+        directory, default = _directory(args)
+        notes: list[str] = []
+        lexicon, rules = load_for_check(args.lexicon or default, directory, args.rules, notes)
+        rules_name = rules.name
+        verdicts = service.check_words(words, lexicon, rules)
+    except LexiconError as exc:
+        return _fail(str(exc))
+    for note in notes:
+        print(note, file=sys.stderr)
+    if args.serve:  # the hall's page (bot.cli.word_serve); words given too are checked first
+        return serve_command(args, lexicon, rules)
+    if args.json:
+        document = {
+            "lexicon": {"id": lexicon.id, "title": lexicon.title, "forms": lexicon.forms,
+                        "rules": lexicon.rules, "standin": lexicon.standin},
+            "rules": rules_name,
+            "verdicts": [verdict.as_dict() for verdict in verdicts],
+        }
+        json.dump(document, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print(t("lexicon.header", id=lexicon.id, title=lexicon.title, forms=lexicon.forms,
+                rules=rules_name))
+        for verdict in verdicts:
+            answer = t("lexicon.valid" if verdict.valid else "lexicon.invalid")
+            print(t("lexicon.verdict", word=verdict.word, answer=answer, source=verdict.source,
+                    rule=verdict.rule, reason=verdict.reason))
+    return 0 if all(verdict.valid for verdict in verdicts) else 1
+
+
+def build_command(args: argparse.Namespace) -> int:
+    started = time.monotonic()
+    try:
+        report = service.build(Path(args.words), args.rules, Path(args.out),
+                               [Path(p) for p in args.short_lists or ()], args.title,
+                               strict=not args.skip_invalid)
+    except LexiconError as exc:
+        return _fail(str(exc))
+    for note in report.notes:
+        print(note, file=sys.stderr)
+    _describe(report.lexicon, report.path, report.bytes, time.monotonic() - started)
+    return 0
+
+
+def _describe(lexicon: Lexicon, path: Path, size: int, seconds: float,
+              message: str = "lexicon.built") -> None:
+    graph = lexicon.graph
+    print(t(message, id=lexicon.id, path=str(path), forms=lexicon.forms,
+            nodes=getattr(graph, "node_count", "?"), arcs=getattr(graph, "arc_count", "?"),
+            size=size // 1024, seconds=round(seconds, 1)))
+    print(f"  {lexicon.title}")
+    for source in lexicon.sources:
+        print(t("lexicon.built_source", name=source.name, lines=source.lines,
+                forms=source.forms, sha256=source.sha256 or "—"))
+    for length, title in sorted(lexicon.exclusive.items()):
+        print(t("lexicon.built_exclusive", length=length, title=title))
+
+
+def show_command(args: argparse.Namespace) -> int:
+    try:
+        directory, _ = _directory(args)
+        path = service.lexicon_path(args.lexicon, directory)
+        started = time.monotonic()
+        lexicon = service.load(path, directory)
+    except LexiconError as exc:
+        return _fail(str(exc))
+    _describe(lexicon, path, path.stat().st_size, time.monotonic() - started, "lexicon.shown")
+    return 0
+
+
+def standin_command(args: argparse.Namespace) -> int:
+    folders = [Path(args.dict_dir)] if args.dict_dir else None
+    try:
+        report = (build_standin(args.language, Path(args.out), folders) if folders
+                  else build_standin(args.language, Path(args.out)))
+    except LexiconError as exc:
+        return _fail(str(exc))
+    print(t("lexicon.standin_done", dictionary=report.dictionary, path=str(report.path),
+            forms=report.accepted, expanded=report.expanded, candidates=report.candidates,
+            accepted=report.accepted, seconds=report.seconds))
+    return 0
+
+
+def _lexicon_command(args: argparse.Namespace) -> int:
+    run = {"build": build_command, "standin": standin_command, "show": show_command}
+    return run[args.lexicon_action](args)
+
+
+def add_commands(add: Add) -> None:
+    """Add `word` and `lexicon build|standin|show` to the `stredisko` parser."""
+    rules = admissibility_names()
+    word = add("word", "overiť slová: PLATNÉ / NEPLATNÉ, zdroj a pravidlo", word_command)
+    word.add_argument("words", nargs="*", metavar="SLOVO", help="slovo na overenie")
+    word.add_argument("--lexicon", metavar="SÚBOR|ID", default="",
+                      help="zostavený lexikón (súbor alebo id v [lexicon] dir) alebo zoznam slov")
+    word.add_argument("--rules", choices=rules, default="",
+                      help="pravidlá prípustnosti (predvolene tie, podľa ktorých je lexikón "
+                      "zostavený, inak sss)")
+    word.add_argument("--json", action="store_true", help="výsledok ako JSON")
+    add_serve_options(word)
+
+    group = add("lexicon", "lexikóny: zostaviť, náhradný zoznam z hunspell, popis",
+                _lexicon_command)
+    actions = group.add_subparsers(dest="lexicon_action", metavar="AKCIA", required=True)
+    build = actions.add_parser("build", help="zostaviť lexikón zo zoznamu slov spolku")
+    build.add_argument("words", metavar="SLOVÁ", help="zoznam slov (UTF-8, tvar na riadok)")
+    build.add_argument("--rules", choices=rules, required=True, help="pravidlá prípustnosti")
+    build.add_argument("-o", "--out", metavar="SÚBOR", required=True, help="kam zapísať lexikón")
+    build.add_argument("--short-lists", nargs="+", metavar="PRIEČINOK|SÚBOR",
+                       help="vlastné zoznamy spolku (b2.txt, b3.txt, b5.txt, b6.txt, b7.txt) "
+                       "namiesto pribalených")
+    build.add_argument("--title", default="", metavar="NÁZOV",
+                       help="názov lexikónu vo verdiktoch")
+    build.add_argument("--skip-invalid", action="store_true",
+                       help="riadky, ktoré nie sú tvarom slova, vynechať (inak zoznam odmietne)")
+    standin = actions.add_parser("standin", help="náhradný zoznam slov z hunspell-sk/-cs")
+    standin.add_argument("language", choices=sorted(DICTIONARIES), metavar="JAZYK",
+                         help="sk alebo cs")
+    standin.add_argument("-o", "--out", metavar="SÚBOR", required=True, help="kam ho zapísať")
+    standin.add_argument("--dict-dir", metavar="PRIEČINOK", default="",
+                         help="priečinok so slovníkom .dic/.aff (predvolene /usr/share/hunspell)")
+    show = actions.add_parser("show", help="popis zostaveného lexikónu")
+    show.add_argument("lexicon", metavar="SÚBOR|ID", help="lexikón")
+    for sub in (build, standin, show):
+        sub.add_argument("--config", default=argparse.SUPPRESS, help="konfiguračný súbor")

@@ -1,0 +1,93 @@
+"""`/slovo WORD` (issue 22 item 5): the word check in the chat, answered only to the asker.
+
+The answer has the content of `stredisko word`: PLATNÉ / NEPLATNÉ, the reason, which list
+decided, its rule and the lexicon's id. The use case (`bot.services.word_check`) refuses a
+player in an open duplicate round and audits every check while the tournament runs; this cog
+only limits the pace (a player hammering the command gets a polite refusal) and renders.
+
+The lexicon is loaded once, on the first check (a large list takes a moment; the bot starts
+without waiting for it), from config.toml's `[lexicon]`; a missing or unusable list is
+answered with the reason, and the next check tries again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.client import CogFactory, Refusal, StrediskoBot
+from bot.discord.cogs.player import send
+from bot.discord.i18n import app_str
+from bot.discord.ratelimit import RateLimiter, whole_seconds
+from bot.discord.render import render_reply, text_messages
+from bot.services import word_check
+from bot.services.app import App
+from bot.services.replies import Reply
+from bot.services.word_check import DuplicateRoundLookup, WordCheckPolicy
+from rules.lexicon import Admissibility, Lexicon, LexiconError
+
+COG_NAME = "WordCog"
+
+#: loads the configured lexicon with the rules it is judged by; None when none is configured;
+#: LexiconError/OSError when it cannot be used
+LexiconLoader = Callable[[], tuple[Lexicon, Admissibility] | None]
+
+
+class WordCog(commands.Cog, name=COG_NAME):
+    def __init__(self, bot: commands.Bot, app: App, slug: str, load: LexiconLoader,
+                 policy: WordCheckPolicy = word_check.DEFAULT_POLICY, *,
+                 limiter: RateLimiter | None = None,
+                 open_round: DuplicateRoundLookup = word_check.open_duplicate_round) -> None:
+        self.bot = bot
+        self.app = app
+        self.slug = slug
+        self.policy = policy
+        self.limiter = limiter or RateLimiter()
+        self.open_round = open_round
+        self._load = load
+        self._lexicon: tuple[Lexicon, Admissibility] | None = None
+        self._loading = asyncio.Lock()
+
+    @app_commands.command(name=app_str("app.slovo.name"),
+                          description=app_str("app.slovo.description"))
+    @app_commands.rename(slovo=app_str("app.slovo.word"))
+    @app_commands.describe(slovo=app_str("app.slovo.word_description"))
+    async def slovo(self, interaction: discord.Interaction, slovo: str) -> None:
+        wait = self.limiter.hit(interaction.user.id)
+        if wait is not None:
+            raise Refusal("discord.rate_limited", seconds=whole_seconds(wait))
+        lexicon, rules = await self.lexicon()
+        result = await word_check.check(self.app, slovo, interaction.user.id, self.slug,
+                                        lexicon, rules, self.policy, self.open_round)
+        if isinstance(result, Reply):
+            await send(interaction, render_reply(result, interaction.locale))
+            return
+        headline, details = word_check.verdict_lines(result, interaction.locale)
+        await send(interaction, text_messages(f"{headline}\n{details}"))
+
+    async def lexicon(self) -> tuple[Lexicon, Admissibility]:
+        """The loaded lexicon and its rules (loaded the first time, off the event loop)."""
+        async with self._loading:
+            if self._lexicon is None:
+                try:
+                    loaded = await asyncio.to_thread(self._load)
+                except (LexiconError, OSError) as exc:
+                    raise Refusal("word.unusable", reason=str(exc)) from None
+                if loaded is None:
+                    raise Refusal("word.not_configured")
+                self._lexicon = loaded
+            return self._lexicon
+
+
+def word_cog_factory(app: App | Sequence[App], slug: str, load: LexiconLoader,
+                     policy: WordCheckPolicy) -> CogFactory:
+    """For `StrediskoBot(cogs=[...])`; `app` may be the runner's one-element holder."""
+
+    def build(bot: StrediskoBot) -> commands.Cog:
+        return WordCog(bot, app if isinstance(app, App) else app[0], slug, load, policy)
+
+    return build

@@ -1,0 +1,150 @@
+"""A stand-in word list from Debian's hunspell dictionaries (issue 22), until an association
+hands over its own. Labelled a stand-in in its header, so every lexicon built from it and every
+verdict it decides says so. Never committed: hunspell-sk/-cs are GPL; build it on the machine.
+
+The pipeline: `unmunch DIC AFF` (Debian hunspell-tools) expands the affixes; each expanded line's
+first field is a candidate form, kept when it is written in lower case (capitalised entries are
+proper names or abbreviations, SP B1 10.2 body 1, 3), uses only letters a tile or a blank can
+be (the profile's), and has 2–15 letters; then `hunspell -G` keeps the candidates the
+dictionary itself accepts (unmunch over-generates, e.g. comparatives of every adjective).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.i18n import SLOVAK, t
+from rules.lexicon import Admissibility, admissibility
+from rules.lexicon.judge import LexiconError
+
+DICT_DIRS = (Path("/usr/share/hunspell"), Path("/usr/share/myspell/dicts"))
+
+
+@dataclass(frozen=True)
+class Dictionary:
+    language: str  # "sk", "cs"
+    base: str  # hunspell's name: sk_SK
+    rules: str  # the admissibility profile whose letters it keeps
+    package: str  # Debian's package
+
+
+DICTIONARIES = {
+    "sk": Dictionary("sk", "sk_SK", "sss", "hunspell-sk"),
+    "cs": Dictionary("cs", "cs_CZ", "cas", "hunspell-cs"),
+}
+
+
+@dataclass(frozen=True)
+class StandinReport:
+    path: Path
+    dictionary: str
+    expanded: int  # lines unmunch printed
+    candidates: int  # distinct forms the filter kept
+    accepted: int  # of those, the ones hunspell accepts: the list
+    seconds: float
+
+
+def candidate(line: str, rules: Admissibility) -> str | None:
+    """The form an unmunch line offers, or None: its first field, if lower case, of the
+    profile's letters and of a playable length."""
+    fields = line.split(None, 1)
+    if not fields:
+        return None
+    form = fields[0]
+    if form != form.lower() or not rules.length.min <= len(form) <= rules.length.max:
+        return None
+    playable = rules.playable
+    return form if all(ch in playable for ch in form) else None
+
+
+def find_dictionary(dictionary: Dictionary, folders: Iterable[Path] = DICT_DIRS
+                    ) -> tuple[Path, Path]:
+    """The .dic and .aff files; LexiconError (Slovak) naming the package when missing."""
+    for folder in folders:
+        dic, aff = folder / f"{dictionary.base}.dic", folder / f"{dictionary.base}.aff"
+        if dic.is_file() and aff.is_file():
+            return dic, aff
+    raise LexiconError(t("lexicon.standin_missing_dict", SLOVAK, dictionary=dictionary.base,
+                         files=f"{dictionary.base}.dic, {dictionary.base}.aff",
+                         package=dictionary.package))
+
+
+def _tool(name: str, package: str) -> str:
+    found = shutil.which(name)
+    if found is None:
+        raise LexiconError(t("lexicon.standin_missing_tool", SLOVAK, tool=name, package=package))
+    return found
+
+
+def build_standin(language: str, out: Path, folders: Iterable[Path] = DICT_DIRS
+                  ) -> StandinReport:
+    """Write the stand-in list for `language` ("sk", "cs") to `out` (see the docstring)."""
+    started = time.monotonic()
+    dictionary = DICTIONARIES[language]
+    dic, aff = find_dictionary(dictionary, folders)
+    unmunch = _tool("unmunch", "hunspell-tools")
+    hunspell = _tool("hunspell", "hunspell")
+    rules = admissibility(dictionary.rules)
+    with tempfile.TemporaryDirectory(prefix="stredisko-standin-") as work:
+        expanded_path = Path(work) / "expanded.txt"
+        with expanded_path.open("wb") as sink:
+            _run([unmunch, str(dic), str(aff)], stdout=sink)
+        with expanded_path.open(encoding="utf-8", errors="replace") as lines:
+            expanded = 0
+            kept: set[str] = set()
+            for line in lines:
+                expanded += 1
+                form = candidate(line, rules)
+                if form is not None:
+                    kept.add(form)
+        candidates_path = Path(work) / "candidates.txt"
+        candidates_path.write_text("".join(f"{form}\n" for form in sorted(kept)),
+                                   encoding="utf-8")
+        accepted_path = Path(work) / "accepted.txt"
+        with candidates_path.open("rb") as source, accepted_path.open("wb") as sink:
+            _run([hunspell, "-i", "utf-8", "-d", str(dic.with_suffix("")), "-G"],
+                 stdin=source, stdout=sink)
+        accepted = sorted({line.strip() for line in
+                           accepted_path.read_text(encoding="utf-8").splitlines()
+                           if line.strip() in kept})
+    what = f"{dictionary.package} ({dic.name} sha256 {_sha256(dic)[:16]})"
+    header = [
+        "# stredisko: NÁHRADNÝ zoznam slov (stand-in), nie je zoznamom spolku.",
+        f"# stand-in: {dictionary.package}",
+        f"# zdroj: {what}; {_first_comment(aff)}",
+        "# postup: unmunch (hunspell-tools), malé písmená, písmená sady, 2–15 písmen, "
+        "hunspell -G (len tvary, ktoré slovník sám prijme)",
+        "# licencia: GPL ako slovník; súbor sa necommituje, zostavuje sa na počítači",
+        f"# tvarov: {len(accepted)}",
+    ]
+    partial = out.with_name(out.name + ".part")
+    partial.write_text("\n".join(header + accepted) + "\n", encoding="utf-8")
+    partial.replace(out)
+    return StandinReport(out, dictionary.package, expanded, len(kept), len(accepted),
+                         round(time.monotonic() - started, 1))
+
+
+def _run(command: list[str], **streams: object) -> None:
+    done = subprocess.run(command, stderr=subprocess.PIPE, check=False, **streams)  # type: ignore[call-overload]
+    if done.returncode != 0:
+        detail = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
+        raise LexiconError(t("lexicon.standin_failed", SLOVAK, tool=Path(command[0]).name,
+                             code=done.returncode, detail=detail[0][:200]))
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _first_comment(aff: Path) -> str:
+    """The dictionary's own version line ("# verzia: 2.04, 2013-03-17"), if it has one."""
+    with aff.open(encoding="utf-8", errors="replace") as file:
+        first = file.readline().strip()
+    return first.lstrip("#").strip() if first.startswith("#") else aff.name

@@ -1,0 +1,150 @@
+"""Headless Chromium for the tests of pages people look at (the results page, the hall's
+word-check page): find or install the browser, run it, read the PNG screenshots it writes."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import struct
+import subprocess
+import tempfile
+import zlib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[2]
+
+UNREACHABLE = (
+    "Could not resolve",
+    "Temporary failure resolving",
+    "Failed to fetch",
+    "Unable to fetch some archives",
+    "Network is unreachable",
+    "Connection timed out",
+    "Unable to connect",
+)
+
+
+def _apt(*args: str) -> subprocess.CompletedProcess[str]:
+    sudo = [] if os.geteuid() == 0 else ["sudo", "-n"]
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    return subprocess.run(
+        [*sudo, "apt-get", *args], capture_output=True, text=True, env=env, timeout=900
+    )
+
+
+def ensure_chromium() -> str:
+    """The path of a `chromium` binary, installing the Debian package when it is missing.
+
+    Skips only when the install fails because no package source can be reached; any other
+    failure is an error with apt's own words.
+    """
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found:
+        return found
+    if os.geteuid() != 0 and shutil.which("sudo") is None:
+        pytest.fail("chromium is missing and apt-get needs root: run `apt-get install chromium`")
+    # pytest-xdist workers (and parallel sessions) install one at a time: apt holds its own
+    # lock and fails rather than waits; the first installs, the next finds the binary.
+    with (Path(tempfile.gettempdir()) / "stredisko-apt-chromium.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        found = shutil.which("chromium") or shutil.which("chromium-browser")
+        if found:
+            return found
+        # apt-get update may exit 0 although every source failed; then the install finds no
+        # package, and the update's own output tells that the sources were out of reach.
+        update = _apt("update")
+        install = _apt("install", "-y", "chromium")
+    if install.returncode != 0:
+        output = update.stdout + update.stderr + install.stdout + install.stderr
+        if any(sign in output for sign in UNREACHABLE):
+            pytest.skip("chromium is not installed and no package source is reachable")
+        pytest.fail(f"apt-get install chromium failed:\n{output[-2000:]}")
+    found = shutil.which("chromium")
+    if not found:
+        pytest.fail("apt-get installed chromium but no `chromium` binary is on PATH")
+    return found
+
+
+def browser_flags(profile: Path) -> list[str]:
+    """Flags for a quiet, offline headless run with a throw-away profile folder."""
+    return [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--hide-scrollbars",
+        f"--user-data-dir={profile}",
+    ]
+
+
+def run_chromium(binary: str, args: list[str], *extra: str) -> str:
+    done = subprocess.run(
+        [binary, *args, *extra], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def png_pixels(path: Path) -> tuple[int, int, list[bytes]]:
+    """Width, height and RGB(A) rows of an 8-bit, non-interlaced PNG (what Chromium writes)."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, header = 8, b"", b""
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
+        header = body if kind == b"IHDR" else header
+        idat += body if kind == b"IDAT" else b""
+        pos += 12 + length
+    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
+    assert depth == 8 and colour in (2, 6) and interlace == 0, "unexpected PNG format"
+    bpp = 3 if colour == 2 else 4
+    raw, stride, rows, prev = zlib.decompress(idat), width * bpp, [], bytes(width * bpp)
+    for y in range(height):
+        kind, line = (
+            raw[y * (stride + 1)],
+            bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)]),
+        )
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 0xFF
+            elif kind == 2:
+                line[i] = (line[i] + b) & 0xFF
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 0xFF
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pred = a if pa <= pb and pa <= pc else b if pb <= pc else c
+                line[i] = (line[i] + pred) & 0xFF
+        rows.append(bytes(line))
+        prev = bytes(line)
+    return width, height, rows
+
+
+def screenshots_dir() -> Path:
+    """Where the screenshots go: $STREDISKO_SCREENSHOTS or build/screenshots (git ignores
+    build/); kept after the run for a person to look at."""
+    folder = Path(os.environ.get("STREDISKO_SCREENSHOTS") or ROOT / "build" / "screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def ink_of(shot: Path, size: tuple[int, int]) -> tuple[float, int, list[bytes]]:
+    """How much of a screenshot is dark, how many shades it has, and its pixels."""
+    width, height, rows = png_pixels(shot)
+    assert (width, height) == size
+    bpp = len(rows[0]) // width
+    pixels = [row[i : i + 3] for row in rows for i in range(0, len(row), bpp)]
+    ink = sum(1 for p in pixels if min(p) < 200) / len(pixels)
+    return ink, len(set(pixels)), pixels

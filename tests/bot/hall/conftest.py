@@ -1,0 +1,44 @@
+"""The hall page served for real on 127.0.0.1 (its own event loop in a thread, so a blocking
+Chromium or HTTP client can talk to it) over a small lexicon under the SSS rules."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from bot.hall.server import make_app, serve
+from rules.lexicon import Lexicon, admissibility, compile_graph, make_lexicon
+
+MAIN = ["kamarát", "mesto", "stolík", "stolíky"]
+
+
+def small_lexicon() -> Lexicon:
+    return make_lexicon(compile_graph(sorted(MAIN)), "testovací zoznam")
+
+
+@pytest.fixture
+def hall() -> Iterator[str]:
+    """The page's base URL."""
+    loop = asyncio.new_event_loop()
+    ready = threading.Event()
+    url: list[str] = []
+    stop = asyncio.Event()
+
+    async def run() -> None:
+        async with serve(make_app(small_lexicon(), admissibility("sss")), "127.0.0.1", 0) as at:
+            url.append(at.rstrip("/"))
+            ready.set()
+            await stop.wait()
+
+    thread = threading.Thread(target=lambda: loop.run_until_complete(run()), daemon=True)
+    thread.start()
+    assert ready.wait(10), "the page did not start"
+    try:
+        yield url[0]
+    finally:
+        loop.call_soon_threadsafe(stop.set)
+        thread.join(10)
+        loop.close()
