@@ -1,5 +1,6 @@
-"""`stredisko rule`: the head administrator's ruling on one game (e-SP 4.9, 5), the pairing
-named by round and table and the players by their herna.net nicks."""
+"""`stredisko rule` and `approve`: the head administrator's ruling on one game (e-SP 4.9, 5)
+or his approval of its proposal as it stands, the pairing named by round and table and the
+players by their herna.net nicks."""
 
 from __future__ import annotations
 
@@ -62,6 +63,26 @@ def _rule(a: argparse.Namespace, who: Actor) -> UseCase:
         return await admin.rule(app, a.slug, who, pairing_id, (end, params), a.reason)
 
     return use_case
+
+
+def _approve(a: argparse.Namespace, who: Actor) -> UseCase:
+
+    async def use_case(app: App) -> Reply:
+        found = await app.run(pairing_tx, a.slug, a.round, a.table)
+        if isinstance(found, Reply):
+            return found
+        return await admin.approve(app, a.slug, who, found[0], a.reason)
+
+    return use_case
+
+
+def add_approve(add: Add) -> None:
+    sub = add("approve", "schváliť návrh výsledku pri stole tak, ako je (e-SP 4.9)",
+              reply_command(_approve))
+    sub.add_argument("slug", type=arg.slug)
+    sub.add_argument("round", type=arg.round_no)
+    sub.add_argument("table", type=arg.table_no)
+    sub.add_argument("--reason", type=arg.reason, help="zdôvodnenie (nepovinné)")
 
 
 def add_rule(add: Add) -> None:

@@ -17,6 +17,7 @@ from bot.services.app import App, Tx
 from bot.services.event_format import event_format
 from bot.services.event_format import round_robin as event_round_robin
 from bot.services.outbox import Timely
+from bot.services.payments import unpaid_names
 from bot.services.policy import CONTROL_RULE, AdminRef, require_admin
 from bot.services.replies import Refusal, Reply, done, refused
 from bot.services.setup import season_start
@@ -131,8 +132,7 @@ def _repeat_of_published(tx: Tx, slug: str, round_no: int, admin_id: AdminRef
 
 
 def _unpaid(tx: Tx, t: Tournament) -> str:
-    active = list_entries(tx.db, t.id, active_only=True)
-    return ", ".join(get_player(tx.db, e.player_id).name for e in active if not e.paid) or "—"
+    return unpaid_names(tx, t.id)
 
 
 def _pair(tx: Tx, slug: str, round_no: int, admin_id: AdminRef, force: bool) -> Reply:

@@ -660,8 +660,11 @@ def _import_players(tx: Tx, slug: str, rows: list[PlayerRow], admin_id: str,
             continue
         add_entry(tx.db, t.id, player.id, by, paid=row.paid)
         added += 1
+    unpaid = [e for e in list_entries(tx.db, t.id, active_only=True) if not e.paid]
+    warning = [{"key": "setup.unpaid_warning", "count": len(unpaid), "slug": t.slug,
+                "rule": "e-SP 2.2"}] if unpaid else []
     return done("setup.players_imported", tournament=t.name, added=added, created=created,
-                skipped=", ".join(skipped) or "—")
+                skipped=", ".join(skipped) or "—", data=warning)
 
 
 def _csv_rows(path: str | Path, parse: Callable[[str], list[Row]]) -> list[Row] | Reply:
