@@ -267,3 +267,23 @@ async def test_every_answer_came_within_three_seconds(env: Env) -> None:
     assert all(ex.callback["type"] in (5, 6, 9) for ex in env.h.exchanges  # type: ignore[index]
                if ex.user is env.admin)
     assert CONTROL_CHANNEL_ID in {m.channel_id for m in env.h.channel_messages}
+
+
+async def test_the_entry_fee_is_marked_in_chat_through_the_same_service(env: Env) -> None:
+    player = env.world.players[1]
+    unknown = await env.admin_cmd("nezaplatil", hraci="kt-test-hrac2, nikto")
+    assert "nikto" in said(unknown) and "Nič sa nezapísalo" in said(unknown)
+    entry = await env.app.store.read(get_entry, env.world.tournament.id, player.id)
+    assert entry is not None and entry.paid
+    ex = await env.admin_cmd("nezaplatil", hraci="@KT-TEST-HRAC2")
+    assert ex.ephemeral and "mimo párovania" in said(ex) and "Žofia Šťastná" in said(ex)
+    assert "e-SP 2.2" in said(ex)
+    entry = await env.app.store.read(get_entry, env.world.tournament.id, player.id)
+    assert entry is not None and not entry.paid
+    back = await env.admin_cmd("zaplatil", hraci="kt-test-hrac2 kt-test-hrac1")
+    assert "štartovné zaplatené (e-SP 2.2): Žofia Šťastná" in said(back)
+    entry = await env.app.store.read(get_entry, env.world.tournament.id, player.id)
+    assert entry is not None and entry.paid
+    refused = await env.h.slash("admin", user=env.players[0], subcommand="zaplatil",
+                                options={"hraci": "kt-test-hrac1"})
+    assert refused.ephemeral and refused.content == REFUSED

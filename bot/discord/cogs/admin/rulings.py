@@ -18,7 +18,6 @@ from rules import End
 from rules.model import ENDS_WITH_LOSER
 
 
-
 def ruling_options(item: Mapping[str, Any], locale: Any) -> list[discord.SelectOption]:
     """The rulings the rules allow at this pairing, each with the player it concerns; the
     value is `end[:player store id | - | agreed]`."""
