@@ -213,11 +213,12 @@ def _approve(tx: Tx, slug: str, admin_id: AdminRef, pairing_id: int, reason: str
         current = get_result(tx.db, pairing.id)
         if (current is not None and current.status is ResultStatus.PROPOSED
                 and current.version != expected_version):
-            raise Refusal("admin.proposal_changed", pairing_id=pairing_id,
-                          version=expected_version, rule=FORFEIT_RULE)
+            raise Refusal("admin.proposal_changed", round=pairing.round_no,
+                          table=pairing.table_no, version=expected_version, rule=FORFEIT_RULE)
     result = apply_proposal(tx, pairing.id, why, tx.by_admin(admin_id, why), expected_version)
     if result is None:
-        raise Refusal("admin.nothing_to_approve", pairing_id=pairing_id, rule=FORFEIT_RULE)
+        raise Refusal("admin.nothing_to_approve", round=pairing.round_no,
+                      table=pairing.table_no, rule=FORFEIT_RULE)
     params = describe(tx, pairing, result)
     params.pop("rule")
     return done("admin.approved", rule=FORFEIT_RULE, **params)
@@ -285,7 +286,8 @@ def _rule(tx: Tx, slug: str, admin_id: AdminRef, pairing_id: int,
     why = _reason(reason)
     current = get_result(tx.db, pairing.id)
     if current is not None and current.status is ResultStatus.CONFIRMED:
-        raise Refusal("admin.confirmed", pairing_id=pairing_id, rule="e-SP 4.7")
+        raise Refusal("admin.confirmed", round=pairing.round_no, table=pairing.table_no,
+                      rule="e-SP 4.7")
     taken = False
     try:
         case = ruling if isinstance(ruling, Case) else case_for(pairing, *ruling)
@@ -315,14 +317,19 @@ def _rule(tx: Tx, slug: str, admin_id: AdminRef, pairing_id: int,
         return done(key, rule=params.pop("rule"), reason=why, **params)
     allowed = _allowed(tx, t, profile, pairing, current)
     if str(case.end) not in allowed:
-        raise Refusal("admin.ruling_not_allowed", end=str(case.end),
-                      allowed=", ".join(allowed), rule=FORFEIT_RULE)
+        raise Refusal("admin.ruling_not_allowed", end=_end_named(case.end),
+                      allowed=", ".join(_end_named(End(e)) for e in allowed), rule=FORFEIT_RULE)
     by = tx.by_admin(admin_id, why)
     add_ruling(tx, pairing.id, case, why, by)
     result = refresh_pairing(tx, pairing.id, by)
     assert result is not None  # a ruling always decides
     params = describe(tx, pairing, result)
     return done(key, rule=params.pop("rule"), reason=why, **params)
+
+
+def _end_named(end: End) -> str:
+    """An end as players read it, with the word `stredisko rule` takes for it."""
+    return f"{END_NAMES_SK[end]} ({end.value})"
 
 
 def _named(tx: Tx, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -401,7 +408,7 @@ def _reinstate(tx: Tx, slug: str, admin_id: AdminRef, player_id: int, reason: st
     if entry.out is None and _reinstated_for(tx, t, player_id) == why:  # a repeat
         return done("admin.reinstated", player=get_player(tx.db, player_id).name)
     if entry.out is None:
-        raise Refusal("admin.not_out", player_id=player_id)
+        raise Refusal("admin.not_out", player=get_player(tx.db, player_id).name)
     reinstate_entry(tx.db, t.id, player_id, tx.by_admin(admin_id, why))
     name = get_player(tx.db, player_id).name
     tx.announce(t.id, "admin.reinstated_announce", player=name, reason=why)

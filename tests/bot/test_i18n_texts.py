@@ -116,10 +116,10 @@ def test_a_signed_placeholder_without_a_number_shows_it_as_given() -> None:
 def test_a_bye_result_has_its_own_line() -> None:
     params = {"round": 6, "table": 12, "first": "Igor Úradník", "second": "—",
               "first_points": 1.0, "second_points": 0.0, "first_score": 20, "second_score": 0,
-              "how": "voľno (BYE)", "text": "Hráč nemá súpera – voľno (e-SP 4.9)",
+              "how": "voľno", "text": "Hráč nemá súpera – voľno (e-SP 4.9)",
               "rule": "e-SP 4.9", "pairing_id": 70}
     assert t("result.bye", SLOVAK, **params) == (
-        "Výsledok 6. kola, stôl 12: Igor Úradník — voľno (BYE), 1 bod, 20:0 (e-SP 4.9).")
+        "Výsledok 6. kola, stôl 12: Igor Úradník — voľno, 1 bod, 20:0 (e-SP 4.9).")
     assert t("result.bye", "en-US", **params) == (
         "Result of round 6, table 12: Igor Úradník — bye, 1 point, 20:0 (e-SP 4.9).")
 
@@ -169,12 +169,12 @@ def test_an_official_result_cites_once_in_both_languages() -> None:
 
 
 def test_reasons_that_name_their_rule_are_not_cited_again() -> None:
-    assert t("common.out", SLOVAK, reason="odstúpil z turnaja (e-SP 3.6)", rule="e-SP 3.6") == (
-        "Už nehráš v turnaji: odstúpil z turnaja (e-SP 3.6).")
-    reason = ("e-SP 3.6 a): 2 partie kontumované v jeho neprospech (4. kolo: nedostavil sa, "
-              "5. kolo: nedostavil sa)")
+    assert t("common.out", SLOVAK, reason="odstúpenie z turnaja (e-SP 3.6)", rule="e-SP 3.6") == (
+        "Už nehráš v turnaji: odstúpenie z turnaja (e-SP 3.6).")
+    reason = ("e-SP 3.6 a): 2 partie prehraté kontumačne bez vlastného ťahu alebo vzdané "
+              "(4. kolo: nedostavenie sa, 5. kolo: nedostavenie sa)")
     assert t("result.excluded", SLOVAK, player="Tibor Šťastný", reason=reason,
-             rule="e-SP 3.6") == f"Hráč Tibor Šťastný je vylúčený z turnaja: {reason}."
+             rule="e-SP 3.6") == f"Vylúčenie z turnaja: Tibor Šťastný — {reason}."
     status = t("discord_admin.item_status", SLOVAK, status="potvrdený",
                text="Partia riadne skončila (e-SP 3.5)", rule="e-SP 3.5")
     assert status == "Stav: potvrdený. Partia riadne skončila (e-SP 3.5)"

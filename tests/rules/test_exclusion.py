@@ -90,7 +90,7 @@ def test_b_three_forfeits_with_moves_exclude() -> None:  # e-SP 3.6 (b): any rea
     ])  # fmt: skip
     (detail,) = exclusion_details(results, ONLINE)
     assert (detail.player, detail.clause, len(detail.games)) == ("X", "b", 3)
-    assert detail.reason.startswith("e-SP 3.6 b): 3 partie kontumované v jeho neprospech z")
+    assert detail.reason.startswith("e-SP 3.6 b): 3 partie prehraté kontumačne z")
     assert "D" not in exclusions(results, ONLINE)  # one 0:0 forfeit against D only
 
 
