@@ -187,8 +187,9 @@ def _paired(tx: Tx, t: Tournament, round_no: int, profile: Profile, **params: An
     # paired after the official start: still paired (the head admin decides), but said, as the
     # players learn their opponents late and keep less time before the limit (e-SP 4.5)
     key = "round.paired_late" if tx.now > rnd.starts_at else "round.paired"
+    tables = sum(p.second_id is not None for p in pairings)  # a bye is no table to play at
     return done(key, rule=rule, data=keyed(rows, "round.paired"), round=round_no,
-                tables=len(pairings), start=rnd.starts_at, limit=rnd.limit_at, **params)
+                tables=tables, start=rnd.starts_at, limit=rnd.limit_at, **params)
 
 
 async def pair_round(app: App, slug: str, round_no: int, admin_id: AdminRef, *,
@@ -302,7 +303,8 @@ def _published(tx: Tx, t: Tournament, rnd: Round
                ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     rows = keyed(table_rows(tx.db, tables_of(tx.db, t, rnd.number)), "round.published")
     params = {"tournament": t.name, "round": rnd.number, "start": rnd.starts_at,
-              "limit": rnd.limit_at, "n": t.waiting_minutes, "tables": len(rows),
+              "limit": rnd.limit_at, "n": t.waiting_minutes,
+              "tables": sum(not row["bye"] for row in rows),  # a bye is no table to play at
               "rule": "e-SP 4.3, 4.5"}
     return rows, params
 
