@@ -61,7 +61,7 @@ def test_demo_lists_each_game_with_its_rule(capsys: pytest.CaptureFixture[str], 
 
 def test_demo_names_the_exclusion(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = _run(capsys, "demo")
-    assert "  Igor: e-SP 3.6 a): 2 partie prehraté kontumačne bez vlastného ťahu alebo vzdané" in out
+    assert "  Igor: e-SP 3.6 a): 2 partie prehraté kontumačne bez vlastného ťahu" in out
 
 
 @pytest.mark.parametrize(

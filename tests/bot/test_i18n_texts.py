@@ -41,8 +41,8 @@ def test_players_not_checked_in(n: int, sk: str, en: str) -> None:
 def test_tables_paired(n: int, sk: str, en: str) -> None:
     params = {"round": 1, "tables": n, "rule": "e-SP 2.4", "unpaid": "—"}
     assert t("round.paired", SLOVAK, **params) == (
-        f"1. kolo je spárované: {sk} (e-SP 2.4). Prvý uvedený hráč začína. Nezaplatení, "
-        "nepárovaní (e-SP 2.2): —.")
+        f"1. kolo je spárované: {sk} (e-SP 2.4). Prvý uvedený hráč začína. Mimo párovania "
+        "pre nezaplatené štartovné (e-SP 2.2): —.")
     assert t("round.paired", "en-US", **params) == (
         f"Round 1 is paired: {en} (e-SP 2.4). The player named first starts. Unpaid, not "
         "paired (e-SP 2.2): —.")
@@ -128,28 +128,28 @@ def test_a_bye_result_has_its_own_line() -> None:
 
 RESULT = {"round": 7, "table": 2, "first": "Adam Hrušovský", "second": "Dana Šimková",
           "first_score": 0, "second_score": 0, "first_points": 0.0, "second_points": 0.0,
-          "how": "nedostavil sa ani jeden", "pairing_id": 74}
+          "how": "nedostavenie sa oboch hráčov", "pairing_id": 74}
 
 
 @pytest.mark.parametrize(("key", "text", "rule", "expected"), [
     pytest.param(  # a proposal cites its rule once
         "result.proposal", "Ani jeden z hráčov nenastúpil na partiu (e-SP 4.9)", "e-SP 4.9",
-        "Návrh na schválenie (párovanie 74), 7. kolo, stôl 2: Adam Hrušovský – Dana Šimková "
-        "0:0 (0:0), nedostavil sa ani jeden. Ani jeden z hráčov nenastúpil na partiu "
+        "Návrh na schválenie — 7. kolo, stôl 2: Adam Hrušovský – Dana Šimková "
+        "0:0 (0:0), nedostavenie sa oboch hráčov. Ani jeden z hráčov nenastúpil na partiu "
         "(e-SP 4.9).", id="proposal"),
     pytest.param(  # a conflict cites the decision's full rule once
         "result.needs_admin",
         "Hlásenie nezodpovedá záznamu partie 5101 (Ján–Ľubica 400:350): Ľubica hlási 410:400 "
         "(e-SP 4.7)", "e-SP 3.5, e-SP 4.7",
-        "Treba rozhodnúť (párovanie 74), 7. kolo, stôl 2: Adam Hrušovský – Dana Šimková. "
+        "Treba rozhodnúť — 7. kolo, stôl 2: Adam Hrušovský – Dana Šimková. "
         "Hlásenie nezodpovedá záznamu partie 5101 (Ján–Ľubica 400:350): Ľubica hlási 410:400 "
         "(e-SP 3.5, e-SP 4.7).", id="conflict"),
     pytest.param(  # a ruling whose reason cites a rule cites it once, and is named once
         "result.ruling",
-        "Rozhodnutie hlavného administrátora: návrh schválený hlavným administrátorom "
+        "Rozhodnutie hlavného administrátora: návrh schválený bez zmeny "
         "(e-SP 4.9)", "e-SP 4.3, 4.9",
-        "Výsledok 7. kola, stôl 2: Adam Hrušovský – Dana Šimková 0:0 (0:0), nedostavil sa ani "
-        "jeden. Rozhodnutie hlavného administrátora: návrh schválený hlavným administrátorom "
+        "Výsledok 7. kola, stôl 2: Adam Hrušovský – Dana Šimková 0:0 (0:0), nedostavenie sa "
+        "oboch hráčov. Rozhodnutie hlavného administrátora: návrh schválený bez zmeny "
         "(e-SP 4.3, 4.9).", id="ruling"),
 ])
 def test_a_result_message_cites_its_rule_once(key: str, text: str, rule: str,

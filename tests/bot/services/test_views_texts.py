@@ -78,7 +78,7 @@ async def test_pairings_name_the_starter_in_bold_but_the_console_prints_it_plain
     paired = await pair_publish(app, 1)
     assert render_reply(paired)[0] == (
         f"1. kolo je spárované: 2 stoly ({paired.rule}). Prvý uvedený hráč začína. "
-        "Nezaplatení, nepárovaní (e-SP 2.2): —.")
+        "Mimo párovania pre nezaplatené štartovné (e-SP 2.2): —.")
     pairings = await pairings_view(app, SLUG, 1)
     first = pairings.data[0]
     lines = render_reply(pairings)
