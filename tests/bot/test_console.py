@@ -71,3 +71,14 @@ def test_a_missing_herna_login_is_one_slovak_line_without_progress(
     assert captured.err.splitlines() == [
         "stredisko: chyba: chýba prihlásenie na herna.net: nastavte HERNA_USER a "
         "HERNA_PASSWORD (alebo [herna] user/password v config.toml)"]
+
+
+async def test_a_dm_is_labelled_with_the_players_name_not_his_store_id() -> None:
+    out = io.StringIO()
+
+    async def read_name(player_id: int) -> str:
+        return {8: "Mária Ťažká"}[player_id]
+
+    console = ConsoleNotifier(out, read_name=read_name)
+    await console.direct(8, Message("play.bye", {"round": 3, "rule": "e-SP 4.9"}))
+    assert out.getvalue() == "[DM Mária Ťažká] V 3. kole máš voľno – nemáš súpera (e-SP 4.9).\n"
