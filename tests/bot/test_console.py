@@ -38,8 +38,8 @@ def test_plain_drops_only_the_bold_markers() -> None:
 def test_console_rows_are_printed_without_asterisks() -> None:
     assert render("round.paired", {"round": 1, "tables": 2, "rule": "e-SP 2.4",
                                    "unpaid": "—"}, ROWS) == [
-        "1. kolo je spárované: 2 stoly (e-SP 2.4). Prvý uvedený hráč začína. Nezaplatení, "
-        "nepárovaní (e-SP 2.2): —.",
+        "1. kolo je spárované: 2 stoly (e-SP 2.4). Prvý uvedený hráč začína. Mimo párovania "
+        "pre nezaplatené štartovné (e-SP 2.2): —.",
         "  stôl 1: Marta Žilinská (martaz) začína – Cyril Ďurica (cyro)",
         "  stôl 2: Oľga Vargová (olga_v) má voľno",
     ]
