@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.cli import args as arg
 from bot.cli.common import Add, UseCase, reply_command
+from bot.i18n import t
 from bot.services import admin, lookup
 from bot.services.app import App, Tx
 from bot.services.policy import Actor
@@ -91,7 +92,7 @@ def add_rule(add: Add) -> None:
     sub.add_argument("slug", type=arg.slug)
     sub.add_argument("round", type=arg.round_no)
     sub.add_argument("table", type=arg.table_no)
-    sub.add_argument("end", choices=[e.value for e in End])
+    sub.add_argument("end", type=arg.END, help=t("cli.choices", choices=arg.END.help()))
     sub.add_argument("--score", type=arg.score, nargs=2, metavar=("PRVÝ", "DRUHÝ"))
     sub.add_argument("--loser", metavar="PREZÝVKA", type=arg.nick)
     sub.add_argument("--winner", metavar="PREZÝVKA", type=arg.nick)

@@ -63,7 +63,7 @@ def add_publish(add: Add) -> None:
 def add_show(add: Add) -> None:
     sub = add("show", "zobraziť párovanie, výsledky, poradie alebo záznam zmien",
               reply_command(_show_command))
-    sub.add_argument("what", choices=("pairings", "results", "standings", "audit"))
+    sub.add_argument("what", type=arg.SHOW, help=t("cli.choices", choices=arg.SHOW.help()))
     sub.add_argument("slug", type=arg.slug)
     sub.add_argument("round", type=arg.round_no, nargs="?")
 

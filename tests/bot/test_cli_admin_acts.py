@@ -80,6 +80,12 @@ def test_a_late_payer_is_marked_paid_and_then_paired(cli, db: Path, tmp_path: Pa
     assert code == 0
     assert "Mimo párovania pre nezaplatené štartovné (e-SP 2.2): Ľubica Šťastná" in out
     assert "Mária Ťažká (maria)" in out and "(lubka)" not in out
+    # the Slovak words of `show` and `export`, the English ones kept as aliases
+    for slovak, english in [("parovanie", "pairings"), ("Výsledky", "results"),
+                            ("poradie", "standings"), ("zmeny", "audit")]:
+        said = cli("show", slovak, SLUG)
+        assert said[0] == 0 and said == cli("show", english, SLUG), slovak
+    assert cli("export", "vysledky", SLUG)[1] == cli("export", "results", SLUG)[1] != ""
 
 
 async def test_approve_and_a_rule_without_its_score(
@@ -100,7 +106,7 @@ async def test_approve_and_a_rule_without_its_score(
     assert code == 1 and "--score" in err and "Nič sa nezapísalo" in err
     assert await app.store.read(get_result, second.id) is None
     code, _, err = await cli("approve", world.slug, "1", "2")
-    assert code == 1 and "nemá návrh na schválenie" in err
+    assert code == 1 and "stôl 2: nie je tu návrh na schválenie" in err
 
     # table 1: herna.net says 300:350 and a disconnection of the first player: a proposal
     await add_game(app, first, 300, 350, end="disconnected", on=world.players[0].id)
@@ -116,8 +122,8 @@ async def test_approve_and_a_rule_without_its_score(
     assert "[kanál] Výsledok 1. kola, stôl 1" in out and "Oprava" not in out
 
     # the same pairing ruled again: players hear of a correction, not of a second result
-    code, out, _ = await cli("rule", world.slug, "1", "1", "disconnected", "--loser", nicks[0],
-                       "--score", "310", "350", "--reason", "skóre podľa snímky")
+    code, out, _ = await cli("rule", world.slug, "1", "1", "odpojenie", "--loser", nicks[0],
+                             "--score", "310", "350", "--reason", "skóre podľa snímky")
     assert code == 0 and "[kanál] Oprava výsledku 1. kola, stôl 1" in out, out
     assert "[kanál] Výsledok" not in out
 
