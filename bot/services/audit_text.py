@@ -51,8 +51,13 @@ def audit_rows(tx: Tx, tournament_id: int, limit: int, locale: str = SLOVAK
     names = player_names(tx.db, ids)
     return [{"at": e.at, "actor": _actor(e, names, locale),
              "action": _action(e.action, locale),
-             "subject": _subject(tx, e.subject or "", names, locale) or "—",
+             "subject": _about(_subject(tx, e.subject or "", names, locale)),
              "reason": e.reason or "—"} for e in entries]
+
+
+def _about(subject: str) -> str:
+    """The row's " — what it concerns" part; nothing for a change of the whole tournament."""
+    return f" — {subject}" if subject else ""
 
 
 def _player_refs(entry: AuditEntry) -> list[str]:
