@@ -24,6 +24,7 @@ import logging
 from datetime import datetime
 
 import discord
+from sqlite_utils import Database
 
 from bot.discord.client import CONTROL_CENTRE_RULE
 from bot.discord.i18n import SLOVAK, t
@@ -31,7 +32,17 @@ from bot.discord.markdown import literal
 from bot.discord.render import Outgoing, render_message
 from bot.services.identity import DISCORD_ACCOUNT
 from bot.services.notifier import Message
-from bot.store import NotFoundError, Player, Store, Tournament, get_player, get_tournament
+from bot.store import (
+    NotFoundError,
+    Player,
+    Store,
+    Tournament,
+    TournamentStatus,
+    get_entry,
+    get_player,
+    get_tournament,
+    list_tournaments,
+)
 
 log = logging.getLogger("stredisko.discord.notifier")
 
@@ -54,6 +65,15 @@ def admin_channel_of(tournament: Tournament | None, configured: int | None) -> i
 
 class Undeliverable(RuntimeError):
     """Nowhere to deliver the message yet; the outbox keeps it and tries again."""
+
+
+def _entered_in(db: Database, player_id: int) -> int | None:
+    """The newest unfinished tournament the player is entered in (a bot not told its own)."""
+    for tournament in reversed(list_tournaments(db)):
+        if (tournament.status is not TournamentStatus.FINISHED
+                and get_entry(db, tournament.id, player_id) is not None):
+            return tournament.id
+    return None
 
 
 def nonce(ref: str | None, kind: str, piece: int) -> str | None:
@@ -115,13 +135,14 @@ class DiscordNotifier:
                            player: str) -> None:
         """Tell the head admin, once per player and round, that a DM did not reach him."""
         seen = (player_id, message.params.get("round"))
-        if seen in self._told or self.tournament_id is None:
+        tournament_id = self.tournament_id or await self.store.read(_entered_in, player_id)
+        if seen in self._told or tournament_id is None:
             log.info("DM to player %s not delivered (%s), not reported again", player_id, key)
             return
         self._told.add(seen)
         text = t(key, self.locale, player=player, rule=CONTROL_CENTRE_RULE)
         try:
-            await self._to_admin(self.tournament_id, [Outgoing(content=text)], message.ref, key)
+            await self._to_admin(tournament_id, [Outgoing(content=text)], message.ref, key)
         except Undeliverable as exc:  # the DM itself is done with; the notice is best effort
             log.warning("notice of an undelivered DM reached nobody: %s", exc)
 

@@ -55,7 +55,8 @@ def test_a_two_no_shows_exclude() -> None:  # e-SP 3.6 (a): 0:100 twice
     reason = exclusions(results, ONLINE)["X"]
     assert reason.startswith("e-SP 3.6 a): 2 partie prehraté kontumačne")
     assert (
-        "1. kolo: nedostavenie sa, súper B" in reason and "3. kolo: nedostavenie sa, súper D" in reason
+        "1. kolo: nedostavenie sa, súper B" in reason
+        and "3. kolo: nedostavenie sa, súper D" in reason
     )
     assert set(exclusions(results, ONLINE)) == {"X"}
 

@@ -172,7 +172,7 @@ async def test_a_no_show_proposal_is_in_the_queue_and_approved_with_one_click(en
     env.h.messages[item.id].raw["components"] = [
         {"type": 1, "components": [{"type": 2, "style": 3, "label": "x", "custom_id": approve}]}]
     again = await env.h.click(item, env.admin, custom_id=approve)
-    assert "nemá návrh na schválenie" in said(again)  # already approved: nothing to approve
+    assert "nie je tu návrh na schválenie" in said(again)  # already approved: nothing to approve
     assert (await env.result(0)).version == result.version
 
 
@@ -240,7 +240,8 @@ async def test_exclude_needs_a_reason_and_tells_the_player(env: Env) -> None:
     assert "zdôvodnenie" in said(blank)
     player = env.world.players[1]
     ex = await env.admin_cmd("vyluc", hrac="KT-TEST-HRAC2", dovod="Nešportové správanie")
-    assert ex.ephemeral and "Žofia Šťastná je vylúčený" in said(ex) and "e-SP 3.6" in said(ex)
+    assert ex.ephemeral and "Vylúčenie z turnaja zapísané: Žofia Šťastná" in said(ex)
+    assert "e-SP 3.6" in said(ex)
     entry = await env.app.store.read(get_entry, env.world.tournament.id, player.id)
     assert entry is not None and entry.out is not None
     assert "Nešportové správanie" in env.channel_text()
@@ -248,7 +249,7 @@ async def test_exclude_needs_a_reason_and_tells_the_player(env: Env) -> None:
     assert dms and "Nešportové správanie" in dms[-1].text
 
     back = await env.admin_cmd("obnov", hrac=f"<@{player.discord_id}>", dovod="Omyl")
-    assert "späť v turnaji" in said(back)
+    assert "Späť v turnaji: Žofia Šťastná" in said(back)
     entry = await env.app.store.read(get_entry, env.world.tournament.id, player.id)
     assert entry is not None and entry.out is None
 

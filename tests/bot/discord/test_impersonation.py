@@ -194,7 +194,7 @@ async def test_only_the_opponent_confirms_a_draw(attack: Attack) -> None:
         assert (prompt.content, prompt.buttons) == shown  # untouched: still for Boris
     assert await a.store.read(list_evidence, a.tables[1]) == []  # Cyril's table: nothing
     await a.h.click(prompt, a.users["boris"])
-    assert prompt.buttons == [] and "potvrdil aj" in prompt.content
+    assert prompt.buttons == [] and "potvrdená aj druhou stranou" in prompt.content
     assert len(await a.store.read(list_evidence, a.tables[0])) == 2  # Ana's and Boris's
 
 

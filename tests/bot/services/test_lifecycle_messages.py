@@ -179,7 +179,8 @@ async def test_a_round_with_everything_open_is_announced_once(
     assert len(await app.run(confirm(world))) == 2
     texts = [text for _, key, text in sent(notifier, "channel")
              if key == "result.round_confirmed"]
-    assert len(texts) == 1 and "rozhodnutie hlavného administrátora (ich výsledok oznámim, keď rozhodne): 2." in texts[0]
+    assert len(texts) == 1
+    assert "administrátora (ich výsledok oznámim, keď rozhodne): 2." in texts[0]
 
 
 async def test_a_bye_is_announced_as_a_bye(app: App, notifier: RecordingNotifier) -> None:
