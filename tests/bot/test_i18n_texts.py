@@ -58,7 +58,7 @@ def test_other_counts_agree_with_their_nouns() -> None:
     assert t("cli.audit", SLOVAK, tournament="KT", count=21) == (
         "Záznam zmien turnaja KT (21 záznamov):")
     assert t("discord_admin.queue_more", SLOVAK, n=1) == (
-        "… a ešte 1 prípad na rozhodnutie. Vyrieš tieto a zavolaj /admin fronta znova.")
+        "… a ešte 1 prípad na rozhodnutie. Vyrieš tieto a zavolaj /admin poradovnik znova.")
     assert t("setup.players_imported", SLOVAK, tournament="KT", added=1, created=1,
              skipped="—") == ("Turnaj KT: prihlásení hráči: 1, z toho noví v registri: 1. "
                               "Už prihlásení (preskočení): —.")

@@ -41,7 +41,7 @@ async def _publish_round_1(env: Env) -> None:
 
 async def test_a_player_is_refused_everything_with_no_detail(env: Env) -> None:
     player = env.players[0]
-    for sub, options in [("fronta", {}), ("paruj", {"kolo": 1}), ("ukonci", {}),
+    for sub, options in [("poradovnik", {}), ("paruj", {"kolo": 1}), ("ukonci", {}),
                          ("vyluc", {"hrac": "kt-test-hrac2", "dovod": "skúška"}),
                          ("prezentacia otvor", {})]:
         ex = await env.h.slash("admin", user=player, subcommand=sub, options=options)
@@ -149,7 +149,7 @@ async def _no_show(env: Env) -> None:
 
 async def test_a_no_show_proposal_is_in_the_queue_and_approved_with_one_click(env: Env) -> None:
     await _no_show(env)
-    ex = await env.admin_cmd("fronta")
+    ex = await env.admin_cmd("poradovnik")
     assert "Na rozhodnutie čaká: 1" in said(ex)
     item = _item_with(ex, "stôl 1")
     text = item.text
@@ -187,7 +187,7 @@ async def test_a_conflict_is_ruled_via_select_and_modal_with_a_required_reason(e
     assert conflict.status is ResultStatus.PROPOSED
     assert conflict.verdict["kind"] == "needs_admin"
 
-    ex = await env.admin_cmd("fronta")
+    ex = await env.admin_cmd("poradovnik")
     item = _item_with(ex, "stôl 2")
     assert "400:300" in item.text and "Šimon Ťažký" in item.text and "420:400" in item.text
     assert not _custom_ids([item], "stredisko:admin:schval:")  # nothing to approve as is
@@ -261,7 +261,7 @@ async def test_sync_without_a_herna_client_says_how(env: Env) -> None:
 
 async def test_every_answer_came_within_three_seconds(env: Env) -> None:
     await _no_show(env)
-    await env.admin_cmd("fronta")
+    await env.admin_cmd("poradovnik")
     await env.admin_cmd("uzavri", kolo=1)
     assert all(ex.first_response_s is not None and ex.first_response_s < 3
                for ex in env.h.exchanges)

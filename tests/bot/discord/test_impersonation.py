@@ -149,11 +149,11 @@ async def test_an_impostor_gets_nothing_and_the_real_player_links(attack: Attack
         assert not refused.components  # no withdrawal button to click
 
     # The head admin rejects the request in the queue (its card is his alone: ephemeral).
-    queue = await a.admin("head", "fronta")
+    queue = await a.admin("head", "poradovnik")
     [card] = [m for m in queue.followups if any(
         "prepojenie" in str(b.get("custom_id")) for b in m.buttons)]
     reject = f"stredisko:admin:prepojenie:{request.id}:zamietni"
-    denied = await a.admin("rogue", "fronta")  # the role alone does not show him the queue
+    denied = await a.admin("rogue", "poradovnik")  # the role alone does not show him the queue
     assert "nie je v zozname" in said(denied) and len(denied.followups) == 1
     opened = await a.h.click(card, a.users["head"], custom_id=reject)
     await a.h.submit_modal(opened.modal["custom_id"], {"dovod": "nie je to Dana"},
@@ -200,7 +200,7 @@ async def test_only_the_opponent_confirms_a_draw(attack: Attack) -> None:
 
 @pytest.mark.parametrize(("sub", "options"), [
     ("paruj", {"kolo": 2}), ("zverejni", {"kolo": 2}), ("uzavri", {"kolo": 1}),
-    ("ukonci", {}), ("prezentacia otvor", {}), ("fronta", {}),
+    ("ukonci", {}), ("prezentacia otvor", {}), ("poradovnik", {}),
     ("rozhodni", {"kolo": 1, "stol": 1}), ("odpoj", {"hrac": "ana", "dovod": "x"}),
 ])
 async def test_the_role_alone_runs_nothing(attack: Attack, sub: str,

@@ -338,7 +338,7 @@ async def no_show(s: Story) -> None:
 
     s.at(12)
     before = len(s.h.channel_messages)
-    queue = await s.admin_cmd("fronta")
+    queue = await s.admin_cmd("poradovnik")
     assert "Na rozhodnutie čaká: 1" in said(queue)
     item = item_with(queue, "stôl 3")
     assert "Peter Ľalík – Žofia Kráľová" in item.text
@@ -447,7 +447,7 @@ async def close_round_1(s: Story) -> None:
     assert (await read(s, get_round, s.tournament_id, 1)).closed_at is None
 
     s.at(53)
-    queue = await s.admin_cmd("fronta")
+    queue = await s.admin_cmd("poradovnik")
     assert "Na rozhodnutie čaká: 2" in said(queue)
     conflict = item_with(queue, "stôl 1")
     # The evidence side by side: the platform record and both reports, with their times.

@@ -64,7 +64,7 @@ from bot.services import bounds, identity, outbox_admin, payments, rounds, setup
 from bot.services.app import App
 from bot.services.replies import Reply
 
-QUEUE_PAGE = 10  # review items shown per /admin fronta; the rest after these are decided
+QUEUE_PAGE = 10  # review items shown per /admin poradovnik; the rest after these are decided
 
 HernaFactory = Callable[[], AbstractAsyncContextManager[sync.Herna]]
 
@@ -262,8 +262,8 @@ class AdminCog(
 
     # -- rulings -------------------------------------------------------------------------
 
-    @_command("fronta")
-    async def fronta(self, interaction: discord.Interaction) -> None:
+    @_command("poradovnik")
+    async def poradovnik(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         reply = await admin_service.review_queue(self.app, self.slug, actor(interaction))
         locale = interaction.locale
