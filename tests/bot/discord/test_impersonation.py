@@ -220,10 +220,10 @@ async def test_the_head_admin_links_and_unlinks_in_chat(attack: Attack) -> None:
     a = attack
     dana, impostor = a.users["dana"], a.users["impostor"]
     ex = await a.admin("head", "prepoj", hrac="dana", ucet=impostor, dovod="omylom")
-    assert "je prepojený s Discord účtom" in said(ex), said(ex)
+    assert "Hotovo — prepojené:" in said(ex), said(ex)
     assert "omylom" in a.h.dms(impostor)[-1].text
     ex = await a.admin("head", "prepoj", hrac="dana", ucet=dana, dovod="jej vlastný účet")
-    assert said(ex).startswith("Hotovo: Dana (herna.net: dana)")
+    assert said(ex).startswith("Hotovo — prepojenie zrušené: Dana (herna.net: dana)")
     assert "už nie je prepojený" in a.h.dms(impostor)[-1].text  # the old account is told
     assert "jej vlastný účet" in a.h.dms(dana)[-1].text
     ex = await a.admin("head", "odpoj", hrac=f"<@{dana.id}>", dovod="nový účet")
