@@ -62,7 +62,8 @@ def _parser() -> argparse.ArgumentParser:
         programs.add_demo, tournament.add_setup, tournament.add_rounds, views.add_publish,
         tournament.add_finish, views.add_show, rulings.add_rule, rulings.add_approve,
         export.add_command,
-        views.add_publish_page, tournament.add_sync, programs.add_rehearse, programs.add_run,
+        views.add_publish_page, tournament.add_sync, programs.add_rehearse,
+        programs.add_simulator, programs.add_run,
         identity.add_commands, herna.add_commands, tournament.add_decay, season.add_command,
         outbox.add_command, duplicate.add_command,
     ):
