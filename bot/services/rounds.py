@@ -149,7 +149,7 @@ def _pair(tx: Tx, slug: str, round_no: int, admin_id: AdminRef, force: bool) -> 
         raise Refusal("round.too_few", round=round_no, count=len(entries))
     entrants = [Entrant(lookup.rules_id(e.player_id), seed_rating(e, profile)) for e in entries]
     earlier = [tb for tb in tables_of(tx.db, t) if tb.pairing.round_no < round_no]
-    avoid = [(lookup.rules_id(a), lookup.rules_id(b)) for a, b in t.settings.get("avoid", [])]
+    avoid = avoided(tx, t, {e.player_id for e in entries})
     # an earlier game with no result yet (paired with force) still must not be repeated
     avoid += [(lookup.rules_id(tb.pairing.first_id), lookup.rules_id(tb.pairing.second_id))
               for tb in earlier if not tb.scored and tb.pairing.second_id is not None]
@@ -163,6 +163,24 @@ def _pair(tx: Tx, slug: str, round_no: int, admin_id: AdminRef, force: bool) -> 
               for p in pairs]
     return _store_pairings(tx, t, round_no, tables, admin_id, "ours", profile,
                            unpaid=_unpaid(tx, t))
+
+
+def avoided(tx: Tx, t: Tournament, playing: set[int]) -> list[tuple[str, str]]:
+    """The propozície's `avoid` pairs (SP 1.3) among the players paired now: a store id, or a
+    herna nick (a player imported from a CSV) looked up now; a pair with someone not playing
+    has nothing to keep apart."""
+    def store_id(ref: int | str) -> int | None:
+        if isinstance(ref, int):
+            return ref
+        player = find_player_by_nick(tx.db, ref)
+        return None if player is None else player.id
+
+    pairs = []
+    for a, b in t.settings.get("avoid", []):
+        ids = (store_id(a), store_id(b))
+        if ids[0] in playing and ids[1] in playing:
+            pairs.append((lookup.rules_id(ids[0]), lookup.rules_id(ids[1])))  # type: ignore[arg-type]
+    return pairs
 
 
 def _store_pairings(tx: Tx, t: Tournament, round_no: int,

@@ -403,13 +403,24 @@ def _admins(t: Reader) -> list[int]:
 
 
 def _avoid(t: Reader, players: list[PlayerSpec]) -> list[tuple[str, str]]:
-    """SP 1.3: pairs kept apart (close relatives), by the players' ids in this file."""
+    """SP 1.3: pairs kept apart (close relatives), by the players' ids in this file or by a
+    herna.net nick (a player imported from a CSV later, resolved when a round is paired)."""
     known = {p.file_id for p in players}
+
+    def valid(x: Any) -> bool:
+        if not isinstance(x, str):
+            return False
+        try:
+            return x in known or bool(bounds.nick(x))
+        except Refusal:
+            return False
+
     pairs = []
     for item in t.get("avoid", []):
         if (not isinstance(item, list) or len(item) != 2 or item[0] == item[1]
-                or not all(isinstance(x, str) and x in known for x in item)):
-            raise t.fail("avoid", f"{item!r}: očakáva sa dvojica rôznych id hráčov zo súboru")
+                or not all(valid(x) for x in item)):
+            raise t.fail("avoid", f"{item!r}: očakáva sa dvojica rôznych hráčov (id zo súboru "
+                                  "alebo prezývka na herna.net)")
         pairs.append((item[0], item[1]))
     return pairs
 
@@ -458,7 +469,8 @@ def _create(tx: Tx, prop: Propozicie, admin_id: str) -> Reply:
     }
     settings = {
         "file_ids": file_ids,
-        "avoid": [[file_ids[a], file_ids[b]] for a, b in prop.avoid],
+        # a store id for a player of this file, else the herna nick as written
+        "avoid": [[file_ids.get(a, a), file_ids.get(b, b)] for a, b in prop.avoid],
         "platform_sync": prop.platform_sync,
     }
     if prop.format is not None:  # pairing and standings read it (bot.services.event_format)

@@ -12,9 +12,19 @@ import pytest
 from bot.cli import main
 from bot.clock import ManualClock
 from bot.services import play
-from bot.services.app import App
+from bot.services.app import App, Tx
 from bot.services.lifecycle import refresh_pairing
-from bot.store import ResultStatus, Store, get_result, get_tournament_by_slug, list_audit
+from bot.services.notifier import RecordingNotifier
+from bot.services.rounds import avoided
+from bot.store import (
+    ResultStatus,
+    Store,
+    find_player_by_nick,
+    get_result,
+    get_tournament_by_slug,
+    list_audit,
+    list_entries,
+)
 from rules import End
 
 from .conftest import START, World, add_game
@@ -143,3 +153,34 @@ async def test_approve_from_the_command_line(
     result = await app.store.read(get_result, table)
     assert (result.status, result.end_kind) == (ResultStatus.PROVISIONAL, End.NO_SHOW)
     assert "návrh schválený bez zmeny" in out and "hlavným administrátorom" not in out
+
+
+def test_avoid_may_name_a_player_imported_from_a_csv(cli, db: Path, tmp_path: Path) -> None:  # type: ignore
+    """SP 1.3: `avoid` by herna nick, the player entered later from a players CSV."""
+    text = (EXAMPLES / "propozicie.toml").read_text(encoding="utf-8").replace(
+        '# avoid = [["anna", "boris"]]', 'avoid = [["anna", "lubka"], ["cyril", "nikto"]]')
+    propozicie = tmp_path / "propozicie.toml"
+    propozicie.write_text(text, encoding="utf-8")
+    assert cli("create", str(propozicie))[0] == 0
+    assert cli("import-players", SLUG, str(_players_csv(tmp_path)))[0] == 0
+    tournament = _read(db, get_tournament_by_slug, SLUG)
+
+    async def pairs() -> list[tuple[str, str]]:
+        store = await Store.open(db)
+        try:
+            def read(tx: Tx) -> list[tuple[str, str]]:
+                playing = {e.player_id for e in list_entries(tx.db, tournament.id)}
+                return avoided(tx, tournament, playing)
+            return await App(store, ManualClock(START), RecordingNotifier()).run(read)
+        finally:
+            await store.close()
+
+    anna = _read(db, find_player_by_nick, "anna77")
+    lubka = _read(db, find_player_by_nick, "lubka")
+    # the nick resolves to the imported player; a nick nobody entered keeps nobody apart
+    assert asyncio.run(pairs()) == [(str(anna.id), str(lubka.id))]
+    assert cli("paid", SLUG, "maria")[0] == 0
+    code, out, _ = cli("pair", SLUG, "1")
+    assert code == 0 and "Anna Nováková (anna77)" in out
+    tables = [line for line in out.splitlines() if "anna77" in line]
+    assert len(tables) == 1 and "lubka" not in tables[0]
