@@ -328,7 +328,7 @@ def _rule(tx: Tx, slug: str, admin_id: AdminRef, pairing_id: int,
 
 
 def _end_named(end: End) -> str:
-    """An end as players read it, with the word `stredisko rule` takes for it."""
+    """An end as players read it, with its code (which `stredisko rule` takes too)."""
     return f"{END_NAMES_SK[end]} ({end.value})"
 
 
