@@ -9,7 +9,7 @@ dropped: a terminal would print the asterisks.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
 from bot.i18n import SLOVAK, t
@@ -56,14 +56,18 @@ class ConsoleNotifier:
     """Prints every announcement, direct message and admin note as rendered Slovak text."""
 
     def __init__(self, out: TextIO | None = None,
-                 name_of: Callable[[int], str] | None = None) -> None:
+                 name_of: Callable[[int], str] | None = None,
+                 read_name: Callable[[int], Awaitable[str]] | None = None) -> None:
+        """A DM is labelled with its player's name: `name_of` knows it, or `read_name`
+        reads it (the CLI's store); else the player's store id."""
         self.out = out
         self.name_of = name_of
+        self.read_name = read_name
 
-    def _print(self, where: str, target: int, message: Message) -> None:
+    def _print(self, where: str, target: int | str, message: Message) -> None:
         label = _WHERE[where]
         if where == "dm":
-            label += f" {self.name_of(target) if self.name_of else target}"
+            label += f" {self.name_of(int(target)) if self.name_of else target}"
         out = self.out or sys.stdout
         for n, line in enumerate(render_message(message)):
             print(f"[{label}] {line}" if n == 0 else f"{' ' * (len(label) + 3)}{line}",
@@ -73,6 +77,9 @@ class ConsoleNotifier:
         self._print("channel", tournament_id, message)
 
     async def direct(self, player_id: int, message: Message) -> None:
+        if self.name_of is None and self.read_name is not None:
+            self._print("dm", await self.read_name(player_id), message)
+            return
         self._print("dm", player_id, message)
 
     async def to_admin(self, tournament_id: int, message: Message) -> None:

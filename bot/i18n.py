@@ -21,7 +21,7 @@ import string
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -171,6 +171,14 @@ def format_datetime(moment: datetime, lang: str) -> str:
     return f"{local.day} {month} {local.year}, {local.hour:02d}:{local.minute:02d}"
 
 
+def format_time(moment: datetime, lang: str) -> str:
+    """A moment's Bratislava time of day alone: "9:45" (sk) or "09:45" (en)."""
+    local = moment.astimezone(BRATISLAVA)
+    if lang == SLOVAK:
+        return f"{local.hour}:{local.minute:02d}"
+    return f"{local.hour:02d}:{local.minute:02d}"
+
+
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     flat: dict[str, Any] = {}
     for key, value in table.items():
@@ -230,8 +238,12 @@ class Language:
 
 
 class _Formatter(string.Formatter):
+    """One message's formatter: a later time on the day of the message's first date shows
+    the time alone ("od 1. 3. 2025 9:00 do 9:45", not the full date twice)."""
+
     def __init__(self, lang: Language) -> None:
         self.lang = lang
+        self.day: date | None = None  # the local day of the first moment shown
 
     def format_field(self, value: Any, format_spec: str) -> str:
         number = isinstance(value, int | float) and not isinstance(value, bool)
@@ -242,6 +254,10 @@ class _Formatter(string.Formatter):
             number = format_number(value, self.lang.code)
             return f"{number} {self.lang.plural(value, format_spec)}"
         if isinstance(value, datetime) and not format_spec:
+            day = value.astimezone(BRATISLAVA).date() if value.tzinfo else None
+            if self.day is not None and day == self.day:
+                return format_time(value, self.lang.code)
+            self.day = self.day or day
             return format_datetime(value, self.lang.code)
         if isinstance(value, float) and not format_spec:
             return format_number(value, self.lang.code)

@@ -14,9 +14,9 @@ from rules.model import Case, End, Exclusion, Result
 from rules.profile import Profile
 from rules.scoring import END_NAMES_SK
 
-_CLAUSES_SK = {  # after the count: "2 partie ..."
-    "a": "kontumované v jeho neprospech, v ktorých nevykonal žiaden ťah, alebo ktoré vzdal",
-    "b": "kontumované v jeho neprospech z akéhokoľvek dôvodu",
+_CLAUSES_SK = {  # after the count: "2 partie ..."; read by the player too, whatever the gender
+    "a": "prehraté kontumačne bez vlastného ťahu alebo vzdané",
+    "b": "prehraté kontumačne z akéhokoľvek dôvodu",
 }
 
 

@@ -61,8 +61,10 @@ def _parser() -> argparse.ArgumentParser:
 
     for register in (
         programs.add_demo, tournament.add_setup, tournament.add_rounds, views.add_publish,
-        tournament.add_finish, views.add_show, rulings.add_rule, export.add_command,
-        views.add_publish_page, tournament.add_sync, programs.add_rehearse, programs.add_run,
+        tournament.add_finish, views.add_show, rulings.add_rule, rulings.add_approve,
+        export.add_command,
+        views.add_publish_page, tournament.add_sync, programs.add_rehearse,
+        programs.add_simulator, programs.add_run,
         identity.add_commands, herna.add_commands, tournament.add_decay, season.add_command,
         lexicon.add_commands, outbox.add_command, duplicate.add_command,
     ):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import unicodedata
 import urllib.parse
 from collections.abc import Callable
 from typing import Any, NoReturn
@@ -16,6 +17,7 @@ from bot.i18n import t
 from bot.services import bounds
 from bot.services.play import parse_score
 from bot.services.replies import Refusal
+from rules import End
 
 USAGE_ERROR = 2
 
@@ -163,3 +165,47 @@ reason = _checked(_reason, "zdôvodnenie")
 slug = _checked(_slug, "skratka turnaja")
 port = _checked(_port, "port")
 season = _checked(_season, "sezóna")
+
+
+# -- words: an argument's Slovak word, its English code kept as an alias ------------------
+
+
+def _folded(text: str) -> str:
+    """Lower case without diacritics: "Výsledky" and "vysledky" are one word."""
+    decomposed = unicodedata.normalize("NFD", text.strip().casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).replace("_", "-")
+
+
+class Words:
+    """An argparse `type=` for a word from a list: the Slovak words (shown in the help and
+    in errors) and the English codes they stand for (accepted too, as older scripts and
+    checks use them); the value is the code."""
+
+    def __init__(self, words: dict[str, str]) -> None:
+        self.words = words  # Slovak word -> code
+        self._codes = {_folded(w): code for w, code in words.items()}
+        self._codes.update({_folded(code): code for code in words.values()})
+        self.__name__ = "slovo"  # argparse names the type in its messages
+
+    def __call__(self, text: str) -> str:
+        code = self._codes.get(_folded(text))
+        if code is None:
+            raise argparse.ArgumentTypeError(
+                t("input.cli_choice", value=repr(text[:40]), choices=self.help()))
+        return code
+
+    def help(self) -> str:
+        return ", ".join(self.words)
+
+
+SHOW = Words({"parovanie": "pairings", "vysledky": "results", "poradie": "standings",
+              "zmeny": "audit"})
+EXPORT = Words({"vysledky": "results", "tsh": "tsh", "trf": "trf", "screlo": "screlo"})
+#: `stredisko rule`'s ends: the Slovak word of each (END_NAMES_SK without spaces)
+END = Words({"dohrana": End.FINISHED.value, "prehra-na-cas": End.TIME_LOSS.value,
+             "vzdanie": End.RESIGNED.value, "odpojenie": End.DISCONNECTED.value,
+             "nedostavenie": End.NO_SHOW.value, "nedostavenie-oboch": End.BOTH_NO_SHOW.value,
+             "nedodrzany-limit": End.OVER_LIMIT.value, "volno": End.BYE.value,
+             "zlyhalo-ulozenie": End.SAVE_FAILED.value,
+             "remiza-dohodou": End.AGREED_DRAW.value,
+             "vynechane-kolo": End.MISSED_ROUND.value})

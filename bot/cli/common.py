@@ -21,7 +21,7 @@ from bot.i18n import SLOVAK, t
 from bot.services.app import App
 from bot.services.policy import Actor
 from bot.services.replies import Reply
-from bot.store import Store
+from bot.store import Store, get_player
 
 Command = Callable[[argparse.Namespace], int]
 UseCase = Callable[[App], Awaitable[Any]]
@@ -62,7 +62,10 @@ def run(args: argparse.Namespace, use_case: UseCase) -> Any:
         store = await Store.open(path)
         try:
             # No Discord here: messages stay queued for the bot, the console shows them.
-            app = App(store, SystemClock(), ConsoleNotifier(), delivery="queue")
+            async def name(player_id: int) -> str:  # "[DM Mária Ťažká]", not a store id
+                return (await store.read(get_player, player_id)).name
+
+            app = App(store, SystemClock(), ConsoleNotifier(read_name=name), delivery="queue")
             value = await use_case(app)
             if app.queued_for_bot:
                 print(t("outbox.queued", SLOVAK, n=app.queued_for_bot), file=sys.stderr)

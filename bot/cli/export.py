@@ -71,7 +71,7 @@ def _export(args: argparse.Namespace) -> int:
 def add_command(add: Add) -> None:
     sub = add("export", "export: výsledky CSV, TSH (.t a config.tsh), FIDE TRF, zoznam online "
               "screla", _export)
-    sub.add_argument("what", choices=WHAT)
+    sub.add_argument("what", type=arg.EXPORT, help=t("cli.choices", choices=arg.EXPORT.help()))
     sub.add_argument("slug", nargs="?", type=arg.slug)
     sub.add_argument("-o", "--output", "--out", metavar="SÚBOR",
                      help="súbor (pri tsh sa vedľa neho zapíše aj config.tsh)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from datetime import datetime
 
 from bot.cli.common import Add
 from rules import Profile
@@ -22,6 +23,12 @@ def _rehearse(args: argparse.Namespace) -> int:
 
     return run_command(args.scenario, sys.stdout, sys.stderr, as_json=args.json,
                        db=getattr(args, "db", None), html=args.html)
+
+
+def _simulator(args: argparse.Namespace) -> int:
+    from bot.rehearse.simulate import run
+
+    return run(args)
 
 
 def _run_bot(args: argparse.Namespace) -> int:
@@ -43,6 +50,30 @@ def add_rehearse(add: Add) -> None:
     sub.add_argument("scenario", help="scenár (TOML)")
     sub.add_argument("--json", action="store_true", help="výsledky ako jeden dokument JSON")
     sub.add_argument("--html", metavar="PRIEČINOK", help="zapísať stránku výsledkov")
+
+
+def _clock(text: str) -> datetime:
+    """--clock "RRRR-MM-DD HH:MM" (the simulator is loaded only when a command needs it)."""
+    from scrapers.herna.simulator import local_time
+
+    return local_time(text)
+
+
+def add_simulator(add: Add) -> None:
+    sub = add("simulator", "lokálny simulátor herna.net s partiami zo súboru (nové partie v "
+              "súbore pridá počas behu)", _simulator)
+    sub.add_argument("games", metavar="PARTIE",
+                     help='scenár skúšky, TOML s [[event]] type = "game" alebo výsledky CSV '
+                          "(s --propozicie); hráči podľa id z propozícií alebo prezývky na "
+                          "herna.net")
+    sub.add_argument("--propozicie", metavar="SÚBOR",
+                     help="propozície turnaja: začiatky kôl (a hráči) pre PARTIE")
+    sub.add_argument("--port", type=int, default=0, help="port (0 = voľný)")
+    sub.add_argument("--clock", metavar='"RRRR-MM-DD HH:MM"', type=_clock,
+                     help="simulovaný čas pri štarte (čas Bratislavy), ďalej plynie; "
+                          "predvolene skutočný")
+    sub.add_argument("--user", default="sss", metavar="MENO", help="prihlasovacie meno")
+    sub.add_argument("--password", default="heslo", metavar="HESLO", help="heslo")
 
 
 def add_run(add: Add) -> None:

@@ -1,5 +1,6 @@
-"""`stredisko rule`: the head administrator's ruling on one game (e-SP 4.9, 5), the pairing
-named by round and table and the players by their herna.net nicks."""
+"""`stredisko rule` and `approve`: the head administrator's ruling on one game (e-SP 4.9, 5)
+or his approval of its proposal as it stands, the pairing named by round and table and the
+players by their herna.net nicks."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from bot.cli import args as arg
 from bot.cli.common import Add, UseCase, reply_command
+from bot.i18n import t
 from bot.services import admin, lookup
 from bot.services.app import App, Tx
 from bot.services.policy import Actor
@@ -64,13 +66,33 @@ def _rule(a: argparse.Namespace, who: Actor) -> UseCase:
     return use_case
 
 
+def _approve(a: argparse.Namespace, who: Actor) -> UseCase:
+
+    async def use_case(app: App) -> Reply:
+        found = await app.run(pairing_tx, a.slug, a.round, a.table)
+        if isinstance(found, Reply):
+            return found
+        return await admin.approve(app, a.slug, who, found[0], a.reason)
+
+    return use_case
+
+
+def add_approve(add: Add) -> None:
+    sub = add("approve", "schváliť návrh výsledku pri stole tak, ako je (e-SP 4.9)",
+              reply_command(_approve))
+    sub.add_argument("slug", type=arg.slug)
+    sub.add_argument("round", type=arg.round_no)
+    sub.add_argument("table", type=arg.table_no)
+    sub.add_argument("--reason", type=arg.reason, help="zdôvodnenie (nepovinné)")
+
+
 def add_rule(add: Add) -> None:
     sub = add("rule", "rozhodnutie hlavného administrátora o partii (e-SP 4.9, 5)",
               reply_command(_rule))
     sub.add_argument("slug", type=arg.slug)
     sub.add_argument("round", type=arg.round_no)
     sub.add_argument("table", type=arg.table_no)
-    sub.add_argument("end", choices=[e.value for e in End])
+    sub.add_argument("end", type=arg.END, help=t("cli.choices", choices=arg.END.help()))
     sub.add_argument("--score", type=arg.score, nargs=2, metavar=("PRVÝ", "DRUHÝ"))
     sub.add_argument("--loser", metavar="PREZÝVKA", type=arg.nick)
     sub.add_argument("--winner", metavar="PREZÝVKA", type=arg.nick)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 
 from bot.cli import args as arg
 from bot.cli.common import Add, UseCase, config, reply_command
 from bot.config import ConfigError
-from bot.services import rounds, setup
+from bot.services import payments, rounds, setup
 from bot.services.app import App
 from bot.services.policy import Actor
 from bot.services.replies import Reply
@@ -25,6 +26,12 @@ def _import_players(a: argparse.Namespace, who: Actor) -> UseCase:
 
 def _import_screlo(a: argparse.Namespace, who: Actor) -> UseCase:
     return lambda app: setup.import_screlo_list(app, a.file, who)
+
+
+def _payment(paid: bool) -> Callable[[argparse.Namespace, Actor], UseCase]:
+    def factory(a: argparse.Namespace, who: Actor) -> UseCase:
+        return lambda app: payments.set_payment(app, a.slug, who, a.nicks, paid)
+    return factory
 
 
 def _checkin(a: argparse.Namespace, who: Actor) -> UseCase:
@@ -82,6 +89,13 @@ def add_setup(add: Add) -> None:
     sub.add_argument("file")
     add("import-screlo", "aktualizovať online screlo zo zoznamu CSV",
         reply_command(_import_screlo, "importujem zoznam screla")).add_argument("file")
+    for name, paid, help_text in (
+        ("paid", True, "zapísať zaplatené štartovné (e-SP 2.2: párujú sa len tí, čo zaplatili)"),
+        ("unpaid", False, "zapísať nezaplatené štartovné (hráč sa nepáruje, e-SP 2.2)"),
+    ):
+        sub = add(name, help_text, reply_command(_payment(paid)))
+        sub.add_argument("slug", type=arg.slug)
+        sub.add_argument("nicks", nargs="+", metavar="PREZÝVKA", type=arg.nick)
     sub = add("checkin", "otvoriť alebo uzavrieť prezentáciu", reply_command(_checkin))
     sub.add_argument("action", choices=("open", "close"))
     sub.add_argument("slug", type=arg.slug)

@@ -11,9 +11,9 @@ from bot.cli.tournament import publish_round
 from bot.i18n import t
 from bot.services import lookup, views
 from bot.services.app import Tx
+from bot.services.audit_text import audit_rows
 from bot.services.policy import Actor
 from bot.services.replies import Reply, done
-from bot.store import list_audit
 
 #: how many audit rows `show audit` prints at most
 AUDIT_LIMIT = 10_000
@@ -21,11 +21,7 @@ AUDIT_LIMIT = 10_000
 
 def _audit_tx(tx: Tx, slug: str) -> Reply:
     tournament = lookup.tournament(tx, slug)
-    rows = [
-        {"at": a.at, "actor": f"{a.actor_kind}{':' + a.actor_id if a.actor_id else ''}",
-         "action": a.action, "subject": a.subject or "", "reason": a.reason or ""}
-        for a in list_audit(tx.db, tournament_id=tournament.id, limit=AUDIT_LIMIT)
-    ]
+    rows = audit_rows(tx, tournament.id, AUDIT_LIMIT)
     return done("cli.audit", data=rows, tournament=tournament.name, count=len(rows))
 
 
@@ -67,7 +63,7 @@ def add_publish(add: Add) -> None:
 def add_show(add: Add) -> None:
     sub = add("show", "zobraziť párovanie, výsledky, poradie alebo záznam zmien",
               reply_command(_show_command))
-    sub.add_argument("what", choices=("pairings", "results", "standings", "audit"))
+    sub.add_argument("what", type=arg.SHOW, help=t("cli.choices", choices=arg.SHOW.help()))
     sub.add_argument("slug", type=arg.slug)
     sub.add_argument("round", type=arg.round_no, nargs="?")
 

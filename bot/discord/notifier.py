@@ -2,9 +2,11 @@
 
 - `announce`: the tournament's control-centre channel (e-SP 2.6);
 - `direct`: a DM to the player's Discord account; when it cannot be delivered (DMs closed, no
-  linked account) the control centre says so — naming the player, never repeating the content,
-  which may be private. A message naming an account in `identity.DISCORD_ACCOUNT` (the one just
-  unlinked, a rejected request's) goes to that account instead, quietly if it cannot;
+  linked account) the head administrator is told (where `to_admin` goes) once per player and
+  round — naming the player, never repeating the content, which may be private; the players'
+  channel is not filled with such notices. A message naming an account in
+  `identity.DISCORD_ACCOUNT` (the one just unlinked, a rejected request's) goes to that
+  account instead, quietly if it cannot;
 - `to_admin`: the head administrator's channel, or DMs to each head admin when there is none
   (the tournament's `admin_ids`: `admins = [...]` in the propozície, `stredisko admins`);
   `stredisko run` refuses to start when neither is set (`bot.discord.startup`).
@@ -22,6 +24,7 @@ import logging
 from datetime import datetime
 
 import discord
+from sqlite_utils import Database
 
 from bot.discord.client import CONTROL_CENTRE_RULE
 from bot.discord.i18n import SLOVAK, t
@@ -29,7 +32,17 @@ from bot.discord.markdown import literal
 from bot.discord.render import Outgoing, render_message
 from bot.services.identity import DISCORD_ACCOUNT
 from bot.services.notifier import Message
-from bot.store import NotFoundError, Player, Store, Tournament, get_player, get_tournament
+from bot.store import (
+    NotFoundError,
+    Player,
+    Store,
+    Tournament,
+    TournamentStatus,
+    get_entry,
+    get_player,
+    get_tournament,
+    list_tournaments,
+)
 
 log = logging.getLogger("stredisko.discord.notifier")
 
@@ -54,6 +67,15 @@ class Undeliverable(RuntimeError):
     """Nowhere to deliver the message yet; the outbox keeps it and tries again."""
 
 
+def _entered_in(db: Database, player_id: int) -> int | None:
+    """The newest unfinished tournament the player is entered in (a bot not told its own)."""
+    for tournament in reversed(list_tournaments(db)):
+        if (tournament.status is not TournamentStatus.FINISHED
+                and get_entry(db, tournament.id, player_id) is not None):
+            return tournament.id
+    return None
+
+
 def nonce(ref: str | None, kind: str, piece: int) -> str | None:
     """Discord's idempotency key for one piece of a stored message (at most 25 characters;
     with `enforce_nonce`, discord.py's default when a nonce is given, Discord answers a repeat
@@ -70,14 +92,18 @@ class DiscordNotifier:
         locale: str = SLOVAK,
         default_channel_id: int | None = None,
         admin_channel_id: int | None = None,
+        tournament_id: int | None = None,
     ) -> None:
-        """`default_channel_id` is used for a tournament without its own channel and for DM
-        failure notices; when None, the bot's `GuildConfig.control_channel_id` is used."""
+        """`default_channel_id` is used for a tournament without its own channel; when None,
+        the bot's `GuildConfig.control_channel_id` is used. `tournament_id` is the tournament
+        the bot runs: its head admins hear of DMs that could not be delivered."""
         self.client = client
         self.store = store
         self.locale = locale
         self._default_channel_id = default_channel_id
         self.admin_channel_id = admin_channel_id
+        self.tournament_id = tournament_id
+        self._told: set[tuple[int, object]] = set()  # (player, round) already reported
 
     # -- the port --------------------------------------------------------------------------
 
@@ -98,27 +124,45 @@ class DiscordNotifier:
         if player is None or player.discord_id is None:
             name = literal(player.name) if player else f"#{player_id}"
             log.info("player %s has no Discord account: %s not sent", player_id, message.key)
-            await self._notice(t("discord.dm.no_account", self.locale, player=name,
-                                 rule=CONTROL_CENTRE_RULE), message.ref)
+            await self._undelivered(player_id, message, "discord.dm.no_account", name)
             return
         if not await self._dm(player.discord_id, render_message(message, self.locale),
                               message.ref):
-            await self._notice(t("dm.failed_notice", self.locale, player=f"<@{player.discord_id}>",
-                                 rule=CONTROL_CENTRE_RULE), message.ref)
+            await self._undelivered(player_id, message, "dm.failed_notice",
+                                    f"{literal(player.name)} (<@{player.discord_id}>)")
+
+    async def _undelivered(self, player_id: int, message: Message, key: str,
+                           player: str) -> None:
+        """Tell the head admin, once per player and round, that a DM did not reach him."""
+        seen = (player_id, message.params.get("round"))
+        tournament_id = self.tournament_id or await self.store.read(_entered_in, player_id)
+        if seen in self._told or tournament_id is None:
+            log.info("DM to player %s not delivered (%s), not reported again", player_id, key)
+            return
+        self._told.add(seen)
+        text = t(key, self.locale, player=player, rule=CONTROL_CENTRE_RULE)
+        try:
+            await self._to_admin(tournament_id, [Outgoing(content=text)], message.ref, key)
+        except Undeliverable as exc:  # the DM itself is done with; the notice is best effort
+            log.warning("notice of an undelivered DM reached nobody: %s", exc)
 
     async def to_admin(self, tournament_id: int, message: Message) -> None:
+        await self._to_admin(tournament_id, render_message(message, self.locale), message.ref,
+                             message.key)
+
+    async def _to_admin(self, tournament_id: int, pieces: list[Outgoing], ref: str | None,
+                        key: str) -> None:
         tournament = await self._tournament(tournament_id)
-        pieces = render_message(message, self.locale)
         channel_id = self._admin_channel(tournament)
         if channel_id is not None:
-            await self._post(channel_id, pieces, QUIET, message.ref)
+            await self._post(channel_id, pieces, QUIET, ref)
             return
         admins = tournament.admin_ids if tournament else []
-        delivered = [admin for admin in admins if await self._dm(admin, pieces, message.ref)]
+        delivered = [admin for admin in admins if await self._dm(admin, pieces, ref)]
         if not delivered:
             # Nowhere to put it: the outbox keeps it, retries, and in the end marks it failed
             # with an audit line (the head admin still finds it there), never "sent".
-            raise Undeliverable(f"admin message {message.key} of tournament {tournament_id} "
+            raise Undeliverable(f"admin message {key} of tournament {tournament_id} "
                                 "reached nobody (no admin channel, no reachable head admin)")
 
     # -- reading back (issue 20.2) -----------------------------------------------------------
@@ -209,13 +253,6 @@ class DiscordNotifier:
             log.info("DM to %s not delivered: %s", discord_id, exc)
             return False
         return True
-
-    async def _notice(self, text: str, ref: str | None) -> None:
-        channel_id = self.default_channel_id
-        if channel_id is None:
-            log.warning("no control channel for the notice: %s", text)
-            return
-        await self._post(channel_id, [Outgoing(content=text)], QUIET, ref, "n")
 
     def __repr__(self) -> str:
         return f"DiscordNotifier(locale={self.locale!r})"

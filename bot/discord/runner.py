@@ -287,7 +287,9 @@ async def serve(
         herna = herna_factory(config)
         bot = build_bot(holder, slug, herna, config.season.file, config.lexicon)
         admin_channel = config.discord.admin_channel_id or None
-        app = App(store, SystemClock(), DiscordNotifier(bot, store, admin_channel_id=admin_channel))
+        notifier = DiscordNotifier(bot, store, admin_channel_id=admin_channel,
+                                   tournament_id=tournament.id)
+        app = App(store, SystemClock(), notifier)
         holder.append(app)
         scheduler = make_scheduler(app, herna, config.sync.nightly)
         background: list[asyncio.Task[None]] = []

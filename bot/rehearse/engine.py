@@ -309,8 +309,8 @@ class Rehearsal:
     async def _end(self) -> None:
         last = len(self.scenario.round_starts)
         await self._sync(last)
-        self._admin_reply(await rounds.close_round(self.app, self.slug, last, ADMIN,
-                                                   force=True), "uzavri")
+        # the head admin rules what is still open before he closes the last round, so its
+        # standings are final and no result changes after them (issue 19.6)
         queue = await admin.review_queue(self.app, self.slug, ADMIN)
         self._need(queue, "review queue")
         for item in queue.data["results"]:
@@ -320,6 +320,8 @@ class Rehearsal:
             self.proposals.append(proposal_entry(item, self.file_id, applied))
         for item in queue.data["discrepancies"]:
             self.proposals.append(proposal_entry(item, self.file_id, False, "discrepancy"))
+        self._admin_reply(await rounds.close_round(self.app, self.slug, last, ADMIN,
+                                                   force=True), "uzavri")
         finished = await rounds.finish_tournament(self.app, self.slug, ADMIN, force=True)
         self._need(finished, "finish")
 

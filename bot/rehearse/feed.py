@@ -29,7 +29,7 @@ import csv
 import io
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -37,9 +37,10 @@ from bot.i18n import t
 from bot.os_errors import os_reason
 from bot.rehearse.events import scenario_games
 from bot.rehearse.scenario import DEFAULT_MOVES, GAME_ENDS, MAX_SCORE, Event, parse_scenario
+from bot.services import bounds
 from bot.services.csv_text import decode_csv, decode_utf8, delimiter_of
 from bot.services.replies import Refusal
-from bot.services.setup import Propozicie, SetupError, parse_propozicie
+from bot.services.setup import PlayerSpec, Propozicie, SetupError, parse_propozicie
 from scrapers.herna.records import ENDS_ON_PLAYER, EndKind, GameRecord
 
 REQUIRED = ("kolo", "prvy", "druhy", "skore", "koniec")
@@ -79,7 +80,10 @@ def load_games(path: str | Path, propozicie: str | Path | None = None) -> list[F
             raise FeedError(t("herna_feed.needs_propozicie", file=str(path)))
         else:
             prop = _propozicie(prop_text, str(propozicie))
-            events = _csv_events(decode_csv(data, str(path)), prop, str(path))
+            events, nicks = _csv_events(decode_csv(data, str(path)), prop, str(path))
+            # players named by a herna nick the propozície do not list (imported from a CSV
+            # into the database): served under that nick
+            prop = replace(prop, players=[*prop.players, *nicks])
     except Refusal as refusal:  # not UTF-8
         raise FeedError(t(refusal.reply.key, **refusal.reply.params)) from None
     return [FedGame(record, e.started or record.started, e.at)
@@ -127,7 +131,7 @@ def _norm(name: str) -> str:
     return "_".join(plain.lower().split())
 
 
-def _csv_events(text: str, prop: Propozicie, path: str) -> list[Event]:
+def _csv_events(text: str, prop: Propozicie, path: str) -> tuple[list[Event], list[PlayerSpec]]:
     rows = [(n, row) for n, row in _rows(text, path) if row and not row[0].lstrip()
             .startswith("#") and any(cell.strip() for cell in row)]
     if not rows:  # empty and header-only alike (below): a file of no games is a mistake
@@ -146,8 +150,9 @@ def _csv_events(text: str, prop: Propozicie, path: str) -> list[Event]:
     if len(rows) == 1:
         raise _bad(path, header_line, "súbor má len hlavičku, ani jednu partiu")
     reader = _Row(prop, path, dict(zip(columns, (c.strip() for c in header), strict=True)))
-    return [reader.event(n, index, dict(zip(columns, (c.strip() for c in row), strict=False)))
-            for index, (n, row) in enumerate(rows[1:])]
+    events = [reader.event(n, index, dict(zip(columns, (c.strip() for c in row), strict=False)))
+              for index, (n, row) in enumerate(rows[1:])]
+    return events, list(reader.nicks.values())
 
 
 def _rows(text: str, path: str) -> list[tuple[int, list[str]]]:
@@ -200,6 +205,7 @@ class _Row:
     prop: Propozicie
     path: str
     written: dict[str, str]  # column -> its name as the header writes it
+    nicks: dict[str, PlayerSpec] = field(default_factory=dict)  # herna nicks not listed
 
     def event(self, line: int, index: int, row: dict[str, str]) -> Event:
         def fail(column: str, why: str) -> FeedError:
@@ -232,7 +238,12 @@ class _Row:
         for player in self.prop.players:
             if value == player.file_id or value.casefold() == player.herna.casefold():
                 return player.file_id
-        raise fail(column, f"„{value}“ nie je hráč z propozícií (id alebo prezývka na herna.net)")
+        try:  # any herna nick: a player imported from a CSV is not in the propozície
+            nick = bounds.nick(value)
+        except Refusal:
+            raise fail(column, f"„{value}“ nie je hráč z propozícií ani prezývka na herna.net"
+                       ) from None
+        return self.nicks.setdefault(nick.casefold(), PlayerSpec(nick, nick, nick)).file_id
 
     @staticmethod
     def _int(row: dict[str, str], column: str, default: int | None, low: int, high: int,

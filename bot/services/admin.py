@@ -57,7 +57,7 @@ from bot.store import (
 from rules import Case, End, Profile, score
 from rules.evidence import EvidenceError
 from rules.reconcile import allowed_rulings, evidence_at
-from rules.scoring import CaseError
+from rules.scoring import END_NAMES_SK, CaseError
 
 FORFEIT_RULE = "e-SP 4.9"
 EXCLUSION_RULE = "e-SP 3.6"
@@ -65,6 +65,30 @@ QUEUE_STATUSES = (ResultStatus.PROPOSED, ResultStatus.DISPUTED)
 
 #: A ruling given as (end, params): the params a case may carry.
 CASE_PARAMS = ("first_score", "second_score", "loser", "winner", "moved", "agreed")
+
+#: Ends whose ruling needs the score (as played, as agreed, or as it stood at the end).
+ENDS_WITH_SCORES = frozenset(
+    {End.FINISHED, End.AGREED_DRAW, End.TIME_LOSS, End.RESIGNED, End.DISCONNECTED}
+)
+
+
+def needs_scores(end: End, params: Mapping[str, Any]) -> bool:
+    """The ruling says a score: a game played (or a save failed with the result agreed)."""
+    return end in ENDS_WITH_SCORES or (end is End.SAVE_FAILED and bool(params.get("agreed")))
+
+
+def _with_scores(case: Case, params: Mapping[str, Any], current: StoredResult | None
+                 ) -> tuple[Case, bool]:
+    """A ruling with its score: as given, else the current result's (the proposal the admin
+    saw, in table order) — never 0:0 from nothing. The flag says it was taken."""
+    if (not needs_scores(case.end, params) or "first_score" in params
+            or "second_score" in params):
+        return case, False
+    if (current is None or current.first_score is None or current.second_score is None
+            or current.status not in (*QUEUE_STATUSES, ResultStatus.PROVISIONAL)):
+        raise Refusal("admin.score_needed", end=END_NAMES_SK[case.end], rule=FORFEIT_RULE)
+    return replace(case, first_score=current.first_score,
+                   second_score=current.second_score), True
 
 
 def _admin(tx: Tx, slug: str, admin_id: AdminRef) -> tuple[Tournament, Profile]:
@@ -184,16 +208,17 @@ def _approve(tx: Tx, slug: str, admin_id: AdminRef, pairing_id: int, reason: str
     t, _ = _admin(tx, slug, admin_id)
     pairing = _pairing(tx, t, pairing_id)
     why = (bounds.reason(reason) if (reason or "").strip()
-           else f"návrh schválený hlavným administrátorom ({FORFEIT_RULE})")
+           else f"návrh schválený bez zmeny ({FORFEIT_RULE})")
     if expected_version is not None:  # still a proposal, but not the one the admin saw
         current = get_result(tx.db, pairing.id)
         if (current is not None and current.status is ResultStatus.PROPOSED
                 and current.version != expected_version):
-            raise Refusal("admin.proposal_changed", pairing_id=pairing_id,
-                          version=expected_version, rule=FORFEIT_RULE)
+            raise Refusal("admin.proposal_changed", round=pairing.round_no,
+                          table=pairing.table_no, version=expected_version, rule=FORFEIT_RULE)
     result = apply_proposal(tx, pairing.id, why, tx.by_admin(admin_id, why), expected_version)
     if result is None:
-        raise Refusal("admin.nothing_to_approve", pairing_id=pairing_id, rule=FORFEIT_RULE)
+        raise Refusal("admin.nothing_to_approve", round=pairing.round_no,
+                      table=pairing.table_no, rule=FORFEIT_RULE)
     params = describe(tx, pairing, result)
     params.pop("rule")
     return done("admin.approved", rule=FORFEIT_RULE, **params)
@@ -261,7 +286,9 @@ def _rule(tx: Tx, slug: str, admin_id: AdminRef, pairing_id: int,
     why = _reason(reason)
     current = get_result(tx.db, pairing.id)
     if current is not None and current.status is ResultStatus.CONFIRMED:
-        raise Refusal("admin.confirmed", pairing_id=pairing_id, rule="e-SP 4.7")
+        raise Refusal("admin.confirmed", round=pairing.round_no, table=pairing.table_no,
+                      rule="e-SP 4.7")
+    taken = False
     try:
         case = ruling if isinstance(ruling, Case) else case_for(pairing, *ruling)
         if not isinstance(ruling, Case) and "moved" not in ruling[1]:
@@ -272,6 +299,9 @@ def _rule(tx: Tx, slug: str, admin_id: AdminRef, pairing_id: int,
         if set(case.players) != pair:
             raise ValueError("rozhodnutie musí byť o hráčoch tohto párovania")
         score(case, profile)
+        if not isinstance(ruling, Case):  # checked as given first, then with its score
+            case, taken = _with_scores(case, ruling[1], current)
+            score(case, profile)
         bound = profile.plausible.max_score  # the same bound as herna.net's records
         for value in (case.first_score, case.second_score):
             if not 0 <= value <= bound:
@@ -281,19 +311,25 @@ def _rule(tx: Tx, slug: str, admin_id: AdminRef, pairing_id: int,
                       **_named(tx, error.params)) from None
     except (ValueError, TypeError) as error:
         raise Refusal("admin.bad_case", error=str(error), rule=FORFEIT_RULE) from None
+    key = "admin.ruled_taken_score" if taken else "admin.ruled"
     if current is not None and _same_ruling(tx, pairing, case, why):  # a repeat
         params = describe(tx, pairing, current)
-        return done("admin.ruled", rule=params.pop("rule"), reason=why, **params)
+        return done(key, rule=params.pop("rule"), reason=why, **params)
     allowed = _allowed(tx, t, profile, pairing, current)
     if str(case.end) not in allowed:
-        raise Refusal("admin.ruling_not_allowed", end=str(case.end),
-                      allowed=", ".join(allowed), rule=FORFEIT_RULE)
+        raise Refusal("admin.ruling_not_allowed", end=_end_named(case.end),
+                      allowed=", ".join(_end_named(End(e)) for e in allowed), rule=FORFEIT_RULE)
     by = tx.by_admin(admin_id, why)
     add_ruling(tx, pairing.id, case, why, by)
     result = refresh_pairing(tx, pairing.id, by)
     assert result is not None  # a ruling always decides
     params = describe(tx, pairing, result)
-    return done("admin.ruled", rule=params.pop("rule"), reason=why, **params)
+    return done(key, rule=params.pop("rule"), reason=why, **params)
+
+
+def _end_named(end: End) -> str:
+    """An end as players read it, with its code (which `stredisko rule` takes too)."""
+    return f"{END_NAMES_SK[end]} ({end.value})"
 
 
 def _named(tx: Tx, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -372,7 +408,7 @@ def _reinstate(tx: Tx, slug: str, admin_id: AdminRef, player_id: int, reason: st
     if entry.out is None and _reinstated_for(tx, t, player_id) == why:  # a repeat
         return done("admin.reinstated", player=get_player(tx.db, player_id).name)
     if entry.out is None:
-        raise Refusal("admin.not_out", player_id=player_id)
+        raise Refusal("admin.not_out", player=get_player(tx.db, player_id).name)
     reinstate_entry(tx.db, t.id, player_id, tx.by_admin(admin_id, why))
     name = get_player(tx.db, player_id).name
     tx.announce(t.id, "admin.reinstated_announce", player=name, reason=why)

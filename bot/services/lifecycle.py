@@ -389,8 +389,9 @@ def _tell(tx: Tx, pairing: TablePairing, before: StoredResult | None,
             ResultStatus.PROVISIONAL, ResultStatus.DISPUTED)
         if pairing.second_id is None:
             key = "result.bye"  # no opponent, no "how it ended"
-        elif now.verdict.get("code") == "ruling":
-            key = "result.ruling"  # the text carries the head admin's reason
+        elif now.verdict.get("code") == "ruling":  # the text carries the head admin's reason
+            # a result players were already told of is changed, not announced afresh
+            key = "result.ruling_corrected" if corrected else "result.ruling"
         else:
             key = "result.corrected" if corrected else "result.official"
         tx.announce(pairing.tournament_id, key, **params)

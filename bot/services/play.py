@@ -459,7 +459,7 @@ def _withdraw(tx: Tx, slug: str, discord_id: int, confirmed: bool) -> Reply:
     if not confirmed:
         return done("play.withdraw_confirm", rule=WITHDRAW_RULE,
                     data={"needs_confirmation": True}, tournament=t.name)
-    reason = f"odstúpil z turnaja ({WITHDRAW_RULE})"
+    reason = f"odstúpenie z turnaja ({WITHDRAW_RULE})"
     store_withdraw(tx.db, t.id, player.id, reason, tx.by_player(player.id, reason))
     tx.announce(t.id, "play.withdrawn", player=player.name, rule=WITHDRAW_RULE)
     return done("play.withdrawn_ok", rule=WITHDRAW_RULE, tournament=t.name)

@@ -17,6 +17,7 @@ from bot.services.app import App, Tx
 from bot.services.event_format import event_format
 from bot.services.event_format import round_robin as event_round_robin
 from bot.services.outbox import Timely
+from bot.services.payments import unpaid_names
 from bot.services.policy import CONTROL_RULE, AdminRef, require_admin
 from bot.services.replies import Refusal, Reply, done, refused
 from bot.services.setup import season_start
@@ -131,8 +132,7 @@ def _repeat_of_published(tx: Tx, slug: str, round_no: int, admin_id: AdminRef
 
 
 def _unpaid(tx: Tx, t: Tournament) -> str:
-    active = list_entries(tx.db, t.id, active_only=True)
-    return ", ".join(get_player(tx.db, e.player_id).name for e in active if not e.paid) or "—"
+    return unpaid_names(tx, t.id)
 
 
 def _pair(tx: Tx, slug: str, round_no: int, admin_id: AdminRef, force: bool) -> Reply:
@@ -149,7 +149,7 @@ def _pair(tx: Tx, slug: str, round_no: int, admin_id: AdminRef, force: bool) -> 
         raise Refusal("round.too_few", round=round_no, count=len(entries))
     entrants = [Entrant(lookup.rules_id(e.player_id), seed_rating(e, profile)) for e in entries]
     earlier = [tb for tb in tables_of(tx.db, t) if tb.pairing.round_no < round_no]
-    avoid = [(lookup.rules_id(a), lookup.rules_id(b)) for a, b in t.settings.get("avoid", [])]
+    avoid = avoided(tx, t, {e.player_id for e in entries})
     # an earlier game with no result yet (paired with force) still must not be repeated
     avoid += [(lookup.rules_id(tb.pairing.first_id), lookup.rules_id(tb.pairing.second_id))
               for tb in earlier if not tb.scored and tb.pairing.second_id is not None]
@@ -163,6 +163,24 @@ def _pair(tx: Tx, slug: str, round_no: int, admin_id: AdminRef, force: bool) -> 
               for p in pairs]
     return _store_pairings(tx, t, round_no, tables, admin_id, "ours", profile,
                            unpaid=_unpaid(tx, t))
+
+
+def avoided(tx: Tx, t: Tournament, playing: set[int]) -> list[tuple[str, str]]:
+    """The propozície's `avoid` pairs (SP 1.3) among the players paired now: a store id, or a
+    herna nick (a player imported from a CSV) looked up now; a pair with someone not playing
+    has nothing to keep apart."""
+    def store_id(ref: int | str) -> int | None:
+        if isinstance(ref, int):
+            return ref
+        player = find_player_by_nick(tx.db, ref)
+        return None if player is None else player.id
+
+    pairs = []
+    for a, b in t.settings.get("avoid", []):
+        ids = (store_id(a), store_id(b))
+        if ids[0] in playing and ids[1] in playing:
+            pairs.append((lookup.rules_id(ids[0]), lookup.rules_id(ids[1])))  # type: ignore[arg-type]
+    return pairs
 
 
 def _store_pairings(tx: Tx, t: Tournament, round_no: int,
@@ -187,8 +205,9 @@ def _paired(tx: Tx, t: Tournament, round_no: int, profile: Profile, **params: An
     # paired after the official start: still paired (the head admin decides), but said, as the
     # players learn their opponents late and keep less time before the limit (e-SP 4.5)
     key = "round.paired_late" if tx.now > rnd.starts_at else "round.paired"
+    tables = sum(p.second_id is not None for p in pairings)  # a bye is no table to play at
     return done(key, rule=rule, data=keyed(rows, "round.paired"), round=round_no,
-                tables=len(pairings), start=rnd.starts_at, limit=rnd.limit_at, **params)
+                tables=tables, start=rnd.starts_at, limit=rnd.limit_at, **params)
 
 
 async def pair_round(app: App, slug: str, round_no: int, admin_id: AdminRef, *,
@@ -302,7 +321,8 @@ def _published(tx: Tx, t: Tournament, rnd: Round
                ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     rows = keyed(table_rows(tx.db, tables_of(tx.db, t, rnd.number)), "round.published")
     params = {"tournament": t.name, "round": rnd.number, "start": rnd.starts_at,
-              "limit": rnd.limit_at, "n": t.waiting_minutes, "tables": len(rows),
+              "limit": rnd.limit_at, "n": t.waiting_minutes,
+              "tables": sum(not row["bye"] for row in rows),  # a bye is no table to play at
               "rule": "e-SP 4.3, 4.5"}
     return rows, params
 

@@ -403,13 +403,24 @@ def _admins(t: Reader) -> list[int]:
 
 
 def _avoid(t: Reader, players: list[PlayerSpec]) -> list[tuple[str, str]]:
-    """SP 1.3: pairs kept apart (close relatives), by the players' ids in this file."""
+    """SP 1.3: pairs kept apart (close relatives), by the players' ids in this file or by a
+    herna.net nick (a player imported from a CSV later, resolved when a round is paired)."""
     known = {p.file_id for p in players}
+
+    def valid(x: Any) -> bool:
+        if not isinstance(x, str):
+            return False
+        try:
+            return x in known or bool(bounds.nick(x))
+        except Refusal:
+            return False
+
     pairs = []
     for item in t.get("avoid", []):
         if (not isinstance(item, list) or len(item) != 2 or item[0] == item[1]
-                or not all(isinstance(x, str) and x in known for x in item)):
-            raise t.fail("avoid", f"{item!r}: očakáva sa dvojica rôznych id hráčov zo súboru")
+                or not all(valid(x) for x in item)):
+            raise t.fail("avoid", f"{item!r}: očakáva sa dvojica rôznych hráčov (id zo súboru "
+                                  "alebo prezývka na herna.net)")
         pairs.append((item[0], item[1]))
     return pairs
 
@@ -458,7 +469,8 @@ def _create(tx: Tx, prop: Propozicie, admin_id: str) -> Reply:
     }
     settings = {
         "file_ids": file_ids,
-        "avoid": [[file_ids[a], file_ids[b]] for a, b in prop.avoid],
+        # a store id for a player of this file, else the herna nick as written
+        "avoid": [[file_ids.get(a, a), file_ids.get(b, b)] for a, b in prop.avoid],
         "platform_sync": prop.platform_sync,
     }
     if prop.format is not None:  # pairing and standings read it (bot.services.event_format)
@@ -660,8 +672,11 @@ def _import_players(tx: Tx, slug: str, rows: list[PlayerRow], admin_id: str,
             continue
         add_entry(tx.db, t.id, player.id, by, paid=row.paid)
         added += 1
+    unpaid = [e for e in list_entries(tx.db, t.id, active_only=True) if not e.paid]
+    warning = [{"key": "setup.unpaid_warning", "count": len(unpaid), "slug": t.slug,
+                "rule": "e-SP 2.2"}] if unpaid else []
     return done("setup.players_imported", tournament=t.name, added=added, created=created,
-                skipped=", ".join(skipped) or "—")
+                skipped=", ".join(skipped) or "—", data=warning)
 
 
 def _csv_rows(path: str | Path, parse: Callable[[str], list[Row]]) -> list[Row] | Reply:

@@ -31,6 +31,7 @@ from bot.store import (
     TournamentStatus,
     add_timer,
     cancel_timer,
+    get_pairing,
     get_player,
     get_result,
     get_round,
@@ -219,5 +220,6 @@ def _auto_apply(tx: Tx, t: Tournament, timer: Timer) -> None:
     by = tx.by_scheduler(reason)
     applied = apply_proposal(tx, pairing_id, reason, by, expected_version=version)
     if applied is not None:
-        tx.to_admin(t.id, "timer.auto_applied", pairing_id=pairing_id, n=minutes,
-                    rule="e-SP 4.9")
+        pairing = get_pairing(tx.db, pairing_id)
+        tx.to_admin(t.id, "timer.auto_applied", round=pairing.round_no,
+                    table=pairing.table_no, n=minutes, rule="e-SP 4.9")

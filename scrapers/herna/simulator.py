@@ -4,7 +4,8 @@ Games appear at their release time and show as in progress until they end, by a 
 caller passes (a simulated clock works). Fault hooks: serve slowly, fail with any status (429
 with a Retry-After, a redirect to the login form), answer with raw bytes (garbled, truncated or
 huge pages), a history pager that never ends, log every session out, rewrite the pages served
-(a changed layout). Run it alone with `python -m scrapers.herna.simulator`.
+(a changed layout). Run it alone with `python -m scrapers.herna.simulator` (invented games);
+`stredisko simulator FILE` serves the games of a file (`bot.rehearse.simulate`).
 """
 
 from __future__ import annotations
@@ -268,15 +269,6 @@ def _generated(players: int) -> _Served:
     return _Served([(g, g.started, g.ended) for g in games], "vymyslené partie okolo teraz")
 
 
-def _from_file(games: str, propozicie: str | None) -> _Served:
-    """The games of `--games FILE`. The file formats are the rehearsal's (tournaments, players,
-    rounds), which the application owns: loaded from there, so this module stays free of them."""
-    from bot.rehearse.feed import load_games
-
-    fed = [(f.record, f.release_at, f.finish_at) for f in load_games(games, propozicie)]
-    return _Served(fed, f"partie zo súboru {games}")
-
-
 async def _main(port: int, user: str, password: str, served: _Served,
                 clock: datetime | None) -> None:
     offset = clock - datetime.now(UTC) if clock is not None else timedelta(0)
@@ -297,7 +289,7 @@ def _minutes(n: int) -> timedelta:
     return timedelta(minutes=n)
 
 
-def _local_time(text: str) -> datetime:
+def local_time(text: str) -> datetime:
     """argparse type: "RRRR-MM-DD HH:MM" in Bratislava time, as UTC."""
     try:
         naive = datetime.strptime(text.strip(), "%Y-%m-%d %H:%M")
@@ -306,34 +298,36 @@ def _local_time(text: str) -> datetime:
     return naive.replace(tzinfo=layout.TIMEZONE).astimezone(UTC)
 
 
+class _SlovakUsage(argparse.HelpFormatter):
+    """The help's "usage:" in Slovak (argparse translates only through gettext)."""
+
+    def add_usage(self, usage: str | None, actions: Iterable[argparse.Action],
+                  groups: Iterable[argparse._MutuallyExclusiveGroup],
+                  prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, "použitie: " if prefix is None else prefix)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Lokálny simulátor herna.net (Ctrl-C ukončí).")
+    """Invented games around now; games from a file are served by `stredisko simulator` (the
+    bot's side knows tournaments and their files, this module only herna.net)."""
+    parser = argparse.ArgumentParser(
+        description="Lokálny simulátor herna.net s vymyslenými partiami (Ctrl-C ukončí). "
+                    "Partie zo súboru: stredisko simulator PARTIE.", add_help=False,
+        prog="python -m scrapers.herna.simulator", formatter_class=_SlovakUsage)
+    parser._positionals.title, parser._optionals.title = "argumenty", "voľby"
+    parser.add_argument("-h", "--help", action="help", help="zobraziť túto pomoc a skončiť")
     parser.add_argument("--port", type=int, default=0, help="port (0 = voľný)")
-    parser.add_argument("--players", type=int, default=8,
-                        help="hráčov v kole vymyslených partií (bez --games)")
-    parser.add_argument("--games", metavar="SÚBOR",
-                        help="partie zo súboru: scenár skúšky alebo TOML s [[event]] "
-                             'type = "game", alebo výsledky CSV (s --propozicie)')
-    parser.add_argument("--propozicie", metavar="SÚBOR",
-                        help="propozície turnaja: hráči a začiatky kôl pre --games")
-    parser.add_argument("--clock", metavar='"RRRR-MM-DD HH:MM"', type=_local_time,
+    parser.add_argument("--players", type=int, default=8, metavar="POČET",
+                        help="hráčov v kole vymyslených partií")
+    parser.add_argument("--clock", metavar='"RRRR-MM-DD HH:MM"', type=local_time,
                         help="simulovaný čas pri štarte (čas Bratislavy), ďalej plynie; "
                              "predvolene skutočný")
-    parser.add_argument("--user", default="sss", help="prihlasovacie meno")
-    parser.add_argument("--password", default="heslo", help="heslo")
+    parser.add_argument("--user", default="sss", metavar="MENO", help="prihlasovacie meno")
+    parser.add_argument("--password", default="heslo", metavar="HESLO", help="heslo")
     args = parser.parse_args(argv)
-    if args.games is None:
-        served = _generated(args.players)
-    else:
-        from bot.rehearse.feed import FeedError
-
-        try:
-            served = _from_file(args.games, args.propozicie)
-        except FeedError as exc:
-            print(exc, file=sys.stderr)
-            return 2
     with suppress(KeyboardInterrupt):
-        asyncio.run(_main(args.port, args.user, args.password, served, args.clock))
+        asyncio.run(_main(args.port, args.user, args.password, _generated(args.players),
+                          args.clock))
     return 0
 
 

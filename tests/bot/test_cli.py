@@ -45,7 +45,9 @@ def test_a_round_from_the_command_line(cli, tmp_path: Path) -> None:  # type: ig
     code, out, _ = cli("show", "standings", SLUG)
     assert code == 0 and out.splitlines()[1].startswith("  1. Cyril Ďurica (cyro): 1 bod")
     code, out, _ = cli("show", "audit", SLUG)
-    assert code == 0 and "pairings.replace round:1" in out
+    assert code == 0 and "párovanie kola zapísané — 1. kolo" in out  # Slovak, no store ids
+    assert "výsledok zapísaný — stôl 1 (1. kolo). Dôvod: zápis z herna.net" in out
+    assert "pairing:" not in out and "result.put" not in out
 
     target = tmp_path / "vysledky.csv"
     code, _, err = cli("export", "results", SLUG, "-o", str(target))

@@ -48,8 +48,8 @@ def test_demo_prints_the_standings(capsys: pytest.CaptureFixture[str]) -> None:
     [
         "Mária – Peter      450:400  1:0     e-SP 4.8, 4.9  (odpojenie",  # lead 20 -> 50
         "Žofia – Ján        300:300  0,5:0,5 e-SP 3.5  (remíza dohodou)",  # 420:300 -> 300:300
-        "Zuzana – Igor      100:0    1:0     e-SP 4.3, 4.9  (nedostavil sa",
-        "Tomáš               20:0    1       e-SP 4.9  (voľno (BYE))",
+        "Zuzana – Igor      100:0    1:0     e-SP 4.3, 4.9  (nedostavenie sa",
+        "Tomáš               20:0    1       e-SP 4.9  (voľno)",
         "Žofia – Zuzana       0:50   0:1     e-SP 4.6, 4.9  (zlyhalo uloženie",
         "Ľubica – Mária     390:350  0:1     e-SP 3.5  (prehra na čas)",
     ],
@@ -61,7 +61,7 @@ def test_demo_lists_each_game_with_its_rule(capsys: pytest.CaptureFixture[str], 
 
 def test_demo_names_the_exclusion(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = _run(capsys, "demo")
-    assert "  Igor: e-SP 3.6 a): 2 partie kontumované v jeho neprospech" in out
+    assert "  Igor: e-SP 3.6 a): 2 partie prehraté kontumačne bez vlastného ťahu" in out
 
 
 @pytest.mark.parametrize(

@@ -212,7 +212,7 @@ def test_propozicie_in_cp1250_are_refused_saying_save_as_utf8(
     (("decay", "2026/27" * 1000), "argument SEZÓNA: sezóna: 7000 znakov je priveľa (najviac 7)"),
     (("pair",), "stredisko pair: chyba: chýbajúce povinné argumenty: SKRATKA, KOLO"),
     (("rule", SLUG, "1", "1", "vyhral", "--reason", "x"),
-     "argument KONIEC: 'vyhral' nie je na výber (možnosti: 'finished', "),
+     "argument KONIEC: 'vyhral' nie je na výber (možnosti: dohrana, prehra-na-cas, "),
     (("rule", SLUG, "1", "1", "finished", "--score", "1", "--reason", "x"),
      "argument --score: očakáva sa počet hodnôt: 2"),
     (("sync", SLUG, "--base-url", ""), "argument --base-url: „“ nie je adresa herna.net"),

@@ -59,7 +59,7 @@ def test_show_pairings_without_a_round_shows_the_current_one(cli: Cli, entered: 
 
 
 LATE = ("Pozor: oficiálny začiatok 1. kola (21. 11. 2026 9:00) už uplynul: hráči sa súperov "
-        "dozvedia až po zverejnení a do časového limitu (21. 11. 2026 9:50) im zostane menej času "
+        "dozvedia až po zverejnení a do časového limitu (9:50) im zostane menej času "
         "(e-SP 4.5).")
 
 

@@ -38,8 +38,8 @@ def test_plain_drops_only_the_bold_markers() -> None:
 def test_console_rows_are_printed_without_asterisks() -> None:
     assert render("round.paired", {"round": 1, "tables": 2, "rule": "e-SP 2.4",
                                    "unpaid": "—"}, ROWS) == [
-        "1. kolo je spárované: 2 stoly (e-SP 2.4). Prvý uvedený hráč začína. Nezaplatení, "
-        "nepárovaní (e-SP 2.2): —.",
+        "1. kolo je spárované: 2 stoly (e-SP 2.4). Prvý uvedený hráč začína. Mimo párovania "
+        "pre nezaplatené štartovné (e-SP 2.2): —.",
         "  stôl 1: Marta Žilinská (martaz) začína – Cyril Ďurica (cyro)",
         "  stôl 2: Oľga Vargová (olga_v) má voľno",
     ]
@@ -71,3 +71,14 @@ def test_a_missing_herna_login_is_one_slovak_line_without_progress(
     assert captured.err.splitlines() == [
         "stredisko: chyba: chýba prihlásenie na herna.net: nastavte HERNA_USER a "
         "HERNA_PASSWORD (alebo [herna] user/password v config.toml)"]
+
+
+async def test_a_dm_is_labelled_with_the_players_name_not_his_store_id() -> None:
+    out = io.StringIO()
+
+    async def read_name(player_id: int) -> str:
+        return {8: "Mária Ťažká"}[player_id]
+
+    console = ConsoleNotifier(out, read_name=read_name)
+    await console.direct(8, Message("play.bye", {"round": 3, "rule": "e-SP 4.9"}))
+    assert out.getvalue() == "[DM Mária Ťažká] V 3. kole máš voľno – nemáš súpera (e-SP 4.9).\n"

@@ -41,8 +41,8 @@ def test_players_not_checked_in(n: int, sk: str, en: str) -> None:
 def test_tables_paired(n: int, sk: str, en: str) -> None:
     params = {"round": 1, "tables": n, "rule": "e-SP 2.4", "unpaid": "—"}
     assert t("round.paired", SLOVAK, **params) == (
-        f"1. kolo je spárované: {sk} (e-SP 2.4). Prvý uvedený hráč začína. Nezaplatení, "
-        "nepárovaní (e-SP 2.2): —.")
+        f"1. kolo je spárované: {sk} (e-SP 2.4). Prvý uvedený hráč začína. Mimo párovania "
+        "pre nezaplatené štartovné (e-SP 2.2): —.")
     assert t("round.paired", "en-US", **params) == (
         f"Round 1 is paired: {en} (e-SP 2.4). The player named first starts. Unpaid, not "
         "paired (e-SP 2.2): —.")
@@ -58,7 +58,7 @@ def test_other_counts_agree_with_their_nouns() -> None:
     assert t("cli.audit", SLOVAK, tournament="KT", count=21) == (
         "Záznam zmien turnaja KT (21 záznamov):")
     assert t("discord_admin.queue_more", SLOVAK, n=1) == (
-        "… a ešte 1 prípad na rozhodnutie. Vyrieš tieto a zavolaj /admin fronta znova.")
+        "… a ešte 1 prípad na rozhodnutie. Vyrieš tieto a zavolaj /admin poradovnik znova.")
     assert t("setup.players_imported", SLOVAK, tournament="KT", added=1, created=1,
              skipped="—") == ("Turnaj KT: prihlásení hráči: 1, z toho noví v registri: 1. "
                               "Už prihlásení (preskočení): —.")
@@ -116,10 +116,10 @@ def test_a_signed_placeholder_without_a_number_shows_it_as_given() -> None:
 def test_a_bye_result_has_its_own_line() -> None:
     params = {"round": 6, "table": 12, "first": "Igor Úradník", "second": "—",
               "first_points": 1.0, "second_points": 0.0, "first_score": 20, "second_score": 0,
-              "how": "voľno (BYE)", "text": "Hráč nemá súpera – voľno (e-SP 4.9)",
+              "how": "voľno", "text": "Hráč nemá súpera – voľno (e-SP 4.9)",
               "rule": "e-SP 4.9", "pairing_id": 70}
     assert t("result.bye", SLOVAK, **params) == (
-        "Výsledok 6. kola, stôl 12: Igor Úradník — voľno (BYE), 1 bod, 20:0 (e-SP 4.9).")
+        "Výsledok 6. kola, stôl 12: Igor Úradník — voľno, 1 bod, 20:0 (e-SP 4.9).")
     assert t("result.bye", "en-US", **params) == (
         "Result of round 6, table 12: Igor Úradník — bye, 1 point, 20:0 (e-SP 4.9).")
 
@@ -128,28 +128,28 @@ def test_a_bye_result_has_its_own_line() -> None:
 
 RESULT = {"round": 7, "table": 2, "first": "Adam Hrušovský", "second": "Dana Šimková",
           "first_score": 0, "second_score": 0, "first_points": 0.0, "second_points": 0.0,
-          "how": "nedostavil sa ani jeden", "pairing_id": 74}
+          "how": "nedostavenie sa oboch hráčov", "pairing_id": 74}
 
 
 @pytest.mark.parametrize(("key", "text", "rule", "expected"), [
     pytest.param(  # a proposal cites its rule once
         "result.proposal", "Ani jeden z hráčov nenastúpil na partiu (e-SP 4.9)", "e-SP 4.9",
-        "Návrh na schválenie (párovanie 74), 7. kolo, stôl 2: Adam Hrušovský – Dana Šimková "
-        "0:0 (0:0), nedostavil sa ani jeden. Ani jeden z hráčov nenastúpil na partiu "
+        "Návrh na schválenie — 7. kolo, stôl 2: Adam Hrušovský – Dana Šimková "
+        "0:0 (0:0), nedostavenie sa oboch hráčov. Ani jeden z hráčov nenastúpil na partiu "
         "(e-SP 4.9).", id="proposal"),
     pytest.param(  # a conflict cites the decision's full rule once
         "result.needs_admin",
         "Hlásenie nezodpovedá záznamu partie 5101 (Ján–Ľubica 400:350): Ľubica hlási 410:400 "
         "(e-SP 4.7)", "e-SP 3.5, e-SP 4.7",
-        "Treba rozhodnúť (párovanie 74), 7. kolo, stôl 2: Adam Hrušovský – Dana Šimková. "
+        "Treba rozhodnúť — 7. kolo, stôl 2: Adam Hrušovský – Dana Šimková. "
         "Hlásenie nezodpovedá záznamu partie 5101 (Ján–Ľubica 400:350): Ľubica hlási 410:400 "
         "(e-SP 3.5, e-SP 4.7).", id="conflict"),
     pytest.param(  # a ruling whose reason cites a rule cites it once, and is named once
         "result.ruling",
-        "Rozhodnutie hlavného administrátora: návrh schválený hlavným administrátorom "
+        "Rozhodnutie hlavného administrátora: návrh schválený bez zmeny "
         "(e-SP 4.9)", "e-SP 4.3, 4.9",
-        "Výsledok 7. kola, stôl 2: Adam Hrušovský – Dana Šimková 0:0 (0:0), nedostavil sa ani "
-        "jeden. Rozhodnutie hlavného administrátora: návrh schválený hlavným administrátorom "
+        "Výsledok 7. kola, stôl 2: Adam Hrušovský – Dana Šimková 0:0 (0:0), nedostavenie sa "
+        "oboch hráčov. Rozhodnutie hlavného administrátora: návrh schválený bez zmeny "
         "(e-SP 4.3, 4.9).", id="ruling"),
 ])
 def test_a_result_message_cites_its_rule_once(key: str, text: str, rule: str,
@@ -169,12 +169,12 @@ def test_an_official_result_cites_once_in_both_languages() -> None:
 
 
 def test_reasons_that_name_their_rule_are_not_cited_again() -> None:
-    assert t("common.out", SLOVAK, reason="odstúpil z turnaja (e-SP 3.6)", rule="e-SP 3.6") == (
-        "Už nehráš v turnaji: odstúpil z turnaja (e-SP 3.6).")
-    reason = ("e-SP 3.6 a): 2 partie kontumované v jeho neprospech (4. kolo: nedostavil sa, "
-              "5. kolo: nedostavil sa)")
+    assert t("common.out", SLOVAK, reason="odstúpenie z turnaja (e-SP 3.6)", rule="e-SP 3.6") == (
+        "Už nehráš v turnaji: odstúpenie z turnaja (e-SP 3.6).")
+    reason = ("e-SP 3.6 a): 2 partie prehraté kontumačne bez vlastného ťahu alebo vzdané "
+              "(4. kolo: nedostavenie sa, 5. kolo: nedostavenie sa)")
     assert t("result.excluded", SLOVAK, player="Tibor Šťastný", reason=reason,
-             rule="e-SP 3.6") == f"Hráč Tibor Šťastný je vylúčený z turnaja: {reason}."
+             rule="e-SP 3.6") == f"Vylúčenie z turnaja: Tibor Šťastný — {reason}."
     status = t("discord_admin.item_status", SLOVAK, status="potvrdený",
                text="Partia riadne skončila (e-SP 3.5)", rule="e-SP 3.5")
     assert status == "Stav: potvrdený. Partia riadne skončila (e-SP 3.5)"

@@ -1,7 +1,7 @@
 """Every TOML reader behind one depth guard (`bot.toml_text`, issue 20.5): a 1.2 kB file nested
 600 levels deep is one Slovak line naming the line through the real entry points — the
-propozície (`stredisko create`), a season file, a rehearsal scenario, the simulator's
-`--games`, config.toml — never a RecursionError traceback."""
+propozície (`stredisko create`), a season file, a rehearsal scenario,
+`stredisko simulator`'s games, config.toml — never a RecursionError traceback."""
 
 from __future__ import annotations
 
@@ -50,8 +50,9 @@ def test_a_deeply_nested_file_is_one_line(tmp_path: Path, capsys: pytest.Capture
 def test_the_simulator_games_file_too(tmp_path: Path) -> None:
     path = tmp_path / "partie.toml"
     path.write_text(DEEP, encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "scrapers.herna.simulator", "--games",
-                           str(path)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    command = "import sys; from bot.cli import main; sys.exit(main())"  # stredisko simulator
+    done = subprocess.run([sys.executable, "-c", command, "simulator", str(path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "vnorenie" in done.stderr
 

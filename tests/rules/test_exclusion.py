@@ -53,9 +53,10 @@ def scored(cases: list[Case], profile: Profile = ONLINE) -> list[Result]:
 def test_a_two_no_shows_exclude() -> None:  # e-SP 3.6 (a): 0:100 twice
     results = scored([no_show(1, "B", "X"), finished(2, "X", "C"), no_show(3, "D", "X")])
     reason = exclusions(results, ONLINE)["X"]
-    assert reason.startswith("e-SP 3.6 a): 2 partie kontumované")
+    assert reason.startswith("e-SP 3.6 a): 2 partie prehraté kontumačne")
     assert (
-        "1. kolo: nedostavil sa, súper B" in reason and "3. kolo: nedostavil sa, súper D" in reason
+        "1. kolo: nedostavenie sa, súper B" in reason
+        and "3. kolo: nedostavenie sa, súper D" in reason
     )
     assert set(exclusions(results, ONLINE)) == {"X"}
 
@@ -90,7 +91,7 @@ def test_b_three_forfeits_with_moves_exclude() -> None:  # e-SP 3.6 (b): any rea
     ])  # fmt: skip
     (detail,) = exclusion_details(results, ONLINE)
     assert (detail.player, detail.clause, len(detail.games)) == ("X", "b", 3)
-    assert detail.reason.startswith("e-SP 3.6 b): 3 partie kontumované v jeho neprospech z")
+    assert detail.reason.startswith("e-SP 3.6 b): 3 partie prehraté kontumačne z")
     assert "D" not in exclusions(results, ONLINE)  # one 0:0 forfeit against D only
 
 
@@ -151,11 +152,11 @@ def test_live_two_forfeits_of_any_kind_exclude() -> None:  # SP 2.6
 def test_unknown_rounds_are_named_by_the_game() -> None:
     cases = [Case(End.NO_SHOW, "B", "X", loser="X"), Case(End.NO_SHOW, "C", "X", loser="X")]
     reason = exclusions(scored(cases), ONLINE)["X"]
-    assert "kolo" not in reason and "nedostavil sa, súper C" in reason
+    assert "kolo" not in reason and "nedostavenie sa, súper C" in reason
 
 
 def test_the_reason_names_opponents_by_the_names_given() -> None:
     results = scored([no_show(1, "B", "X"), no_show(2, "D", "X")])
     reason = exclusions(results, ONLINE, {"B": "Ľubica Šťastná", "X": "Ján Ďurica"})["X"]
-    assert "1. kolo: nedostavil sa, súper Ľubica Šťastná" in reason
-    assert "2. kolo: nedostavil sa, súper D" in reason  # no name given: the id
+    assert "1. kolo: nedostavenie sa, súper Ľubica Šťastná" in reason
+    assert "2. kolo: nedostavenie sa, súper D" in reason  # no name given: the id

@@ -41,7 +41,7 @@ async def _publish_round_1(env: Env) -> None:
 
 async def test_a_player_is_refused_everything_with_no_detail(env: Env) -> None:
     player = env.players[0]
-    for sub, options in [("fronta", {}), ("paruj", {"kolo": 1}), ("ukonci", {}),
+    for sub, options in [("poradovnik", {}), ("paruj", {"kolo": 1}), ("ukonci", {}),
                          ("vyluc", {"hrac": "kt-test-hrac2", "dovod": "skúška"}),
                          ("prezentacia otvor", {})]:
         ex = await env.h.slash("admin", user=player, subcommand=sub, options=options)
@@ -149,7 +149,7 @@ async def _no_show(env: Env) -> None:
 
 async def test_a_no_show_proposal_is_in_the_queue_and_approved_with_one_click(env: Env) -> None:
     await _no_show(env)
-    ex = await env.admin_cmd("fronta")
+    ex = await env.admin_cmd("poradovnik")
     assert "Na rozhodnutie čaká: 1" in said(ex)
     item = _item_with(ex, "stôl 1")
     text = item.text
@@ -172,7 +172,7 @@ async def test_a_no_show_proposal_is_in_the_queue_and_approved_with_one_click(en
     env.h.messages[item.id].raw["components"] = [
         {"type": 1, "components": [{"type": 2, "style": 3, "label": "x", "custom_id": approve}]}]
     again = await env.h.click(item, env.admin, custom_id=approve)
-    assert "nemá návrh na schválenie" in said(again)  # already approved: nothing to approve
+    assert "nie je tu návrh na schválenie" in said(again)  # already approved: nothing to approve
     assert (await env.result(0)).version == result.version
 
 
@@ -187,7 +187,7 @@ async def test_a_conflict_is_ruled_via_select_and_modal_with_a_required_reason(e
     assert conflict.status is ResultStatus.PROPOSED
     assert conflict.verdict["kind"] == "needs_admin"
 
-    ex = await env.admin_cmd("fronta")
+    ex = await env.admin_cmd("poradovnik")
     item = _item_with(ex, "stôl 2")
     assert "400:300" in item.text and "Šimon Ťažký" in item.text and "420:400" in item.text
     assert not _custom_ids([item], "stredisko:admin:schval:")  # nothing to approve as is
@@ -240,7 +240,8 @@ async def test_exclude_needs_a_reason_and_tells_the_player(env: Env) -> None:
     assert "zdôvodnenie" in said(blank)
     player = env.world.players[1]
     ex = await env.admin_cmd("vyluc", hrac="KT-TEST-HRAC2", dovod="Nešportové správanie")
-    assert ex.ephemeral and "Žofia Šťastná je vylúčený" in said(ex) and "e-SP 3.6" in said(ex)
+    assert ex.ephemeral and "Vylúčenie z turnaja zapísané: Žofia Šťastná" in said(ex)
+    assert "e-SP 3.6" in said(ex)
     entry = await env.app.store.read(get_entry, env.world.tournament.id, player.id)
     assert entry is not None and entry.out is not None
     assert "Nešportové správanie" in env.channel_text()
@@ -248,7 +249,7 @@ async def test_exclude_needs_a_reason_and_tells_the_player(env: Env) -> None:
     assert dms and "Nešportové správanie" in dms[-1].text
 
     back = await env.admin_cmd("obnov", hrac=f"<@{player.discord_id}>", dovod="Omyl")
-    assert "späť v turnaji" in said(back)
+    assert "Späť v turnaji: Žofia Šťastná" in said(back)
     entry = await env.app.store.read(get_entry, env.world.tournament.id, player.id)
     assert entry is not None and entry.out is None
 
@@ -260,10 +261,30 @@ async def test_sync_without_a_herna_client_says_how(env: Env) -> None:
 
 async def test_every_answer_came_within_three_seconds(env: Env) -> None:
     await _no_show(env)
-    await env.admin_cmd("fronta")
+    await env.admin_cmd("poradovnik")
     await env.admin_cmd("uzavri", kolo=1)
     assert all(ex.first_response_s is not None and ex.first_response_s < 3
                for ex in env.h.exchanges)
     assert all(ex.callback["type"] in (5, 6, 9) for ex in env.h.exchanges  # type: ignore[index]
                if ex.user is env.admin)
     assert CONTROL_CHANNEL_ID in {m.channel_id for m in env.h.channel_messages}
+
+
+async def test_the_entry_fee_is_marked_in_chat_through_the_same_service(env: Env) -> None:
+    player = env.world.players[1]
+    unknown = await env.admin_cmd("nezaplatil", hraci="kt-test-hrac2, nikto")
+    assert "nikto" in said(unknown) and "Nič sa nezapísalo" in said(unknown)
+    entry = await env.app.store.read(get_entry, env.world.tournament.id, player.id)
+    assert entry is not None and entry.paid
+    ex = await env.admin_cmd("nezaplatil", hraci="@KT-TEST-HRAC2")
+    assert ex.ephemeral and "mimo párovania" in said(ex) and "Žofia Šťastná" in said(ex)
+    assert "e-SP 2.2" in said(ex)
+    entry = await env.app.store.read(get_entry, env.world.tournament.id, player.id)
+    assert entry is not None and not entry.paid
+    back = await env.admin_cmd("zaplatil", hraci="kt-test-hrac2 kt-test-hrac1")
+    assert "štartovné zaplatené (e-SP 2.2): Žofia Šťastná" in said(back)
+    entry = await env.app.store.read(get_entry, env.world.tournament.id, player.id)
+    assert entry is not None and entry.paid
+    refused = await env.h.slash("admin", user=env.players[0], subcommand="zaplatil",
+                                options={"hraci": "kt-test-hrac1"})
+    assert refused.ephemeral and refused.content == REFUSED

@@ -136,7 +136,7 @@ async def test_64_players_final_standings_are_split_to_discords_limits(env: Any)
     for table in tables:
         await add_game(env.app, table, 400, 300 + table.table_no)
     excluded = await env.admin_cmd("vyluc", hrac="hrac64", dovod="Nešportové správanie")
-    assert "je vylúčený" in said(excluded)
+    assert "Vylúčenie z turnaja zapísané" in said(excluded)
     env.clock.set(START + timedelta(minutes=61))  # the dispute window of e-SP 4.7 is over
     closed = await env.admin_cmd("uzavri", kolo=1)
     assert "poradie po 1. kole" in said(closed)
@@ -145,7 +145,8 @@ async def test_64_players_final_standings_are_split_to_discords_limits(env: Any)
     ex = await env.admin_cmd("ukonci")
     assert not ex.message.buttons  # nothing to warn about: finished at once
     channel = env.h.channel_messages[before:]
-    assert channel[0].content.startswith("Výsledky 1. kola sú potvrdené")  # e-SP 4.7
+    assert channel[0].content.startswith(  # e-SP 4.7
+        "Lehota na námietky v 1. kole uplynula: zapísané výsledky sú potvrdené")
     announced = channel[1:]
     shown = ex.followups  # the first replaced the deferred "thinking…" message
     assert all(within_discord_limits(m) for m in channel + shown)

@@ -105,5 +105,5 @@ def test_the_close_warning_counts_in_slovak_plural(count: int, words: str) -> No
     reply = refused("round.close_warnings", rule="e-SP 4.9", round=1, count=count,
                     rows=OPEN_ROWS[:1])
     assert render(reply, "sk")[0].content == (
-        f"1. kolo má {words} (e-SP 4.9). Najprv rozhodni vo fronte (/admin fronta), alebo "
+        f"1. kolo má {words} (e-SP 4.9). Najprv rozhodni v poradovníku (/admin poradovnik), alebo "
         "kolo uzavri aj tak:")

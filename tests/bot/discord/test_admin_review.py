@@ -41,7 +41,7 @@ async def _contested_table_2(env: Any) -> None:
 
 async def test_an_item_shows_record_reports_and_timeline_side_by_side(env: Any) -> None:
     await _contested_table_2(env)
-    ex = await env.admin_cmd("fronta")
+    ex = await env.admin_cmd("poradovnik")
     item = _item(ex.followups, "stôl 2")
     fields = embed_fields(item)
     # in this order and inline: the record, each player's reports, the timeline
@@ -62,7 +62,7 @@ async def test_an_item_shows_record_reports_and_timeline_side_by_side(env: Any) 
 
 async def test_an_item_in_english_for_an_english_admin(env: Any) -> None:
     await _contested_table_2(env)
-    ex = await env.h.slash("admin", user=env.admin, subcommand="fronta", locale="en-US")
+    ex = await env.h.slash("admin", user=env.admin, subcommand="poradovnik", locale="en-US")
     item = _item(ex.followups, "table 2")
     fields = embed_fields(item)
     assert fields["herna.net record"].startswith(
@@ -114,7 +114,7 @@ async def _discrepancy(env: Any) -> int:
 
 async def test_a_discrepancy_shows_the_confirmed_result_beside_the_new_one(env: Any) -> None:
     number = await _discrepancy(env)
-    ex = await env.admin_cmd("fronta")
+    ex = await env.admin_cmd("poradovnik")
     assert "nezhody: 1" in said(ex)
     item = _item(ex.followups, f"Nezhoda č. {number}")
     fields = embed_fields(item)
@@ -136,7 +136,7 @@ async def test_the_admin_keeps_the_confirmed_result_with_a_required_note(env: An
     number = await _discrepancy(env)
     before = await env.result(0)
     channel_before = len(env.h.channel_messages)
-    ex = await env.admin_cmd("fronta")
+    ex = await env.admin_cmd("poradovnik")
     item = _item(ex.followups, f"Nezhoda č. {number}")
     keep = f"stredisko:admin:nezhoda:{number}:ponechat"
 
@@ -174,7 +174,7 @@ async def test_the_admin_keeps_the_confirmed_result_with_a_required_note(env: An
 
 async def test_take_note_stores_the_slovak_record_even_for_an_english_admin(env: Any) -> None:
     number = await _discrepancy(env)
-    ex = await env.h.slash("admin", user=env.admin, subcommand="fronta", locale="en-US")
+    ex = await env.h.slash("admin", user=env.admin, subcommand="poradovnik", locale="en-US")
     item = _item(ex.followups, f"Discrepancy no. {number}")
     assert "Confirmed result" in embed_fields(item)
     opened = await env.h.click(item, env.admin, locale="en-US",
@@ -191,7 +191,7 @@ async def test_take_note_stores_the_slovak_record_even_for_an_english_admin(env:
 
 async def test_a_player_cannot_decide_a_discrepancy(env: Any) -> None:
     number = await _discrepancy(env)
-    ex = await env.admin_cmd("fronta")
+    ex = await env.admin_cmd("poradovnik")
     item = _item(ex.followups, f"Nezhoda č. {number}")
     env.h.messages[item.id].raw["flags"] = 0  # a replayed custom_id, as if visible to all
     click = await env.h.click(item, env.players[0],

@@ -32,7 +32,7 @@ async def _rule_table_2(env: Any) -> None:
     env.clock.set(START + timedelta(minutes=45))
     reply = await play.report_result(env.app, SLUG, env.world.discord(3), 420, 400)
     assert reply.key == "play.result_conflict", reply
-    ex = await env.admin_cmd("fronta")
+    ex = await env.admin_cmd("poradovnik")
     item = next(m for m in ex.followups if "stôl 2" in m.text and m.components)
     select = next(c["custom_id"] for c in item.walk_components()
                   if str(c.get("custom_id", "")).startswith("stredisko:admin:rozhodni:"))
@@ -98,7 +98,7 @@ async def test_the_queue_names_each_ruler_once_for_all_its_items(env: Any) -> No
     assert reply.ok, reply
     deputy = await _deputy(env)
     calls_before = len(env.h.calls)
-    ex: Exchange = await env.h.slash("admin", user=deputy, subcommand="fronta")
+    ex: Exchange = await env.h.slash("admin", user=deputy, subcommand="poradovnik")
     item = next(m for m in ex.followups if "stôl 2" in m.text and m.components)
     assert embed_fields(item)["Rozhodnutia"].startswith("1. 3. 2025 10:50 — Hlavný rozhodca: ")
     assert _member_lookups(env.h.calls[calls_before:]) == 1

@@ -149,11 +149,11 @@ async def test_an_impostor_gets_nothing_and_the_real_player_links(attack: Attack
         assert not refused.components  # no withdrawal button to click
 
     # The head admin rejects the request in the queue (its card is his alone: ephemeral).
-    queue = await a.admin("head", "fronta")
+    queue = await a.admin("head", "poradovnik")
     [card] = [m for m in queue.followups if any(
         "prepojenie" in str(b.get("custom_id")) for b in m.buttons)]
     reject = f"stredisko:admin:prepojenie:{request.id}:zamietni"
-    denied = await a.admin("rogue", "fronta")  # the role alone does not show him the queue
+    denied = await a.admin("rogue", "poradovnik")  # the role alone does not show him the queue
     assert "nie je v zozname" in said(denied) and len(denied.followups) == 1
     opened = await a.h.click(card, a.users["head"], custom_id=reject)
     await a.h.submit_modal(opened.modal["custom_id"], {"dovod": "nie je to Dana"},
@@ -194,13 +194,13 @@ async def test_only_the_opponent_confirms_a_draw(attack: Attack) -> None:
         assert (prompt.content, prompt.buttons) == shown  # untouched: still for Boris
     assert await a.store.read(list_evidence, a.tables[1]) == []  # Cyril's table: nothing
     await a.h.click(prompt, a.users["boris"])
-    assert prompt.buttons == [] and "potvrdil aj" in prompt.content
+    assert prompt.buttons == [] and "potvrdená aj druhou stranou" in prompt.content
     assert len(await a.store.read(list_evidence, a.tables[0])) == 2  # Ana's and Boris's
 
 
 @pytest.mark.parametrize(("sub", "options"), [
     ("paruj", {"kolo": 2}), ("zverejni", {"kolo": 2}), ("uzavri", {"kolo": 1}),
-    ("ukonci", {}), ("prezentacia otvor", {}), ("fronta", {}),
+    ("ukonci", {}), ("prezentacia otvor", {}), ("poradovnik", {}),
     ("rozhodni", {"kolo": 1, "stol": 1}), ("odpoj", {"hrac": "ana", "dovod": "x"}),
 ])
 async def test_the_role_alone_runs_nothing(attack: Attack, sub: str,
@@ -220,14 +220,15 @@ async def test_the_head_admin_links_and_unlinks_in_chat(attack: Attack) -> None:
     a = attack
     dana, impostor = a.users["dana"], a.users["impostor"]
     ex = await a.admin("head", "prepoj", hrac="dana", ucet=impostor, dovod="omylom")
-    assert "je prepojený s Discord účtom" in said(ex), said(ex)
+    assert "Hotovo — prepojené:" in said(ex), said(ex)
     assert "omylom" in a.h.dms(impostor)[-1].text
     ex = await a.admin("head", "prepoj", hrac="dana", ucet=dana, dovod="jej vlastný účet")
-    assert said(ex).startswith("Hotovo: Dana (herna.net: dana)")
+    assert said(ex).startswith("Hotovo — prepojené: Dana (herna.net: dana)")
     assert "už nie je prepojený" in a.h.dms(impostor)[-1].text  # the old account is told
     assert "jej vlastný účet" in a.h.dms(dana)[-1].text
     ex = await a.admin("head", "odpoj", hrac=f"<@{dana.id}>", dovod="nový účet")
-    assert "už nie je prepojený" in said(ex) and "nový účet" in a.h.dms(dana)[-1].text
+    assert said(ex).startswith("Hotovo — prepojenie zrušené: Dana (herna.net: dana)")
+    assert "nový účet" in a.h.dms(dana)[-1].text
     assert (await a.store.read(get_player, a.ids["dana"])).discord_id is None
     again = await a.cmd("dana", "registracia", prezyvka="dana")  # unlinked by the admin
     assert "čaká na jeho schválenie" in again.content

@@ -76,5 +76,5 @@ async def test_the_bots_own_mention_still_pings(w: World) -> None:  # noqa: F811
     await w.h.slash("remiza", user=w.users["ana"])
     [prompt] = [m for m in w.h.channel_messages if m.buttons]
     ana, boris = w.users["ana"].id, w.users["boris"].id
-    assert prompt.content.startswith(f"<@{ana}> navrhuje remízu dohodou v 1. kole. <@{boris}>,")
+    assert prompt.content.startswith(f"Návrh remízy dohodou v 1. kole — <@{ana}>. <@{boris}>,")
     assert isinstance(mention(5), Markup) and literal(mention(5)) == "<@5>"

@@ -58,7 +58,8 @@ async def _setup(tmp_path: Path, *, admin_channel: int | None = None,
             ana, boris = h.member("Ana"), h.member("Boris")
             admin_ids = [h.head_admin.id] if admins else []
             t, players = await store.call(_seed, ana.id, boris.id, admin_ids, settings or {})
-            notifier = DiscordNotifier(bot, store, admin_channel_id=admin_channel)
+            notifier = DiscordNotifier(bot, store, admin_channel_id=admin_channel,
+                                       tournament_id=t.id)
             yield Setup(h, store, notifier, ana, boris, t, players)
     finally:
         await store.close()
@@ -101,29 +102,33 @@ async def test_direct_message_reaches_the_player(s: Setup) -> None:
     params = {"player": "Ana", "round": 1}
     await s.notifier.direct(s.players["boris"].id, Message("play.arrived_ping", params))
     [dm] = s.harness.dms(s.boris)
-    assert dm.content == "Ana prišiel k stolu (1. kolo). Začnite partiu."
+    assert dm.content == "Príchod k stolu (1. kolo): Ana. Začnite partiu."
     assert s.harness.channel_messages == []
 
 
-async def test_closed_dms_are_reported_in_the_channel_without_the_content(s: Setup) -> None:
+async def test_closed_dms_are_reported_to_the_head_admin_without_the_content(s: Setup) -> None:
     s.harness.close_dms(s.boris)
     secret = {"tournament": "Online 1", "reason": "tajný dôvod", "rule": "e-SP 3.6"}
     await s.notifier.direct(s.players["boris"].id, Message("result.excluded_dm", secret))
     assert s.harness.dms(s.boris) == []
-    [notice] = s.harness.channel_messages
-    assert f"<@{s.boris.id}>" in notice.content
-    assert "zablokované" in notice.content and "e-SP 2.6" in notice.content
-    assert "tajný dôvod" not in notice.content
+    assert s.harness.channel_messages == []  # not in the players' channel
+    [notice] = _posts(s.harness, ADMIN_CHANNEL_ID)
+    assert f"Boris Bán (<@{s.boris.id}>)" in notice
+    assert "zablokované" in notice and "e-SP 2.6" in notice and "tajný dôvod" not in notice
     # The notice names the player without pinging him (nor anybody else).
     assert s.harness.calls[-1].payload["allowed_mentions"] == {"parse": []}
 
 
-async def test_player_without_discord_is_named_in_the_channel(s: Setup) -> None:
-    await s.notifier.direct(s.players["cyril"].id, Message("play.arrived_ping",
-                                                           {"player": "Ana", "round": 1}))
-    [notice] = s.harness.channel_messages
-    assert "Cyril Čierny" in notice.content and "nemá prepojený Discord účet" in notice.content
-    assert "prišiel k stolu" not in notice.content
+async def test_an_undelivered_dm_is_reported_once_per_player_and_round(s: Setup) -> None:
+    cyril = s.players["cyril"].id
+    for round_no, key in [(1, "play.arrived_ping"), (1, "timer.limit_reminder"),
+                          (1, "play.arrived_ping"), (2, "play.arrived_ping")]:
+        params = {"player": "Ana", "round": round_no, "limit": START, "n": 10, "rule": "e-SP 4.5"}
+        await s.notifier.direct(cyril, Message(key, params))
+    notices = _posts(s.harness, ADMIN_CHANNEL_ID)
+    assert len(notices) == 2 and s.harness.channel_messages == []  # rounds 1 and 2
+    assert all("Cyril Čierny" in n and "nie je prepojený" in n for n in notices)
+    assert not any("Príchod k stolu" in n for n in notices)
 
 
 async def test_admin_note_goes_to_the_admin_channel(s: Setup) -> None:

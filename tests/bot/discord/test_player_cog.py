@@ -154,9 +154,9 @@ async def test_register_check_in_and_status(w: World) -> None:
     ex = await w.h.slash("stav", user=dana)
     assert ex.ephemeral
     assert ex.content.startswith(
-        "1. kolo, stôl 2: súper Cyril Čierny (herna.net: cyril), začína Cyril Čierny. "
-        "Oficiálny začiatok 21. 11. 2026 9:00, čakacia lehota do 21. 11. 2026 9:10, "
-        "časový limit 21. 11. 2026 9:50."
+        "1. kolo, stôl 2: súper: Cyril Čierny (herna.net: cyril), začína: Cyril Čierny. "
+        "Oficiálny začiatok 21. 11. 2026 9:00, čakacia lehota do 9:10, "
+        "časový limit 9:50."
     )
     assert w.h.channel_messages == []  # nothing here concerned anybody else
 
@@ -170,7 +170,7 @@ async def test_unknown_nick_is_refused_citing_the_rule(w: World) -> None:
 async def test_english_locale_replies_in_english(w: World) -> None:
     ex = await w.h.slash("stav", user=w.users["ana"], locale="en-US")
     assert ex.content.startswith(
-        "Round 1, table 1: opponent Boris Bán (herna.net: boris), Ana Ábelová starts. "
+        "Round 1, table 1: opponent: Boris Bán (herna.net: boris), starts: Ana Ábelová. "
         "Official start 21 Nov 2026, 09:00"
     )
     ex = await w.h.slash("vysledok", user=w.users["ana"], locale="en-GB",
@@ -185,20 +185,21 @@ async def test_absence_pings_the_opponent_by_dm(w: World) -> None:
     w.at(12)
     ex = await w.h.slash("nepritomny", user=w.users["ana"])
     assert ex.ephemeral
-    assert ex.content.startswith("Neprítomnosť hráča Boris Bán je zaznamenaná")
+    assert ex.content.startswith("Neprítomnosť súpera (Boris Bán) je zaznamenaná")
     assert "(e-SP 4.3)" in ex.content
     [dm] = w.h.dms(w.users["boris"])
     assert dm.content.startswith("Ana Ábelová ťa čaká pri stole (1. kolo, stôl 1)")
     assert await _evidence(w, 0) == [EvidenceKind.ABSENCE]
 
 
-async def test_closed_dms_give_a_channel_notice_without_the_content(w: World) -> None:
+async def test_closed_dms_give_the_head_admin_a_notice_without_the_content(w: World) -> None:
     w.at(12)
     w.h.close_dms(w.users["boris"])
     ex = await w.h.slash("nepritomny", user=w.users["ana"])
-    assert ex.content.startswith("Neprítomnosť hráča Boris Bán je zaznamenaná")
+    assert ex.content.startswith("Neprítomnosť súpera (Boris Bán) je zaznamenaná")
     assert w.h.dms(w.users["boris"]) == []
-    [notice] = w.h.channel_messages
+    assert w.h.channel_messages == []  # the players' channel is not told
+    [notice] = [m for m in w.h.messages.values() if m.channel_id == ADMIN_CHANNEL_ID]
     assert f"<@{w.users['boris'].id}>" in notice.content and "zablokované" in notice.content
     assert "čaká" not in notice.content and "0:100" not in notice.content
 
@@ -213,12 +214,12 @@ async def test_draw_is_confirmed_by_the_opponents_button(w: World) -> None:
     assert ex.ephemeral and ex.content.startswith("Návrh remízy je zaznamenaný.")
     [prompt] = ex.followups
     assert not prompt.ephemeral and prompt in w.h.channel_messages
-    assert prompt.content.startswith(f"<@{ana.id}> navrhuje remízu dohodou v 1. kole. "
+    assert prompt.content.startswith(f"Návrh remízy dohodou v 1. kole — <@{ana.id}>. "
                                      f"<@{boris.id}>, ak súhlasíš")
-    assert "obaja dostanete nižšie z vašich dvoch skóre" in prompt.content  # the consequence
+    assert "každý z vás dostane ½ bodu a nižšie z vašich dvoch skóre" in prompt.content
     custom_id = f"stredisko:remiza:1:{ana.id}"
     assert [b["custom_id"] for b in prompt.buttons] == [custom_id]
-    assert "navrhuje remízu" in w.h.dms(boris)[0].content
+    assert "Návrh remízy dohodou — Ana Ábelová" in w.h.dms(boris)[0].content
 
     # The proposer cannot confirm for his opponent; a stranger cannot either.
     ex = await w.h.click(prompt, ana)
@@ -229,10 +230,11 @@ async def test_draw_is_confirmed_by_the_opponents_button(w: World) -> None:
 
     ex = await w.h.click(prompt, boris)
     assert prompt.buttons == []
-    assert f"✅ Remízu v 1. kole potvrdil aj <@{boris.id}> (e-SP 3.5)." in prompt.content
+    assert (f"✅ Remíza dohodou v 1. kole potvrdená aj druhou stranou — <@{boris.id}> (e-SP 3.5)."
+            in prompt.content)
     [answer] = ex.followups
     assert answer.ephemeral and answer.content.startswith(
-        "Remíza so súperom Ana Ábelová je potvrdená oboma hráčmi")
+        "Remíza dohodou je potvrdená oboma stranami (súper: Ana Ábelová)")
     assert await _evidence(w, 0) == [EvidenceKind.DRAW_CONFIRMATION] * 2
 
 
@@ -263,7 +265,7 @@ async def test_result_report_is_recorded(w: World) -> None:
     ex = await w.h.slash("vysledok", user=w.users["ana"],
                          options={"moje_skore": 412, "skore_supera": 380})
     assert ex.content.startswith(
-        "Hlásenie 412:380 proti hráčovi Boris Bán je zaznamenané (e-SP 4.6). ")
+        "Hlásenie 412:380 (súper: Boris Bán) je zaznamenané (e-SP 4.6). ")
     assert await _evidence(w, 0) == [EvidenceKind.SCORE_REPORT]
 
 
@@ -314,11 +316,12 @@ async def test_withdrawal_asks_first_and_can_be_cancelled(w: World) -> None:
 
     ex = await w.h.slash("odstupit", user=ana)
     await w.h.click(ex.message, ana, custom_id=f"stredisko:odstupit:{ana.id}")  # type: ignore[arg-type]
-    assert ex.content == "Odstúpil si z turnaja Online kvalifikácia 1 (e-SP 3.6)."
+    assert ex.content == (
+        "Tvoje odstúpenie z turnaja Online kvalifikácia 1 je zaznamenané (e-SP 3.6).")
     entry = await w.store.read(get_entry, w.tournament.id, w.players["ana"].id)
     assert entry is not None and entry.withdrawn_at is not None
     assert [m.content for m in w.h.channel_messages] == [
-        "Hráč Ana Ábelová odstúpil z turnaja (e-SP 3.6)."
+        "Odstúpenie z turnaja: Ana Ábelová (e-SP 3.6)."
     ]
     ex = await w.h.slash("stav", user=ana)
     assert "Už nehráš v turnaji" in ex.content
@@ -367,7 +370,7 @@ async def test_slow_store_is_deferred_then_answered(w: World) -> None:
     await busy
     assert ex.deferred and ex.first_response_s is not None and ex.first_response_s < 0.5
     assert ex.ephemeral  # the "thinking…" answer keeps the visibility of the final one
-    assert ex.content.startswith("1. kolo, stôl 1: súper Boris Bán")
+    assert ex.content.startswith("1. kolo, stôl 1: súper: Boris Bán")
 
 
 async def test_spamming_a_command_is_rate_limited_per_user(w: World) -> None:

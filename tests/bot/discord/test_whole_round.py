@@ -257,15 +257,15 @@ async def pair_and_publish_round_1(s: Story) -> None:
     shown to the head admin first, published with the button."""
     before = len(s.h.channel_messages)
     ex = await s.admin_cmd("paruj", kolo=1)
-    assert ex.ephemeral and said(ex).startswith("1. kolo je spárované: 4")
+    assert ex.ephemeral and said(ex).startswith("1. kolo je spárované: 3 stoly")
     assert len(s.h.channel_messages) == before  # pairing alone is not announced
     await s.h.click("stredisko:admin:zverejni:1", s.admin)
     assert ex.message is not None and ex.message.components == []  # the button is gone
     published = s.channel(before)
     assert published.split("\n") == [
         "Online KT Bratislava — 1. kolo: oficiálny začiatok 21. 11. 2026 18:00, časový limit "
-        "partie 21. 11. 2026 18:50, čakacia lehota 10 minút (e-SP 4.3, 4.5). Prvý uvedený hráč "
-        "začína. Stolov: 4.",
+        "partie 18:50, čakacia lehota 10 minút (e-SP 4.3, 4.5). Prvý uvedený hráč "
+        "začína. Stolov: 3.",  # the bye is no table to play at
         "stôl 1: **Ján Čierny** (janko) začína – Ľubica Šťastná (lubka)",  # the top seed does
         "stôl 2: **Šimon Ďurica** (simo) začína – Mária Ťažká (majka)",  # not start (e-SP 2.4)
         "stôl 3: **Peter Ľalík** (peto) začína – Žofia Kráľová (zofka)",
@@ -287,19 +287,22 @@ async def round_1_starts(s: Story) -> None:
     assert await s.scheduler.run_due() == 1  # the round start
     start = s.channel(before)
     assert start.startswith("Začína sa 1. kolo! Čakacia lehota do 21. 11. 2026 18:10, časový "
-                            "limit partie 21. 11. 2026 18:50 (e-SP 4.5).")
-    assert "Peter Ľalík" in start and "nemá prepojený Discord účet" in start
-    assert "Ľubica" not in start  # the notice does not repeat the DM
-    assert s.dms("janko").startswith("1. kolo, stôl 1: hráš so súperom Ľubica Šťastná "
-                                     "(herna.net: lubka), začína Ján Čierny.")
+                            "limit partie 18:50 (e-SP 4.5).")
+    # Peter has no Discord account: the head admin hears of it once, not the players' channel
+    assert "Peter Ľalík" not in start
+    notice = [line for line in s.admin_notes().split("\n") if "Súkromnú správu" in line]
+    assert len(notice) == 1 and "Peter Ľalík: Discord účet nie je prepojený" in notice[0]
+    assert "Ľubica" not in notice[0]  # the notice does not repeat the DM
+    assert s.dms("janko").startswith("1. kolo, stôl 1: súper: Ľubica Šťastná "
+                                     "(herna.net: lubka), začína: Ján Čierny.")
     assert s.dms("igi") == "V 1. kole máš voľno (e-SP 4.9)."
 
     s.at(2)
     ex = await s.cmd("janko", "stav")
     assert ex.ephemeral and ex.content.startswith(
-        "1. kolo, stôl 1: súper Ľubica Šťastná (herna.net: lubka), začína Ján Čierny. "
-        "Oficiálny začiatok 21. 11. 2026 18:00, čakacia lehota do 21. 11. 2026 18:10, "
-        "časový limit 21. 11. 2026 18:50.")
+        "1. kolo, stôl 1: súper: Ľubica Šťastná (herna.net: lubka), začína: Ján Čierny. "
+        "Oficiálny začiatok 21. 11. 2026 18:00, čakacia lehota do 18:10, "
+        "časový limit 18:50.")
     ex = await s.cmd("igi", "stav")
     assert ex.ephemeral and ex.content.startswith("V 1. kole máš voľno (e-SP 4.9).")
     # The games begin on herna.net: in progress until they end (the simulator's clock).
@@ -313,8 +316,8 @@ async def no_show(s: Story) -> None:
     s.at(3)
     ex = await s.cmd("zofka", "nepritomny")
     assert ex.ephemeral and ex.content.startswith(
-        "Neprítomnosť hráča Peter Ľalík je zaznamenaná; upozornil som ho. Čakacia lehota končí "
-        "o 21. 11. 2026 18:10")
+        "Neprítomnosť súpera (Peter Ľalík) je zaznamenaná a súper dostal upozornenie. Čakacia "
+        "lehota končí o 21. 11. 2026 18:10")
     assert "(e-SP 4.3)" in ex.content
     ex = await s.cmd("zofka", "nepritomny")  # twice is once
     assert ex.ephemeral and "(e-SP 4.3)" in ex.content
@@ -335,7 +338,7 @@ async def no_show(s: Story) -> None:
 
     s.at(12)
     before = len(s.h.channel_messages)
-    queue = await s.admin_cmd("fronta")
+    queue = await s.admin_cmd("poradovnik")
     assert "Na rozhodnutie čaká: 1" in said(queue)
     item = item_with(queue, "stôl 3")
     assert "Peter Ľalík – Žofia Kráľová" in item.text
@@ -346,8 +349,8 @@ async def no_show(s: Story) -> None:
     assert "Návrh schválený" in item.text and item.components == []
     official = s.channel(before)
     assert official == (  # the approval's own "(e-SP 4.9)" merges into the ruling's rule
-        "Výsledok 1. kola, stôl 3: Peter Ľalík – Žofia Kráľová 0:100 (0:1), nedostavil sa. "
-        "Rozhodnutie hlavného administrátora: návrh schválený hlavným administrátorom "
+        "Výsledok 1. kola, stôl 3: Peter Ľalík – Žofia Kráľová 0:100 (0:1), nedostavenie sa. "
+        "Rozhodnutie hlavného administrátora: návrh schválený bez zmeny "
         "(e-SP 4.3, 4.9).")
     approved = await result_at(s, 1, 3)
     assert approved.status is ResultStatus.PROVISIONAL and approved.end_kind == "no_show"
@@ -362,9 +365,9 @@ async def agreed_draw(s: Story) -> None:
     ex = await s.cmd("simo", "remiza")
     assert ex.ephemeral and ex.content.startswith("Návrh remízy je zaznamenaný.")
     [prompt] = ex.followups
-    assert prompt in s.h.channel_messages and "obaja dostanete nižšie z vašich dvoch skóre" in (
-        prompt.content)
-    assert "navrhuje remízu" in s.dms("majka")
+    assert prompt in s.h.channel_messages
+    assert "každý z vás dostane ½ bodu a nižšie z vašich dvoch skóre" in prompt.content
+    assert "Návrh remízy dohodou — Šimon Ďurica" in s.dms("majka")
     own = await s.h.click(prompt, s.users["simo"])  # the proposer cannot confirm for her
     assert own.ephemeral and "nie je pre teba" in said(own) and prompt.buttons
     await s.h.click(prompt, s.users["majka"])
@@ -394,12 +397,12 @@ async def reports_against_the_record(s: Story) -> None:
     s.at(32)
     ex = await s.cmd("janko", "vysledok", moje_skore=400, skore_supera=350)
     assert ex.ephemeral and ex.content.startswith(
-        "Hlásenie 400:350 proti hráčovi Ľubica Šťastná je zaznamenané (e-SP 4.6). Partia "
+        "Hlásenie 400:350 (súper: Ľubica Šťastná) je zaznamenané (e-SP 4.6). Partia "
         "riadne skončila (e-SP 3.5).")
     assert (await result_at(s, 1, 1)).status is ResultStatus.PROVISIONAL
     ex = await s.cmd("lubka", "vysledok", moje_skore=410, skore_supera=400)
     assert ex.ephemeral and ex.content == (
-        "Hlásenie 410:400 proti hráčovi Ján Čierny sa nezhoduje so záznamom z herna.net; "
+        "Hlásenie 410:400 (súper: Ján Čierny) sa nezhoduje so záznamom z herna.net; "
         "rozhodne hlavný administrátor (e-SP 4.7).")
     conflict = await result_at(s, 1, 1)
     assert conflict.status is ResultStatus.PROPOSED
@@ -444,7 +447,7 @@ async def close_round_1(s: Story) -> None:
     assert (await read(s, get_round, s.tournament_id, 1)).closed_at is None
 
     s.at(53)
-    queue = await s.admin_cmd("fronta")
+    queue = await s.admin_cmd("poradovnik")
     assert "Na rozhodnutie čaká: 2" in said(queue)
     conflict = item_with(queue, "stôl 1")
     # The evidence side by side: the platform record and both reports, with their times.
@@ -486,7 +489,7 @@ async def close_round_1(s: Story) -> None:
     await s.h.submit_modal(opened.modal["custom_id"], {  # type: ignore[index]
         "dovod": "Herna.net nezaznamenala Petrov príchod; kontumácia platí."}, s.admin)
     assert s.channel(before).endswith(
-        "nedostavil sa. Rozhodnutie hlavného administrátora: Herna.net nezaznamenala Petrov "
+        "nedostavenie sa. Rozhodnutie hlavného administrátora: Herna.net nezaznamenala Petrov "
         "príchod; kontumácia platí. (e-SP 4.3, 4.9).")
     kept = await result_at(s, 1, 3)
     assert kept.status is ResultStatus.PROVISIONAL and kept.end_kind == "no_show"
@@ -497,7 +500,9 @@ async def close_round_1(s: Story) -> None:
     before = len(s.h.channel_messages)
     ex = await s.admin_cmd("uzavri", kolo=1)
     standings = [
-        "Online KT Bratislava — poradie po 1. kole (e-SP 2.4); neuzavretých výsledkov: 0",
+        "Online KT Bratislava — poradie po 1. kole (e-SP 2.4); neuzavretých výsledkov: 0. "
+        "MB = Median Buchholz (body súperov okrem najlepšie a najhoršie postaveného), "
+        "B = Buchholz (body všetkých súperov).",
         "1. Ján Čierny: 1 bod, výhry 1, MB 0, B 0, skóre 400",
         "2. Žofia Kráľová: 1 bod, výhry 1, MB 0, B 0, skóre 100",
         "3. Igor Úradník: 1 bod, výhry 1, MB 0, B 0, skóre 20",  # the bye: 1 point, 20:0
@@ -514,7 +519,8 @@ async def close_round_1(s: Story) -> None:
     spectator = s.h.member("Divák", roles=[])  # anyone may look (e-SP 2.6)
     ex = await s.h.slash("poradie", user=spectator)
     assert ex.ephemeral and said(ex).split("\n")[:2] == [
-        "Online KT Bratislava — priebežné poradie (e-SP 2.4):",
+        "Online KT Bratislava — priebežné poradie (e-SP 2.4). MB = Median Buchholz (body "
+        "súperov okrem najlepšie a najhoršie postaveného), B = Buchholz (body všetkých súperov).",
         "1. Ján Čierny (janko): 1 bod, výhry 1, MB 0, B 0, skóre 400, kvalifikačné body 40",
     ]
 
@@ -531,8 +537,9 @@ async def withdrawal(s: Story) -> None:
     before = len(s.h.channel_messages)
     confirm = f"stredisko:odstupit:{s.users['peto'].id}"
     await s.h.click(ex.message, s.users["peto"], custom_id=confirm)  # type: ignore[arg-type]
-    assert ex.content == "Odstúpil si z turnaja Online KT Bratislava (e-SP 3.6)."
-    assert s.channel(before) == "Hráč Peter Ľalík odstúpil z turnaja (e-SP 3.6)."
+    assert ex.content == (
+        "Tvoje odstúpenie z turnaja Online KT Bratislava je zaznamenané (e-SP 3.6).")
+    assert s.channel(before) == "Odstúpenie z turnaja: Peter Ľalík (e-SP 3.6)."
     entry = await read(s, get_entry, s.tournament_id, s.players["peto"].id)
     assert entry.withdrawn_at == s.clock.now()
 
@@ -544,8 +551,10 @@ async def pair_round_2(s: Story) -> None:
     before = len(s.h.channel_messages)
     ex = await s.admin_cmd("paruj", kolo=2)
     assert said(ex).startswith("2. kolo je spárované: 3")
-    assert s.channel(before) == ("Výsledky 1. kola sú potvrdené a už sa nemenia (e-SP 4.7). "
-                                 "Otvorených ostáva: 0.")
+    assert s.channel(before) == (
+        "Lehota na námietky v 1. kole uplynula: zapísané výsledky sú potvrdené a už sa nemenia "
+        "(e-SP 4.7). Partie, ktoré ešte čakajú na rozhodnutie hlavného administrátora (ich "
+        "výsledok oznámim, keď rozhodne): 0.")
     for table_no in range(1, 5):
         assert (await result_at(s, 1, table_no)).status is ResultStatus.CONFIRMED
     late = await s.cmd("lubka", "namietka", dovod="Skóre 400:350 je zle, vyhrala som.")
@@ -588,10 +597,10 @@ async def round_2_and_finish(s: Story) -> None:
     before = len(s.h.channel_messages)
     assert await s.scheduler.run_due() == 1  # the start
     assert s.channel(before).startswith("Začína sa 2. kolo! Čakacia lehota do 21. 11. 2026 "
-                                        "19:40, časový limit partie 21. 11. 2026 20:20")
-    assert s.dms("igi").endswith("2. kolo, stôl 2: hráš so súperom Mária Ťažká (herna.net: "
-                                 "majka), začína Mária Ťažká. Čakacia lehota do 21. 11. 2026 "
-                                 "19:40, časový limit 21. 11. 2026 20:20.")
+                                        "19:40, časový limit partie 20:20")
+    assert s.dms("igi").endswith("2. kolo, stôl 2: súper: Mária Ťažká (herna.net: "
+                                 "majka), začína: Mária Ťažká. Čakacia lehota do 21. 11. 2026 "
+                                 "19:40, časový limit 20:20.")
 
     s.at(40, ROUND_2)
     before = len(s.h.channel_messages)
@@ -613,13 +622,17 @@ async def round_2_and_finish(s: Story) -> None:
     # limit, its moment passed — dropped (audited), never said late. The limit still holds.
     assert s.channel(before).split("\n") == [
         "Časový limit 2. kola uplynul (e-SP 4.5).",
-        "Výsledky 2. kola sú potvrdené a už sa nemenia (e-SP 4.7). Otvorených ostáva: 0.",
+        "Lehota na námietky v 2. kole uplynula: zapísané výsledky sú potvrdené a už sa nemenia "
+        "(e-SP 4.7). Partie, ktoré ešte čakajú na rozhodnutie hlavného administrátora (ich "
+        "výsledok oznámim, keď rozhodne): 0.",
     ]
     for table_no in range(1, 4):
         assert (await result_at(s, 2, table_no)).status is ResultStatus.CONFIRMED
     ex = await s.admin_cmd("uzavri", kolo=2)
     assert said(ex).split("\n")[:2] == [
-        "Online KT Bratislava — poradie po 2. kole (e-SP 2.4); neuzavretých výsledkov: 0",
+        "Online KT Bratislava — poradie po 2. kole (e-SP 2.4); neuzavretých výsledkov: 0. "
+        "MB = Median Buchholz (body súperov okrem najlepšie a najhoršie postaveného), "
+        "B = Buchholz (body všetkých súperov).",
         "1. Žofia Kráľová: 2 body, výhry 2, MB 0, B 1, skóre 490",
     ]
 
@@ -636,7 +649,7 @@ async def round_2_and_finish(s: Story) -> None:
         "4. Ľubica Šťastná: 1 bod, kvalifikačné body 30, online screlo 1905 → 1899,88 (−5,12)",
         "5. Igor Úradník: 1 bod, kvalifikačné body 28, online screlo 1600 → 1588,3 (−11,7)",
         "6. Šimon Ďurica: 0,5 bodu, kvalifikačné body 27, online screlo 1850 → 1839,6 (−10,4)",
-        "7. Peter Ľalík: 0 bodov, bez kvalifikačných bodov — odstúpil z turnaja (e-SP 3.6)",
+        "7. Peter Ľalík: 0 bodov, bez kvalifikačných bodov — odstúpenie z turnaja (e-SP 3.6)",
     ]
     assert said(ex).split("\n") == final
     assert s.channel(before).split("\n")[-len(final):] == final
@@ -698,7 +711,7 @@ async def test_who_starts_is_in_bold(story: Story) -> None:
 
 async def test_a_round_is_confirmed_once(story: Story) -> None:
     await play_until(story, round_2_and_finish)
-    assert story.channel().count("Výsledky 2. kola sú potvrdené") == 1
+    assert story.channel().count("Lehota na námietky v 2. kole uplynula") == 1
 
 
 async def test_counts_use_slovak_plural_forms(story: Story) -> None:

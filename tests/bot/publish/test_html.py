@@ -203,10 +203,10 @@ def test_round_tables_show_end_rule_and_status(report, tmp_path):
         "1", "Zuzana Šťastná zuza", "Peter Ďurica", "400:350", "0 : 1",
         "prehra na čas (Zuzana Šťastná)", "e-SP 3.5", "potvrdený",
     ]  # fmt: skip
-    assert round2[1][5] == "nedostavil sa (Mária Nováková) kontumácia proti: Mária Nováková"
+    assert round2[1][5] == "nedostavenie sa (Mária Nováková) kontumácia proti: Mária Nováková"
     assert round2[1][6] == "e-SP 4.3, 4.9"
     assert round2[2][2:5] == ["—", "20:0", "1"]
-    assert round2[2][5] == "voľno (BYE)"
+    assert round2[2][5] == "voľno"
     statuses = [td.get_text() for td in soup.select("table.round td.status")]
     assert {"predbežný", "sporný", "návrh pre hl. administrátora", "potvrdený"} <= set(statuses)
 

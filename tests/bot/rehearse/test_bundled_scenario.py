@@ -189,7 +189,8 @@ def test_transcript_is_slovak_and_shows_the_whole_day(text_run: tuple[str, Path]
     out, _ = text_run
     lines = out.splitlines()
     assert lines[0].startswith("[")
-    for needle in ("Tibor Šťastný je vylúčený", "e-SP 4.7", "Čakacia lehota", "nedostavil sa",
+    for needle in ("Vylúčenie z turnaja: Tibor Šťastný", "e-SP 4.7", "Čakacia lehota",
+                   "nedostavenie sa",
                    "remíza dohodou", "Rozhodnutie hlavného administrátora", "[16:02]"):
         assert needle in out, needle
     assert any(line.startswith("[08:3") for line in lines)  # check-in from 08:30

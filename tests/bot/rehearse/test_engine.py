@@ -138,7 +138,7 @@ def test_a_no_show_proposal_is_applied_at_the_end(doc: dict[str, Any]) -> None:
     # proposed when the waiting period ended (timer at 11:10), applied at the end (12:05)
     assert lines_with(doc, "[11:10] [admin] Návrh na schválenie")
     assert lines_with(doc, "[12:05] [kanál] Výsledok 3. kola, stôl 1: Anna Nováková – "
-                           "Dana Žitná 100:0 (1:0), nedostavil sa. Rozhodnutie hlavného "
+                           "Dana Žitná 100:0 (1:0), nedostavenie sa. Rozhodnutie hlavného "
                            "administrátora: ")
 
 
@@ -152,7 +152,7 @@ def test_a_late_dispute_is_refused_and_listed(doc: dict[str, Any]) -> None:
 
 def test_withdrawn_players_are_listed_and_get_no_qualification_points(
         doc: dict[str, Any]) -> None:
-    assert doc["excluded"] == {"eva": "odstúpil z turnaja (e-SP 3.6)"}
+    assert doc["excluded"] == {"eva": "odstúpenie z turnaja (e-SP 3.6)"}
     eva = next(s for s in doc["standings"] if s["player"] == "eva")
     assert eva["out"] is True and eva["qualification_points"] == 0
     assert all(row["first"] != "eva" and row["second"] != "eva"
@@ -188,13 +188,14 @@ def test_every_event_type_shows_as_the_players_command(doc: dict[str, Any]) -> N
         "[08:35] /prezentacia Anna Nováková → Prezentácia prijatá",
         "[09:20] [herna.net] partia č. 1000: cyro – danka 320:300 (remíza)",
         "[09:21] /remiza Dana Žitná → Návrh remízy je zaznamenaný",
-        "[09:22] /remiza Cyril Ďurovič → Remíza so súperom Dana Žitná je potvrdená",
-        "[10:03] /nepritomny Anna Nováková → Neprítomnosť hráča Cyril Ďurovič",
+        "[09:22] /remiza Cyril Ďurovič → Remíza dohodou je potvrdená oboma stranami (súper: "
+        "Dana Žitná)",
+        "[10:03] /nepritomny Anna Nováková → Neprítomnosť súpera (Cyril Ďurovič)",
         "[10:06] /pritomny Cyril Ďurovič → Príchod je zaznamenaný",
         "[10:40] /vysledok Dana Žitná 400:350 → Hlásenie 400:350",
         "[10:47] /namietka Eva Ľahká „Server partiu neuložil",
         "[10:52] /admin rozhodni (hlavný administrátor) Eva Ľahká 2. kolo",
-        "[10:54] /odstupit Eva Ľahká → Odstúpil si z turnaja",
+        "[10:54] /odstupit Eva Ľahká → Tvoje odstúpenie z turnaja",
     ]
     for text in expected:
         assert lines_with(doc, text), text
@@ -233,7 +234,8 @@ def test_the_text_output_through_the_cli(tmp_path: Path,
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith("[08:30] ")
-    assert "Online KT — malá skúška — konečné poradie (e-SP 2.4):" in lines
+    assert any(line.startswith("Online KT — malá skúška — konečné poradie (e-SP 2.4). MB = ")
+               for line in lines)
     assert any(line.startswith("  1. Anna Nováková (anna77): 3 body") for line in lines)
     assert lines[-1] == f"Stránka výsledkov zapísaná: {tmp_path / 'web' / 'index.html'}"
     assert list(tmp_path.iterdir()) == [tmp_path / "web"]  # the temporary store is gone

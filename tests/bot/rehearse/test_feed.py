@@ -1,6 +1,7 @@
-"""`python -m scrapers.herna.simulator --games FILE`: the games of a rehearsal scenario, of
-game events beside the propozície, or of a results CSV — served over real HTTP, a bad file in
-one line, and a sync practised against it through the `stredisko` command."""
+"""`stredisko simulator FILE`: the games of a rehearsal scenario, of game events beside the
+propozície, or of a results CSV (players by propozície id or any herna nick) — served over
+real HTTP, new games taken while it runs, a bad file in one line, and a sync practised
+against it through the `stredisko` command."""
 
 from __future__ import annotations
 
@@ -88,7 +89,7 @@ def test_the_example_results_csv():
 
 
 @pytest.mark.parametrize(("rows", "message"), [
-    ("1;anna;zora;1:2;finished\n", ":2: stĺpec druhý: „zora“ nie je hráč z propozícií"),
+    ("1;anna;;1:2;finished\n", ":2: stĺpec druhý: „“ nie je hráč z propozícií ani prezývka"),
     ("1;anna;anna77;1:2;finished\n", ":2: stĺpec druhý: hráč „anna77“ nemôže hrať sám so sebou"),
     ("4;anna;boris;1:2;finished\n", ":2: stĺpec kolo: „4“: očakáva sa celé číslo 1–3"),
     ("1;anna;boris;412-380;finished\n", ":2: stĺpec skóre: „412-380“: očakávajú sa dve"),
@@ -152,14 +153,22 @@ def test_a_csv_without_propozicie_is_refused():
         load_games(RESULTS)
 
 
+def test_a_player_not_in_the_propozicie_is_served_under_his_herna_nick(tmp_path):
+    """Players imported from a CSV are in the database, not in the propozície."""
+    path = tmp_path / "vysledky.csv"
+    path.write_text(HEADER + "1;anna;Zora_K;412:300;finished\n", encoding="utf-8")
+    (fed,) = load_games(path, PROPOZICIE)
+    assert (fed.record.first, fed.record.second) == ("anna77", "Zora_K")
+
+
 async def _simulator(*args: str) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "scrapers.herna.simulator", *args,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main())",
+        "simulator", *args, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
 
 
 async def test_the_simulator_serves_the_file_and_prints_its_login():
-    proc = await _simulator("--games", str(RESULTS), "--propozicie", str(PROPOZICIE),
+    proc = await _simulator(str(RESULTS), "--propozicie", str(PROPOZICIE),
                             "--clock", "2026-11-21 12:00", "--user", "klub",
                             "--password", "tajné")
     try:
@@ -179,13 +188,38 @@ async def test_the_simulator_serves_the_file_and_prints_its_login():
 
 async def test_a_bad_file_stops_the_simulator_with_one_line(tmp_path):
     path = tmp_path / "vysledky.csv"
-    path.write_text(HEADER + "1;anna;zora;1:2;finished\n", encoding="utf-8")
-    proc = await _simulator("--games", str(path), "--propozicie", str(PROPOZICIE))
+    path.write_text(HEADER + "1;anna;;1:2;finished\n", encoding="utf-8")
+    proc = await _simulator(str(path), "--propozicie", str(PROPOZICIE))
     out, err = await asyncio.wait_for(proc.communicate(), 20)
     assert proc.returncode == 2 and out == b""
     assert err.decode().splitlines() == [
-        f"{path}:2: stĺpec druhý: „zora“ nie je hráč z propozícií (id alebo prezývka na "
-        "herna.net)"]
+        f"{path}:2: stĺpec druhý: „“ nie je hráč z propozícií ani prezývka na herna.net"]
+
+
+async def test_games_added_to_the_file_are_served_while_it_runs(tmp_path):
+    path = tmp_path / "vysledky.csv"
+    path.write_text(HEADER + "1;anna;borisk;412:380;finished\n", encoding="utf-8")
+    proc = await _simulator(str(path), "--propozicie", str(PROPOZICIE),
+                            "--clock", "2026-11-21 12:00")
+    try:
+        url = (await asyncio.wait_for(proc.stdout.readline(), 20)).decode().strip()
+        for _ in range(2):  # the login line, the games line
+            await asyncio.wait_for(proc.stdout.readline(), 20)
+        with path.open("a", encoding="utf-8") as more:  # the next table's result, and a bad row
+            more.write("1;cyro;zora;300:401;finished\n")
+        added = (await asyncio.wait_for(proc.stdout.readline(), 20)).decode()
+        assert "pridané partie 1, podávané spolu 2" in added
+        settings = HernaSettings(base_url=url, max_concurrent=None, per_second=None)
+        async with HernaClient(Credentials("sss", "heslo"), settings) as client:
+            records = [r async for r in client.records(ROUND_1)]
+        assert {(r.first, r.second) for r in records} == {("anna77", "borisk"), ("cyro", "zora")}
+        with path.open("a", encoding="utf-8") as bad:
+            bad.write("1;anna;;1:2;finished\n")
+        said = (await asyncio.wait_for(proc.stdout.readline(), 20)).decode()
+        assert ":4: stĺpec druhý" in said and "podávané partie ostávajú: 2" in said
+    finally:
+        proc.send_signal(signal.SIGINT)
+        await asyncio.wait_for(proc.wait(), 20)
 
 
 def test_practising_a_sync_against_results_from_a_file(tmp_path, monkeypatch, capsys):

@@ -78,7 +78,7 @@ async def test_check_in_only_within_the_window(app: App, clock: ManualClock) -> 
                              checkin_closes_at=closes)
     late = await play.check_in(app, world.slug, world.discord(0))  # the clock is at START
     assert (late.ok, late.key) == (False, "play.checkin_closed")
-    assert "od 1. 3. 2025 9:00 do 1. 3. 2025 9:45" in said(late)  # Bratislava time
+    assert "od 1. 3. 2025 9:00 do 9:45" in said(late)  # Bratislava time
     assert late.params["closes"] == closes
 
 

@@ -318,5 +318,5 @@ async def test_finish_confirms_an_earlier_round_s_proposal_applied_late(
     confirmations = [text for _, key, text in sent(notifier, "channel")
                      if key == "result.round_confirmed"]
     # round 1 when round 2 was paired (one still open), again for the late result; round 2
-    assert [text.split(" kola")[0] for text in confirmations] == [
-        "Výsledky 1.", "Výsledky 1.", "Výsledky 2."]
+    assert [text.split(" kole")[0] for text in confirmations] == [
+        "Lehota na námietky v 1.", "Lehota na námietky v 1.", "Lehota na námietky v 2."]

@@ -91,7 +91,7 @@ async def test_round_start_announces_and_tells_each_player(
     assert dms == [(ids[0], "timer.round_start_dm"), (ids[1], "timer.round_start_dm"),
                    (ids[2], "timer.round_start_dm"), (ids[3], "timer.round_start_dm"),
                    (ids[4], "timer.bye_dm")]
-    assert f"začína {world.players[0].name}" in texts[1][2]
+    assert f"začína: {world.players[0].name}" in texts[1][2]
 
 
 async def test_waiting_end_proposes_the_no_show(

@@ -26,14 +26,14 @@ async def test_a_bye_has_its_own_row_in_the_results(app: App, tmp_path: Path) ->
     bye = pending.data[-1]
     assert bye["bye"] and bye["key"] == "view.result_bye_pending_row"
     assert render_reply(pending)[-1] == (
-        f"  stôl 3: {bye['first']} má voľno (BYE), výsledok ešte nie je zapísaný")
+        f"  stôl 3: {bye['first']} má voľno, výsledok ešte nie je zapísaný")
 
     assert not (await close_round(app, SLUG, 1, ADMIN)).ok  # refreshes: the bye is recorded
     results = await results_view(app, SLUG, 1)
     bye = results.data[-1]
     assert bye["key"] == "view.result_bye_row"
     assert render_reply(results)[-1] == (
-        f"  stôl 3: {bye['first']} — voľno (BYE), 1 bod, 20:0 ({bye['rule']})")
+        f"  stôl 3: {bye['first']} — voľno, 1 bod, 20:0 ({bye['rule']})")
     assert "–  —" not in "\n".join(render_reply(results))  # no "name – —" for a missing opponent
 
 
@@ -52,7 +52,7 @@ def test_a_result_waiting_for_the_head_admin_says_why() -> None:
          "second": "Ľubica Šťastná", "how": "",
          "text": "Hlásenie nezodpovedá záznamu partie 5101 (e-SP 4.7)"},
         {"key": "round.open_proposed_row", "table": 3, "first": "Peter Ľalík",
-         "second": "Žofia Kráľová", "how": "nedostavil sa",
+         "second": "Žofia Kráľová", "how": "nedostavenie sa",
          "text": "Neprítomnosť v čakacej lehote; kontumáciu potvrdzuje hlavný administrátor "
                  "(e-SP 4.3, 4.9)"},
     ]
@@ -78,7 +78,7 @@ async def test_pairings_name_the_starter_in_bold_but_the_console_prints_it_plain
     paired = await pair_publish(app, 1)
     assert render_reply(paired)[0] == (
         f"1. kolo je spárované: 2 stoly ({paired.rule}). Prvý uvedený hráč začína. "
-        "Nezaplatení, nepárovaní (e-SP 2.2): —.")
+        "Mimo párovania pre nezaplatené štartovné (e-SP 2.2): —.")
     pairings = await pairings_view(app, SLUG, 1)
     first = pairings.data[0]
     lines = render_reply(pairings)
@@ -93,7 +93,8 @@ async def test_finished_standings_are_final_and_screlo_changes_carry_a_sign(
     await pair_publish(app, 1)
     await play(app, 1)
     running = await standings_view(app, SLUG)
-    assert render_reply(running)[0] == "Online KT — skúška — priebežné poradie (e-SP 2.4):"
+    assert render_reply(running)[0] .startswith(
+        "Online KT — skúška — priebežné poradie (e-SP 2.4). MB = Median Buchholz")
 
     clock.set(START + timedelta(minutes=61))  # the round's dispute window is over (e-SP 4.7)
     assert (await close_round(app, SLUG, 1, ADMIN)).ok
@@ -107,5 +108,5 @@ async def test_finished_standings_are_final_and_screlo_changes_carry_a_sign(
     final = await standings_view(app, SLUG)
     assert final.key == "view.final_standings"
     lines = render_reply(final)
-    assert lines[0] == "Online KT — skúška — konečné poradie (e-SP 2.4):"
+    assert lines[0].startswith("Online KT — skúška — konečné poradie (e-SP 2.4). MB = Median")
     assert lines[1].startswith("  1. Hráč Číslo")  # the rows keep the standings' template

@@ -13,6 +13,7 @@ a slow store or a long pairing never misses Discord's 3 seconds.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any
@@ -59,11 +60,11 @@ from bot.discord.cogs.season import offer_ladder
 from bot.discord.i18n import app_str, t
 from bot.discord.render import text_messages
 from bot.services import admin as admin_service
-from bot.services import bounds, identity, outbox_admin, rounds, setup, sync
+from bot.services import bounds, identity, outbox_admin, payments, rounds, setup, sync
 from bot.services.app import App
 from bot.services.replies import Reply
 
-QUEUE_PAGE = 10  # review items shown per /admin fronta; the rest after these are decided
+QUEUE_PAGE = 10  # review items shown per /admin poradovnik; the rest after these are decided
 
 HernaFactory = Callable[[], AbstractAsyncContextManager[sync.Herna]]
 
@@ -82,6 +83,7 @@ STOL = ("app.admin.param.stol", "app.admin.param.stol_description")
 UCET = ("app.admin.param.ucet", "app.admin.param.ucet_description")
 CISLO = ("app.admin.param.cislo", "app.admin.param.cislo_description")
 DOVOD_ZAHODENIA = ("app.param.dovod", "app.admin.param.dovod_zahodenia_description")
+HRACI = ("app.admin.param.hraci", "app.admin.param.hraci_description")
 
 #: what Discord asks of a member before it even shows him /admin ("Manage Messages", a
 #: moderator's permission players do not have); config.example.toml tells how to grant it
@@ -260,8 +262,8 @@ class AdminCog(
 
     # -- rulings -------------------------------------------------------------------------
 
-    @_command("fronta")
-    async def fronta(self, interaction: discord.Interaction) -> None:
+    @_command("poradovnik")
+    async def poradovnik(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         reply = await admin_service.review_queue(self.app, self.slug, actor(interaction))
         locale = interaction.locale
@@ -317,6 +319,25 @@ class AdminCog(
     async def obnov(self, interaction: discord.Interaction, hrac: Hrac, dovod: Dovod) -> None:
         await self._about_player(interaction, hrac, lambda pid: admin_service.reinstate(
             self.app, self.slug, actor(interaction), pid, dovod))
+
+    @_command("zaplatil")
+    @_params(hraci=HRACI)
+    async def zaplatil(self, interaction: discord.Interaction,
+                       hraci: app_commands.Range[str, 1, 1000]) -> None:
+        await self._payment(interaction, hraci, paid=True)
+
+    @_command("nezaplatil")
+    @_params(hraci=HRACI)
+    async def nezaplatil(self, interaction: discord.Interaction,
+                         hraci: app_commands.Range[str, 1, 1000]) -> None:
+        await self._payment(interaction, hraci, paid=False)
+
+    async def _payment(self, interaction: discord.Interaction, nicks: str, *,
+                       paid: bool) -> None:
+        """The entry fee of the players named by herna nick (spaces or commas between)."""
+        named = [n.lstrip("@") for n in re.split(r"[\s,;]+", nicks) if n.strip()]
+        await self.answer(interaction, payments.set_payment(
+            self.app, self.slug, actor(interaction), named, paid))
 
     @_command("prepoj")
     @_params(hrac=HRAC, ucet=UCET, dovod=DOVOD)

@@ -1,4 +1,4 @@
-"""The Discord link requests in the review queue (`/admin fronta`): each with "approve" and
+"""The Discord link requests in the review queue (`/admin poradovnik`): each with "approve" and
 "reject" (the rejection asks for its reason in a modal). Clicks are checked like every click
 of the head admin (the role first, then the services' admin policy). Their custom_ids are what
 messages of a running bot hold: they must not change."""

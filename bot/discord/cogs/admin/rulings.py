@@ -12,14 +12,10 @@ import discord
 from bot.discord.client import Refusal
 from bot.discord.cogs.admin.texts import end_name
 from bot.discord.i18n import t
+from bot.services.admin import ENDS_WITH_SCORES
 from bot.services.play import MAX_SCORE
 from rules import End
 from rules.model import ENDS_WITH_LOSER
-
-#: Ends whose ruling needs the score (as played, as agreed, or as it stood at the end).
-ENDS_WITH_SCORES = frozenset(
-    {End.FINISHED, End.AGREED_DRAW, End.TIME_LOSS, End.RESIGNED, End.DISCONNECTED}
-)
 
 
 def ruling_options(item: Mapping[str, Any], locale: Any) -> list[discord.SelectOption]:
