@@ -21,13 +21,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.cli.args import USAGE_ERROR
-from bot.cli.common import Add
+from bot.cli.common import Add, config
 from bot.i18n import t
+from bot.os_errors import os_error
+from bot.services import lexicon as lexicon_files
 from rules.duplicate.board import Board, parse_board
 from rules.duplicate.errors import DuplicateError
 from rules.duplicate.tiles import BLANK, TileSet
 from rules.duplicate.top import top_moves
 from rules.duplicate.validate import score_move
+from rules.lexicon import LexiconError
 from rules.lexicon.graph import TrieGraph, WordGraph
 from rules.profile import ProfileError
 
@@ -38,10 +41,15 @@ class LoadedLexicon:
     graph: WordGraph
 
 
-def read_lexicon(path: Path) -> LoadedLexicon:
-    """THE way the duplicate commands read a lexicon: a plain word list (one form per line,
-    taken exactly as given: no short-word exclusivity is applied), identified by the sha256
-    of its bytes."""
+def read_lexicon(name: str, directory: Path) -> LoadedLexicon:
+    """THE way the duplicate commands read a lexicon: a built lexicon (`stredisko lexicon
+    build`, by path or by id in `[lexicon] dir`) is loaded with its id; a plain word list (one
+    form per line) is taken exactly as given — no short-word exclusivity is applied — and
+    identified by the sha256 of its bytes."""
+    path = Path(name)
+    if not path.is_file() or lexicon_files.is_built(path):
+        lexicon = lexicon_files.load(name, directory)
+        return LoadedLexicon(lexicon.id, lexicon.graph)
     data = path.read_bytes()
     text = unicodedata.normalize("NFC", data.decode("utf-8-sig"))
     words = [line.strip().lower() for line in text.splitlines() if line.strip()]
@@ -60,7 +68,8 @@ def add_command(add: Add) -> None:
     score = actions.add_parser("score", help="overiť a spočítať jeden ťah (004 §6)")
     for sub in (top, score):
         sub.add_argument("--lexicon", required=True, metavar="SLOVNÍK",
-                         help="zoznam slov (jedno slovo v tvare malými písmenami na riadok)")
+                         help="zostavený lexikón (súbor alebo id v [lexicon] dir) alebo zoznam slov "
+                         "(jeden tvar malými písmenami na riadok, berie sa presne)")
         sub.add_argument("--tiles", default="sss-100", metavar="SADA",
                          help="sada kameňov: sss-100, sss-110, cas-100 (predvolene sss-100)")
         sub.add_argument("--board", required=True, metavar="DOSKA.txt",
@@ -83,14 +92,16 @@ def _run(args: argparse.Namespace) -> int:
         board = parse_board(Path(args.board).read_text(encoding="utf-8"),
                             frozenset(tiles.letters), tiles.blank_letters)
         rack = _rack(args.rack, tiles)
-        lexicon = read_lexicon(Path(args.lexicon))
+        lexicon = read_lexicon(args.lexicon, Path(config(args).lexicon.dir))
         if args.duplicate_action == "top":
             return _top(board, rack, lexicon, tiles, args.json)
         return _score(board, rack, args.move, lexicon, tiles, args.json)
     except DuplicateError as exc:
         return _usage(t(f"duplicate.input.{exc.code}", **exc.params))
-    except UnicodeDecodeError as exc:
+    except (UnicodeDecodeError, LexiconError) as exc:
         return _usage(str(exc))
+    except OSError as exc:  # the lexicon or board file the system refused: its reason
+        return _usage(os_error(exc))
 
 
 def _usage(line: str) -> int:

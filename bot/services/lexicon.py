@@ -299,9 +299,7 @@ def load(path_or_id: str | Path, directory: Path = Path("lexicons"),
     """A lexicon: a built one (by path or id) or a plain UTF-8 word list, compiled on the
     spot (lines that are no form are skipped; `notes` gets what was skipped)."""
     path = lexicon_path(str(path_or_id), directory)
-    with path.open("rb") as file:
-        start = file.read(len(MAGIC))
-    if is_artifact(start):
+    if is_built(path):
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:  # 3 M forms compile to a few MB: no lexicon is this large
             raise WordListError(t("lexicon.too_big", SLOVAK, file=path.name, mb=size // 2**20,
@@ -317,6 +315,12 @@ def load(path_or_id: str | Path, directory: Path = Path("lexicons"),
              else t("lexicon.file_title", SLOVAK, file=path.name))
     return make_lexicon(compile_graph(read.forms), title, standin=bool(standin),
                         sources=(read.source(),))
+
+
+def is_built(path: Path) -> bool:
+    """Whether `path` holds a built lexicon (rather than a plain word list)."""
+    with path.open("rb") as file:
+        return is_artifact(file.read(len(MAGIC)))
 
 
 def _header_id(path: Path) -> str:

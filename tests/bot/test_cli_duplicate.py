@@ -103,3 +103,50 @@ def test_every_code_has_its_words_in_both_languages() -> None:
             assert f"duplicate.input.{code}" in messages
         for reason in REASON_RULES:
             assert f"duplicate.reason.{reason}" in messages
+
+
+def _forms(graph: object, node: int, prefix: str) -> list[str]:
+    found = [prefix] if graph.final(node) else []  # type: ignore[attr-defined]
+    for letter, nxt in graph.arcs(node).items():  # type: ignore[attr-defined]
+        found += _forms(graph, nxt, prefix + letter)
+    return found
+
+
+def test_top_on_a_built_lexicon_equals_its_forms_as_a_list(
+        files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A built lexicon (by path, and by id in [lexicon] dir) gives the tops its admissible forms
+    give as a plain list, and the JSON names the built lexicon's id."""
+    from bot.services import lexicon as lexicon_files
+
+    built = tmp_path / "lexicons" / "slova.lex"
+    built.parent.mkdir()
+    assert main(["lexicon", "build", str(files["lexicon"]), "--rules", "sss", "-o",
+                 str(built)]) == 0
+    loaded = lexicon_files.load(built)
+    plain = tmp_path / "forms.txt"
+    plain.write_text("\n".join(_forms(loaded.graph, loaded.graph.root, "")) + "\n",
+                     encoding="utf-8")
+    capsys.readouterr()
+    args = ("--board", str(files["mid"]), "--rack", "SLOVAA?", "--json")
+    _, by_list, _ = run(capsys, "top", "--lexicon", str(plain), *args)
+    _, by_path, _ = run(capsys, "top", "--lexicon", str(built), *args)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[lexicon]\ndir = "{built.parent}"\n', encoding="utf-8")
+    code = main(["--config", str(config), "duplicate", "top", "--lexicon", loaded.id, *args])
+    by_id = capsys.readouterr().out
+    assert code == 0
+    expected = json.loads(by_list)
+    for out in (by_path, by_id):
+        doc = json.loads(out)
+        assert doc["lexicon"] == loaded.id
+        assert (doc["count"], doc["top_score"], doc["tops"]) == (
+            expected["count"], expected["top_score"], expected["tops"])
+
+
+def test_a_missing_lexicon_is_one_line_and_exit_2(
+        files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "top", "--lexicon", str(tmp_path / "nie.lex"),
+                         "--board", str(files["empty"]), "--rack", "SLOVOA?")
+    assert (code, out) == (2, "")
+    assert len(err.strip().splitlines()) == 1
+    assert "nie.lex" in err
