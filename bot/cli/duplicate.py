@@ -68,8 +68,8 @@ def add_command(add: Add) -> None:
     score = actions.add_parser("score", help="overiť a spočítať jeden ťah (004 §6)")
     for sub in (top, score):
         sub.add_argument("--lexicon", required=True, metavar="SLOVNÍK",
-                         help="zostavený lexikón (súbor alebo id v [lexicon] dir) alebo zoznam slov "
-                         "(jeden tvar malými písmenami na riadok, berie sa presne)")
+                         help="zostavený lexikón (súbor alebo id v [lexicon] dir) alebo "
+                         "zoznam slov (jeden tvar malými písmenami na riadok, berie sa presne)")
         sub.add_argument("--tiles", default="sss-100", metavar="SADA",
                          help="sada kameňov: sss-100, sss-110, cas-100 (predvolene sss-100)")
         sub.add_argument("--board", required=True, metavar="DOSKA.txt",
