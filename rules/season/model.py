@@ -81,6 +81,11 @@ class SeasonError(ValueError):
         self.params = params
 
 
+#: SP 1.3: at a pairs event "sa za hráča, resp. súpera považuje dvojica": a pair is one
+#: competitor, so its two players share one place and places count pairs (1, 1, 2, 2)
+PAIRS_KIND = "pairs"
+
+
 @dataclass(frozen=True, slots=True)
 class SeasonEvent:
     """One event of the season and its final order."""
@@ -94,8 +99,9 @@ class SeasonEvent:
     out: frozenset[str] = frozenset()
     field: int | None = None  # players at the event; None = len(places)
     organizers: frozenset[str] = frozenset()
-    # the place of each entry of `places` when some share one (a pairs team, equal places in a
-    # written competition): (1, 1, 3, 4) — non-decreasing, ranks[i] <= i + 1; None = 1, 2, 3 …
+    # the place of each entry of `places` when some share one (equal places in a written
+    # competition): (1, 1, 3, 4) — non-decreasing, ranks[i] <= i + 1; None = 1, 2, 3 … At a
+    # PAIRS_KIND event places count pairs (SP 1.3): (1, 1, 2, 2), the 2nd pair scores place 2
     ranks: tuple[int, ...] | None = None
 
     @property
