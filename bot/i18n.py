@@ -69,6 +69,22 @@ def format_number(n: int | float, lang: str) -> str:
     return text.replace(".", ",") if lang == SLOVAK else text
 
 
+#: an online screlo as people read it — in chat, on the CLI and on the results page alike
+#: (issue 19.7): one decimal; the data (the screlo list export, the store) keep their own
+SCRELO_DECIMALS = 1
+
+
+def screlo_shown(value: float) -> float:
+    """The one rounding of an online screlo people read, wherever they read it."""
+    return round(value, SCRELO_DECIMALS)
+
+
+def screlo_change_shown(before: float, after: float) -> float:
+    """The change shown beside a screlo before and after: the difference of the two shown
+    values, so that what a reader sees adds up ("1600 → 1601,1 (+1,1)")."""
+    return round(screlo_shown(after) - screlo_shown(before), SCRELO_DECIMALS)
+
+
 MINUS = "\u2212"  # the typographic minus sign, not a hyphen
 SIGNED = "signed"
 

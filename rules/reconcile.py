@@ -9,8 +9,9 @@ past verdict can be recomputed. The rules, in order:
    (e-SP 4.5); a later game still unfinished at the limit does not cancel it; a wrong-starter
    draw is no result and is superseded by the rematch (e-SP 4.2); a flagged record goes to the
    admin; when no game was finished by the limit the pairing is OVER_LIMIT (profile
-   `over_limit`); a player reported absent who came late and played: the game counts and
-   the admin is told (`Decided.tell_admin`);
+   `over_limit`); a player reported absent who came after the waiting period and then
+   played: the e-SP 4.3 forfeit stays proposed and the admin is told the game's score
+   (`Decided.tell_admin`, e-SP 4.9);
 3. a platform draw is an agreed draw only with both players' confirmations made between the
    game's start and the limit; otherwise the game stands as played (e-SP 3.5, rows 12–13);
 4. finished / passes / resigned / time loss / disconnection as recorded — a disconnection is a
@@ -113,8 +114,10 @@ def allowed_rulings(evidence: PairingEvidence, profile: Profile) -> tuple[End, .
     Permissive, because the admin keeps e-SP 5 authority for what no rule foresees: every end
     of a two-player game is allowed, except that an unflagged platform record proves both
     players sat down and pressed "HRAJEM!" (e-SP 4.2), so NO_SHOW and BOTH_NO_SHOW are then
-    excluded. BYE only for a pairing without an opponent. The order puts first what the
-    evidence points to: the last record's outcome as played, then OVER_LIMIT; without a record,
+    excluded — except NO_SHOW after one player reported the other absent: he may have come
+    only after the waiting period, and 4.3 forfeits even a game then played (e-SP 4.9). BYE
+    only for a pairing without an opponent. The order puts first what the evidence points
+    to: the last record's outcome as played, then OVER_LIMIT; without a record,
     SAVE_FAILED if results were reported and NO_SHOW if an absence was reported. Ends the
     profile does not know (`profile.ends`) are left out.
     """
@@ -127,6 +130,8 @@ def _allowed(evidence: PairingEvidence) -> tuple[End, ...]:
     if evidence.games:
         last = max(evidence.games, key=_game_order)
         order = [*_AS_PLAYED[last.end], End.OVER_LIMIT]
+        if len({a.reporter for a in evidence.absences}) == 1:
+            order.append(End.NO_SHOW)  # e-SP 4.3, 4.9: a late arrival who then played
         if evidence.reports:
             order.append(End.SAVE_FAILED)
         order += [*_PLAYED_ENDS, End.SAVE_FAILED]
@@ -243,28 +248,48 @@ class _Reconciler:
         return max(finished, key=lambda g: (g.ended, g.started, g.id))
 
     def _told_of_late_arrival(self, verdict: Verdict) -> Verdict:
-        """Interpretation (RULES.md 2): a player reported absent who came after the waiting
-        period and then played — the game counts (the present player waived the forfeit by
-        playing, e-SP 4.3), but the head admin is told (e-SP 5)."""
-        if not isinstance(verdict, Decided) or not self.ev.absences:
+        """e-SP 4.3 + 4.9 (RULES.md 3): a player reported absent who came only after the
+        waiting period and then played. 4.3 makes no exception ("partia bude kontumovaná"
+        when he did not come within the waiting period and the opponent followed the
+        procedure) and only the head admin decides forfeits (4.9): the NO_SHOW stays proposed
+        and he is told that the game was played and how it ended, to rule either way. A
+        conflict (NeedsAdmin) stays one; NO_SHOW is among its allowed rulings."""
+        late = self._late_arrival()
+        if late is None or isinstance(verdict, NeedsAdmin):
             return verdict
+        reporter, absent = late
+        name, rule = self.ev.name, self.profile.timing.waiting_rule
+        if isinstance(verdict, Decided):
+            c = verdict.case
+            played = (
+                f"partia sa napriek tomu odohrala: {name(c.first)}–{name(c.second)} "
+                f"{c.first_score}:{c.second_score} — {verdict.note}"
+            )
+        else:
+            played = "partia sa napriek tomu hrá (ešte nie je ukončená)"
+        told = (
+            f"Príchod až po uplynutí čakacej lehoty: {name(absent)} (neprítomnosť hlási "
+            f"{name(reporter)}); {played}. Kontumácia podľa {rule} je navrhnutá; hlavný "
+            f"administrátor rozhodne, či platí kontumácia, alebo odohraná partia "
+            f"({self.profile.no_show.rule})"
+        )
+        games = [g.id for g in self.ev.games]
+        return replace(self._no_show(reporter, absent, games), tell_admin=told)
+
+    def _late_arrival(self) -> tuple[str, str] | None:
+        """(reporter, absent) when exactly one player reported the other absent, the absent
+        one did not arrive within the waiting period and no game began within it."""
         reporters = {a.reporter for a in self.ev.absences}
         if len(reporters) != 1:
-            return verdict
+            return None
         (reporter,) = reporters
         absent = self.ev.opponent(reporter)
         waiting_ends = self.clock.waiting_ends
         if any(a.player == absent and a.at <= waiting_ends for a in self.ev.arrivals):
-            return verdict
+            return None
         if min(g.started for g in self.ev.games) <= waiting_ends:
-            return verdict
-        name, rule = self.ev.name, self.profile.timing.waiting_rule
-        told = (
-            f"Príchod až po uplynutí čakacej lehoty: {name(absent)} (neprítomnosť hlási "
-            f"{name(reporter)}); partia sa odohrala a platí tak, ako sa odohrala "
-            f"({rule}, {UNFORESEEN_RULE})"
-        )
-        return replace(verdict, tell_admin=told)
+            return None
+        return reporter, absent
 
     def _base_rules(self, basis: Sequence[PlatformGame]) -> list[str]:
         """Citations for choosing the counting game out of several."""
@@ -528,6 +553,12 @@ class _Reconciler:
                 [rule],
                 (End.NO_SHOW, End.SAVE_FAILED),
             )
+        return self._no_show(reporter, absent, [])
+
+    def _no_show(self, reporter: str, absent: str, played: Iterable[int]) -> Decided:
+        """The e-SP 4.3 forfeit, proposed (4.9); late arrivals and games played after the
+        waiting period are shown among the evidence, they do not undo it."""
+        name = self.ev.name  # how the texts call the players
         no_show = self.profile.no_show.rule
         case = Case(End.NO_SHOW, self.ev.first, self.ev.second, loser=absent, round=self.ev.round)
         note = (
@@ -535,8 +566,8 @@ class _Reconciler:
             f"({name(reporter)}); kontumáciu potvrdzuje hlavný administrátor ({no_show})"
         )
         rests = [a.id for a in self.ev.absences if a.reporter == reporter]
-        rests += [a.id for a in arrivals]  # late arrivals: shown, they do not undo the no-show
-        return Decided(case, _ids(rests), _unique([no_show]), True, note, "no_show")
+        rests += [a.id for a in self.ev.arrivals if a.player == absent]
+        return Decided(case, _ids([*rests, *played]), (no_show,), True, note, "no_show")
 
     def _save_failed(self, reports: list[ScoreReport]) -> Verdict:
         """e-SP 4.6, rows 9–11: both players reported; the server saved nothing."""

@@ -1,6 +1,7 @@
-"""`stredisko export results|tsh|trf|screlo [SLUG] [-o SÚBOR]`: which use case makes the file
-and how it is written. A TSH export is two files: the `.t` at SÚBOR and `config.tsh` beside
-it (tsh finds its division files through config.tsh); without -o the `.t` goes to stdout."""
+"""`stredisko export results|tsh|trf|screlo [SLUG] [-o SÚBOR] [--format excel|stroj]`: which
+use case makes the file and how it is written. A TSH export is two files: the `.t` at SÚBOR
+and `config.tsh` beside it (tsh finds its division files through config.tsh); without -o the
+`.t` goes to stdout. The CSV exports are for Slovak Excel unless `--format stroj`."""
 
 from __future__ import annotations
 
@@ -21,16 +22,23 @@ from bot.services.replies import Reply
 
 UseCase = Callable[[App], Awaitable[Any]]
 WHAT = ("results", "tsh", "trf", "screlo")
-_BY_SLUG = {"results": exports.results_csv, "tsh": export_tsh.tsh_files,
-            "trf": export_trf.trf_file}
+_BY_SLUG = {"tsh": export_tsh.tsh_files, "trf": export_trf.trf_file}
 TSH_CONFIG = "config.tsh"
 
 
-def use_case(what: str, slug: str | None) -> UseCase:
+CSV = ("results", "screlo")
+
+
+def use_case(what: str, slug: str | None, form: str | None = None) -> UseCase:
+    """`form`: a CSV export's format (exports.FORMATS, default "excel"); other exports have
+    none."""
+    csv_form = form or exports.EXCEL
     if what == "screlo":
-        return exports.screlo_list_csv
+        return lambda app: exports.screlo_list_csv(app, csv_form)
     if not slug:
         raise ValueError(t("export.needs_slug", what=what))
+    if what == "results":
+        return lambda app: exports.results_csv(app, slug, csv_form)
     return lambda app: _BY_SLUG[what](app, slug)
 
 
@@ -51,8 +59,8 @@ def write(reply: Reply, output: str | None) -> None:
     """Write a successful export's file(s), then its summary on stderr."""
     if isinstance(reply.data, TshExport):
         _write_tsh(reply.data, output)
-    elif output:
-        Path(output).write_text(reply.data, encoding="utf-8")
+    elif output:  # newline="": a CSV's CRLF stays as written
+        Path(output).write_text(reply.data, encoding="utf-8", newline="")
         print(t("cli.written", file=output), file=sys.stderr)
     else:
         sys.stdout.write(reply.data)
@@ -61,7 +69,11 @@ def write(reply: Reply, output: str | None) -> None:
 
 
 def _export(args: argparse.Namespace) -> int:
-    reply = run(args, use_case(args.what, args.slug))
+    if args.format is not None and args.what not in CSV:  # a usage error: exit 2
+        print(t("cli.error", reason=t("export.format_csv_only", what=args.what)),
+              file=sys.stderr)
+        return 2
+    reply = run(args, use_case(args.what, args.slug, args.format))
     if not reply.ok:
         return show(reply)
     write(reply, args.output)
@@ -75,3 +87,8 @@ def add_command(add: Add) -> None:
     sub.add_argument("slug", nargs="?", type=arg.slug)
     sub.add_argument("-o", "--output", "--out", metavar="SÚBOR",
                      help="súbor (pri tsh sa vedľa neho zapíše aj config.tsh)")
+    sub.add_argument("--format", choices=exports.FORMATS, default=None,
+                     help="CSV (results, screlo): excel = pre Excel v slovenských Windows "
+                          "(UTF-8 s BOM, „;“, desatinná čiarka, slovenské hlavičky; "
+                          "predvolené), stroj = pôvodný strojový formát (UTF-8, „,“, bodka, "
+                          "anglické hlavičky) pre iné programy")

@@ -12,10 +12,12 @@ def scroll(table: str, label: str) -> str:
     return f'<div class="scroll" role="region" tabindex="0" aria-label="{label}">{table}</div>'
 
 
-def player_cell(report: TournamentReport, player: str, extra: str = "") -> str:
-    """The name (and herna.net nick) of a player; `extra` is trusted markup put after them."""
+def player_cell(
+    report: TournamentReport, player: str, extra: str = "", classes: str = ""
+) -> str:
+    """The name (and herna.net nick) of a player; `extra` is trusted markup put after them,
+    `classes` more classes of the cell (trusted, e.g. "first won")."""
     p = report.players[player]
     nick = f'<span class="nick">{escape(p.nick)}</span>' if p.nick else ""
-    return (
-        f'<td class="player" data-player="{escape(player)}">{escape(p.name)}{extra}{nick}</td>'
-    )
+    cls = f"player {classes}".strip()
+    return f'<td class="{cls}" data-player="{escape(player)}">{escape(p.name)}{extra}{nick}</td>'

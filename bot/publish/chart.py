@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from html import escape
 
+from bot.i18n import screlo_change_shown, screlo_shown
 from bot.publish.report import ScreloChange
 from bot.publish.slovak import number, signed
 
@@ -37,7 +38,8 @@ def screlo_chart(changes: Mapping[str, ScreloChange], names: Mapping[str, str]) 
     rows: list[str] = []
     for i, player in enumerate(order):
         c = changes[player]
-        delta = round(c.delta, 1)  # the shown precision decides the colour and direction
+        # the shown change (as the chat shows it) decides the colour and direction
+        delta = screlo_change_shown(c.before.value, c.after.value)
         top = i * ROW + 4
         length = abs(c.delta) / largest * MAX_BAR
         kind = "pos" if delta > 0 else "neg" if delta < 0 else "zero"
@@ -46,9 +48,10 @@ def screlo_chart(changes: Mapping[str, ScreloChange], names: Mapping[str, str]) 
             value_x, anchor = CENTER + length + 6, "start"
         else:
             value_x, anchor = CENTER - length - 6, "end"
-        before, after = number(c.before.value), number(c.after.value)
+        before = number(screlo_shown(c.before.value))
+        after = number(screlo_shown(c.after.value))
         label = f"{_short(names[player])}: {before} → {after}"
-        full = f"{names[player]}: {before} → {after} ({signed(c.delta)})"
+        full = f"{names[player]}: {before} → {after} ({signed(delta)})"
         rows.append(
             f'<g class="bar {kind}" data-player="{escape(player)}">'
             f"<title>{escape(full)}</title>"
@@ -58,7 +61,7 @@ def screlo_chart(changes: Mapping[str, ScreloChange], names: Mapping[str, str]) 
             f'<rect x="{x:.1f}" y="{top + BAR_Y}" width="{max(length, 1.5):.1f}" '
             f'height="{BAR_HEIGHT}" rx="2"/>'
             f'<text class="value" x="{value_x:.1f}" y="{top + BAR_Y + 12}" '
-            f'text-anchor="{anchor}">{escape(signed(c.delta))}</text></g>'
+            f'text-anchor="{anchor}">{escape(signed(delta))}</text></g>'
         )
     return (
         f'<svg class="chart" viewBox="0 0 {WIDTH} {height}" role="img" '

@@ -89,6 +89,14 @@ def _section(anchor: str, heading: str, body: str) -> str:
     return f'<section id="{anchor}"><h2>{heading}</h2>{body}</section>'
 
 
+def _won(first: float, second: float | None) -> tuple[str, str]:
+    """Classes of the two player cells: the one with more points "won" (his name in bold, so
+    that "355:402" beside "1 : 0" cannot read as the lower score winning)."""
+    if second is None or first == second:
+        return "", ""
+    return ("won", "lost") if first > second else ("lost", "won")
+
+
 def _rounds(report: TournamentReport) -> str:
     if not report.rounds:
         return '<p class="empty">Zatiaľ nie sú žiadne výsledky.</p>'
@@ -102,15 +110,18 @@ def _rounds(report: TournamentReport) -> str:
         rows = []
         for t in sorted(report.rounds[n], key=lambda t: t.table):
             r = t.result
-            second = player_cell(report, r.second) if r.second else '<td class="player">—</td>'
+            won = _won(r.first_points, r.second_points if r.second else None)
+            second = (player_cell(report, r.second, classes=f"second {won[1]}") if r.second
+                      else '<td class="player second">—</td>')
             points = game_points(r.first_points)
             if r.second:
                 points += f" : {game_points(r.second_points)}"
             forfeit = forfeit_note(r, names)
             note = f'<span class="forfeit">{escape(forfeit)}</span>' if forfeit else ""
+            first = player_cell(report, r.first, classes=f"first {won[0]}")
             rows.append(
                 f'<tr class="{"forfeited" if forfeit else "played"}">'
-                f'<td class="num">{t.table}</td>{player_cell(report, r.first)}{second}'
+                f'<td class="num tableno">{t.table}</td>{first}{second}'
                 f'<td class="num score">{r.first_score}:{r.second_score}</td>'
                 f'<td class="num points">{points}</td>'
                 f'<td class="end">{escape(how_it_ended(r, names))}{note}</td>'

@@ -29,11 +29,6 @@ from bot.services.season import (
 )
 from rules.season import LadderRow
 
-#: the cut line under the last row that qualifies (the results page has no such line)
-_OWN_CSS = ("tr.cut td { border-bottom: 3px solid var(--accent); }"
-            " tr.qualified td.total { font-weight: 600; }"
-            " ul.items { margin: 0; padding-left: 1rem; font-size: 0.85rem; }")
-
 
 def write_season_page(view: SeasonView, directory: str | Path) -> Path:
     """Write `index.html` into `directory` atomically, as the results page does."""
@@ -41,7 +36,9 @@ def write_season_page(view: SeasonView, directory: str | Path) -> Path:
 
 
 def render_season(view: SeasonView) -> str:
-    css = resources.files("bot.publish").joinpath("style.css").read_text(encoding="utf-8")
+    files = resources.files("bot.publish")
+    css = "".join(files.joinpath(f).read_text(encoding="utf-8")
+                  for f in ("style.css", "season.css"))
     heading = escape(view.ladder.season)
     sections = [_section("rebricek", "Rebríček", _ladder(view))]
     if view.ladder.ties:
@@ -59,7 +56,7 @@ def render_season(view: SeasonView) -> str:
         '<html lang="sk"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
-        f"<title>{heading} — rebríček</title><style>{css}{_OWN_CSS}</style></head><body>"
+        f"<title>{heading} — rebríček</title><style>{css}</style></head><body>"
         f"<header><h1>{heading}</h1>"
         f'<p class="meta">{escape(title(view, SLOVAK))}</p>'
         f'<p class="meta">{escape(cut_line(view, SLOVAK) or "")}</p>{notes}</header>'
@@ -84,9 +81,11 @@ def _row(view: SeasonView, row: LadderRow, cut: bool) -> str:
         f'<td class="player" data-player="{escape(row.player)}">{escape(view.name(row.player))}'
         f'<span class="nick">{escape(row.player)}</span></td>'
         f'<td class="num total">{_total(row)}</td>'
-        f'<td>{"áno" if row.qualified else "nie"}{" — " + group if group else ""}</td>'
-        f'<td class="reason">{_items([counted_text(c) for c in row.counted])}</td>'
-        f'<td class="reason">{_items([not_counted_text(n) for n in row.not_counted])}</td></tr>'
+        f'<td class="group">{"áno" if row.qualified else "nie"}{" — " + group if group else ""}'
+        f'</td><td class="reason counted">'
+        f'{_items([counted_text(c) for c in row.counted])}</td>'
+        f'<td class="reason skipped">'
+        f'{_items([not_counted_text(n) for n in row.not_counted])}</td></tr>'
     )
 
 
@@ -101,7 +100,7 @@ def _ladder(view: SeasonView) -> str:
     last = view.last_qualified
     rows = "".join(_row(view, r, r is last) for r in view.ladder.rows)
     table = (
-        '<table class="standings"><thead><tr><th class="num">#</th><th>Hráč</th>'
+        '<table class="ladder"><thead><tr><th class="num">#</th><th>Hráč</th>'
         '<th class="num">Body</th><th>Postup</th><th>Započítané</th><th>Nezapočítané</th>'
         f"</tr></thead><tbody>{rows}</tbody></table>"
     )
@@ -118,6 +117,6 @@ def _events(view: SeasonView) -> str:
         f"<tr><td>{escape(e.date.strftime('%-d. %-m. %Y'))}</td><td>{escape(e.name)}</td>"
         f"<td>{escape(code_text('kind', e.kind))}</td><td class=\"num\">{e.size}</td></tr>"
         for e in sorted(view.season.events, key=lambda e: (e.date, e.name)))
-    table = ('<table class="round"><thead><tr><th>Dátum</th><th>Podujatie</th><th>Druh</th>'
+    table = ('<table class="events"><thead><tr><th>Dátum</th><th>Podujatie</th><th>Druh</th>'
              f'<th class="num">Hráčov</th></tr></thead><tbody>{rows}</tbody></table>')
     return _scroll(table, "Podujatia")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from html import escape
 
-from bot.i18n import t
+from bot.i18n import screlo_shown, t
 from bot.publish.cells import player_cell, scroll
 from bot.publish.report import TournamentReport
 from bot.publish.slovak import CRITERION_LABELS, number, signed
@@ -84,8 +84,7 @@ def standings(report: TournamentReport) -> str:
         change = report.screlo.get(s.player)
         values = {"before": report.screlo_before(s.player),
                   "after": change.after.value if change else None}
-        cells += [f'<td class="num screlo">{"—" if values[k] is None else number(values[k])}</td>'
-                  for k in screlo]
+        cells += [f'<td class="num screlo">{_screlo(values[k])}</td>' for k in screlo]
         rows.append(f'<tr class="{"out" if out else "in"}">{"".join(cells)}</tr>')
     rule = f'<p class="meta">Poradie podľa {escape(report.standings_rule)}.</p>'
     table = (
@@ -106,3 +105,8 @@ def _notes(report: TournamentReport, notes: list[tuple[int, str, str]]) -> str:
         for n, player, reason in notes
     )
     return f'<div class="out-notes"><p>{t("page.out_notes")}</p><ul>{items}</ul></div>'
+
+
+def _screlo(value: float | None) -> str:
+    """A screlo rounded as the chat rounds it (bot.i18n.screlo_shown)."""
+    return "—" if value is None else number(screlo_shown(value))

@@ -25,7 +25,19 @@ result. TRF has only chess words, so:
   are his games' (e-SP 3.6: ranked by the games he played).
 * A round still without a result ends the player's cells (as TRF leaves a future round blank).
 
-No `132` line (round dates): its column layout differs between TRF readers.
+`102` (Chief Arbiter) is the head administrator (e-SP 2.5) when the propozície name him
+(`head_admin = "…"`); without it the line is left out, as an empty field would be.
+
+Every line ends with CR LF: TRF-16's Remark 1 says "Each line shall have a "CR" (carriage
+return) as last character"; the LF after it keeps the file a text file of lines for the
+readers that split at LF (bbpPairings, JaVaFo, py4swiss, Python's own universal newlines).
+
+No `132` line (round dates). TRF-16 puts round n's date (YY/MM/DD) at the columns of round n
+in the `001` lines (92–99, 102–109, …: ten apart); py4swiss 0.3.1 (`TournamentSection`,
+`DATES_START_INDEX = 91`, step `Date.LENGTH_SHORT + 1`) reads them nine apart and refuses the
+prescribed layout from round 2 on ("Invalid date", even when not strict), and a layout
+py4swiss reads would put every later date in the wrong columns for the others.
+`042`/`052` carry the first and the last round's date.
 """
 
 from __future__ import annotations
@@ -36,6 +48,7 @@ from bot.services.replies import Reply, done
 
 NAME_WIDTH = 33
 HALF = 0.5
+LINE_END = "\r\n"  # TRF-16 Remark 1: CR last on every line (see the module docstring)
 
 
 def _by_points(points: float, win: str, draw: str, loss: str) -> str:
@@ -89,11 +102,12 @@ def trf_text(s: Sheet) -> str:
     header = [
         f"012 {t.name}", "022 herna.net (online)", "032 SVK",
         f"042 {_date(s, last=False)}", f"052 {_date(s, last=True)}",
-        f"062 {len(s.lines)}", f"072 {rated}", f"092 {s.profile.title}", f"122 {t.tempo}",
+        f"062 {len(s.lines)}", f"072 {rated}", f"092 {s.profile.title}",
+        f"102 {t.settings.get('head_admin') or ''}", f"122 {t.tempo}",
     ]
     rows = [player_line(line) for line in s.lines]
     filled = [h for h in header if h[4:].strip()]  # before round 1 there are no dates
-    return "\n".join([*filled, *rows, f"XXR {t.rounds_planned}"]) + "\n"
+    return LINE_END.join([*filled, *rows, f"XXR {t.rounds_planned}"]) + LINE_END
 
 
 def _trf(tx: Tx, slug: str) -> Reply:

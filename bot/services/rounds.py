@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.i18n import screlo_change_shown, screlo_shown
 from bot.services import lifecycle, lookup, timers
 from bot.services.app import App, Tx
 from bot.services.event_format import event_format
@@ -408,9 +409,10 @@ def _finished(tx: Tx, t: Tournament, profile: Profile, rank: Any,
     rows = standing_rows(tx.db, rank.standings)
     for row, line in zip(rows, rank.standings, strict=True):
         before, after, _ = changes.get(int(line.player), (None, None, 0))
-        row["screlo_before"] = "" if before is None else round(before, 2)
-        row["screlo_after"] = "" if after is None else round(after, 2)
-        row["screlo_delta"] = "" if before is None or after is None else round(after - before, 2)
+        row["screlo_before"] = "" if before is None else screlo_shown(before)
+        row["screlo_after"] = "" if after is None else screlo_shown(after)
+        row["screlo_delta"] = ("" if before is None or after is None
+                               else screlo_change_shown(before, after))
         if row["out"]:
             row["key"] = "finish.done_out_row"
         elif not rank.results:  # finished without a single result: no qualification points

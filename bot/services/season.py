@@ -201,8 +201,9 @@ def tie_line(view: SeasonView, tie: Tie, locale: Any = SLOVAK) -> str:
 
 
 def title(view: SeasonView, locale: Any = SLOVAK) -> str:
+    competition = code_text("competition", view.ladder.competition, locale=locale)
     return t("season.title", locale, season=view.ladder.season, rule=view.ladder.rule,
-             competition=view.ladder.competition, events=len(view.season.events),
+             competition=competition, events=len(view.season.events),
              players=len(view.ladder.rows), cut=view.ladder.cut)
 
 

@@ -21,7 +21,7 @@ field = 40                     # optional: players at the event (default: len(pl
 organizers = ["jan.novak"]     # optional
 places = ["cyro", "jan.novak", "anna77"]   # final order, 1st first …
 out = ["anna77"]               # … of them excluded / withdrawn there (e-SP 3.6): no points
-ranks = [1, 2, 2]              # optional: shared places (a pairs team, a tie), 1, 1, 3 …
+ranks = [1, 1, 3]              # optional: shared places (a tie) 1, 1, 3 …; pairs: 1, 1, 2, 2
 # or, for a tournament finished in this database: tournament = "kt-online-24"
 ```
 
@@ -53,7 +53,7 @@ from bot.services.views import ranking
 from bot.store import NotFoundError, TournamentStatus, find_player_by_nick, get_player
 from bot.store import get_tournament_by_slug as tournament_by_slug
 from rules import Profile
-from rules.season import Season, SeasonEvent
+from rules.season import PAIRS_KIND, Season, SeasonEvent, ranks_fit
 
 #: A live qualifier has some tens of players; a written competition a few hundred.
 FIELD_MAX = 10_000
@@ -337,10 +337,11 @@ def _events(text: str, lines: dict[tuple[str, int, str], int], items: Any,
                 raise SetupError(ref.line, f"{e.where}: out: hráč „{ref.id}“ nie je v places "
                                            "(vylúčený či odstúpený hráč ostáva na svojom mieste)")
         ranks = e.get("ranks")
-        if ranks is not None and not _ranks_fit(ranks, len(places)):
+        if ranks is not None and not ranks_fit(ranks, len(places), kind):
+            shape = ("dvojica je jeden súťažiaci, miesta počítajú dvojice (1, 1, 2, 2; SP 1.3)"
+                     if kind == PAIRS_KIND else "zdieľané miesto opakuje predošlé (1, 1, 3)")
             raise e.fail("ranks", f"miesta {list(ranks)} nesedia s places ({len(places)} "
-                                  "hráčov): od 1, neklesajú, zdieľané miesto opakuje "
-                                  "predošlé (1, 1, 3)")
+                                  f"hráčov): od 1, neklesajú, {shape}")
         field = e.get("field")
         if field is not None and places and field < len(places):
             raise e.fail("field", f"podujatia sa zúčastnilo {field} hráčov, ale places ich "
@@ -352,12 +353,6 @@ def _events(text: str, lines: dict[tuple[str, int, str], int], items: Any,
     if not events:
         raise SetupError(1, "súbor neuvádza žiadne podujatie ([[event]])")
     return tuple(events)
-
-
-def _ranks_fit(ranks: tuple[int, ...], n: int) -> bool:
-    """One place per player; each is its position (1, 2, 3 …) or the one before it shared."""
-    return len(ranks) == n and all(
-        r == i + 1 or (i > 0 and r == ranks[i - 1]) for i, r in enumerate(ranks))
 
 
 def _unique(e: _Reader, key: str, refs: Iterable[Ref]) -> None:

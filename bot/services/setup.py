@@ -159,6 +159,7 @@ class Propozicie:
     format: str | None = None
     # the propozície name no waiting period (e-SP 4.3): the profile's default is used
     waiting_default: bool = False
+    head_admin: str | None = None  # his name, for exports (TRF 102 "Chief Arbiter"), e-SP 2.5
 
 
 # key -> (type, required); "time" is a Bratislava date and time as text
@@ -170,6 +171,7 @@ _TOURNAMENT_KEYS: dict[str, tuple[str, bool]] = {
     "tempo": ("str", False), "language_version": ("str", False),
     "auto_apply_forfeits_after_minutes": ("int", False), "avoid": ("list", False),
     "platform_sync": ("bool", False), "admins": ("list", False), "format": ("str", False),
+    "head_admin": ("str", False),
 }
 _PLAYER_KEYS: dict[str, tuple[str, bool]] = {
     "id": ("str", True), "name": ("str", True), "herna": ("str", True),
@@ -364,6 +366,7 @@ def parse_propozicie(text: str, *, strict: bool = True) -> Propozicie:
         auto_apply_forfeits_after_minutes=auto or None, avoid=avoid,
         platform_sync=t.get("platform_sync", True), players=players, admins=_admins(t),
         format=fmt, waiting_default="waiting_minutes" not in t.data,
+        head_admin=t.get("head_admin"),
     )
 
 
@@ -475,6 +478,8 @@ def _create(tx: Tx, prop: Propozicie, admin_id: str) -> Reply:
     }
     if prop.format is not None:  # pairing and standings read it (bot.services.event_format)
         settings["format"] = prop.format
+    if prop.head_admin is not None:  # the exports name him (TRF 102)
+        settings["head_admin"] = prop.head_admin
     t = create_tournament(
         tx.db, slug=prop.slug, name=prop.name, season=prop.season,
         round_starts=prop.round_starts, waiting_minutes=prop.waiting_minutes,

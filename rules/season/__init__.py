@@ -5,7 +5,8 @@
 `season_profile(name)` is that profile (`.kinds`: the event kinds a season of it may have),
 `season_profiles()` the names of them all. The codes a ladder carries (NotCounted.reason,
 Tie.criterion, LadderRow.group, Ladder.notes, SeasonError.code) are listed in
-NOT_COUNTED_REASONS, TIE_CRITERIA, GROUPS, NOTES and ERROR_CODES.
+NOT_COUNTED_REASONS, TIE_CRITERIA, GROUPS, NOTES and ERROR_CODES. `ranks_fit` checks an
+event's shared places (at a PAIRS_KIND event a pair is one competitor, SP 1.3).
 """
 
 from rules.season.ladder import season_ladder
@@ -14,6 +15,7 @@ from rules.season.model import (
     GROUPS,
     NOT_COUNTED_REASONS,
     NOTES,
+    PAIRS_KIND,
     TIE_CRITERIA,
     Counted,
     Ladder,
@@ -25,12 +27,14 @@ from rules.season.model import (
     Tie,
 )
 from rules.season.profile import SeasonProfile, season_profile, season_profiles
+from rules.season.results import ranks_fit
 
 __all__ = [
     "ERROR_CODES",
     "GROUPS",
     "NOTES",
     "NOT_COUNTED_REASONS",
+    "PAIRS_KIND",
     "TIE_CRITERIA",
     "Counted",
     "Ladder",
@@ -41,6 +45,7 @@ __all__ = [
     "SeasonEvent",
     "SeasonProfile",
     "Tie",
+    "ranks_fit",
     "season_ladder",
     "season_profile",
     "season_profiles",

@@ -44,6 +44,7 @@ GROUPS = (
     "online",  # ČAS: the online tournament (4 seats)
     "live",  # ČAS: the live tournaments (12 seats, plus every seat freed)
     "declined",  # Season.declined: qualified but declined, the next one moves up
+    "declined-ms-b",  # declined M-SR, plays MS-B (SP A3 7.1, msr.declined_plays_ms_b)
     "lot-pending",  # ČAS: contests a seat that only the lot can give (Season.lots)
 )
 
@@ -52,6 +53,8 @@ NOTES = (
     "all-tied-advance",  # SP A3 7.1: more than the seats advance; the board rounds to even
     "lot-pending",  # ČAS: a lot decides a seat or a rank and Season.lots does not give it
     "seats-unfilled",  # fewer candidates than seats
+    "declined-ms-b",  # SP A3 7.1 by the letter: who declined M-SR may play MS-B
+    "declined-not-ms-b",  # the profile's other reading: who declined M-SR skips MS-B too
 )
 
 #: SeasonError.code
@@ -78,6 +81,11 @@ class SeasonError(ValueError):
         self.params = params
 
 
+#: SP 1.3: at a pairs event "sa za hráča, resp. súpera považuje dvojica": a pair is one
+#: competitor, so its two players share one place and places count pairs (1, 1, 2, 2)
+PAIRS_KIND = "pairs"
+
+
 @dataclass(frozen=True, slots=True)
 class SeasonEvent:
     """One event of the season and its final order."""
@@ -91,8 +99,9 @@ class SeasonEvent:
     out: frozenset[str] = frozenset()
     field: int | None = None  # players at the event; None = len(places)
     organizers: frozenset[str] = frozenset()
-    # the place of each entry of `places` when some share one (a pairs team, equal places in a
-    # written competition): (1, 1, 3, 4) — non-decreasing, ranks[i] <= i + 1; None = 1, 2, 3 …
+    # the place of each entry of `places` when some share one (equal places in a written
+    # competition): (1, 1, 3, 4) — non-decreasing, ranks[i] <= i + 1; None = 1, 2, 3 … At a
+    # PAIRS_KIND event places count pairs (SP 1.3): (1, 1, 2, 2), the 2nd pair scores place 2
     ranks: tuple[int, ...] | None = None
 
     @property
@@ -109,8 +118,8 @@ class Season:
     competition: str  # a season profile: sss-msr, sss-cup, cas-duplicate-cup
     events: tuple[SeasonEvent, ...]
     champion: str | None = None  # M-SR: the reigning champion qualifies directly (A3 7.1)
-    # qualified but declined: the next one moves up (M-SR: for MS and MS-B alike; ČAS: the
-    # seat goes to the live ladder)
+    # qualified but declined: the next one moves up (M-SR: he may still play MS-B, profile
+    # msr.declined_plays_ms_b; ČAS: the seat goes to the live ladder)
     declined: frozenset[str] = frozenset()
     # ČAS: lots drawn by the organiser, each the drawn order of some players ("a" before "b");
     # a tie no criterion breaks is ordered by the first entry that holds all its players

@@ -47,9 +47,12 @@ def msr_ladder(
     resolver = Resolver(_criteria(season, m, cup, by_player), m.tiebreak_rule)
     champion = season.champion if season.champion not in season.declined else None
 
-    def eligible(p: str) -> bool:
-        return (p != champion and p not in season.declined
-                and (totals[p] > 0 or m.zero_total_qualifies))
+    def eligible(p: str, line: str) -> bool:
+        """A3 7.1 excludes from MS-B only "hráčov, ktorí sa zúčastňujú hlavného turnaja": one
+        who declined M-SR may take an MS-B seat (profile `declined_plays_ms_b`)."""
+        if p == champion or not (totals[p] > 0 or m.zero_total_qualifies):
+            return False
+        return p not in season.declined or (line == "ms-b" and m.declined_plays_ms_b)
 
     lines = [_Line("ms", m.seats - (1 if champion else 0)), _Line("ms-b", m.ms_b_seats)]
     fill = _Fill(lines, eligible, resolver, m.all_tied_advance_rule)
@@ -60,7 +63,7 @@ def msr_ladder(
         if p == champion:
             return "champion"
         if p in season.declined:
-            return "declined"
+            return "declined-ms-b" if fill.assigned.get(p) == "ms-b" else "declined"
         return fill.assigned.get(p)
 
     rank = ranks(fill.blocks)
@@ -71,6 +74,8 @@ def msr_ladder(
     notes = ["all-tied-advance"] if any(t.criterion == "all-advance" for t in fill.ties) else []
     if lines[0].filled < lines[0].seats:
         notes.append("seats-unfilled")
+    if season.declined:  # which reading of A3 7.1 applied to them
+        notes.append("declined-ms-b" if m.declined_plays_ms_b else "declined-not-ms-b")
     return Ladder(season.name, profile.name, m.rule, rows,
                   cut=sum(r.qualified for r in rows), ties=tuple(fill.ties), notes=tuple(notes))
 
@@ -110,7 +115,7 @@ class _Fill:
     is ordered by the criteria, and what is still level there advances whole."""
 
     lines: list[_Line]
-    eligible: Callable[[str], bool]
+    eligible: Callable[[str, str], bool]  # (player, line's group)
     resolver: Resolver
     all_advance_rule: str
     assigned: dict[str, str] = field(default_factory=dict)
@@ -119,10 +124,11 @@ class _Fill:
 
     def place(self, unit: list[str], resolvable: bool) -> None:
         line = next((ln for ln in self.lines if ln.filled < ln.seats), None)
-        seeking = [p for p in unit if self.eligible(p)]
+        seeking = [p for p in unit if line is not None and self.eligible(p, line.group)]
         if line is None or len(seeking) <= line.seats - line.filled:
             if line is not None:
                 self._assign(seeking, line)
+                self._onward(unit, line)
             self.blocks.append(unit)
         elif resolvable:
             blocks, ties = self.resolver(unit, at_cut=True, line=line.group)
@@ -133,7 +139,16 @@ class _Fill:
             self.ties.append(Tie(tuple(unit), "all-advance", self.all_advance_rule,
                                  at_cut=True, decided=False, line=line.group))
             self._assign(seeking, line)
+            self._onward(unit, line)
             self.blocks.append(unit)
+
+    def _onward(self, unit: list[str], line: _Line) -> None:
+        """Who may not take `line`'s seats but a later line's (one who declined M-SR, for
+        MS-B) takes one there, in ladder order; level players all advance (A3 7.1)."""
+        for later in self.lines[self.lines.index(line) + 1:]:
+            if later.filled < later.seats:
+                self._assign([p for p in unit if p not in self.assigned
+                              and self.eligible(p, later.group)], later)
 
     def _assign(self, seeking: list[str], line: _Line) -> None:
         for p in seeking:

@@ -57,6 +57,9 @@ class MsrRule:
     # a player with no qualification points qualifies for nothing (no "bodový zisk")
     zero_total_qualifies: bool
     decline_rule: str
+    # A3 7.1 excludes from MS-B only "hráčov, ktorí sa zúčastňujú hlavného turnaja": a player
+    # who declined M-SR may play MS-B (the letter); False = he is skipped for MS-B too
+    declined_plays_ms_b: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rules.season.model import NotCounted, Season, SeasonError, SeasonEvent
+from rules.season.model import PAIRS_KIND, NotCounted, Season, SeasonError, SeasonEvent
 from rules.season.profile import PointsTable, SeasonProfile
 
 
@@ -48,7 +48,7 @@ def validate(season: Season, profile: SeasonProfile) -> None:
             stray = sorted(e.out - seen)[0]
             raise SeasonError(f"{e.name}: {stray} is out but not placed", "out-not-placed",
                               event=e.name, player=stray)
-        if e.ranks is not None and not _ranks_ok(e.ranks, len(e.places)):
+        if e.ranks is not None and not ranks_fit(e.ranks, len(e.places), e.kind):
             raise SeasonError(f"{e.name}: ranks must start at 1, not decrease and not skip "
                               "ahead of the list", "bad-ranks", event=e.name)
         if e.field is not None and e.field < len(e.places):
@@ -56,12 +56,16 @@ def validate(season: Season, profile: SeasonProfile) -> None:
                               "bad-field", event=e.name, field=e.field)
 
 
-def _ranks_ok(ranks: tuple[int, ...], n: int) -> bool:
-    if len(ranks) != n:
+def ranks_fit(ranks: Sequence[int], n: int, kind: str) -> bool:
+    """One place per listed player. Each is his position (1, 2, 3 …) or the one before it,
+    shared (1, 1, 3). At a pairs event (PAIRS_KIND, SP 1.3 "za hráča … sa považuje dvojica")
+    a pair is one competitor: places count pairs, so 1, 1, 2, 2 — each place is the one before
+    it or a later one, never beyond the player's position."""
+    if len(ranks) != n or (n and ranks[0] != 1):
         return False
-    return all(
-        r == i + 1 or (i > 0 and r == ranks[i - 1]) for i, r in enumerate(ranks)
-    )
+    if kind == PAIRS_KIND:
+        return all(ranks[i - 1] <= r <= i + 1 for i, r in enumerate(ranks) if i)
+    return all(r == i + 1 or (i > 0 and r == ranks[i - 1]) for i, r in enumerate(ranks))
 
 
 def results(season: Season, table: PointsTable, kinds: list[str]) -> dict[str, list[Result]]:

@@ -50,10 +50,18 @@ def test_a_round_from_the_command_line(cli, tmp_path: Path) -> None:  # type: ig
     assert "pairing:" not in out and "result.put" not in out
 
     target = tmp_path / "vysledky.csv"
-    code, _, err = cli("export", "results", SLUG, "-o", str(target))
+    code, _, err = cli("export", "results", SLUG, "-o", str(target), "--format", "stroj")
     assert code == 0 and "Export (results): 4 riadky." in err
     rows = list(csv.DictReader(io.StringIO(target.read_text(encoding="utf-8"))))
     assert rows[0]["first_score"] == "350" and rows[0]["status"] == "provisional"
+    # the default: for Slovak Excel (UTF-8 with BOM, ";", CRLF, Slovak headers and values)
+    code, _, err = cli("export", "results", SLUG, "-o", str(target))
+    assert code == 0 and target.read_bytes().startswith(b"\xef\xbb\xbfkolo;st\xc3\xb4l;")
+    excel = list(csv.DictReader(io.StringIO(target.read_text(encoding="utf-8-sig"), newline=""),
+                                delimiter=";"))
+    assert excel[0]["skóre prvého"] == "350" and excel[0]["stav"] == "predbežný"
+    code, _, err = cli("export", "tsh", SLUG, "--format", "stroj")
+    assert code == 2 and "--format platí len pre exporty CSV" in err
     code, out, _ = cli("export", "tsh", SLUG)
     assert code == 0 and len(out.splitlines()) == 8
     code, out, _ = cli("publish-page", SLUG, str(tmp_path / "web"))

@@ -18,7 +18,7 @@ from bot.i18n import default_catalogue
 from bot.services.app import App
 from bot.services.notifier import RecordingNotifier
 from bot.store import Store, TournamentStatus
-from rules.season import season_profile
+from rules.season import season_profile, season_profiles
 
 from .conftest import START, Rehearsed, make_world
 
@@ -109,7 +109,8 @@ def test_text_shows_counted_not_counted_the_cut_and_each_tie(run: Any, tmp_path:
     doc = json.loads(run(str(path), "--json")[1])
     code, text, err = run(str(path))
     assert code == 0, err
-    assert text.startswith("Rebríček sezóny M-SR test (sss-msr, SP A3 7.1) — podujatia: 3")
+    assert text.startswith("Rebríček sezóny M-SR test (kvalifikácia na M-SR, SP A3 7.1) — "
+                           "podujatia: 3")
     assert ("1. Hráč p01 (p01): 80 bodov — postupuje (M-SR)\n"
             "    započítané: KT A 40 bodov × 1 = 40 (živý kvalifikačný turnaj); KT B 40 bodov × "
             "1 = 40 (živý kvalifikačný turnaj)") in text
@@ -216,7 +217,8 @@ def test_every_code_of_the_rules_has_its_words() -> None:
     codes = {"reason": rs.NOT_COUNTED_REASONS, "criterion": rs.TIE_CRITERIA,
              "group": rs.GROUPS, "note": rs.NOTES, "error": rs.ERROR_CODES,
              "kind": tuple(k for name in ("sss-msr", "sss-cup", "cas-duplicate-cup")
-                           for k in season_profile(name).kinds)}
+                           for k in season_profile(name).kinds),
+             "competition": tuple(season_profiles())}
     keys = {f"season.{kind}.{code}" for kind, listed in codes.items() for code in listed}
     for lang in ("sk", "en"):
         assert keys - set(default_catalogue().languages[lang].messages) == set()

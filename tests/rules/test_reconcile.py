@@ -105,10 +105,12 @@ def check(verdict: Any, kind: type, expect: dict[str, Any]) -> None:
 FINISHED_GAME = game(1)
 WRONG_DRAW = game(1, "draw", first=B, scores=(0, 0), started=t(9, 2), ended=t(9, 3))
 REMATCH = game(2, started=t(9, 4), ended=t(9, 41))
-# RULES.md 2 Interpretation: the game counts, the head admin is told (e-SP 4.3, 5)
+# e-SP 4.3 + 4.9: the forfeit stays proposed; the admin hears the game's score and rules
 LATE_TOLD = (
-    "Príchod až po uplynutí čakacej lehoty: boris (neprítomnosť hlási anna); partia sa "
-    "odohrala a platí tak, ako sa odohrala (e-SP 4.3, e-SP 5)"
+    "Príchod až po uplynutí čakacej lehoty: boris (neprítomnosť hlási anna); partia sa napriek "
+    "tomu odohrala: anna–boris 420:380 — Partia riadne skončila (e-SP 3.5). Kontumácia podľa "
+    "e-SP 4.3 je navrhnutá; hlavný administrátor rozhodne, či platí kontumácia, alebo odohraná "
+    "partia (e-SP 4.3, 4.9)"
 )
 
 # (id citing the rule, evidence, now, verdict type, expected attributes)
@@ -591,18 +593,22 @@ CASES = [
         ev(absences=[absent(5, A, t(9, 5))], games=[game(1, started=t(9, 12))]),
         t(9, 45),
         Decided,
-        {"code": "finished", "rests_on": (1,), "proposal": False,
-         "tell_admin": LATE_TOLD},
-        id="e-SP 4.3: a platform record beats an absence report (they played; admin told)",
+        {"code": "no_show", "case.end": End.NO_SHOW, "case.loser": B, "rests_on": (1, 5),
+         "proposal": True, "rules": ("e-SP 4.3, 4.9",), "tell_admin": LATE_TOLD},
+        id="e-SP 4.3, 4.9: a game begun after the waiting period -> the forfeit stays "
+           "proposed, the admin is told the score",
     ),
     pytest.param(
         ev(absences=[absent(5, A, t(9, 5))], arrivals=[arrive(6, B, t(9, 12))],
            games=[game(1, started=t(9, 14))]),
         t(9, 45),
         Decided,
-        {"code": "finished", "case.end": End.FINISHED, "tell_admin": LATE_TOLD},
-        id="e-SP 4.3, 5: absent arrived after the waiting period and played -> counts, told",
+        {"code": "no_show", "case.end": End.NO_SHOW, "rests_on": (1, 5, 6), "proposal": True,
+         "tell_admin": LATE_TOLD},
+        id="e-SP 4.3, 4.9: absent arrived after the waiting period and played -> NO_SHOW "
+           "proposed, told",
     ),
+
     pytest.param(
         ev(absences=[absent(5, A, t(9, 5))], arrivals=[arrive(6, B, t(9, 8))],
            games=[game(1, started=t(9, 12))]),
@@ -696,6 +702,23 @@ CASES = [
 @pytest.mark.parametrize(("evidence", "now", "kind", "expect"), CASES)
 def test_reconcile(evidence: PairingEvidence, now: datetime, kind: type, expect: dict) -> None:
     check(reconcile(evidence, CLOCK, now, PROFILE), kind, expect)
+
+
+def test_a_late_game_still_running_does_not_suspend_the_proposed_forfeit() -> None:
+    """e-SP 4.3, 4.9: the forfeit is proposed as soon as the waiting period is over; a game
+    begun after it changes only what the admin is told."""
+    late = ev(absences=[absent(5, A, t(9, 5))], games=[game(1, "unfinished", started=t(9, 12))])
+    verdict = reconcile(late, CLOCK, t(9, 30), PROFILE)
+    assert isinstance(verdict, Decided) and verdict.proposal
+    assert verdict.case.end is End.NO_SHOW and verdict.case.loser == B
+    assert "partia sa napriek tomu hrá (ešte nie je ukončená)" in verdict.tell_admin
+
+
+def test_the_admin_may_rule_the_forfeit_of_a_late_game() -> None:
+    """e-SP 4.9: only he decides forfeits — NO_SHOW is allowed although a game was played."""
+    late = ev(absences=[absent(5, A, t(9, 5))], games=[game(1, started=t(9, 12))])
+    assert End.NO_SHOW in allowed_rulings(late, PROFILE)
+    assert End.NO_SHOW not in allowed_rulings(ev(games=[game(1)]), PROFILE)
 
 
 def test_texts_are_slovak_and_cite_the_rule() -> None:

@@ -39,7 +39,7 @@ async def test_a_player_sees_his_row_and_the_cut_line(env: Any, tmp_path: Path) 
     await with_season(env, tmp_path, HEAD + LIVE)
     ex = await env.h.slash("rebricek", user=env.players[0])
     assert ex.ephemeral and said(ex) == (
-        "Rebríček sezóny M-SR 2026/27 (sss-msr, SP A3 7.1) — podujatia: 1, hráči: 3.\n"
+        "Rebríček sezóny M-SR 2026/27 (kvalifikácia na M-SR, SP A3 7.1) — podujatia: 1, hráči: 3.\n"
         "3. Ďuro Ďurkovič (kt-test-hrac1): 32 bodov — postupuje (M-SR)\n"
         "    započítané: KT Nitra 32 bodov × 1 = 32 (živý kvalifikačný turnaj)\n"
         "hranica postupu: postupuje 3 hráči; posledný postupujúci: 3. miesto, "
@@ -82,8 +82,8 @@ async def test_finishing_offers_the_updated_ladder(env: Any, tmp_path: Path) -> 
     offer = clicked.followups[-1]
     assert offer.ephemeral
     lines = offer.text.splitlines()
-    assert lines[0] == ("Rebríček sezóny M-SR 2026/27 (sss-msr, SP A3 7.1) — podujatia: 2, "
-                        "hráči: 5.")
+    assert lines[0] == ("Rebríček sezóny M-SR 2026/27 (kvalifikácia na M-SR, SP A3 7.1) — "
+                        "podujatia: 2, hráči: 5.")
     # the tournament's four players with their new ranks (online: Ďurkovič 1st, Šťastná 2nd,
     # Čierny 3rd, Ťažký 4th); Novák (live only, 40) is 3rd but not one of them
     assert [line.split(" (")[0] for line in lines[1:5]] == [

@@ -646,7 +646,7 @@ async def round_2_and_finish(s: Story) -> None:
         "1. Žofia Kráľová: 2 body, kvalifikačné body 40, online screlo 1790 → 1808,2 (+18,2)",
         "2. Mária Ťažká: 1,5 bodu, kvalifikačné body 35, online screlo 1680 → 1692,4 (+12,4)",
         "3. Ján Čierny: 1 bod, kvalifikačné body 32, online screlo 1720 → 1726,8 (+6,8)",
-        "4. Ľubica Šťastná: 1 bod, kvalifikačné body 30, online screlo 1905 → 1899,88 (−5,12)",
+        "4. Ľubica Šťastná: 1 bod, kvalifikačné body 30, online screlo 1905 → 1899,9 (−5,1)",
         "5. Igor Úradník: 1 bod, kvalifikačné body 28, online screlo 1600 → 1588,3 (−11,7)",
         "6. Šimon Ďurica: 0,5 bodu, kvalifikačné body 27, online screlo 1850 → 1839,6 (−10,4)",
         "7. Peter Ľalík: 0 bodov, bez kvalifikačných bodov — odstúpenie z turnaja (e-SP 3.6)",

@@ -1,4 +1,5 @@
-"""What a visitor sees: the page in a real headless Chromium, at a phone's width (390 px).
+"""What a visitor sees: the results page and the season page in a real headless Chromium, at
+a phone's width (390 px) and on desktops (1280, 1920 px).
 
 The page is served over HTTP on 127.0.0.1 only. The page itself has no script (its CSP forbids
 one), so the width is measured by a separate wrapper page of the same origin that loads it in a
@@ -8,6 +9,7 @@ one), so the width is measured by a separate wrapper page of the same origin tha
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from collections.abc import Iterator
@@ -20,6 +22,8 @@ import pytest
 from bs4 import BeautifulSoup
 
 from bot.publish import write_results_page
+from bot.publish.season_page import write_season_page
+from bot.services import season
 
 from ..chromium import ink_of, run_chromium, screenshots_dir
 
@@ -98,12 +102,38 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture
-def site(report, tmp_path: Path) -> Iterator[str]:
-    """The results page and the measuring wrapper, served on 127.0.0.1; yields the base URL."""
-    root = tmp_path / "site"
-    write_results_page(report, root)
-    (root / "measure.html").write_text(MEASURE % PHONE, encoding="utf-8")
+#: Where given cells are, at a given window width: each element matching a selector, its box
+#: and whether it lies wholly inside the viewport and inside its scrolling box (a cell a
+#: reader would have to swipe to is not "in view"). Filled with width, height and selectors.
+CELLS = """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">
+<iframe id="page" src="index.html" style="width:%(width)dpx;height:%(height)dpx;border:0">
+</iframe><pre id="out">pending</pre>
+<script>
+function measure() {
+  var d = document.getElementById('page').contentDocument;
+  var width = d.documentElement.clientWidth, cells = {};
+  %(selectors)s.forEach(function (sel) {
+    cells[sel] = Array.prototype.map.call(d.querySelectorAll(sel), function (el) {
+      var r = el.getBoundingClientRect(), box = el.closest('.scroll');
+      var b = box ? box.getBoundingClientRect() : {left: 0, right: width};
+      var inside = r.left >= Math.max(b.left, 0) - 0.5 && r.right <= Math.min(b.right, width) + 0.5;
+      return {text: el.textContent, height: r.height, inView: inside && r.height > 0,
+              bold: parseInt(getComputedStyle(el).fontWeight, 10) >= 700};
+    });
+  });
+  document.getElementById('out').textContent = JSON.stringify(
+    {viewport: width, page: d.documentElement.scrollWidth, cells: cells});
+}
+var frame = document.getElementById('page');
+if (frame.contentDocument && frame.contentDocument.readyState === 'complete'
+    && frame.contentDocument.querySelector('main')) { measure(); }
+else { frame.addEventListener('load', measure); }
+</script></body></html>
+"""
+
+
+def serve(root: Path) -> Iterator[str]:
+    """Serve `root` on 127.0.0.1 while the generator is open; yields the base URL."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=root))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -112,6 +142,34 @@ def site(report, tmp_path: Path) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def write_cells_pages(root: Path, selectors: list[str], widths: tuple[int, ...]) -> None:
+    for width in widths:
+        page = CELLS % {"width": width, "height": 900, "selectors": json.dumps(selectors)}
+        (root / f"cells-{width}.html").write_text(page, encoding="utf-8")
+
+
+def measure_cells(binary: str, args: list[str], url: str) -> dict[str, Any]:
+    dom = run_chromium(binary, args, "--virtual-time-budget=5000", "--dump-dom", url)
+    out = BeautifulSoup(dom, "lxml").find(id="out").get_text()
+    assert out != "pending", "the measuring script did not run"
+    return json.loads(out)
+
+
+#: the cells of a round table a reader must see without swiping (issue 19.7)
+ROUND_CELLS = ["table.round td.player", "table.round td.score", "table.round td.points",
+               "table.round td.end", "table.round td.rule", "table.round td.status"]
+
+
+@pytest.fixture
+def site(report, tmp_path: Path) -> Iterator[str]:
+    """The results page and the measuring wrappers, served on 127.0.0.1; yields the base URL."""
+    root = tmp_path / "site"
+    write_results_page(report, root)
+    (root / "measure.html").write_text(MEASURE % PHONE, encoding="utf-8")
+    write_cells_pages(root, ROUND_CELLS, (PHONE[0], 1280))
+    yield from serve(root)
 
 
 def test_visitor_sees_the_results(chromium, browser_args, site, report):
@@ -209,3 +267,100 @@ def test_screenshots_at_phone_and_desktop_width(chromium, browser_args, site, sc
         top = [p for p in pixels[: 80 * size[0]] if max(p) < 100]
         assert len(top) > 200, name
     print(f"\nscreenshots of the results page: {screenshots}")
+
+
+@pytest.mark.parametrize("width", [PHONE[0], 1280])
+def test_round_tables_show_points_and_how_it_ended_without_a_swipe(
+        chromium, browser_args, site, width):
+    """Issue 19.7: "355:402 1" read as the lower score winning. Every table's players, score,
+    points, end, rule and status are in view, and the winner's name is in bold."""
+    m = measure_cells(chromium, browser_args, f"{site}/cells-{width}.html")
+    assert m["viewport"] == width and m["page"] <= width, m
+    for selector in ROUND_CELLS:
+        cells = m["cells"][selector]
+        assert cells, selector
+        hidden = [c["text"] for c in cells if not c["inView"]]
+        assert hidden == [], (width, selector, hidden)
+    players = m["cells"]["table.round td.player"]
+    # round 2, table 1: b lost on time to c, 400:350 — c's cell, the second, is the bold one
+    assert [p["bold"] for p in players[6:8]] == [False, True], players[6:8]
+
+
+# --- the season page ---------------------------------------------------------------------------
+
+SEASON = """[season]
+name = "Kvalifikácia na M-SR 2026/27"
+competition = "sss-msr"
+[[player]]
+id = "anna"
+name = "Anna Nováková-Šťastná"
+[[player]]
+id = "boris"
+name = "Boris Kováč"
+[[player]]
+id = "cyril"
+name = "Cyril Ďurica"
+[[player]]
+id = "dana"
+name = "Dana Šimková"
+[[event]]
+name = "Kvalifikačný turnaj Bratislava – jeseň"
+kind = "live-qt"
+date = 2026-09-19
+places = ["anna", "boris", "cyril", "dana"]
+out = ["cyril"]
+[[event]]
+name = "Online kvalifikačný turnaj č. 3"
+kind = "online-qt"
+date = 2026-11-21
+places = ["boris", "anna", "dana", "cyril"]
+[[event]]
+name = "Písomná súťaž Slovenského spolku SCRABBLE"
+kind = "written"
+date = 2026-12-01
+places = ["anna", "boris"]
+"""
+#: what counted and what did not: in view at every width (issue 19.7)
+SEASON_CELLS = ["table.ladder td.counted", "table.ladder td.skipped", "table.ladder th",
+                "header .meta"]
+SEASON_WIDTHS = (PHONE[0], 1280, 1920)
+
+
+@pytest.fixture
+def season_site(tmp_path: Path) -> Iterator[str]:
+    source = tmp_path / "sezona.toml"
+    source.write_text(SEASON, encoding="utf-8")
+    view = asyncio.run(season.load(source, None))
+    root = tmp_path / "season"
+    write_season_page(view, root)
+    write_cells_pages(root, SEASON_CELLS, SEASON_WIDTHS)
+    yield from serve(root)
+
+
+@pytest.mark.parametrize("width", SEASON_WIDTHS)
+def test_season_page_shows_what_counted_and_what_did_not(
+        chromium, browser_args, season_site, width):
+    m = measure_cells(chromium, browser_args, f"{season_site}/cells-{width}.html")
+    assert m["viewport"] == width and m["page"] <= width, m
+    for selector in SEASON_CELLS[:2]:
+        cells = m["cells"][selector]
+        assert len(cells) == 4, (selector, cells)
+        assert [c["text"] for c in cells if not c["inView"]] == [], (width, selector)
+    skipped = {c["text"] for c in m["cells"]["table.ladder td.skipped"]}
+    assert any("Písomná súťaž" in text for text in skipped)  # the reason is there to read
+    heads = [c for c in m["cells"]["table.ladder th"] if c["text"] in ("Započítané",
+                                                                        "Nezapočítané")]
+    if width > PHONE[0]:  # a phone shows them as each card's headings instead
+        assert [h["inView"] for h in heads] == [True, True], heads
+    title = " ".join(c["text"] for c in m["cells"]["header .meta"])
+    assert "kvalifikácia na M-SR" in title and "sss-msr" not in title, title
+
+
+def test_season_screenshots(chromium, browser_args, season_site, screenshots):
+    for width in SEASON_WIDTHS:
+        name, size = f"season-{width}.png", (width, 1400)
+        run_chromium(chromium, browser_args, f"--screenshot={screenshots / name}",
+                     f"--window-size={size[0]},{size[1]}", f"{season_site}/index.html")
+        ink, shades, _ = ink_of(screenshots / name, size)
+        assert 0.02 < ink < 0.6 and shades > 20, (name, ink, shades)
+    print(f"\nscreenshots of the season page: {screenshots}")

@@ -10,9 +10,12 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup, Tag
 
+from bot.i18n import screlo_change_shown, screlo_shown
+from bot.i18n import t as text_of
 from bot.publish import (
     Player,
     ResultStatus,
+    ScreloChange,
     TableResult,
     TournamentReport,
     criteria_for,
@@ -20,7 +23,7 @@ from bot.publish import (
     write_results_page,
 )
 from bot.publish.slovak import END_LABELS
-from rules.model import End, Result
+from rules.model import End, Rating, Result
 from rules.profile import Profile
 
 
@@ -322,3 +325,19 @@ def test_screlo_before_shows_the_seed_until_the_tournament_is_rated(report, tmp_
     rated = soup_of(dataclasses.replace(report, seeds=seeds), tmp_path)
     excluded = rated.select("table.standings tbody tr")[3].find_all("td")
     assert texts(excluded[-2:]) == ["1500", "—"]  # seeded, not rated: no "after"
+
+
+def test_screlo_is_rounded_as_the_chat_rounds_it(report, tmp_path):
+    """Issue 19.7: one rounding (bot.i18n.screlo_shown) for the chat's final standings and
+    the page's columns and chart: 1600,04 → 1601,06 reads "1600 → 1601,1 (+1,1)" in both."""
+    change = ScreloChange(Rating(1600.04, 10), Rating(1601.06, 11))
+    chat = text_of("finish.done_row", rank=1, name="Ján Kováč", points=3.5, qp=40,
+                   screlo_before=screlo_shown(1600.04), screlo_after=screlo_shown(1601.06),
+                   screlo_delta=screlo_change_shown(1600.04, 1601.06))
+    assert chat.endswith("online screlo 1600 → 1601,1 (+1,1)")
+    soup = soup_of(dataclasses.replace(report, screlo={**report.screlo, "a": change}), tmp_path)
+    row = soup.select_one('table.standings td.player[data-player="a"]').parent
+    assert [td.get_text() for td in row.select("td.screlo")] == ["1600", "1601,1"]
+    bar = soup.select_one('svg.chart g.bar[data-player="a"]')
+    assert bar.title.get_text() == "Ján Kováč: 1600 → 1601,1 (+1,1)"
+    assert bar.select_one("text.value").get_text() == "+1,1"

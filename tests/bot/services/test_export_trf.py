@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from py4swiss.trf import TrfParser
+from py4swiss.trf.exceptions import ParsingError
 
 from bot.services.app import App
 from bot.services.export_games import Line, Outcome, Seat
@@ -72,3 +73,35 @@ def test_long_names_keep_the_columns() -> None:
                 (Seat(1, False),))
     text = player_line(line)
     assert text[80:89] == " 2.5   12" and text[91:99] == "0000 - Z"
+
+
+async def test_the_head_admin_is_the_chief_arbiter_and_every_line_ends_with_cr(
+        app: App, tmp_path: Path) -> None:
+    """TRF-16: 102 Chief Arbiter; Remark 1: "Each line shall have a CR … as last character"
+    (CR LF: LF-splitting readers keep their lines) — and py4swiss still reads it strictly."""
+    await create(app, tmp_path, propozicie(players=4, extra='head_admin = "Ján Rozhodný"'))
+    data = (await trf_file(app, SLUG)).data
+    lines = data.split("\n")
+    assert lines[-1] == "" and all(line.endswith("\r") for line in lines[:-1])
+    assert "102 Ján Rozhodný\r" in lines
+    path = tmp_path / "kt.trf"
+    path.write_bytes(data.encode("utf-8"))
+    parsed = TrfParser.parse(path, strict=True)
+    assert parsed.tournament_section.chief_arbiter == "Ján Rozhodný"
+    assert len(parsed.player_sections) == 4
+
+
+async def test_without_a_head_admin_no_102_line(app: App, tmp_path: Path) -> None:
+    await create(app, tmp_path, propozicie(players=2))
+    assert not any(line.startswith("102") for line in (await trf_file(app, SLUG)).data.split())
+
+
+def test_why_no_132_line_py4swiss_refuses_the_layout_trf16_prescribes(tmp_path: Path) -> None:
+    """TRF-16: round n's date at the columns of round n (92–99, 102–109). When py4swiss reads
+    that, the export can add its 132 line (see bot/services/export_trf.py)."""
+    dates = "132" + " " * 88 + "26/11/21  26/11/21"
+    assert dates[91:99] == dates[101:109] == "26/11/21"
+    path = tmp_path / "dates.trf"
+    path.write_text(f"012 T\r\n{dates}\r\n", encoding="utf-8")
+    with pytest.raises(ParsingError):
+        TrfParser.parse(path, strict=False)

@@ -59,6 +59,13 @@ def refused(text: str) -> SetupError:
                  "hráč „jano“ je v súbore dvakrát", id="player twice"),
     pytest.param(HEAD + EVENT.replace('kind = "live-qt"\n', "") + 'places = ["jano"]\n', 4,
                  "chýba povinný kľúč „kind“", id="missing kind"),
+    pytest.param(HEAD + PLAYERS + EVENT + 'places = ["jano", "fero", "a", "b"]\n'
+                 'ranks = [1, 1, 2, 2]\n', 15, "zdieľané miesto opakuje predošlé (1, 1, 3)",
+                 id="1, 1, 2, 2 only at a pairs event"),
+    pytest.param(HEAD + PLAYERS + EVENT.replace("live-qt", "pairs")
+                 + 'places = ["jano", "fero", "a", "b"]\nranks = [1, 1, 3, 4, 5]\n', 15,
+                 "dvojica je jeden súťažiaci, miesta počítajú dvojice (1, 1, 2, 2; SP 1.3)",
+                 id="pairs: one place per player"),
     pytest.param(HEAD, 1, "žiadne podujatie", id="no events"),
     pytest.param('name = "x"\n' + HEAD + EVENT + 'places = ["a"]\n', 1,
                  "neznáma tabuľka alebo kľúč „name“", id="key outside a table"),
@@ -68,6 +75,15 @@ def refused(text: str) -> SetupError:
 def test_a_bad_file_is_refused_with_its_line(text: str, line: int, reason: str) -> None:
     error = refused(text)
     assert (error.line, reason in error.reason) == (line, True), error.reason
+
+
+def test_a_pairs_event_numbers_its_places_by_pairs() -> None:
+    """SP 1.3: a pair is one competitor — 1, 1, 2, 2 at a pairs event, 1, 1, 3 elsewhere."""
+    pairs = EVENT.replace("live-qt", "pairs") + 'places = ["jano", "fero", "a", "b"]\n'
+    tie = EVENT.replace("KT Nitra", "KT Levice") + 'places = ["a", "b", "c"]\n'
+    spec = parse_season(HEAD + PLAYERS + pairs + "ranks = [1, 1, 2, 2]\n" + tie
+                        + "ranks = [1, 1, 3]\n")
+    assert [e.ranks for e in spec.events] == [(1, 1, 2, 2), (1, 1, 3)]
 
 
 def test_a_list_on_one_line_and_a_repeated_id_keep_their_own_lines() -> None:

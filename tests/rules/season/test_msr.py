@@ -25,7 +25,8 @@ def test_full_season_champion_declined_out_and_the_field_size_at_the_line(event)
     #   place i ≥ 4 ends at 2i − 2 seats → place 16 ends at 30; place 17 (a17, b17: 16 pts)
     #   straddles seat 31. Cup: one live qualifier each, 16 = 16 (same rank); best results
     #   16 = 16; events 1 = 1; field: b17's event has 40 players, a17's 32 → b17 takes seat 31.
-    # MS-B (32): a17, then a18/b18 … a32/b32 = 1 + 30 = 31 (b33..b40 have no points).
+    # MS-B (32): b02 first — he declined M-SR, and A3 7.1 excludes from MS-B only the main
+    #   event's players — then a17, a18/b18 … a32/b32 = 1 + 1 + 30 = 32 (b33..b40: 0 pts).
     # Ranks: 1 + players ahead: a01 b01 1 · a02 b02 3 · b03 5 · place i ≥ 4: 2i − 2 …
     #   b17 32, a17 33, place i ≥ 18: 2i − 2 + … = 2i − 2 (34 for 18); zero group: 64.
     e1 = event("E1", "live-qt", " ".join(f"a{i:02}" for i in range(1, 33)), out="a03")
@@ -40,7 +41,7 @@ def test_full_season_champion_declined_out_and_the_field_size_at_the_line(event)
     assert {p for p, r in rows.items() if r.group == "ms-b"} == {"a17"} | {
         f"{x}{i:02}" for x in "ab" for i in range(18, 33)}
     assert rows["c"].group == "champion" and rows["c"].total == 0
-    assert rows["b02"].group == "declined" and not rows["b02"].qualified
+    assert rows["b02"].group == "declined-ms-b" and not rows["b02"].qualified
     assert rows["b02"].total == 35
     assert rows["a03"].total == 0 and rows["a03"].group is None
     assert [(n.event, n.reason, n.rule) for n in rows["a03"].not_counted] == [
@@ -56,7 +57,7 @@ def test_full_season_champion_declined_out_and_the_field_size_at_the_line(event)
         6, 30, 32, 33, 34)
     assert ranks["c"] == ranks["a03"] == ranks["b40"] == 64
     assert ladder.ties == (Tie(("b17", "a17"), "field-size", A3, at_cut=True, line="ms"),)
-    assert ladder.notes == ()
+    assert ladder.notes == ("declined-ms-b",)
     assert [r.player for r in ladder.rows][:3] == ["a01", "b01", "a02"]
 
 
@@ -112,7 +113,17 @@ def test_a_tie_at_the_line_goes_through_the_criteria_in_order(
         assert ladder.cut == 1 and ladder.notes == ()
 
 
+def _declined_season(event) -> Season:
+    return Season("t", "sss-msr", (
+        event("Q1", "live-qt", "a b c d e f g"),
+        event("Q2", "online-qt", "b a x c d e f", day=2, out="x"),
+        event("Q3", "pairs", "h g", day=3),
+        event("W", "written", "g h", day=4),
+    ), champion="h", declined=frozenset({"a"}))
+
+
 def test_champion_declined_out_kinds_and_a_tie_at_the_ms_b_line(event, small) -> None:
+    # The older reading (declined_plays_ms_b = false): who declined M-SR skips MS-B too.
     # table 8, 6, 5, 4, 3, 2, 1; 3 seats (champion h included), MS-B 1 seat
     # Q1 live-qt  a b c d e f g     → a8 b6 c5 d4 e3 f2 g1
     # Q2 online-qt b a x c d e f, x out → b8 a6 (x: 0, his 5 to nobody) c4 d3 e2 f1
@@ -122,15 +133,11 @@ def test_champion_declined_out_kinds_and_a_tie_at_the_ms_b_line(event, small) ->
     # MS (2 seats besides h): b, c. MS-B (1 seat): d and g level at 7 →
     #   cup (same table, every slot ×1 but MS): d 4 + 3 = 7, g 1 + 6 + 8 (written) = 15 → g.
     # ranks: a1 b1 c3 h4 g5 d6 e7 f8 x9
-    season = Season("t", "sss-msr", (
-        event("Q1", "live-qt", "a b c d e f g"),
-        event("Q2", "online-qt", "b a x c d e f", day=2, out="x"),
-        event("Q3", "pairs", "h g", day=3),
-        event("W", "written", "g h", day=4),
-    ), champion="h", declined=frozenset({"a"}))
-    ladder = msr_ladder(season, small("sss-msr", SMALL, msr={"seats": 3, "ms_b_seats": 1}),
+    older = {"seats": 3, "ms_b_seats": 1, "declined_plays_ms_b": False}
+    ladder = msr_ladder(_declined_season(event), small("sss-msr", SMALL, msr=older),
                         small("sss-cup", SMALL))
     rows = _rows(ladder)
+    assert ladder.notes == ("declined-not-ms-b",)
     assert {p: (r.rank, r.total, r.group, r.qualified) for p, r in rows.items()} == {
         "a": (1, 14, "declined", False), "b": (1, 14, "ms", True), "c": (3, 9, "ms", True),
         "h": (4, 8, "champion", True), "g": (5, 7, "ms-b", False), "d": (6, 7, None, False),
@@ -145,6 +152,21 @@ def test_champion_declined_out_kinds_and_a_tie_at_the_ms_b_line(event, small) ->
         ("Q1", 5.0, "live-qt"), ("Q2", 4.0, "online-qt")]
 
 
+def test_who_declined_m_sr_plays_ms_b_by_the_letter_of_a3_7_1(event, small) -> None:
+    # The same season under the bundled default: A3 7.1 excludes from MS-B only "hráčov, ktorí
+    # sa zúčastňujú hlavného turnaja". MS: b, c (and h); a (14, declined) is the best of the
+    # rest, so he takes the one MS-B seat; d and g (7) are then below every line: no tie.
+    ladder = msr_ladder(_declined_season(event),
+                        small("sss-msr", SMALL, msr={"seats": 3, "ms_b_seats": 1}),
+                        small("sss-cup", SMALL))
+    rows = _rows(ladder)
+    assert {p: (r.group, r.qualified) for p, r in rows.items() if r.group} == {
+        "a": ("declined-ms-b", False), "b": ("ms", True), "c": ("ms", True),
+        "h": ("champion", True)}
+    assert ladder.ties == ()
+    assert ladder.notes == ("declined-ms-b",)
+
+
 def test_fewer_players_than_seats_says_so_and_no_points_qualify_nobody(event) -> None:
     ladder = season_ladder(Season("t", "sss-msr", (event("Q", "live-qt", "a b", out="b"),)))
     assert [(r.player, r.qualified, r.group) for r in ladder.rows] == [
@@ -153,10 +175,11 @@ def test_fewer_players_than_seats_says_so_and_no_points_qualify_nobody(event) ->
 
 
 def test_a_declined_champion_frees_his_seat(event, small) -> None:
-    # table 8, 6, …; 2 seats; champion c declined → a and b take both seats
+    # table 8, 6, …; 2 seats; champion c declined → a and b take both seats, and c, who
+    # declined M-SR, the first MS-B seat (A3 7.1 excludes only the main event's players)
     season = Season("t", "sss-msr", (event("Q", "live-qt", "a b c"),), champion="c",
                     declined=frozenset({"c"}))
     ladder = msr_ladder(season, small("sss-msr", SMALL, msr={"seats": 2}),
                         small("sss-cup", SMALL))
     assert [(r.player, r.group) for r in ladder.rows] == [
-        ("a", "ms"), ("b", "ms"), ("c", "declined")]
+        ("a", "ms"), ("b", "ms"), ("c", "declined-ms-b")]

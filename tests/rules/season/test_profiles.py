@@ -138,6 +138,8 @@ BAD_SEASONS = [
     ("out-not-placed", Season("s", "sss-cup", (_event(out=frozenset({"z"})),))),
     ("bad-ranks", Season("s", "sss-cup", (_event(ranks=(1, 3)),))),
     ("bad-ranks", Season("s", "sss-cup", (_event(ranks=(1,)),))),
+    ("bad-ranks", Season("s", "sss-cup", (_event(kind="pairs", ranks=(2, 2)),))),
+    ("bad-ranks", Season("s", "sss-cup", (_event(kind="pairs", ranks=(1, 3)),))),
     ("bad-field", Season("s", "sss-cup", (_event(field=1),))),
     ("one-event-only", Season("s", "cas-duplicate-cup", (
         _event("K1", kind="cas-correspondence"), _event("K2", kind="cas-correspondence")))),
@@ -152,9 +154,21 @@ def test_a_bad_season_is_refused_with_a_code(code: str, season: Season) -> None:
     assert str(caught.value)
 
 
-def test_shared_places_score_the_shared_place(event) -> None:
-    # a pairs team (a, b) 1st, (c, d) 2nd: 40 each, 35 each
+def test_a_pair_is_one_competitor_and_the_second_pair_scores_the_second_place(event) -> None:
+    # SP 1.3 "za hráča … sa považuje dvojica": pair (a, b) 1st, (c, d) 2nd — A3 7.1 gives 40
+    # each and 35 each; on the ladder c and d have two players ahead of them: rank 3
     ladder = season_ladder(Season("s", "sss-msr", (
-        event("P", "pairs", "a b c d", ranks=(1, 1, 3, 3)),)))
+        event("P", "pairs", "a b c d", ranks=(1, 1, 2, 2)),)))
     assert [(r.player, r.total, r.rank) for r in ladder.rows] == [
-        ("a", 40, 1), ("b", 40, 1), ("c", 32, 3), ("d", 32, 3)]
+        ("a", 40, 1), ("b", 40, 1), ("c", 35, 3), ("d", 35, 3)]
+
+
+def test_shared_places_of_individuals_skip_the_places_they_take(event) -> None:
+    # a tie of two individuals for 1st (1, 1, 3): the next is 3rd — 40, 40, 32
+    ladder = season_ladder(Season("s", "sss-msr", (
+        event("Q", "live-qt", "a b c", ranks=(1, 1, 3)),)))
+    assert [(r.player, r.total) for r in ladder.rows] == [("a", 40), ("b", 40), ("c", 32)]
+    with pytest.raises(SeasonError) as caught:  # pairs' numbering is for pairs only
+        season_ladder(Season("s", "sss-msr", (event("Q", "live-qt", "a b c d",
+                                                      ranks=(1, 1, 2, 2)),)))
+    assert caught.value.code == "bad-ranks"
