@@ -77,21 +77,23 @@ def _approve(a: argparse.Namespace, who: Actor) -> UseCase:
     return use_case
 
 
-def add_approve(add: Add) -> None:
-    sub = add("approve", "schváliť návrh výsledku pri stole tak, ako je (e-SP 4.9)",
-              reply_command(_approve))
+def _at_table(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """SLUG ROUND TABLE: the game a ruling or an approval is about."""
     sub.add_argument("slug", type=arg.slug)
     sub.add_argument("round", type=arg.round_no)
     sub.add_argument("table", type=arg.table_no)
+    return sub
+
+
+def add_approve(add: Add) -> None:
+    sub = _at_table(add("approve", "schváliť návrh výsledku pri stole tak, ako je (e-SP 4.9)",
+                        reply_command(_approve)))
     sub.add_argument("--reason", type=arg.reason, help="zdôvodnenie (nepovinné)")
 
 
 def add_rule(add: Add) -> None:
-    sub = add("rule", "rozhodnutie hlavného administrátora o partii (e-SP 4.9, 5)",
-              reply_command(_rule))
-    sub.add_argument("slug", type=arg.slug)
-    sub.add_argument("round", type=arg.round_no)
-    sub.add_argument("table", type=arg.table_no)
+    sub = _at_table(add("rule", "rozhodnutie hlavného administrátora o partii (e-SP 4.9, 5)",
+                        reply_command(_rule)))
     sub.add_argument("end", type=arg.END, help=t("cli.choices", choices=arg.END.help()))
     sub.add_argument("--score", type=arg.score, nargs=2, metavar=("PRVÝ", "DRUHÝ"))
     sub.add_argument("--loser", metavar="PREZÝVKA", type=arg.nick)
