@@ -8,12 +8,16 @@ a synthetic list; the graph is the compiled DAWG (`rules.lexicon.compile_graph`)
 module is present, else `TrieGraph`. Racks are drawn from a seeded sss-100 bag (no vowel rule:
 that is the rack draw's business); the top goes on the board each round.
 Run: .venv/bin/python bench/duplicate.py [--words FILE] [--rounds 40] [--seed 1]
-(numbers are printed, never asserted)
+[--expect DIGEST] (numbers are printed, never asserted). A change meant to speed generation up
+must not change what it finds: the bench prints a digest of every position's move count and
+best score (same words and seed, same positions); `--expect` compares it with a digest printed
+before the change.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import random
 import statistics
@@ -92,11 +96,15 @@ def play_game(graph: WordGraph, rng: random.Random, rounds: int
     return times, boards
 
 
-def timed(board: Board, rack: str, graph: WordGraph) -> tuple[float, int]:
-    """CPU seconds of this process to generate every move (a `Move` each), and their number."""
+def timed(board: Board, rack: str, graph: WordGraph, found: list[tuple[int, int]]
+          ) -> tuple[float, int]:
+    """CPU seconds of this process to generate every move (a `Move` each), and their number;
+    appends (number, best score) to `found` for the digest."""
     start = time.process_time()
     moves = generate(board, rack, graph, TILES)
-    return time.process_time() - start, len(moves)
+    took = time.process_time() - start
+    found.append((len(moves), max((move.score for move in moves), default=0)))
+    return took, len(moves)
 
 
 def verdict(ok: bool) -> str:
@@ -108,6 +116,7 @@ def main() -> None:
     parser.add_argument("--words", type=Path)
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--expect", help="the digest of an earlier run (same words, seed)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     start = time.perf_counter()
@@ -129,10 +138,11 @@ def main() -> None:
 
     mid = [b for b in boards[5:30] if not b.is_empty] or boards
     letters = [ch for ch, n in TILES.bag.items() if ch != BLANK for _ in range(n)]
+    found: list[tuple[int, int]] = []
     plain, counts = [], []
     for board in mid:
         for _ in range(4):
-            took, n = timed(board, "".join(rng.sample(letters, 7)), graph)
+            took, n = timed(board, "".join(rng.sample(letters, 7)), graph, found)
             plain.append(took)
             counts.append(n)
     median = statistics.median(plain)
@@ -144,12 +154,18 @@ def main() -> None:
     blanks = []
     for board in mid:
         for _ in range(2):
-            took, n = timed(board, "".join(rng.sample(letters, 5)) + "??", graph)
+            took, n = timed(board, "".join(rng.sample(letters, 5)) + "??", graph, found)
             blanks.append((took, n))
     worst = max(blanks)
     print(f"two blanks, mid-game: worst {worst[0] * 1000:.0f} ms ({worst[1]:,} moves), median "
           f"{statistics.median(t for t, _ in blanks) * 1000:.0f} ms over {len(blanks)} racks "
           f"— target < 1 s worst: {verdict(worst[0] < 1.0)}")
+
+    digest = hashlib.sha256(repr(found).encode()).hexdigest()[:16]
+    check = "" if args.expect is None else \
+        (" — same as --expect" if digest == args.expect else " — DIFFERS from --expect")
+    print(f"moves found (count and best score of each of the {len(found)} racks above): "
+          f"{sum(n for n, _ in found):,} in all, digest {digest}{check}")
 
 
 if __name__ == "__main__":
