@@ -4,10 +4,11 @@ rack without a blank mid-game, and racks with two blanks.
 Targets (issue 23): all moves, no blank, mid-game < 20 ms median; two blanks worst case < 1 s;
 a whole 40-round game's tops < 10 s. The lexicon: `--words FILE` (one form per line, e.g. the
 Slovak stand-in `stredisko lexicon standin sk` builds, or `unmunch sk_SK.dic sk_SK.aff`), else
-a synthetic list; the graph is the compiled DAWG (`rules.lexicon.compile_graph`) when that
-module is present, else `TrieGraph`. Racks are drawn from a seeded sss-100 bag (no vowel rule:
-that is the rack draw's business); the top goes on the board each round.
-Run: .venv/bin/python bench/duplicate.py [--words FILE] [--rounds 40] [--seed 1]
+a synthetic list, compiled into the DAWG (`rules.lexicon.compile_graph`); or `--lexicon FILE`,
+a lexicon `stredisko lexicon build` made (loads in a fraction of a second). Racks are drawn
+from a seeded sss-100 bag (no vowel rule: that is the rack draw's business); the top goes on
+the board each round.
+Run: .venv/bin/python bench/duplicate.py [--words FILE | --lexicon FILE] [--rounds 40] [--seed 1]
 [--expect DIGEST] (numbers are printed, never asserted). A change meant to speed generation up
 must not change what it finds: the bench prints a digest of every position's move count and
 best score (same words and seed, same positions); `--expect` compares it with a digest printed
@@ -29,7 +30,8 @@ from rules.duplicate.board import Board
 from rules.duplicate.generate import generate
 from rules.duplicate.tiles import BLANK, TileSet
 from rules.duplicate.top import top_moves
-from rules.lexicon.graph import TrieGraph, WordGraph
+from rules.lexicon import compile_graph
+from rules.lexicon.graph import WordGraph
 
 TILES = TileSet.load("sss-100")
 
@@ -57,10 +59,6 @@ def read_words(path: Path) -> list[str]:
 
 
 def build_graph(words: list[str]) -> tuple[WordGraph, str]:
-    try:
-        from rules.lexicon import compile_graph  # type: ignore[attr-defined]
-    except ImportError:
-        return TrieGraph(words), "TrieGraph (rules.lexicon.compile_graph not available)"
     return compile_graph(words), "compiled DAWG (rules.lexicon.compile_graph)"
 
 
@@ -114,19 +112,28 @@ def verdict(ok: bool) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--words", type=Path)
+    parser.add_argument("--lexicon", type=Path,
+                        help="a built lexicon (stredisko lexicon build) instead of --words")
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--expect", help="the digest of an earlier run (same words, seed)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     start = time.perf_counter()
-    if args.words:
-        words, source = read_words(args.words), str(args.words)
+    if args.lexicon:
+        from bot.services.lexicon import load
+
+        lexicon = load(args.lexicon)
+        graph, forms = lexicon.graph, lexicon.forms
+        source, kind = f"{args.lexicon} ({lexicon.id}, {lexicon.title})", "built DAWG"
     else:
-        words, source = synthetic_words(rng, 400_000), "synthetic Slovak-looking forms"
-    graph, kind = build_graph(words)
-    print(f"lexicon: {source}: {len(words):,} forms, {kind}, "
-          f"built in {time.perf_counter() - start:.1f} s")
+        if args.words:
+            words, source = read_words(args.words), str(args.words)
+        else:
+            words, source = synthetic_words(rng, 400_000), "synthetic Slovak-looking forms"
+        (graph, kind), forms = build_graph(words), len(words)
+    print(f"lexicon: {source}: {forms:,} forms, {kind}, "
+          f"ready in {time.perf_counter() - start:.1f} s")
     print(f"times are CPU seconds of this process (load average {os.getloadavg()[0]:.1f} on "
           f"{os.cpu_count()} cores: wall time on a shared machine says little)")
 
