@@ -13,10 +13,8 @@ off the board) is one Slovak line and exit 2.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,12 +48,12 @@ def read_lexicon(name: str, directory: Path) -> LoadedLexicon:
     if not path.is_file() or lexicon_files.is_built(path):
         lexicon = lexicon_files.load(name, directory)
         return LoadedLexicon(lexicon.id, lexicon.graph)
-    data = path.read_bytes()
-    text = unicodedata.normalize("NFC", data.decode("utf-8-sig"))
-    words = [line.strip().lower() for line in text.splitlines() if line.strip()]
-    if not words:
+    # the project's one bounded reader (size, lines, UTF-8 with SÚBOR:RIADOK); rules=None
+    # keeps every form of letters, whatever its length or alphabet
+    read = lexicon_files.read_word_file(path, strict=False)
+    if not read.forms:
         raise DuplicateError("lexicon_empty", f"{path}: no word", path=str(path))
-    return LoadedLexicon(f"sha256:{hashlib.sha256(data).hexdigest()[:16]}", TrieGraph(words))
+    return LoadedLexicon(f"sha256:{read.sha256[:16]}", TrieGraph(read.forms))
 
 
 def add_command(add: Add) -> None:
