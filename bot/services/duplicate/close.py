@@ -26,7 +26,7 @@ from typing import Any
 from bot.i18n import t
 from bot.services.app import App, Tx
 from bot.services.duplicate import lexicons
-from bot.services.duplicate.context import Event, event_of, game_of, players_of, round_of
+from bot.services.duplicate.context import Event, direct, event_of, game_of, players_of, round_of
 from bot.services.duplicate.game import NEXT_ROUND, announce_top, end_game, leave_of
 from bot.services.duplicate.lexicons import LoadedLexicon
 from bot.services.duplicate.results import announce_standings, why_text
@@ -303,7 +303,7 @@ def _announce(tx: Tx, event: Event, game: DupGame, rnd: DupRound, answer: RoundC
                 found=answer.found_top, n=answer.players, top=answer.top_score,
                 rule="003 r. 23")
     for score in answer.scores:
-        tx.direct(score.player_id, "duplicate.online.evaluation", game=game.number,
+        direct(tx, score.player_id, "duplicate.online.evaluation", game=game.number,
                   round=rnd.number, move=score.move or t("duplicate.online.no_move"),
                   points=score.points, outcome=score.outcome, reason=score.reason or "",
                   why=why_text(score.outcome, score.reason, _finding(score)), rule=score.rule)

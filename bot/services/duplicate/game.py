@@ -89,7 +89,7 @@ def start_game(tx: Tx, slug: str, *, seed: str | None = None) -> GameStarted:
     if event.tournament.status is not TournamentStatus.RUNNING:
         set_status(tx.db, event.id, TournamentStatus.RUNNING, tx.by_scheduler("duplicate game"))
     tx.announce(event.id, "duplicate.online.game_start", game=game.number,
-                commitment=commitment, rule="003 r. 11; issue 24 (provably fair racks)")
+                commitment=commitment, rule="003 r. 11–13")
     opened = _open(tx, event, game, None) if event.settings.mode == "online" else None
     return GameStarted(game.number, commitment, opened)
 

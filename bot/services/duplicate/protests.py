@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from bot.i18n import t
 from bot.services.app import Tx
 from bot.services.duplicate.context import (
+    direct,
     event_of,
     game_of,
     player_by_discord,
@@ -97,7 +98,7 @@ def decide_protest(tx: Tx, slug: str, protest_id: int, upheld: bool, decision: s
                        accepted=protest.claim == "wrongly-rejected", reason=decision,
                        rule="004 §5D", protest_id=protest.id)
         changed = _rescore(tx, slug, game.number, protest.round_no, by)
-    tx.direct(protest.player_id, "duplicate.online.protest_decided_dm", id=protest.id,
+    direct(tx, protest.player_id, "duplicate.online.protest_decided_dm", id=protest.id,
               word=protest.word, round=protest.round_no, upheld=upheld, decision=decision,
               verdict=t("duplicate.online.protest_upheld" if upheld
                         else "duplicate.online.protest_rejected"),
@@ -122,7 +123,7 @@ def _rescore(tx: Tx, slug: str, game_no: int, round_no: int, by: Change) -> int:
                   points=score.points, rule=score.rule, reason=score.reason,
                   verdict={**stored.verdict, "corrected": [
                       c.word for c in score.corrected]})
-        tx.direct(int(player), "duplicate.online.corrected", game=game.number,
+        direct(tx, int(player), "duplicate.online.corrected", game=game.number,
                   round=round_no, before=stored.points, after=score.points,
                   rule="004 §5D")
         changed += 1
