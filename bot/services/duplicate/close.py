@@ -30,6 +30,7 @@ from bot.services.duplicate.context import Event, direct, event_of, game_of, pla
 from bot.services.duplicate.game import NEXT_ROUND, announce_top, end_game, leave_of
 from bot.services.duplicate.lexicons import LoadedLexicon
 from bot.services.duplicate.results import announce_standings, why_text
+from bot.services.duplicate.tops import tops_of
 from bot.services.replies import Refusal, Reply
 from bot.store.duplicate import (
     DupGame,
@@ -47,7 +48,6 @@ from rules.duplicate import Slip, duplicate_profile, score_round
 from rules.duplicate.board import parse_board
 from rules.duplicate.errors import DuplicateError
 from rules.duplicate.tiles import TileSet
-from rules.duplicate.top import TopSettings, top_moves
 from rules.duplicate.validate import score_move
 from rules.lexicon.graph import TrieGraph
 
@@ -182,7 +182,7 @@ def compute_close(data: CloseInput, lexicon: LoadedLexicon) -> CloseOutcome:
     tiles = TileSet.load(data.tiles)
     profile = duplicate_profile(data.profile)
     board = parse_board(data.board_before, frozenset(tiles.letters), tiles.blank_letters)
-    found = top_moves(board, data.rack, lexicon.graph, tiles, TopSettings.from_rule(profile.tops))
+    found = tops_of(data.board_before, data.rack, lexicon, data.tiles, data.profile)
     tops = {"lexicon": lexicon.id, "count": found.count, "top_score": found.score,
             "tops": [{**m.as_dict(), "tiles": [list(t) for t in m.tiles]} for m in found.tops]}
     after = board

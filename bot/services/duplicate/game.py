@@ -41,7 +41,8 @@ from rules.duplicate.tiles import BLANK
 WARNING = "dup_warning"
 DEADLINE = "dup_deadline"
 NEXT_ROUND = "dup_next_round"
-KINDS = (WARNING, DEADLINE, NEXT_ROUND)
+TOPS = "dup_tops"  # the move generator started as the round opens (003 r. 17)
+KINDS = (WARNING, DEADLINE, NEXT_ROUND, TOPS)
 RACK_TEXT_LIMIT = 20  # a typed rack longer than this is no rack: one line, nothing read
 
 
@@ -158,6 +159,8 @@ def _schedule(tx: Tx, event: Event, game: DupGame, rnd: DupRound) -> None:
     by = tx.by_scheduler(f"duplicate round {game.number}/{rnd.number}")
     payload = {"game": game.number, "round": rnd.number}
     base = f"{event.tournament.slug}:dup:g{game.number}:r{rnd.number}"
+    add_timer(tx.db, TOPS, f"{base}:{TOPS}", tx.now, by, tournament_id=event.id,
+              payload=payload)
     warning = rnd.deadline - timedelta(seconds=event.settings.warning_seconds)
     if event.settings.warning_seconds and warning > tx.now:
         add_timer(tx.db, WARNING, f"{base}:{WARNING}", warning, by, tournament_id=event.id,

@@ -10,6 +10,7 @@ from pathlib import Path
 from bot.clock import ManualClock
 from bot.scheduler import Scheduler
 from bot.services.app import App, Tx
+from bot.services.duplicate import tops
 from bot.services.duplicate.game import DEADLINE, GameStarted, RoundOpened, start_game
 from bot.services.duplicate.slips import submit_slip
 from bot.services.notifier import RecordingNotifier
@@ -35,13 +36,19 @@ async def test_the_timers_run_the_rounds(app: App, words: Path, clock: ManualClo
     await app.run(submit_slip, world.slug, "8H KOS", received_at=clock.now(),
                   discord_id=discord(0), declared=1)
     scheduler = Scheduler(app)
+    await scheduler.run_due()  # the round's tops timer: the move generator starts (003 r. 17)
+    warmed = [job for key, job in tops._jobs.items() if key[4] == started.opened.rack]
+    assert len(warmed) == 1
     clock.advance(timedelta(seconds=150))
     await scheduler.run_due()
     assert notifier.keys("channel")[-1] == "duplicate.online.warning"
     assert rounds(app)[0][2] is None
     clock.advance(timedelta(seconds=30))
     await scheduler.run_due()
-    assert rounds(app)[0][2] is not None  # closed at the deadline
+    assert rounds(app)[0][2] is not None  # closed at the deadline, with the warmed-up tops
+    stored = app.store.read_sync(lambda db: db.execute(
+        "SELECT json_extract(tops, '$.top_score') FROM dup_rounds").fetchone()[0])
+    assert stored == warmed[0].result().score
     assert notifier.keys("channel").count("duplicate.online.summary") == 1
     assert len(rounds(app)) == 1  # the pause before the next rack
     clock.advance(timedelta(seconds=20))
