@@ -42,7 +42,8 @@ WARNING = "dup_warning"
 DEADLINE = "dup_deadline"
 NEXT_ROUND = "dup_next_round"
 TOPS = "dup_tops"  # the move generator started as the round opens (003 r. 17)
-KINDS = (WARNING, DEADLINE, NEXT_ROUND, TOPS)
+GAME_START = "dup_game_start"  # online: a game's start time
+KINDS = (WARNING, DEADLINE, NEXT_ROUND, TOPS, GAME_START)
 RACK_TEXT_LIMIT = 20  # a typed rack longer than this is no rack: one line, nothing read
 
 

@@ -29,7 +29,9 @@ from typing import Any
 
 from bot.services.app import Tx
 from bot.services.duplicate import lexicons
+from bot.services.duplicate.game import GAME_START
 from bot.store.duplicate import DupEvent, add_event, get_event
+from bot.store.timers import add_timer
 from bot.store.times import to_text
 from rules.duplicate import duplicate_profile, duplicate_profiles
 from rules.duplicate.tiles import TileSet
@@ -158,7 +160,12 @@ def create_event(tx: Tx, tournament_id: int, settings: DuplicateSettings,
     part_rounds = list(settings.part_rounds) or [profile.round.part_rounds] * (
         profile.round.parts - 1)
     place, loaded = lexicon
-    return add_event(tx.db, tournament_id, tx.by_admin("propozície", "duplicate settings"),
+    by = tx.by_admin("propozície", "duplicate settings")
+    if settings.mode == "online":  # each game starts at its time (bot.services.duplicate.timers)
+        for number, start in enumerate(settings.starts, start=1):
+            add_timer(tx.db, GAME_START, f"dup:{tournament_id}:g{number}:{GAME_START}", start,
+                      by, tournament_id=tournament_id, payload={"game": number})
+    return add_event(tx.db, tournament_id, by,
                      profile=profile.name, lexicon=place, lexicon_id=loaded.id,
                      tiles=settings.tiles or profile.tiles,
                      move_seconds=settings.move_seconds,

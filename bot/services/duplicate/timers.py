@@ -1,6 +1,7 @@
 """What a duplicate event's timers do when they fall due (`bot.services.timers` dispatches the
 kinds of `game.KINDS` here), and the close's work done before the claim.
 
+- `dup_game_start`: online, a game starts at its start time (the propozície's round_starts);
 - `dup_warning`: "30 s left" (003 r. 18), only while its round is open;
 - `dup_deadline`: the round closes (003 r. 19). `prepare` runs the close's three phases first
   (`close.close_round`: the move generator in a worker thread), so when the timer is then
@@ -22,7 +23,16 @@ from bot.services.app import App, Tx
 from bot.services.duplicate import lexicons, tops
 from bot.services.duplicate.close import close_in_tx, close_round
 from bot.services.duplicate.context import Event, event_of
-from bot.services.duplicate.game import DEADLINE, KINDS, NEXT_ROUND, TOPS, WARNING, open_round
+from bot.services.duplicate.game import (
+    DEADLINE,
+    GAME_START,
+    KINDS,
+    NEXT_ROUND,
+    TOPS,
+    WARNING,
+    open_round,
+    start_game,
+)
 from bot.services.outbox import Timely
 from bot.services.replies import Refusal
 from bot.store import Timer, get_tournament, record
@@ -64,7 +74,10 @@ def handle(tx: Tx, timer: Timer) -> None:
     by = tx.by_scheduler(f"timer {timer.kind}")
     t = get_tournament(tx.db, timer.tournament_id or 0)
     event = event_of(tx.db, t.slug)
-    game_no, round_no = int(timer.payload["game"]), int(timer.payload["round"])
+    game_no, round_no = int(timer.payload["game"]), int(timer.payload.get("round", 1))
+    if timer.kind == GAME_START:
+        _start(tx, event, game_no, timer)
+        return
     game = get_game(tx.db, event.id, game_no)
     if game is None:
         record(tx.db, by, "timer.ignored", tournament_id=t.id, subject=timer.key,
@@ -87,6 +100,20 @@ def handle(tx: Tx, timer: Timer) -> None:
                     seconds=event.settings.warning_seconds, rule="003 r. 18; 004 §5C")
     elif timer.kind == DEADLINE:
         close_in_tx(tx, t.slug, round_no, game_no)
+
+
+def _start(tx: Tx, event: Event, game_no: int, timer: Timer) -> None:
+    """A game's start time (the propozície's round_starts): it starts unless the arbiter
+    started it (or it cannot start yet: the previous game still runs — remembered)."""
+    if get_game(tx.db, event.id, game_no) is not None:
+        record(tx.db, tx.by_scheduler(), "timer.stale", tournament_id=event.id,
+               subject=timer.key, data={"kind": timer.kind, "why": "partia sa už začala"})
+        return
+    try:
+        start_game(tx, event.tournament.slug)
+    except Refusal as refusal:
+        record(tx.db, tx.by_scheduler(), "timer.stale", tournament_id=event.id,
+               subject=timer.key, data={"kind": timer.kind, "why": refusal.reply.key})
 
 
 def _next_round(tx: Tx, event: Event, game_no: int, round_no: int, timer: Timer) -> None:

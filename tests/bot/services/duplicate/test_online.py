@@ -102,3 +102,17 @@ async def test_a_restart_mid_round_keeps_the_rack_and_the_deadline(
         assert notifier.keys("channel").count("duplicate.online.summary") == 1
     finally:
         await store.close()
+
+
+async def test_an_online_game_starts_at_its_time(
+        app: App, words: Path, clock: ManualClock, notifier: RecordingNotifier) -> None:
+    at = clock.now() + timedelta(minutes=5)
+    await make_event(app, words, mode="online", starts=(at,))
+    scheduler = Scheduler(app)
+    await scheduler.run_due()
+    assert rounds(app) == []
+    clock.set(at)
+    await scheduler.run_due()
+    assert [r[0] for r in rounds(app)] == [1]
+    assert notifier.keys("channel")[:2] == ["duplicate.online.game_start",
+                                           "duplicate.online.round_open"]
