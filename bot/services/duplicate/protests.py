@@ -11,6 +11,9 @@ and ranks change, the board and the tops never do.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
+
+from sqlite_utils import Database
 
 from bot.i18n import t
 from bot.services.app import Tx
@@ -34,7 +37,10 @@ from bot.store.duplicate import (
     decide_protest_row,
     game_by_id,
     get_protest,
+    list_games,
+    list_protests,
 )
+from bot.store.players import get_player
 
 CLAIMS = ("wrongly-accepted", "wrongly-rejected")
 WORD_LIMIT = 40
@@ -128,3 +134,29 @@ def _rescore(tx: Tx, slug: str, game_no: int, round_no: int, by: Change) -> int:
                   rule="004 §5D")
         changed += 1
     return changed
+
+
+@dataclass(frozen=True, slots=True)
+class PendingProtest:
+    """A protest waiting for the head admin (the review queue shows these)."""
+
+    id: int
+    game: int
+    round: int
+    player: str
+    word: str
+    claim: str  # wrongly-accepted | wrongly-rejected (catalogue duplicate.online.claim_<…>)
+    reason: str
+    filed_at: datetime
+
+
+def pending_protests(db: Database, slug: str) -> list[PendingProtest]:
+    """Every undecided protest of the event's games, oldest first (003 r. 29)."""
+    event = event_of(db, slug)
+    out: list[PendingProtest] = []
+    for game in list_games(db, event.id):
+        for p in list_protests(db, game.id, "pending"):
+            out.append(PendingProtest(p.id, game.number, p.round_no,
+                                      get_player(db, p.player_id).name, p.word, p.claim,
+                                      p.reason, p.filed_at))
+    return out

@@ -11,7 +11,12 @@ from bot.services.app import App
 from bot.services.duplicate.close import RoundClosed, close_round
 from bot.services.duplicate.context import tile_set
 from bot.services.duplicate.game import GameEnded, RoundOpened, open_round, start_game
-from bot.services.duplicate.protests import Decided, decide_protest, file_protest
+from bot.services.duplicate.protests import (
+    Decided,
+    decide_protest,
+    file_protest,
+    pending_protests,
+)
 from bot.services.duplicate.results import Revealed, finalize_game, replay_game, reveal
 from bot.services.duplicate.slips import submit_slip
 from bot.services.duplicate.view import EventView, event_view
@@ -69,6 +74,9 @@ async def test_preliminary_results_protest_correction_final_and_replay(
     protest = await app.run(file_protest, slug, 1, "kle", "wrongly-rejected", "je v SSSJ",
                             player="1")
     assert not isinstance(protest, Reply)
+    (queued,) = app.store.read_sync(pending_protests, slug)
+    assert (queued.id, queued.round, queued.word, queued.claim) == (
+        protest.id, 1, "KLE", "wrongly-rejected")
     waiting = await app.run(finalize_game, slug)
     assert isinstance(waiting, Reply) and waiting.key == "duplicate.online.protests_pending"
     board_before = app.store.read_sync(lambda db: db.execute(
@@ -81,6 +89,7 @@ async def test_preliminary_results_protest_correction_final_and_replay(
     assert view.standings[0].player == "Ďuro Ďurkovič" and view.standings[0].points >= kle
     assert app.store.read_sync(lambda db: db.execute(
         "SELECT board_after FROM dup_rounds ORDER BY number").fetchall()) == board_before
+    assert app.store.read_sync(pending_protests, slug) == []
     twice = await app.run(decide_protest, slug, protest.id, False, "znova", ADMIN_ID)
     assert isinstance(twice, Reply) and twice.key == "duplicate.online.protest_decided"
 
