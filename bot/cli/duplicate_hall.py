@@ -187,11 +187,9 @@ async def _close(app: App, a: argparse.Namespace) -> list[str] | Reply:
     lines.append(t("duplicate.online.closed", round=closed.round, top=top,
                    found=closed.found_top, n=closed.players))
     for score in closed.scores:
-        finding = next((f for f in score.verdict.get("slips", [])
-                        if f.get("slip_id") == score.slip_id), None)
         lines.append(t("duplicate.online.score_line", name=names.get(score.player_id, "?"),
                        move=score.move or t("duplicate.online.no_move"), points=score.points,
-                       why=results.why_text(score.outcome, score.reason, finding),
+                       why=results.why_text(score.outcome, score.reason, close.finding_of(score)),
                        rule=score.rule))
     lines.append(closed.board_after.rstrip("\n"))
     return lines

@@ -266,7 +266,7 @@ def closed_answer(tx: Tx, event: Event, game: DupGame, rnd: DupRound,
                        game.state != "running" or last)
 
 
-def _finding(score: PlayerScore) -> dict[str, Any] | None:
+def finding_of(score: PlayerScore) -> dict[str, Any] | None:
     """The engine's findings about the slip that counted."""
     return next((f for f in score.verdict.get("slips", []) if f.get("slip_id") == score.slip_id),
                 None)
@@ -306,7 +306,7 @@ def _announce(tx: Tx, event: Event, game: DupGame, rnd: DupRound, answer: RoundC
         direct(tx, score.player_id, "duplicate.online.evaluation", game=game.number,
                   round=rnd.number, move=score.move or t("duplicate.online.no_move"),
                   points=score.points, outcome=score.outcome, reason=score.reason or "",
-                  why=why_text(score.outcome, score.reason, _finding(score)), rule=score.rule)
+                  why=why_text(score.outcome, score.reason, finding_of(score)), rule=score.rule)
     if answer.game_over:
         why = "no-move" if answer.top_score <= 0 else "empty"
         end_game(tx, event, game, rnd.number, why, "003 r. 3; 004 §5B")
