@@ -696,15 +696,16 @@ def _discord_id(n: int, value: str) -> int | None:
     return int(text)
 
 
-def parse_players_csv(text: str) -> list[PlayerRow]:
+def parse_players_csv(text: str, *, nick_required: bool = True) -> list[PlayerRow]:
+    """`nick_required=False`: a duplicate event's file, whose players need no herna.net nick."""
     players: list[PlayerRow] = []
     nicks: set[str] = set()
     for n, row in read_csv(text, PLAYER_COLUMNS):
         name, nick = _text(n, row, "name", "meno"), _text(n, row, "nick", "herna", bounds.nick)
         discord = _text(n, row, "discord", "discord", bounds.discord_name)
-        if not name or not nick:
+        if not name or (nick_required and not nick):
             raise SetupError(n, "chýba meno alebo prezývka z herna.net")
-        if nick.casefold() in nicks:
+        if nick and nick.casefold() in nicks:
             raise SetupError(n, f"prezývka „{nick}“ je v súbore dvakrát")
         nicks.add(nick.casefold())
         games = _number(n, row.get("games", ""), "games", "partie")
@@ -729,11 +730,15 @@ def _import_players(tx: Tx, slug: str, rows: list[PlayerRow], admin_id: str,
     by = tx.by_admin(admin_id, "import hráčov")
     added, created, skipped = 0, 0, []
     for row in rows:
-        player = find_player_by_nick(tx.db, row.nick)
+        # without a nick (a duplicate event) the player is his name in this event
+        spec = PlayerSpec(row.name, row.name, row.nick, discord_id=row.discord_id)
+        player = _registry_player(tx, spec, t.slug) if not row.nick else find_player_by_nick(
+            tx.db, row.nick)
         if player is None:
             identity.name_free(tx, None, row.discord, f"{source}, riadok {row.row}")
             try:
-                player = create_player(tx.db, name=row.name, herna_nick=row.nick, by=by,
+                player = create_player(tx.db, name=row.name, by=by,
+                                       herna_nick=row.nick or no_herna_nick(t.slug, spec.file_id),
                                        discord_name=row.discord, sss_member=row.member,
                                        screlo=row.screlo, rated_games=row.games,
                                        discord_id=row.discord_id)
@@ -771,10 +776,19 @@ async def import_players_csv(app: App, slug: str, path: str | Path, admin_id: st
     """Register the players of a CSV file (name, herna nick, Discord name, paid, member,
     online screlo, rated games); a bad row refuses the whole file. Players already entered
     are skipped; players already in the registry keep their rating."""
-    rows = _csv_rows(path, parse_players_csv)
+    duplicate = await app.store.read(_is_duplicate, slug)
+    rows = _csv_rows(path, lambda text: parse_players_csv(text, nick_required=not duplicate))
     if isinstance(rows, Reply):
         return rows
     return await app.run(_import_players, slug, rows, admin_id, str(path))
+
+
+def _is_duplicate(db: Database, slug: str) -> bool:
+    """Whether `slug` is a duplicate event (its players need no herna.net nick)."""
+    try:
+        return get_tournament_by_slug(db, slug).settings.get("format") == DUPLICATE
+    except NotFoundError:
+        return False
 
 
 # -- the online screlo list -------------------------------------------

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.services.app import App
-from bot.services.setup import create_from_file
+from bot.services.setup import create_from_file, import_players_csv
 from bot.store import find_player_by_nick
 from bot.store.duplicate import get_event
 
@@ -84,3 +84,16 @@ async def test_a_duplicate_table_needs_the_duplicate_format(
                     encoding="utf-8")
     reply = await create_from_file(app, path, ADMIN)
     assert not reply.ok and reply.params["line"] == 7  # [duplicate], the format line gone
+
+
+async def test_players_of_a_duplicate_event_need_no_herna_nick_in_a_csv(
+        app: App, tmp_path: Path, words: Path) -> None:
+    created = await create_from_file(app, propozicie(tmp_path, words), ADMIN)
+    assert created.ok
+    csv = tmp_path / "hraci.csv"
+    csv.write_text("meno;herna\nMária Malá;\nPeter Pan;ppan\n", encoding="utf-8")
+    imported = await import_players_csv(app, "dup-online", csv, ADMIN)
+    assert imported.ok, imported
+    again = await import_players_csv(app, "dup-online", csv, ADMIN)
+    assert again.ok and again.params["added"] == 0  # the same people, found again
+    assert app.store.read_sync(find_player_by_nick, "dup-online:Mária Malá") is not None
