@@ -44,6 +44,7 @@ from bot.store.duplicate import (
     round_by_id,
 )
 from bot.store.timers import add_timer
+from bot.store.times import to_text
 from rules.duplicate import Slip, duplicate_profile, score_round
 from rules.duplicate.board import parse_board
 from rules.duplicate.errors import DuplicateError
@@ -171,7 +172,7 @@ def _players(tx: Tx, event: Event, game: DupGame) -> tuple[tuple[int, ...], dict
             continue
         players.append(player.id)
         if out is not None:
-            after = [n for n, opened in rounds if opened >= out.isoformat()]
+            after = [n for n, opened in rounds if opened >= to_text(out)]
             left[player.id] = after[0] if after else len(rounds) + 1
     return tuple(players), left
 
