@@ -28,7 +28,7 @@ from bot.services.duplicate.context import (
     round_of,
 )
 from bot.services.replies import Refusal
-from bot.store.duplicate import DupRound, add_slip, game_by_id, open_rounds
+from bot.store.duplicate import DupRound, add_slip, game_by_id, list_slips, open_rounds
 from bot.store.rows import Player
 from rules.duplicate.coords import format_coord
 from rules.duplicate.errors import DuplicateError
@@ -95,7 +95,7 @@ def submit_slip(tx: Tx, slug: str, text: str, *, received_at: datetime,
     is_late = stamp > rnd.deadline
     by = tx.by_player(who.id, "/tah") if source == "discord" else tx.by_admin(
         "arbiter", f"slip ({source})")
-    earlier = any(True for _ in _mine(tx, rnd, who.id))
+    earlier = any(s.player_id == who.id for s in list_slips(tx.db, rnd.id))
     slip = add_slip(tx.db, rnd, who.id, by, event.id, text=text.strip(), coord=coord,
                     word=word, declared=number, received_at=stamp, source=source)
     return SlipReceipt(slip.id, game_no, rnd.number, who.id, who.name, coord, word, number,
@@ -139,11 +139,6 @@ def _stamp(received_at: datetime, rnd: DupRound, late: bool | None) -> datetime:
     if late:
         return max(received_at, rnd.deadline + timedelta(microseconds=1))
     return min(received_at, rnd.deadline)
-
-
-def _mine(tx: Tx, rnd: DupRound, player_id: int) -> list[int]:
-    return [row[0] for row in tx.db.execute(
-        "SELECT id FROM dup_slips WHERE round_id = ? AND player_id = ?", [rnd.id, player_id])]
 
 
 def _round(tx: Tx, event: Event, round_no: int | None) -> tuple[DupRound, int]:
