@@ -120,6 +120,9 @@ class RoundClosed:
 
 
 
+ATTEMPTS = 3  # closes computed again because a slip came in meanwhile, before one in one tx
+
+
 class _Everything(TrieGraph):
     """A lexicon that admits every word: a slip's placement is scored whatever its words, so
     a correction that admits a rejected word later knows what it scores (004 §5D)."""
@@ -231,13 +234,17 @@ def _judge(data: CloseInput, slip: SlipInput, board: Any, tiles: TileSet,
                     "declared": slip.declared, "late": late}
 
 
-def write_close(tx: Tx, data: CloseInput, outcome: CloseOutcome) -> RoundClosed:
-    """Phase 3 (guarded; see the module)."""
+def write_close(tx: Tx, data: CloseInput, outcome: CloseOutcome) -> RoundClosed | None:
+    """Phase 3 (guarded; see the module). None — nothing written — when a slip came in since
+    phase 1 (one sent before the deadline and received just after it): the caller computes
+    again with it."""
     event = event_of(tx.db, data.slug)
     rnd = round_by_id(tx.db, data.round_id)
     game = game_by_id(tx.db, data.game_id)
     if rnd.board_before != data.board_before or not rnd.is_open:
         return closed_answer(tx, event, game, rnd)
+    if [s.id for s in list_slips(tx.db, rnd.id)] != [s.slip_id for s in data.slips]:
+        return None
     by = tx.by_scheduler(f"duplicate round {data.game}/{data.round} closed")
     if not close_round_row(tx.db, rnd, outcome.board_after, outcome.tops, by, event.id):
         return closed_answer(tx, event, game, rnd)
@@ -330,16 +337,22 @@ async def close_round(app: App, slug: str, round_no: int | None = None, *,
                       game: int | None = None, lexicon_dir: Path | None = None
                       ) -> RoundClosed | Reply:
     """The three phases: `RoundClosed`, or the refusal's Reply. The move generator and the
-    lexicon's first load run in a worker thread."""
-    data = await app.run(read_close, slug, round_no, game)
-    if not isinstance(data, CloseInput):
-        return data
-    try:
-        lexicon = await asyncio.to_thread(_lexicon, data, lexicon_dir)
-    except (OSError, ValueError) as exc:
-        return Refusal("duplicate.online.lexicon_failed", reason=str(exc)).reply
-    outcome = await asyncio.to_thread(compute_close, data, lexicon)
-    return await app.run(write_close, data, outcome)
+    lexicon's first load run in a worker thread. A slip that came in meanwhile makes it
+    compute again (the tops are cached: only the slips are scored again); after
+    `ATTEMPTS` such rounds the last one runs in a single transaction."""
+    for _ in range(ATTEMPTS):
+        data = await app.run(read_close, slug, round_no, game)
+        if not isinstance(data, CloseInput):
+            return data
+        try:
+            lexicon = await asyncio.to_thread(_lexicon, data, lexicon_dir)
+        except (OSError, ValueError) as exc:
+            return Refusal("duplicate.online.lexicon_failed", reason=str(exc)).reply
+        outcome = await asyncio.to_thread(compute_close, data, lexicon)
+        closed = await app.run(write_close, data, outcome)
+        if closed is not None:
+            return closed
+    return await app.run(close_in_tx, slug, round_no, game, lexicon_dir)
 
 
 def close_in_tx(tx: Tx, slug: str, round_no: int | None = None, game: int | None = None,
@@ -349,4 +362,6 @@ def close_in_tx(tx: Tx, slug: str, round_no: int | None = None, game: int | None
     data = read_close(tx, slug, round_no, game)
     if not isinstance(data, CloseInput):
         return data
-    return write_close(tx, data, compute_close(data, _lexicon(data, lexicon_dir)))
+    closed = write_close(tx, data, compute_close(data, _lexicon(data, lexicon_dir)))
+    assert closed is not None  # one transaction: no slip can come in between
+    return closed

@@ -203,3 +203,18 @@ async def test_a_player_who_left_scores_0_for_the_remaining_rounds(
     mine = next(s for s in closed.scores if s.player_id == leaver)
     assert (mine.outcome, mine.points) == ("left", 0)
     assert mine.rule == duplicate_profile("cas-duplicate").slips.left_rule
+
+
+async def test_a_slip_stored_while_the_close_computes_is_scored_too(
+        app: App, words: Path, clock: ManualClock) -> None:
+    slug = await played(app, words, clock)
+    data = await app.run(read_close, slug, 1)
+    assert isinstance(data, CloseInput)
+    outcome = compute_close(data, read_lexicon(str(words), words.parent))
+    await app.run(submit_slip, slug, "8H KOS", received_at=clock.now(), round_no=1,
+                  player="5", declared=1, source="arbiter")  # handed in on time, stored now
+    assert await app.run(write_close, data, outcome) is None  # nothing written
+    assert count(app, "dup_scores") == 0
+    closed = await close_round(app, slug, 1)
+    assert isinstance(closed, RoundClosed)
+    assert (closed.scores[4].outcome, closed.scores[4].points) == ("declared-lower", 1)
