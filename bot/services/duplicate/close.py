@@ -6,7 +6,8 @@ replays exactly once:
 2. `compute_close(data, lexicon)`: pure, OFF the store's thread (`asyncio.to_thread`): the
    tops (003 r. 5–9), every slip checked and scored (004 §6; 003 r. 19, 41–45);
 3. `write_close(tx, data, outcome)`: a second transaction guarded by "the round is still open
-   and its board unchanged" (`close_round_row`): the scores, the announcements (the top and
+   and its board unchanged" (`close_round_row`) — and by "no slip came in since phase 1" (else
+   it writes nothing and the close computes again): the scores, the announcements (the top and
    the new board — the last top of a part withheld until the next part, 003 r. 22 — each
    player's evaluation by DM, "N of M found the top", standings after a part, 003 r. 24), and
    online the timer opening the next round. A second close finds the round closed and writes
