@@ -47,7 +47,7 @@ from bot.store.duplicate import (
 from bot.store.timers import add_timer
 from bot.store.times import to_text
 from rules.duplicate import Slip, duplicate_profile, score_round
-from rules.duplicate.board import parse_board
+from rules.duplicate.board import Board, parse_board
 from rules.duplicate.errors import DuplicateError
 from rules.duplicate.tiles import TileSet
 from rules.duplicate.validate import score_move
@@ -185,7 +185,6 @@ def compute_close(data: CloseInput, lexicon: LoadedLexicon) -> CloseOutcome:
     """Phase 2 (pure; see the module): the tops in 003 r. 5–9's order (the first goes on the
     board, 003 r. 10) and every player's round score (`rules.duplicate.score_round`)."""
     tiles = TileSet.load(data.tiles)
-    profile = duplicate_profile(data.profile)
     board = parse_board(data.board_before, frozenset(tiles.letters), tiles.blank_letters)
     found = tops_of(data.board_before, data.rack, lexicon, data.tiles, data.profile)
     tops = {"lexicon": lexicon.id, "count": found.count, "top_score": found.score,
@@ -194,11 +193,19 @@ def compute_close(data: CloseInput, lexicon: LoadedLexicon) -> CloseOutcome:
     if found.tops:
         after = board.place({(r, c): (letter, blank) for r, c, letter, blank
                              in found.tops[0].tiles})
+    scores = score_slips(data, board, tiles, lexicon)
+    return CloseOutcome(tops, after.text(), scores)
+
+
+def score_slips(data: CloseInput, board: Board, tiles: TileSet, lexicon: LoadedLexicon
+                ) -> tuple[PlayerScore, ...]:
+    """Every player's round score from the round's slips (`rules.duplicate.score_round`),
+    each with the engine's findings about his slips."""
     judged = [_judge(data, s, board, tiles, lexicon) for s in data.slips]
     rules_slips = [j for j, _ in judged]
     findings = {s.slip_id: f for s, (_, f) in zip(data.slips, judged, strict=True)}
-    names = [str(p) for p in data.players]
-    scored = score_round(data.round, names, rules_slips, profile,
+    scored = score_round(data.round, [str(p) for p in data.players], rules_slips,
+                         duplicate_profile(data.profile),
                          left={str(p): r for p, r in data.left.items()})
     by_slip = {id(j): s for j, s in zip(rules_slips, data.slips, strict=True)}
     scores = []
@@ -209,7 +216,32 @@ def compute_close(data: CloseInput, lexicon: LoadedLexicon) -> CloseOutcome:
         scores.append(PlayerScore(player, score.points, score.outcome, score.rule, score.reason,
                                   counted.slip_id if counted else None,
                                   counted.text if counted else None, {"slips": mine}))
-    return CloseOutcome(tops, after.text(), tuple(scores))
+    return tuple(scores)
+
+
+def rescore_straggler(tx: Tx, slug: str, rnd: DupRound, player_id: int) -> PlayerScore:
+    """A slip Discord received before the deadline that reached the store after the close
+    (003 r. 19: the time of receipt decides): the player's round score again with it, as the
+    next score version, and his evaluation by DM. The board and the tops stay."""
+    event = event_of(tx.db, slug)
+    game = game_by_id(tx.db, rnd.game_id)
+    mine = tuple(SlipInput(s.id, s.player_id, s.text, s.declared, s.received_at)
+                 for s in list_slips(tx.db, rnd.id) if s.player_id == player_id)
+    data = CloseInput(slug, event.id, game.number, game.id, rnd.number, rnd.id, rnd.rack,
+                      rnd.board_before, rnd.deadline, event.settings.profile,
+                      event.settings.tiles, event.settings.lexicon, event.settings.lexicon_id,
+                      (player_id,), {}, mine)
+    tiles = TileSet.load(data.tiles)
+    board = parse_board(data.board_before, frozenset(tiles.letters), tiles.blank_letters)
+    (score,) = score_slips(data, board, tiles, _lexicon(data, None))
+    by = tx.by_player(player_id, "/tah received before the deadline (003 r. 19)")
+    add_score(tx.db, rnd, player_id, by, slip_id=score.slip_id, outcome=score.outcome,
+              points=score.points, rule=score.rule, reason=score.reason, verdict=score.verdict)
+    direct(tx, player_id, "duplicate.online.evaluation", game=game.number, round=rnd.number,
+           move=score.move or t("duplicate.online.no_move"), points=score.points,
+           outcome=score.outcome, reason=score.reason or "",
+           why=why_text(score.outcome, score.reason, finding_of(score)), rule=score.rule)
+    return score
 
 
 def _judge(data: CloseInput, slip: SlipInput, board: Any, tiles: TileSet,

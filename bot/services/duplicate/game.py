@@ -44,9 +44,6 @@ NEXT_ROUND = "dup_next_round"
 TOPS = "dup_tops"  # the move generator started as the round opens (003 r. 17)
 GAME_START = "dup_game_start"  # online: a game's start time
 KINDS = (WARNING, DEADLINE, NEXT_ROUND, TOPS, GAME_START)
-#: the deadline timer fires this long after the deadline: a slip Discord received before the
-#: deadline (its interaction's time, 003 r. 19) may reach the store a moment after it
-CLOSE_GRACE = timedelta(seconds=5)
 RACK_TEXT_LIMIT = 20  # a typed rack longer than this is no rack: one line, nothing read
 
 
@@ -177,8 +174,8 @@ def _schedule(tx: Tx, event: Event, game: DupGame, rnd: DupRound) -> None:
     if event.settings.warning_seconds and warning > tx.now:
         add_timer(tx.db, WARNING, f"{base}:{WARNING}", warning, by, tournament_id=event.id,
                   payload=payload)
-    add_timer(tx.db, DEADLINE, f"{base}:{DEADLINE}", rnd.deadline + CLOSE_GRACE, by,
-              tournament_id=event.id, payload=payload)
+    add_timer(tx.db, DEADLINE, f"{base}:{DEADLINE}", rnd.deadline, by, tournament_id=event.id,
+              payload=payload)
 
 
 def end_game(tx: Tx, event: Event, game: DupGame, last_round: int, reason: str, rule: str

@@ -11,7 +11,6 @@ from bot.clock import ManualClock
 from bot.services.app import App
 from bot.services.duplicate.context import tile_set
 from bot.services.duplicate.game import (
-    CLOSE_GRACE,
     DEADLINE,
     WARNING,
     GameStarted,
@@ -59,8 +58,8 @@ async def test_online_round_one_is_the_seeded_draw_with_its_timers(
     assert started.opened.rack == "".join(expected.rack)
     assert (started.opened.deadline - clock.now()).total_seconds() == 120
     timers = {t.kind: t.due_at for t in app.store.read_sync(list_timers, world.tournament.id)}
-    assert timers[DEADLINE] == started.opened.deadline + CLOSE_GRACE
-    assert (started.opened.deadline - timers[WARNING]).total_seconds() == 20
+    assert timers[DEADLINE] == started.opened.deadline
+    assert (timers[DEADLINE] - timers[WARNING]).total_seconds() == 20
     opened = next(m for w, _, m in notifier.sent if m.key == "duplicate.online.round_open")
     assert opened.params["image"] == {"board": Board.empty().text(), "highlight": [],
                                       "tiles": "cas-100", "rack": started.opened.rack}
