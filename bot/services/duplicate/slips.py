@@ -162,13 +162,15 @@ def _round(tx: Tx, event: Event, round_no: int | None, straggler_at: datetime | 
     Discord slip received by its deadline (`straggler_at`): the close ran before it arrived."""
     if round_no is None:
         live = open_rounds(tx.db, event.id)
-        if live:
+        if live and (straggler_at is None or straggler_at >= live[-1].opened_at):
             return live[-1], game_by_id(tx.db, live[-1].game_id).number
         games = list_games(tx.db, event.id)
-        last = list_rounds(tx.db, games[-1].id)[-1:] if games else []
-        if not (last and straggler_at is not None and straggler_at <= last[0].deadline):
+        played = list_rounds(tx.db, games[-1].id) if games and straggler_at else []
+        sent_in = [r for r in played if straggler_at and r.opened_at <= straggler_at
+                   <= r.deadline]
+        if not sent_in:
             raise Refusal("duplicate.online.no_open_round")
-        return last[0], games[-1].number
+        return sent_in[-1], games[-1].number
     game = game_of(tx.db, event)
     rnd = round_of(tx.db, game, round_no)
     if not rnd.is_open and (straggler_at is None or straggler_at > rnd.deadline):
