@@ -427,6 +427,153 @@ def _outbox_reports_and_lease(db: Database) -> None:
     )
 
 
+DUP_MODES = ("online", "hall")
+DUP_GAME_STATES = ("running", "preliminary", "final")
+DUP_RACK_SOURCES = ("seed", "arbiter")
+DUP_SLIP_SOURCES = ("discord", "arbiter", "csv")
+DUP_CLAIMS = ("wrongly-accepted", "wrongly-rejected")
+DUP_PROTEST_STATES = ("pending", "upheld", "rejected")
+#: duplicate tables whose rows never change
+DUP_APPEND_ONLY = ("dup_scores", "dup_corrections")
+
+
+@MIGRATIONS(name="0006_duplicate")
+def _duplicate(db: Database) -> None:
+    """Duplicate Scrabble (issue 24): an event's settings, its games (the rack seed and its
+    commitment), rounds (rack, deadline, boards before/after, the tops), slips as handed in,
+    every round score as an append-only version (a correction adds one, 004 §5D), protests and
+    the corrections they lead to. A closed round is frozen by the database: a second close,
+    a crash's replay or a hand-written query cannot close or re-board it again."""
+    _run(
+        db,
+        [
+            f"""CREATE TABLE dup_events (
+                tournament_id INTEGER PRIMARY KEY REFERENCES tournaments(id),
+                profile TEXT NOT NULL CHECK (profile <> ''),
+                lexicon TEXT NOT NULL CHECK (lexicon <> ''),
+                lexicon_id TEXT NOT NULL CHECK (lexicon_id <> ''),
+                tiles TEXT NOT NULL CHECK (tiles <> ''),
+                move_seconds INTEGER NOT NULL CHECK (move_seconds > 0),
+                warning_seconds INTEGER NOT NULL CHECK (warning_seconds >= 0
+                                                        AND warning_seconds < move_seconds),
+                {_json('part_rounds', '[]')},
+                games INTEGER NOT NULL DEFAULT 1 CHECK (games >= 1),
+                mode TEXT NOT NULL {_one_of('mode', DUP_MODES)},
+                pause_seconds INTEGER NOT NULL DEFAULT 0 CHECK (pause_seconds >= 0),
+                {_json('starts', '[]')},
+                created_at TEXT NOT NULL
+            ) STRICT""",
+            f"""CREATE TABLE dup_games (
+                id INTEGER PRIMARY KEY,
+                tournament_id INTEGER NOT NULL REFERENCES dup_events(tournament_id),
+                number INTEGER NOT NULL CHECK (number >= 1),
+                seed TEXT NOT NULL CHECK (length(seed) >= 32),
+                commitment TEXT NOT NULL CHECK (length(commitment) = 64),
+                state TEXT NOT NULL DEFAULT 'running' {_one_of('state', DUP_GAME_STATES)},
+                started_at TEXT NOT NULL,
+                ended_at TEXT,
+                ended_rule TEXT,
+                final_at TEXT,
+                UNIQUE (tournament_id, number)
+            ) STRICT""",
+            f"""CREATE TABLE dup_rounds (
+                id INTEGER PRIMARY KEY,
+                game_id INTEGER NOT NULL REFERENCES dup_games(id),
+                number INTEGER NOT NULL CHECK (number >= 1),
+                part INTEGER NOT NULL CHECK (part >= 1),
+                rack TEXT NOT NULL CHECK (rack <> ''),
+                source TEXT NOT NULL {_one_of('source', DUP_RACK_SOURCES)},
+                {_json('draw', '{}')},
+                {_json('bag', '{}')},
+                opened_at TEXT NOT NULL,
+                deadline TEXT NOT NULL CHECK (deadline > opened_at),
+                closed_at TEXT,
+                board_before TEXT NOT NULL,
+                board_after TEXT,
+                {_json('tops', '{}')},
+                UNIQUE (game_id, number),
+                CHECK ((closed_at IS NULL) = (board_after IS NULL))
+            ) STRICT""",
+            """CREATE TRIGGER dup_rounds_closed_frozen BEFORE UPDATE ON dup_rounds
+                WHEN OLD.closed_at IS NOT NULL
+                BEGIN SELECT RAISE(ABORT, 'a closed duplicate round never changes again'); END""",
+            """CREATE TRIGGER dup_rounds_no_delete BEFORE DELETE ON dup_rounds
+                BEGIN SELECT RAISE(ABORT, 'duplicate rounds are never deleted'); END""",
+            f"""CREATE TABLE dup_slips (
+                id INTEGER PRIMARY KEY,
+                round_id INTEGER NOT NULL REFERENCES dup_rounds(id),
+                player_id INTEGER NOT NULL REFERENCES players(id),
+                text TEXT NOT NULL CHECK (text <> '' AND length(text) <= 200),
+                coord TEXT NOT NULL,
+                word TEXT NOT NULL,
+                declared INTEGER CHECK (declared IS NULL OR declared >= 0),
+                received_at TEXT NOT NULL,
+                recorded_at TEXT NOT NULL,
+                source TEXT NOT NULL {_one_of('source', DUP_SLIP_SOURCES)},
+                {_ACTOR},
+                replaced_by INTEGER REFERENCES dup_slips(id)
+            ) STRICT""",
+            "CREATE INDEX dup_slips_by_round ON dup_slips (round_id, player_id, id)",
+            # a slip is evidence: only its `replaced_by` is ever set, and only once
+            """CREATE TRIGGER dup_slips_append_only BEFORE UPDATE ON dup_slips
+                WHEN OLD.replaced_by IS NOT NULL OR NEW.id IS NOT OLD.id
+                  OR NEW.round_id IS NOT OLD.round_id OR NEW.player_id IS NOT OLD.player_id
+                  OR NEW.text IS NOT OLD.text OR NEW.coord IS NOT OLD.coord
+                  OR NEW.word IS NOT OLD.word OR NEW.declared IS NOT OLD.declared
+                  OR NEW.received_at IS NOT OLD.received_at OR NEW.source IS NOT OLD.source
+                BEGIN SELECT RAISE(ABORT, 'a slip is never changed, only replaced'); END""",
+            """CREATE TRIGGER dup_slips_no_delete BEFORE DELETE ON dup_slips
+                BEGIN SELECT RAISE(ABORT, 'slips are never deleted'); END""",
+            f"""CREATE TABLE dup_scores (
+                id INTEGER PRIMARY KEY,
+                round_id INTEGER NOT NULL REFERENCES dup_rounds(id),
+                player_id INTEGER NOT NULL REFERENCES players(id),
+                version INTEGER NOT NULL CHECK (version >= 1),
+                slip_id INTEGER REFERENCES dup_slips(id),
+                outcome TEXT NOT NULL CHECK (outcome <> ''),
+                points INTEGER NOT NULL CHECK (points >= 0),
+                rule TEXT NOT NULL CHECK (rule <> ''),
+                reason TEXT,
+                {_json('verdict', '{}')},
+                at TEXT NOT NULL,
+                {_ACTOR},
+                UNIQUE (round_id, player_id, version)
+            ) STRICT""",
+            f"""CREATE TABLE dup_protests (
+                id INTEGER PRIMARY KEY,
+                game_id INTEGER NOT NULL REFERENCES dup_games(id),
+                round_no INTEGER NOT NULL CHECK (round_no >= 1),
+                player_id INTEGER NOT NULL REFERENCES players(id),
+                word TEXT NOT NULL CHECK (word <> '' AND length(word) <= 40),
+                claim TEXT NOT NULL {_one_of('claim', DUP_CLAIMS)},
+                reason TEXT NOT NULL CHECK (length(reason) <= 1000),
+                filed_at TEXT NOT NULL,
+                status TEXT NOT NULL DEFAULT 'pending' {_one_of('status', DUP_PROTEST_STATES)},
+                decided_at TEXT,
+                decided_by TEXT,
+                decision TEXT,
+                CHECK ((status = 'pending') = (decided_at IS NULL))
+            ) STRICT""",
+            """CREATE TRIGGER dup_protests_decided_once BEFORE UPDATE ON dup_protests
+                WHEN OLD.status <> 'pending'
+                BEGIN SELECT RAISE(ABORT, 'a protest is decided once (003 r. 29)'); END""",
+            f"""CREATE TABLE dup_corrections (
+                id INTEGER PRIMARY KEY,
+                game_id INTEGER NOT NULL REFERENCES dup_games(id),
+                round_no INTEGER CHECK (round_no IS NULL OR round_no >= 1),
+                word TEXT NOT NULL CHECK (word <> ''),
+                {_flag('accepted')},
+                reason TEXT NOT NULL,
+                rule TEXT NOT NULL,
+                protest_id INTEGER REFERENCES dup_protests(id),
+                at TEXT NOT NULL,
+                {_ACTOR}
+            ) STRICT""",
+            *(statement for table in DUP_APPEND_ONLY for statement in _append_only(table)),
+        ],
+    )
+
+
 def migrate(db: Database) -> list[str]:
     """Apply every pending migration; returns the names applied (empty when up to date)."""
     pending = [migration.name for migration in MIGRATIONS.pending(db)]

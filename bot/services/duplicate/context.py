@@ -1,0 +1,114 @@
+"""What every duplicate use case looks up first: the event, its game, its round, the player,
+the rules (game profile, tile set) — each refused with one Slovak line when it is not there."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from sqlite_utils import Database
+
+from bot.services.replies import Refusal
+from bot.store import NotFoundError, Tournament
+from bot.store.duplicate import (
+    DupEvent,
+    DupGame,
+    DupRound,
+    get_event,
+    get_game,
+    get_round,
+    list_games,
+)
+from bot.store.entries import get_entry, list_entries
+from bot.store.players import find_player_by_discord, get_player
+from bot.store.rows import Entry, Player
+from bot.store.tournaments import get_tournament_by_slug
+from rules.duplicate import DuplicateProfile, duplicate_profile
+from rules.duplicate.tiles import TileSet
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    tournament: Tournament
+    settings: DupEvent
+
+    @property
+    def id(self) -> int:
+        return self.tournament.id
+
+    @property
+    def profile(self) -> DuplicateProfile:
+        return duplicate_profile(self.settings.profile)
+
+    @property
+    def tiles(self) -> TileSet:
+        return tile_set(self.settings.tiles)
+
+
+@cache
+def tile_set(name: str) -> TileSet:
+    return TileSet.load(name)
+
+
+def event_of(db: Database, slug: str) -> Event:
+    """The duplicate event `slug`; Refusal when there is no such tournament or it is not a
+    duplicate one."""
+    try:
+        tournament = get_tournament_by_slug(db, slug)
+    except NotFoundError:
+        raise Refusal("duplicate.online.no_event", slug=slug) from None
+    settings = get_event(db, tournament.id)
+    if settings is None:
+        raise Refusal("duplicate.online.not_duplicate", slug=slug)
+    return Event(tournament, settings)
+
+
+def game_of(db: Database, event: Event, number: int | None = None) -> DupGame:
+    """Game `number`, or (None) the latest one started; Refusal when there is none."""
+    if number is None:
+        games = list_games(db, event.id)
+        if not games:
+            raise Refusal("duplicate.online.no_game", slug=event.tournament.slug)
+        return games[-1]
+    game = get_game(db, event.id, number)
+    if game is None:
+        raise Refusal("duplicate.online.no_such_game", slug=event.tournament.slug, game=number)
+    return game
+
+
+def round_of(db: Database, game: DupGame, number: int) -> DupRound:
+    rnd = get_round(db, game.id, number)
+    if rnd is None:
+        raise Refusal("duplicate.online.no_round", game=game.number, round=number)
+    return rnd
+
+
+def players_of(db: Database, event: Event) -> list[tuple[Entry, Player]]:
+    """The event's entrants (withdrawn and excluded ones too: they left, 004 §7), by number."""
+    return [(e, get_player(db, e.player_id)) for e in list_entries(db, event.id)]
+
+
+def player_by_discord(db: Database, event: Event, discord_id: int) -> Player:
+    """The entrant using this Discord account; Refusal when he is none."""
+    player = find_player_by_discord(db, discord_id)
+    if player is None or get_entry(db, event.id, player.id) is None:
+        raise Refusal("duplicate.online.not_in_event", who=str(discord_id),
+                      event=event.tournament.name)
+    return player
+
+
+def player_by_label(db: Database, event: Event, label: str) -> Player:
+    """The entrant an arbiter names: his registration number (the slip's "číslo hráča",
+    003 r. 38), his name or herna nick (case ignored). Refusal when none or several match."""
+    text = label.strip()
+    entrants = players_of(db, event)
+    if text.isdigit():
+        found = [p for e, p in entrants if e.registration_no == int(text)]
+    else:
+        key = text.casefold()
+        found = [p for _, p in entrants
+                 if key in (p.name.casefold(), p.herna_nick.casefold())]
+    if len(found) != 1:
+        raise Refusal("duplicate.online.not_in_event", who=text[:60],
+                      event=event.tournament.name)
+    return found[0]

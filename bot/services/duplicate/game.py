@@ -1,0 +1,228 @@
+"""Starting a duplicate game and opening its rounds (issue 24 items 2–5; 003 r. 11–18).
+
+`start_game`: a fresh seed from `secrets`, its commitment announced before round 1 (the racks
+are provably fair: `rules.duplicate.racks`); online, round 1 opens at once.
+`open_round`: the next round's rack — drawn from the seed (`draw_rack`: the bag after the
+previous top, the leave kept) or typed by the arbiter (`check_rack`, 003 r. 11) — its deadline
+(now + move time, 003 r. 15), online its timers (the warning, 003 r. 18; the deadline), and the
+announcement with the board image's data. A draw that ends the game (004 §5B, §8.2) ends it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.i18n import t
+from bot.services.app import Tx
+from bot.services.duplicate.context import Event, event_of, game_of
+from bot.services.outbox import Timely
+from bot.services.replies import Refusal
+from bot.store import TournamentStatus
+from bot.store.duplicate import (
+    DupGame,
+    DupRound,
+    add_game,
+    add_round,
+    list_games,
+    list_rounds,
+    set_game_state,
+)
+from bot.store.timers import add_timer
+from bot.store.tournaments import set_status
+from rules.duplicate import check_rack, commit, draw_rack
+from rules.duplicate.board import Board
+from rules.duplicate.tiles import BLANK
+
+#: timer kinds of a duplicate event (bot.services.timers dispatches them here)
+WARNING = "dup_warning"
+DEADLINE = "dup_deadline"
+NEXT_ROUND = "dup_next_round"
+KINDS = (WARNING, DEADLINE, NEXT_ROUND)
+RACK_TEXT_LIMIT = 20  # a typed rack longer than this is no rack: one line, nothing read
+
+
+@dataclass(frozen=True, slots=True)
+class RoundOpened:
+    game: int
+    round: int
+    part: int
+    rack: str  # sorted, '?' a blank
+    deadline: datetime
+    board: str  # the board the rack is played on (15 lines)
+    source: str  # seed | arbiter
+    draw_rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    game: int
+    after_round: int  # the last round played
+    reason: str  # catalogue duplicate.draw.<reason> (empty, one-kind) or "no-move"
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    game: int
+    commitment: str
+    opened: RoundOpened | GameEnded | None  # online: round 1; in a hall the arbiter opens it
+
+
+def start_game(tx: Tx, slug: str, *, seed: str | None = None) -> GameStarted:
+    """Start the event's next game: a fresh secret seed (`seed` only for rehearsals and tests),
+    its commitment announced (the seed is revealed when the game is final). Online, round 1
+    opens in the same transaction; in a hall the arbiter opens it (`open_round`)."""
+    event = event_of(tx.db, slug)
+    games = list_games(tx.db, event.id)
+    if games and games[-1].state == "running":
+        raise Refusal("duplicate.online.game_running", game=games[-1].number)
+    if len(games) >= event.settings.games:
+        raise Refusal("duplicate.online.no_more_games", games=event.settings.games)
+    seed = seed or secrets.token_hex(32)
+    commitment = commit(seed)
+    game = add_game(tx.db, event.id, len(games) + 1, seed, commitment,
+                    tx.by_admin("duplicate", "game start"))
+    if event.tournament.status is not TournamentStatus.RUNNING:
+        set_status(tx.db, event.id, TournamentStatus.RUNNING, tx.by_scheduler("duplicate game"))
+    tx.announce(event.id, "duplicate.online.game_start", game=game.number,
+                commitment=commitment, rule="003 r. 11; issue 24 (provably fair racks)")
+    opened = _open(tx, event, game, None) if event.settings.mode == "online" else None
+    return GameStarted(game.number, commitment, opened)
+
+
+def open_round(tx: Tx, slug: str, *, rack: str | None = None, round_no: int | None = None,
+               game: int | None = None) -> RoundOpened | GameEnded:
+    """Open the next round of the running game: `rack` as the arbiter typed it (checked
+    against the bag and the leave, 003 r. 11–13) or drawn from the seed. `round_no`, when
+    given, must be the next round (the hall CLI names it). Refusals: no running game, the
+    previous round still open, a wrong round number, a rack that cannot be."""
+    event = event_of(tx.db, slug)
+    dup_game = game_of(tx.db, event, game)
+    return _open(tx, event, dup_game, rack, round_no)
+
+
+def _open(tx: Tx, event: Event, game: DupGame, typed: str | None,
+          round_no: int | None = None) -> RoundOpened | GameEnded:
+    if game.state != "running":
+        raise Refusal("duplicate.online.game_over", game=game.number)
+    rounds = list_rounds(tx.db, game.id)
+    prev = rounds[-1] if rounds else None
+    if prev is not None and prev.is_open:
+        raise Refusal("duplicate.online.round_still_open", round=prev.number)
+    number = prev.number + 1 if prev else 1
+    if round_no is not None and round_no != number:
+        raise Refusal("duplicate.online.wrong_round", round=round_no, next=number)
+    tiles, profile = event.tiles, event.profile
+    bag = dict(prev.bag) if prev else dict(tiles.bag)
+    leave = leave_of(prev)
+    board = prev.board_after if prev and prev.board_after else Board.empty().text()
+    if typed is not None:
+        if len(typed) > RACK_TEXT_LIMIT:
+            raise Refusal("duplicate.online.rack_too_long", n=len(typed))
+        check = check_rack(typed, tiles.bag, bag, leave, tiles.rack_vowels, profile, number)
+        if not check.ok:
+            problem = check.problems[0]
+            raise Refusal("duplicate.online.rack_refused", rule=problem.rule,
+                          reason=t(f"duplicate.racks.{problem.code}", **problem.params))
+        rack, left, source = check.rack, dict(check.bag), "arbiter"
+        draw: dict[str, Any] = {"outcome": "drawn", "rule": profile.racks.rule, "rejected": []}
+    else:
+        drawn = draw_rack(game.seed, number, bag, leave, tiles.rack_vowels, profile)
+        if drawn.ended:
+            return end_game(tx, event, game, number - 1, drawn.outcome, drawn.rule)
+        rack, left, source = drawn.rack, dict(drawn.bag), "seed"
+        draw = {"outcome": drawn.outcome, "rule": drawn.rule,
+                "rejected": ["".join(r) for r in drawn.rejected]}
+    deadline = tx.now + timedelta(seconds=event.settings.move_seconds)
+    rnd = add_round(tx.db, game, tx.by_admin("duplicate", f"round {number}"), number=number,
+                    part=event.settings.part_of(number), rack="".join(rack), source=source,
+                    draw=draw, bag=left, deadline=deadline, board_before=board)
+    if event.settings.mode == "online":
+        _schedule(tx, event, game, rnd)
+    if prev is not None and event.settings.last_of_part(prev.number):
+        announce_top(tx, event, game, prev, withheld_until_now=True)  # 003 r. 22
+    tx.announce(event.id, "duplicate.online.round_open", timely=Timely(event.id, until=deadline),
+                game=game.number, round=number, part=rnd.part, rack=rnd.rack,
+                values=rack_values(event, rnd.rack), deadline=deadline,
+                seconds=event.settings.move_seconds, rule="003 r. 14–15",
+                image=image(event, board, rnd.rack, highlight_of(prev)))
+    return RoundOpened(game.number, number, rnd.part, rnd.rack, deadline, board, source,
+                       str(draw["rule"]))
+
+
+def _schedule(tx: Tx, event: Event, game: DupGame, rnd: DupRound) -> None:
+    by = tx.by_scheduler(f"duplicate round {game.number}/{rnd.number}")
+    payload = {"game": game.number, "round": rnd.number}
+    base = f"{event.tournament.slug}:dup:g{game.number}:r{rnd.number}"
+    warning = rnd.deadline - timedelta(seconds=event.settings.warning_seconds)
+    if event.settings.warning_seconds and warning > tx.now:
+        add_timer(tx.db, WARNING, f"{base}:{WARNING}", warning, by, tournament_id=event.id,
+                  payload=payload)
+    add_timer(tx.db, DEADLINE, f"{base}:{DEADLINE}", rnd.deadline, by, tournament_id=event.id,
+              payload=payload)
+
+
+def end_game(tx: Tx, event: Event, game: DupGame, last_round: int, reason: str, rule: str
+             ) -> GameEnded:
+    """The game is over (the tiles ran out, only one kind is left, or no scoring move):
+    preliminary results, the protest window open (003 r. 25–27). Announced once (guarded by
+    the game's state)."""
+    moved = set_game_state(tx.db, game, "preliminary", tx.by_scheduler(reason),
+                           ended_rule=rule)
+    if moved is not None:
+        # imported here: the results module reads rounds through this one
+        from bot.services.duplicate.results import announce_preliminary
+        announce_preliminary(tx, event, moved, reason, rule)
+    return GameEnded(game.number, last_round, reason, rule)
+
+
+def leave_of(rnd: DupRound | None) -> tuple[str, ...]:
+    """What stays on the rack after a round: its rack less the tiles its top laid."""
+    if rnd is None:
+        return ()
+    left = list(rnd.rack)
+    for tile in top_tiles(rnd):
+        left.remove(BLANK if tile[3] else str(tile[2]).upper())
+    return tuple(left)
+
+
+def top_tiles(rnd: DupRound | None) -> list[list[Any]]:
+    """The tiles the round's top laid ([row, col, letter, blank]…); [] before the close or
+    without a move."""
+    if rnd is None or not rnd.tops.get("tops"):
+        return []
+    return list(rnd.tops["tops"][0]["tiles"])
+
+
+def highlight_of(rnd: DupRound | None) -> list[list[int]]:
+    return [[int(r), int(c)] for r, c, *_ in top_tiles(rnd)]
+
+
+def image(event: Event, board: str, rack: str, highlight: list[list[int]]) -> dict[str, Any]:
+    """What the Discord side renders the board PNG from (bot/publish/board_image.py)."""
+    return {"board": board, "highlight": highlight, "tiles": event.tiles.name, "rack": rack}
+
+
+def rack_values(event: Event, rack: str) -> str:
+    """"A1 E1 K2 ?0 …": the rack with each tile's value (003 r. 14)."""
+    values = event.tiles.values
+    return " ".join(f"{ch}{0 if ch == BLANK else values.get(ch.lower(), 0)}" for ch in rack)
+
+
+def announce_top(tx: Tx, event: Event, game: DupGame, rnd: DupRound, *,
+                 withheld_until_now: bool = False) -> None:
+    """The round's top move on the channel with the board after it."""
+    tops = rnd.tops.get("tops") or []
+    first = tops[0] if tops else None
+    tx.announce(event.id, "duplicate.online.top" if first else "duplicate.online.no_top",
+                game=game.number, round=rnd.number,
+                coord=first["coord"] if first else "", word=first["word"] if first else "",
+                score=first["score"] if first else 0,
+                others=", ".join(f"{m['coord']} {m['word']}" for m in tops[1:4]),
+                delayed=withheld_until_now, rule="003 r. 5–10, 22" if withheld_until_now
+                else "003 r. 5–10",
+                image=image(event, rnd.board_after or rnd.board_before, "",
+                            highlight_of(rnd)))

@@ -1,0 +1,181 @@
+"""A player's slip (issue 24 items 2, 5, 9; 003 r. 38–45, 004 §4.3, §8.1).
+
+`submit_slip` records a move as handed in — from Discord (`/tah`, `received_at` = when Discord
+received the interaction), typed by the arbiter, or a line of a round's CSV — and answers with
+the slip as read ("8H SLOVO, 24 bodov"), NEVER whether it is valid: that is decided at the
+close. A later slip of the same player replaces the earlier one; what counts is the profile's
+(`slips.several`: the last, 003 r. 41; or none at all, 003 r. 42). Refused with one Slovak line
+and nothing stored: the round not open (closed, not yet opened), a player not in the event, a
+coordinate or word that cannot be read, a text of more than `TEXT_LIMIT` characters, a
+declared score that is not a number (or missing where the profile wants one, from Discord).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from bot.i18n import t
+from bot.services.app import Tx
+from bot.services.duplicate.context import (
+    Event,
+    event_of,
+    game_of,
+    player_by_discord,
+    player_by_label,
+    round_of,
+)
+from bot.services.replies import Refusal
+from bot.store.duplicate import DupRound, add_slip, game_by_id, open_rounds
+from bot.store.rows import Player
+from rules.duplicate.coords import format_coord
+from rules.duplicate.errors import DuplicateError
+from rules.duplicate.slip import parse_slip
+
+SOURCES = ("discord", "arbiter", "csv")
+TEXT_LIMIT = 60  # the longest move is "15O K " + 15 letters with parentheses: far below
+DECLARED_LIMIT = 9999
+CSV_LIMIT = 1_000_000  # characters of a round's CSV
+
+
+@dataclass(frozen=True, slots=True)
+class SlipReceipt:
+    """What the player (or the arbiter) is told: the slip as read, never its validity."""
+
+    slip_id: int
+    game: int
+    round: int
+    player_id: int
+    player: str
+    coord: str
+    word: str
+    declared: int | None
+    late: bool  # received after the deadline: it will score 0 (003 r. 19)
+    replaced: bool  # it replaces the player's earlier slip of the round
+    several_rule: str  # what a second slip does (the profile's 003 r. 41 / 42)
+    several: str  # last | none
+
+    @property
+    def line(self) -> str:
+        """"8H SLOVO, 24 bodov" (the declared score only when written)."""
+        key = "duplicate.online.slip_line_declared" if self.declared is not None \
+            else "duplicate.online.slip_line"
+        return t(key, coord=self.coord, word=self.word, n=self.declared or 0)
+
+
+def submit_slip(tx: Tx, slug: str, text: str, *, received_at: datetime,
+                round_no: int | None = None, discord_id: int | None = None,
+                player: str | None = None, declared: int | str | None = None,
+                source: str = "discord", late: bool | None = None) -> SlipReceipt:
+    """Record one slip of the open round (`round_no` None) or of round `round_no` of the
+    running game. The player is `discord_id`'s entrant, or `player` as the arbiter names him
+    (registration number, name or nick). `late`: the arbiter says the slip came after the
+    limit; None = judged by `received_at` against the deadline."""
+    if source not in SOURCES:
+        raise ValueError(f"source: one of {', '.join(SOURCES)}")
+    if len(text) > TEXT_LIMIT:
+        raise Refusal("duplicate.online.slip_too_long", n=len(text), limit=TEXT_LIMIT)
+    event = event_of(tx.db, slug)
+    rnd, game_no = _round(tx, event, round_no)
+    who = _player(tx, event, discord_id, player)
+    number = _declared(declared)
+    rule = event.profile.slips
+    if number is None and rule.declared == "required" and source == "discord":
+        raise Refusal("duplicate.online.declared_missing", rule=rule.declared_rule)
+    try:
+        parsed = parse_slip(text.strip(), event.tiles.blank_letters)
+    except DuplicateError as exc:
+        raise Refusal("duplicate.online.slip_unreadable",
+                      reason=t(f"duplicate.input.{exc.code}", **exc.params)) from None
+    word = text.split()[-1]
+    coord = format_coord(parsed.row, parsed.col, parsed.across)
+    stamp = _stamp(received_at, rnd, late)
+    is_late = stamp > rnd.deadline
+    by = tx.by_player(who.id, "/tah") if source == "discord" else tx.by_admin(
+        "arbiter", f"slip ({source})")
+    earlier = any(True for _ in _mine(tx, rnd, who.id))
+    slip = add_slip(tx.db, rnd, who.id, by, event.id, text=text.strip(), coord=coord,
+                    word=word, declared=number, received_at=stamp, source=source)
+    return SlipReceipt(slip.id, game_no, rnd.number, who.id, who.name, coord, word, number,
+                       is_late, earlier, rule.several_rule, rule.several)
+
+
+def submit_csv(tx: Tx, slug: str, round_no: int, content: str, *,
+               received_at: datetime) -> list[SlipReceipt]:
+    """A round's slips from CSV text: `hráč,ťah[,body]` a line (a header line whose first cell
+    is not a player is skipped). All or nothing: the first bad line refuses the whole file,
+    naming its line (`RIADOK n: …`)."""
+    if len(content) > CSV_LIMIT:
+        raise Refusal("duplicate.online.csv_too_long", n=len(content))
+    receipts: list[SlipReceipt] = []
+    reader = csv.reader(io.StringIO(content))
+    for line_no, cells in enumerate(reader, start=1):
+        cells = [c.strip() for c in cells]
+        if not any(cells):
+            continue
+        if line_no == 1 and cells[0].casefold() in ("hráč", "hrac", "player"):
+            continue
+        if len(cells) not in (2, 3):
+            raise Refusal("duplicate.online.csv_line", line=line_no,
+                          reason=t("duplicate.online.csv_cells"))
+        try:
+            receipts.append(submit_slip(
+                tx, slug, cells[1], received_at=received_at, round_no=round_no,
+                player=cells[0], declared=cells[2] if len(cells) == 3 and cells[2] else None,
+                source="csv", late=False))
+        except Refusal as refusal:
+            raise Refusal("duplicate.online.csv_line", line=line_no,
+                          reason=t(refusal.reply.key, **refusal.reply.params)) from None
+    return receipts
+
+
+def _stamp(received_at: datetime, rnd: DupRound, late: bool | None) -> datetime:
+    """When the slip counts as handed in: as received, or — the arbiter typing slips he
+    collected — at the limit (on time) or just after it (late)."""
+    if late is None:
+        return received_at
+    if late:
+        return max(received_at, rnd.deadline + timedelta(microseconds=1))
+    return min(received_at, rnd.deadline)
+
+
+def _mine(tx: Tx, rnd: DupRound, player_id: int) -> list[int]:
+    return [row[0] for row in tx.db.execute(
+        "SELECT id FROM dup_slips WHERE round_id = ? AND player_id = ?", [rnd.id, player_id])]
+
+
+def _round(tx: Tx, event: Event, round_no: int | None) -> tuple[DupRound, int]:
+    if round_no is None:
+        live = open_rounds(tx.db, event.id)
+        if not live:
+            raise Refusal("duplicate.online.no_open_round")
+        rnd = live[-1]
+        return rnd, game_by_id(tx.db, rnd.game_id).number
+    game = game_of(tx.db, event)
+    rnd = round_of(tx.db, game, round_no)
+    if not rnd.is_open:
+        raise Refusal("duplicate.online.round_closed", round=round_no, rule="003 r. 19-20")
+    return rnd, game.number
+
+
+def _player(tx: Tx, event: Event, discord_id: int | None, label: str | None) -> Player:
+    if discord_id is not None:
+        return player_by_discord(tx.db, event, discord_id)
+    if label is None or not label.strip():
+        raise Refusal("duplicate.online.no_player")
+    return player_by_label(tx.db, event, label)
+
+
+def _declared(value: int | str | None) -> int | None:
+    if value is None or isinstance(value, int):
+        number = value
+    else:
+        text = value.strip()
+        if not text.isdigit() or len(text) > 4:
+            raise Refusal("duplicate.online.declared_not_number", value=text[:20])
+        number = int(text)
+    if number is not None and not 0 <= number <= DECLARED_LIMIT:
+        raise Refusal("duplicate.online.declared_not_number", value=str(number))
+    return number
