@@ -43,7 +43,7 @@ def render_duplicate(report: DuplicateReport) -> str:
     css = "".join(files.joinpath(f).read_text(encoding="utf-8")
                   for f in ("style.css", "duplicate.css"))
     title = escape(report.name)
-    status = "final" if report.final else "preliminary"
+    status = report.status
     sections = [_section("poradie", t("duplicate_page.standings"), _standings(report))]
     nav = [("poradie", t("duplicate_page.standings"))]
     for game in report.games:

@@ -17,6 +17,8 @@ from bot.publish.report import Player, ReportError
 from rules.duplicate.board import SIZE
 from rules.duplicate.results import GameResult, Standing
 
+#: where an event's results stand (see `DuplicateReport`)
+STATUSES = ("running", "preliminary", "final")
 Square = tuple[int, int]  # (row, column), both 0–14, as rules.duplicate.board
 
 
@@ -76,22 +78,25 @@ class DuplicateGameReport:
 
 @dataclass(frozen=True, slots=True)
 class DuplicateReport:
-    """The whole event. `final`: the final results (003 r. 29) — else preliminary (r. 25),
-    still open to protests (r. 27). `standings`: `rules.duplicate.standings` over the games."""
+    """The whole event. `status`: "running" — a game is under way, its evaluated rounds shown
+    for information (003 r. 24); "preliminary" — played, open to protests (r. 25, 27);
+    "final" — the protests decided (r. 29). `standings`: `rules.duplicate.standings`."""
 
     name: str
     profile_title: str
     generated_at: datetime
-    final: bool
+    status: str  # STATUSES
     players: Mapping[str, Player]
     games: tuple[DuplicateGameReport, ...]
     standings: tuple[Standing, ...]
     standings_rule: str  # the profile's results rules, e.g. "003 r. 46–49"
-    status_rule: str  # "003 r. 29" for final results, "003 r. 25, 27" for preliminary ones
+    status_rule: str  # the rule of the status: "003 r. 24", "003 r. 25, 27", "003 r. 29"
     words_rule: str = "003 r. 26"  # the profile's: the approved/rejected words are published
     notes: tuple[str, ...] = field(default=())  # shown under the title (e.g. a withheld top)
 
     def __post_init__(self) -> None:
+        if self.status not in STATUSES:
+            raise ReportError(f"status {self.status!r} is none of {', '.join(STATUSES)}")
         named = set(self.players)
         scored = {p for g in self.games for p in g.result.game.players}
         scored |= {s.player for s in self.standings}

@@ -39,6 +39,7 @@ BOARDS = (_board(SLOVO), _board(SLOVO, KOLO), _board(SLOVO, KOLO, MAKY))
 
 
 def sample_duplicate(final: bool = True) -> DuplicateReport:
+    """The event with its final results, or (`final` False) its preliminary ones."""
     profile = duplicate_profile("cas-duplicate")
     players = ("anna", "boris", "cyril", "dana")
     slips = (
@@ -73,7 +74,7 @@ def sample_duplicate(final: bool = True) -> DuplicateReport:
         name="Pohár ČAS v duplikátnom scrabble — online 1",
         profile_title=profile.title,
         generated_at=datetime(2026, 11, 26, 19, 5, tzinfo=UTC),
-        final=final,
+        status="final" if final else "preliminary",
         players=names,
         games=(DuplicateGameReport(1, result, rounds, commit(SEED), SEED if final else None),),
         standings=tuple(standings([result], profile)),

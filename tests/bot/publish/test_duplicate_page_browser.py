@@ -93,4 +93,6 @@ def test_screenshots_at_phone_and_desktop_width(chromium, browser_args, site):
         ink, shades, pixels = ink_of(shots / name, (width, height))
         assert 0.02 < ink < 0.6, f"{name}: {ink:.1%} of the screen is dark: blank or unreadable"
         assert shades > 20, name  # anti-aliased text and the coloured board: many shades
+        title = [p for p in pixels[: 80 * width] if max(p) < 100]  # the title's dark text
+        assert len(title) > 200, name
     print(f"\nscreenshots of the duplicate page: {shots}")
