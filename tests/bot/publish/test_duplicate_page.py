@@ -12,7 +12,7 @@ from bs4 import BeautifulSoup
 from bot.publish.duplicate_page import render_duplicate, write_duplicate_page
 from bot.publish.duplicate_report import DuplicateRound, placed_squares
 from bot.publish.report import ReportError
-from rules.duplicate import verify
+from rules.duplicate import duplicate_profile, standings, verify
 
 from .duplicate_sample import BOARDS, EMPTY, SEED, XSS_NAME, sample_duplicate
 
@@ -129,3 +129,20 @@ def test_parts_that_do_not_fit_are_refused():
 def test_placed_squares_are_what_changed():
     assert placed_squares(EMPTY, BOARDS[0]) == {(7, c) for c in range(3, 8)}
     assert placed_squares(BOARDS[2], BOARDS[2]) == frozenset()
+
+
+def test_several_games_each_have_their_section_and_seed():
+    report = sample_duplicate()
+    game = report.games[0]
+    second = dataclasses.replace(game, number=2, seed=None)
+    both = dataclasses.replace(report, games=(game, second), standings=tuple(
+        standings([game.result, second.result], duplicate_profile("cas-duplicate"))))
+    soup = BeautifulSoup(render_duplicate(both), "lxml")
+    assert texts(soup, "main > section > h2") == ["Poradie", "1. partia", "2. partia",
+                                                  "Losovanie zásobníkov"]
+    ids = [el["id"] for el in soup.select("[id]")]
+    assert len(ids) == len(set(ids)) and "p2-kolo-3" in ids
+    assert texts(soup, ".seed h3") == ["1. partia", "2. partia"]
+    assert texts(soup, ".seed .hash")[3] == "Kľúč sa zverejní po skončení partie."
+    # the games' points are summed (003 r. 46–47)
+    assert texts(soup, "table.dup-standings tbody td.points")[0] == "148"
