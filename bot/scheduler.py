@@ -26,7 +26,7 @@ from apscheduler.triggers.cron import CronTrigger
 
 from bot.clock import BRATISLAVA
 from bot.services.app import App, Tx
-from bot.services.timers import handle_timer
+from bot.services.timers import handle_timer, prepare_timer
 from bot.store import SyncKind, Timer, due_timers, fire_timer, last_sync_run, next_due, record
 
 log = logging.getLogger(__name__)
@@ -92,6 +92,9 @@ class Scheduler:
 
     async def _fire_one(self, timer: Timer) -> bool:
         try:
+            # heavy work a timer can do before its claim, off the store's thread (a duplicate
+            # round's close); it is guarded, so a crash here leaves the timer to retry it
+            await prepare_timer(self.app, timer)
             outcome = await self.app.run(_fire, timer)
         except Exception as error:  # a bug in one timer must not stop the others
             log.exception("timer %s failed", timer.key)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from bot.services.app import Tx
+from bot.services.app import App, Tx
+from bot.services.duplicate import timers as duplicate_timers
 from bot.services.lifecycle import (
     apply_proposal,
     confirm_round,
@@ -84,6 +85,13 @@ def schedule_round_timers(tx: Tx, tournament: Tournament, rnd: Round) -> None:
                   payload={"round_no": rnd.number})
 
 
+async def prepare_timer(app: App, timer: Timer) -> None:
+    """What a timer does before it is claimed, outside the store's transaction (only the
+    duplicate deadline does anything: the round's close, guarded so it happens once)."""
+    if duplicate_timers.is_duplicate(timer):
+        await duplicate_timers.prepare(app, timer)
+
+
 def handle_timer(tx: Tx, timer: Timer) -> None:
     """Do a timer's work (the caller has claimed it in this transaction).
 
@@ -95,6 +103,9 @@ def handle_timer(tx: Tx, timer: Timer) -> None:
     by = tx.by_scheduler(f"timer {timer.kind}")
     if timer.tournament_id is None:
         record(tx.db, by, "timer.ignored", subject=timer.key, data={"why": "no tournament"})
+        return
+    if duplicate_timers.is_duplicate(timer):
+        duplicate_timers.handle(tx, timer)
         return
     t = get_tournament(tx.db, timer.tournament_id)
     round_no = timer.payload.get("round_no")

@@ -10,9 +10,8 @@ One use case, `check_word`, in one store transaction:
 3. while the tournament is running, the check is written to the audit log: who (the player, or
    the Discord account when it is nobody's), which word, the verdict and the lexicon's id.
 
-Who may be in a duplicate round is asked through `DuplicateRoundLookup` — the seam for the
-duplicate tables that do not exist yet (another issue): `open_duplicate_round` answers None
-until they do, so today the refusal never fires outside tests that plug in their own lookup.
+Who may be in a duplicate round is asked through `DuplicateRoundLookup`; the default,
+`open_duplicate_round`, asks the duplicate tables (issue 24).
 """
 
 from __future__ import annotations
@@ -28,6 +27,8 @@ from bot.services.app import App, Tx
 from bot.services.replies import Refusal, Reply
 from bot.store import ActorKind, Change, NotFoundError, TournamentStatus
 from bot.store.audit import record
+from bot.store.duplicate import game_by_id, open_rounds
+from bot.store.entries import get_entry
 from bot.store.players import find_player_by_discord
 from bot.store.tournaments import get_tournament_by_slug
 from rules.lexicon import Admissibility, Lexicon, LexiconError, WordVerdict, admissibility, judge
@@ -54,12 +55,18 @@ DuplicateRoundLookup = Callable[[Tx, int, int], str | None]
 
 
 def open_duplicate_round(tx: Tx, tournament_id: int, discord_id: int) -> str | None:
-    """The duplicate round the asker plays that is open now, if any.
-
-    Always None today: the store has no duplicate rounds yet (they come with duplicate
-    Scrabble, a later issue). When they exist this asks the store whether `discord_id`'s player
-    is seated in an open round of `tournament_id` and returns its label ("2. hra, 7. kolo")."""
-    del tx, tournament_id, discord_id
+    """The duplicate round the asker plays that is open now, if any: `discord_id`'s player is
+    an entrant (not withdrawn or excluded) of `tournament_id`, which has an open duplicate
+    round. Returns its label ("2. partia, 7. kolo")."""
+    player = find_player_by_discord(tx.db, discord_id)
+    if player is None:
+        return None
+    entry = get_entry(tx.db, tournament_id, player.id)
+    if entry is None or entry.out is not None:
+        return None
+    for rnd in open_rounds(tx.db, tournament_id):
+        game = game_by_id(tx.db, rnd.game_id)
+        return t("word.duplicate_round", game=game.number, round=rnd.number)
     return None
 
 

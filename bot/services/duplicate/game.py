@@ -18,6 +18,7 @@ from typing import Any
 from bot.i18n import t
 from bot.services.app import Tx
 from bot.services.duplicate.context import Event, event_of, game_of
+from bot.services.duplicate.results import announce_preliminary
 from bot.services.outbox import Timely
 from bot.services.replies import Refusal
 from bot.store import TournamentStatus
@@ -107,7 +108,7 @@ def open_round(tx: Tx, slug: str, *, rack: str | None = None, round_no: int | No
 def _open(tx: Tx, event: Event, game: DupGame, typed: str | None,
           round_no: int | None = None) -> RoundOpened | GameEnded:
     if game.state != "running":
-        raise Refusal("duplicate.online.game_over", game=game.number)
+        raise Refusal("duplicate.online.game_not_running", game=game.number)
     rounds = list_rounds(tx.db, game.id)
     prev = rounds[-1] if rounds else None
     if prev is not None and prev.is_open:
@@ -173,8 +174,6 @@ def end_game(tx: Tx, event: Event, game: DupGame, last_round: int, reason: str, 
     moved = set_game_state(tx.db, game, "preliminary", tx.by_scheduler(reason),
                            ended_rule=rule)
     if moved is not None:
-        # imported here: the results module reads rounds through this one
-        from bot.services.duplicate.results import announce_preliminary
         announce_preliminary(tx, event, moved, reason, rule)
     return GameEnded(game.number, last_round, reason, rule)
 
@@ -214,15 +213,20 @@ def rack_values(event: Event, rack: str) -> str:
 
 def announce_top(tx: Tx, event: Event, game: DupGame, rnd: DupRound, *,
                  withheld_until_now: bool = False) -> None:
-    """The round's top move on the channel with the board after it."""
+    """The round's top move on the channel with the board after it (003 r. 10); the tops of
+    equal score after it. `withheld_until_now`: the last top of a part, published as the next
+    part starts (003 r. 22)."""
     tops = rnd.tops.get("tops") or []
-    first = tops[0] if tops else None
-    tx.announce(event.id, "duplicate.online.top" if first else "duplicate.online.no_top",
-                game=game.number, round=rnd.number,
-                coord=first["coord"] if first else "", word=first["word"] if first else "",
-                score=first["score"] if first else 0,
-                others=", ".join(f"{m['coord']} {m['word']}" for m in tops[1:4]),
-                delayed=withheld_until_now, rule="003 r. 5–10, 22" if withheld_until_now
-                else "003 r. 5–10",
-                image=image(event, rnd.board_after or rnd.board_before, "",
-                            highlight_of(rnd)))
+    shown = image(event, rnd.board_after or rnd.board_before, "", highlight_of(rnd))
+    if not tops:
+        tx.announce(event.id, "duplicate.online.no_top", game=game.number, round=rnd.number,
+                    rule="003 r. 3", image=shown)
+        return
+    first = tops[0]
+    key = "duplicate.online.top_delayed" if withheld_until_now else "duplicate.online.top"
+    tx.announce(event.id, key, game=game.number, round=rnd.number, coord=first["coord"],
+                word=first["word"], score=first["score"], tops=tops[:4],
+                rule="003 r. 5–10, 22" if withheld_until_now else "003 r. 5–10", image=shown)
+    if len(tops) > 1:
+        tx.announce(event.id, "duplicate.online.top_others", round=rnd.number,
+                    others=", ".join(f"{m['coord']} {m['word']}" for m in tops[1:4]))

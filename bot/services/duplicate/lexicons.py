@@ -41,9 +41,9 @@ def read_lexicon(name: str, directory: Path) -> LoadedLexicon:
 
 
 def where(name: str, directory: Path) -> str:
-    """What an event stores to find its lexicon again: an existing file's absolute path,
-    else the id as given (found in `[lexicon] dir` at each load)."""
-    path = Path(name)
+    """What an event stores to find its lexicon again: the absolute path of the file `name`
+    names (a path, or an id in `directory`), so a close needs no configuration."""
+    path = lexicon_files.lexicon_path(name, directory)
     return str(path.resolve()) if path.is_file() else name
 
 

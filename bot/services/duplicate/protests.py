@@ -1,0 +1,129 @@
+"""Protests after a duplicate game and the corrections they lead to (issue 24 item 3;
+003 r. 27–29, 004 §5D).
+
+A protest says a word was wrongly accepted or wrongly rejected in a round; it may be filed
+while the game's preliminary results stand (the protest window, r. 27). The head admin decides
+each once (r. 29: final). An upheld protest is a correction: the word is ruled on again in that
+round, every player's score of the round is re-judged (a new score version, 004 §5D) — scores
+and ranks change, the board and the tops never do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.i18n import t
+from bot.services.app import Tx
+from bot.services.duplicate.context import (
+    event_of,
+    game_of,
+    player_by_discord,
+    player_by_label,
+    round_of,
+)
+from bot.services.duplicate.results import game_result
+from bot.services.replies import Refusal
+from bot.store import Change
+from bot.store.duplicate import (
+    DupProtest,
+    add_correction,
+    add_protest,
+    add_score,
+    current_scores,
+    decide_protest_row,
+    game_by_id,
+    get_protest,
+)
+
+CLAIMS = ("wrongly-accepted", "wrongly-rejected")
+WORD_LIMIT = 40
+REASON_LIMIT = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    protest: DupProtest
+    changed: int  # round scores that changed
+
+
+def file_protest(tx: Tx, slug: str, round_no: int, word: str, claim: str, reason: str, *,
+                 discord_id: int | None = None, player: str | None = None,
+                 game: int | None = None) -> DupProtest:
+    """File a protest (003 r. 27) by an entrant (Discord account or named by the arbiter).
+    Refused: outside the protest window, an unknown round, a claim that is neither, a word
+    or reason too long."""
+    event = event_of(tx.db, slug)
+    dup_game = game_of(tx.db, event, game)
+    if dup_game.state != "preliminary":
+        raise Refusal("duplicate.online.protest_closed", game=dup_game.number,
+                      rule="003 r. 27–29")
+    round_of(tx.db, dup_game, round_no)
+    if claim not in CLAIMS:
+        raise Refusal("duplicate.online.protest_claim")
+    text = word.strip().upper()
+    if not text or len(text) > WORD_LIMIT or not text.isalpha():
+        raise Refusal("duplicate.online.protest_word", n=len(word))
+    if len(reason) > REASON_LIMIT:
+        raise Refusal("duplicate.online.protest_reason", n=len(reason), limit=REASON_LIMIT)
+    who = (player_by_discord(tx.db, event, discord_id) if discord_id is not None
+           else player_by_label(tx.db, event, player or ""))
+    protest = add_protest(tx.db, dup_game, who.id, tx.by_player(who.id, "protest"),
+                          round_no=round_no, word=text, claim=claim, reason=reason.strip())
+    tx.to_admin(event.id, "duplicate.online.protest_filed", id=protest.id, game=dup_game.number,
+                round=round_no, word=text, claim=t(f"duplicate.online.claim_{claim}"),
+                player=who.name, reason=protest.reason,
+                rule="003 r. 27–29")
+    return protest
+
+
+def decide_protest(tx: Tx, slug: str, protest_id: int, upheld: bool, decision: str,
+                   admin: int | str) -> Decided:
+    """The head admin's decision (003 r. 29, final). Upheld: the correction (004 §5D) and the
+    round's scores re-judged; the player is told either way."""
+    event = event_of(tx.db, slug)
+    protest = get_protest(tx.db, protest_id)
+    if protest is None or game_by_id(tx.db, protest.game_id).tournament_id != event.id:
+        raise Refusal("duplicate.online.no_protest", id=protest_id)
+    game = game_by_id(tx.db, protest.game_id)
+    if game.state != "preliminary":
+        raise Refusal("duplicate.online.protest_closed", game=game.number, rule="003 r. 29")
+    by = tx.by_admin(admin, decision)
+    decided = decide_protest_row(tx.db, protest, upheld, decision, by, event.id)
+    if decided is None:
+        raise Refusal("duplicate.online.protest_decided", id=protest_id, rule="003 r. 29")
+    changed = 0
+    if upheld:
+        add_correction(tx.db, game, by, round_no=protest.round_no, word=protest.word,
+                       accepted=protest.claim == "wrongly-rejected", reason=decision,
+                       rule="004 §5D", protest_id=protest.id)
+        changed = _rescore(tx, slug, game.number, protest.round_no, by)
+    tx.direct(protest.player_id, "duplicate.online.protest_decided_dm", id=protest.id,
+              word=protest.word, round=protest.round_no, upheld=upheld, decision=decision,
+              verdict=t("duplicate.online.protest_upheld" if upheld
+                        else "duplicate.online.protest_rejected"),
+              changed=changed, rule="003 r. 29; 004 §5D")
+    return Decided(decided, changed)
+
+
+def _rescore(tx: Tx, slug: str, game_no: int, round_no: int, by: Change) -> int:
+    """Each player's score of the round again under the game's corrections: a new version
+    where it changed (the rules' `score_game` is the one judge)."""
+    event = event_of(tx.db, slug)
+    game = game_of(tx.db, event, game_no)
+    rnd = round_of(tx.db, game, round_no)
+    result = game_result(tx.db, event, game)
+    now = {s.player_id: s for s in current_scores(tx.db, rnd.id)}
+    changed = 0
+    for player, score in result.rounds[round_no - 1].scores.items():
+        stored = now[int(player)]
+        if stored.points == score.points and stored.outcome == score.outcome:
+            continue
+        add_score(tx.db, rnd, int(player), by, slip_id=stored.slip_id, outcome=score.outcome,
+                  points=score.points, rule=score.rule, reason=score.reason,
+                  verdict={**stored.verdict, "corrected": [
+                      c.word for c in score.corrected]})
+        tx.direct(int(player), "duplicate.online.corrected", game=game.number,
+                  round=round_no, before=stored.points, after=score.points,
+                  rule="004 §5D")
+        changed += 1
+    return changed

@@ -1,0 +1,187 @@
+"""A duplicate game's results from its rows (issue 24 item 3; 003 r. 24–29, 46–49; 004 §5D, §7).
+
+Everything is recomputed by `rules.duplicate.score_game` from what the rows hold — each round's
+top score, every slip's findings as judged at the close (`dup_scores.verdict`), who left, the
+corrections — so the standings, the percentages and the word list are the rules' and agree
+with the stored round scores. Announcements: the standings after a part (003 r. 24), the
+preliminary results when the game ends (each player's moves and evaluations by DM, r. 25; the
+approved and rejected words per round, r. 26; the protest window, r. 27), the final results
+and the seed's reveal once the protests are decided (r. 29).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlite_utils import Database
+
+from bot.i18n import CatalogueError, t
+from bot.services.app import Tx
+from bot.services.duplicate.context import Event, event_of, game_of, players_of
+from bot.services.replies import Refusal
+from bot.store import TournamentStatus
+from bot.store.duplicate import (
+    DupGame,
+    current_scores,
+    list_corrections,
+    list_games,
+    list_protests,
+    list_rounds,
+    set_game_state,
+)
+from bot.store.tournaments import set_status
+from rules.duplicate import (
+    Correction,
+    Game,
+    GameResult,
+    RoundScore,
+    Slip,
+    Standing,
+    percent_text,
+    score_game,
+    standings,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Revealed:
+    game: int
+    seed: str
+    commitment: str
+
+
+def game_result(db: Database, event: Event, game: DupGame) -> GameResult:
+    """The game's result over its closed rounds (player ids as text in the rules' data)."""
+    rounds = [r for r in list_rounds(db, game.id) if not r.is_open]
+    slips: list[Slip] = []
+    players: set[str] = set()
+    left: dict[str, int] = {}
+    for rnd in rounds:
+        for score in current_scores(db, rnd.id):
+            player = str(score.player_id)
+            players.add(player)
+            if score.outcome == "left":
+                left.setdefault(player, rnd.number)
+            for found in score.verdict.get("slips", []):
+                slips.append(Slip(player, rnd.number, str(found["move"]), int(found["score"]),
+                                  tuple(found["words"]), frozenset(found["rejected"]),
+                                  found["fault"], found["declared"], bool(found["late"])))
+    order = [str(p.id) for _, p in players_of(db, event) if str(p.id) in players]
+    corrections = tuple(Correction(c.word, c.accepted, c.reason, c.round_no, c.rule)
+                        for c in list_corrections(db, game.id))
+    played = Game(str(game.number), tuple(order),
+                  tuple(int(r.tops.get("top_score", 0)) for r in rounds),
+                  tuple(slips), left, corrections)
+    return score_game(played, event.profile)
+
+
+def event_standings(db: Database, event: Event, *, final_only: bool = False
+                    ) -> list[Standing]:
+    """The event's order over its games (003 r. 46–49): points, then the sum of per-round
+    percentages; a shoot-out is not played here (players still level share the rank)."""
+    games = [g for g in list_games(db, event.id) if not final_only or g.state == "final"]
+    return standings([game_result(db, event, g) for g in games], event.profile)
+
+
+def standing_lines(db: Database, event: Event, rows: list[Standing]) -> list[dict[str, Any]]:
+    """Plain rows for messages: rank, name, points, the top's sum, % and what decided."""
+    names = {str(p.id): p.name for _, p in players_of(db, event)}
+    return [{"rank": s.rank, "name": names.get(s.player, s.player), "points": s.points,
+             "top": s.top, "percent": percent_text(s.percent, 1), "decided_by": s.decided_by,
+             "rule": s.rule} for s in rows]
+
+
+def lines_text(key: str, lines: list[dict[str, Any]]) -> str:
+    """A list for a message's `{text}`, one catalogue line each (Slovak; the structured
+    `lines` go with it for an adapter that renders them itself)."""
+    return "\n".join(t(f"duplicate.online.{key}", **line) for line in lines)
+
+
+def why_text(outcome: str, reason: str | None, finding: dict[str, Any] | None = None) -> str:
+    """A round outcome in words (`duplicate.slip.<outcome>`), with the engine's reason for a
+    void move (`duplicate.reason.<code>` / `duplicate.input.<code>`) or the rejected word."""
+    text = t(f"duplicate.slip.{outcome}")
+    if outcome == "word-rejected" and reason:
+        return f"{text} — {reason}"
+    if outcome == "invalid" and reason and finding is not None:
+        kind = finding.get("fault_kind", "reason")
+        try:
+            return f"{text} — {t(f'duplicate.{kind}.{reason}', **finding.get('params', {}))}"
+        except CatalogueError:
+            return f"{text} — {reason}"
+    return text
+
+
+def announce_standings(tx: Tx, event: Event, game: DupGame, *, part: int) -> None:
+    """The evaluated results after a part, for information (003 r. 24)."""
+    lines = standing_lines(tx.db, event, event_standings(tx.db, event))
+    tx.announce(event.id, "duplicate.online.standings", game=game.number, part=part,
+                lines=lines, text=lines_text("standing_line", lines), rule="003 r. 24")
+
+
+def announce_preliminary(tx: Tx, event: Event, game: DupGame, reason: str, rule: str) -> None:
+    """The game is over: the preliminary results, each player's moves and evaluations by DM
+    (003 r. 25), the approved and rejected words of each round (r. 26), the protest window
+    (r. 27)."""
+    result = game_result(tx.db, event, game)
+    tx.announce(event.id, "duplicate.online.game_over", game=game.number, reason=reason,
+                why=t(f"duplicate.online.why_{reason}"), rule=rule)
+    lines = standing_lines(tx.db, event, event_standings(tx.db, event))
+    tx.announce(event.id, "duplicate.online.preliminary", game=game.number, lines=lines,
+                text=lines_text("standing_line", lines), rule="003 r. 25")
+    words = [{"round": w.round, "word": w.word, "approved": w.approved,
+              "verdict": t("duplicate.online.word_approved" if w.approved
+                           else "duplicate.online.word_rejected")} for w in result.words]
+    tx.announce(event.id, "duplicate.online.words", game=game.number, words=words,
+                text=lines_text("word_line", words), rule="003 r. 26")
+    for player in result.game.players:
+        moves = [_move_line(r.round, r.top, r.scores[player]) for r in result.rounds]
+        tx.direct(int(player), "duplicate.online.my_moves", game=game.number, moves=moves,
+                  text=lines_text("my_move_line", moves), rule="003 r. 25, 27")
+    tx.announce(event.id, "duplicate.online.protest_window", game=game.number,
+                rule="003 r. 27–29")
+
+
+def _move_line(round_no: int, top: int, score: RoundScore) -> dict[str, Any]:
+    return {"round": round_no, "move": score.slip.move if score.slip else t(
+        "duplicate.online.no_move"), "points": score.points, "top": top,
+        "outcome": score.outcome, "rule": score.rule, "why": why_text(score.outcome,
+                                                                       score.reason)}
+
+
+def finalize_game(tx: Tx, slug: str, game: int | None = None) -> Revealed:
+    """The final results once every protest is decided (003 r. 29), and the seed revealed so
+    anyone can replay the racks (`rules.duplicate.replay`). Refused while the game runs or a
+    protest waits; a finalised game answers its reveal again (nothing said twice)."""
+    event = event_of(tx.db, slug)
+    dup_game = game_of(tx.db, event, game)
+    if dup_game.state == "running":
+        raise Refusal("duplicate.online.game_running", game=dup_game.number)
+    if dup_game.state == "final":
+        return Revealed(dup_game.number, dup_game.seed, dup_game.commitment)
+    waiting = list_protests(tx.db, dup_game.id, "pending")
+    if waiting:
+        raise Refusal("duplicate.online.protests_pending", n=len(waiting), rule="003 r. 29")
+    moved = set_game_state(tx.db, dup_game, "final", tx.by_admin("arbiter", "final results"))
+    if moved is None:
+        raise Refusal("duplicate.online.game_running", game=dup_game.number)
+    lines = standing_lines(tx.db, event, event_standings(tx.db, event))
+    tx.announce(event.id, "duplicate.online.final", game=dup_game.number, lines=lines,
+                text=lines_text("standing_line", lines), rule="003 r. 29, 46–49")
+    tx.announce(event.id, "duplicate.online.seed", game=dup_game.number, seed=dup_game.seed,
+                commitment=dup_game.commitment, rule="issue 24.3 (replay)")
+    games = list_games(tx.db, event.id)
+    if len(games) >= event.settings.games and all(g.state == "final" for g in games) \
+            and event.tournament.status is not TournamentStatus.FINISHED:
+        set_status(tx.db, event.id, TournamentStatus.FINISHED, tx.by_admin("arbiter"))
+    return Revealed(dup_game.number, dup_game.seed, dup_game.commitment)
+
+
+def reveal(tx: Tx, slug: str, game: int | None = None) -> Revealed:
+    """The seed of a final game (refused before: it stays secret while it can matter)."""
+    event = event_of(tx.db, slug)
+    dup_game = game_of(tx.db, event, game)
+    if dup_game.state != "final":
+        raise Refusal("duplicate.online.seed_secret", game=dup_game.number)
+    return Revealed(dup_game.number, dup_game.seed, dup_game.commitment)
