@@ -162,7 +162,7 @@ def _round(report: DuplicateReport, game: DuplicateGameReport, scored: RoundResu
         f'<section class="dup-round" id="{anchor}"><h3>{escape(heading)}</h3>'
         f'<div class="round-grid"><div class="round-facts">{_rack(shown.rack)}{_tops(shown)}'
         f"{_found(scored)}</div>{board_html(shown)}</div>"
-        f"{_moves(report, scored, n)}{_words(words, report.words_rule)}</section>"
+        f"{_moves(report, game, scored)}{_words(words, report.words_rule)}</section>"
     )
 
 
@@ -221,13 +221,15 @@ def board_html(shown: DuplicateRound) -> str:
             f'{"".join(cells)}</div><figcaption>{escape(label)}. {legend}</figcaption></figure>')
 
 
-def outcome_text(score: RoundScore, top: int) -> str:
-    """A player's evaluation in the round, with the rule it rests on: „top“, „neplatné: …“,
-    „neskoro (003 r. 19)“ …; corrections after the game follow it (004 §5D)."""
+def outcome_text(score: RoundScore, top: int, fault: str | None = None) -> str:
+    """A player's evaluation in the round, with the rule it rests on: „top“, „neplatné: …“
+    (`fault`: the engine's reason in words, if known), „neskoro (003 r. 19)“ …; corrections
+    after the game follow it (004 §5D)."""
     if _is_top(score, top):
         text = t("duplicate_page.verdict.top")
     elif score.outcome == "invalid":
-        text = t("duplicate_page.verdict.invalid", reason=_fault(score.reason, score.rule))
+        text = t("duplicate_page.verdict.invalid",
+                 reason=fault or _fault(score.reason, score.rule))
     elif score.outcome == "word-rejected":
         text = t("duplicate_page.verdict.word-rejected", word=score.reason or "")
     else:
@@ -250,7 +252,8 @@ def _fault(code: str | None, rule: str) -> str:
     return t(key, rule=rule)
 
 
-def _moves(report: DuplicateReport, scored: RoundResult, n: int) -> str:
+def _moves(report: DuplicateReport, game: DuplicateGameReport, scored: RoundResult) -> str:
+    n = scored.round
     order = sorted(scored.scores.values(),
                    key=lambda s: (-s.points, report.name_of(s.player).casefold(), s.player))
     rows = []
@@ -261,7 +264,8 @@ def _moves(report: DuplicateReport, scored: RoundResult, n: int) -> str:
             f'<tr class="{"top" if top else "other"} {escape(s.outcome)}">'
             f"{_player(report, s.player)}"
             f'<td class="move">{escape(move)}</td>'
-            f'<td class="outcome">{escape(outcome_text(s, scored.top))}</td>'
+            f'<td class="outcome">'
+            f"{escape(outcome_text(s, scored.top, game.faults.get((n, s.player))))}</td>"
             f'<td class="num points">{s.points}</td>'
             f'<td class="num pct">{percent_shown(scored.percent(s.player))}</td></tr>'
         )

@@ -65,6 +65,8 @@ class DuplicateGameReport:
     rounds: tuple[DuplicateRound, ...]
     commitment: str
     seed: str | None = None
+    faults: Mapping[tuple[int, str], str] = field(default_factory=dict)  # (round, player) →
+    # why his move was void, in the engine's words (with their own rule); else the code's
 
     def __post_init__(self) -> None:
         scored = [r.round for r in self.result.rounds]

@@ -412,7 +412,7 @@ def _finished(db: Database | None, ref: Ref, players: _Players
     # issue 24.6: a duplicate event's order is its stored final duplicate results
     event = duplicate_event(db, t)
     if event is not None:
-        order, ranks = finished_order(db, t, event, ref.line)
+        order, ranks = finished_order(db, event, ref.line)
         return players.ids(Ref(nick, ref.line) for nick in order), frozenset(), ranks
     if t.status is not TournamentStatus.FINISHED:
         raise SetupError(ref.line, f"turnaj „{ref.id}“ ešte nie je ukončený (stav: {t.status}) "

@@ -17,12 +17,13 @@ from bs4 import BeautifulSoup
 from bot.cli import main
 from bot.clock import ManualClock
 from bot.services.app import App, Tx
+from bot.services.duplicate.protests import decide_protest, file_protest
+from bot.services.duplicate.results import finalize_game
 from bot.services.duplicate_feed import duplicate_event, duplicate_report, event_results
 from bot.services.notifier import RecordingNotifier
 from bot.services.season_file import parse_season, resolve_season
 from bot.store import Change, Store, get_tournament_by_slug
 from bot.store.duplicate import (
-    add_correction,
     add_event,
     add_game,
     add_round,
@@ -30,11 +31,10 @@ from bot.store.duplicate import (
     add_slip,
     close_round_row,
     get_game,
-    get_round,
-    list_slips,
     set_game_state,
 )
-from rules.duplicate import Correction, Slip, commit, duplicate_profile, score_round
+from rules.duplicate import Slip, commit, duplicate_profile, score_round
+from rules.duplicate.validate import REASON_RULES
 
 from ..publish.duplicate_sample import BOARDS, EMPTY
 from .conftest import ADMIN_ID, SLUG, START, World, make_world
@@ -83,8 +83,7 @@ def _play(tx: Tx, world: World, number: int) -> None:
     rnd = add_round(tx.db, game, by, number=number, part=1 if number <= 2 else 2, rack=rack,
                     source="arbiter", draw={}, bag={}, deadline=tx.now + timedelta(minutes=3),
                     board_before=EMPTY if number == 1 else BOARDS[number - 2])
-    ids = {}
-    slips = []
+    ids, slips, findings = {}, [], {}
     for who, move, score, words, rejected, fault, declared, late in plays:
         player = world.players[who]
         row = add_slip(tx.db, rnd, player.id, by, t.id, text=move, coord=move.split()[0],
@@ -93,48 +92,44 @@ def _play(tx: Tx, world: World, number: int) -> None:
         ids[str(player.id)] = row.id
         slips.append(Slip(str(player.id), number, move, score, words, rejected, fault, declared,
                           late))
+        params = {"rule": REASON_RULES[fault]} if fault else {}
+        findings[str(player.id)] = [{  # what the close keeps of each slip (services/duplicate)
+            "slip_id": row.id, "move": move, "score": score, "words": list(words),
+            "rejected": sorted(rejected), "fault": fault, "fault_kind": "reason",
+            "params": params, "declared": declared, "late": late}]
     tops = {"lexicon": "sk-test", "count": 9, "top_score": top,
             "tops": [{"coord": coord, "word": word, "score": top, "tiles": []}]}
     assert close_round_row(tx.db, rnd, BOARDS[number - 1], tops, by, t.id)
     everyone = [str(p.id) for p in world.players]
     for player, result in score_round(number, everyone, slips, PROFILE).items():
-        found = result.slip
-        verdict = ({"score": found.score, "words": list(found.words),
-                    "rejected": sorted(found.rejected), "fault": found.fault} if found else {})
         add_score(tx.db, rnd, int(player), by, slip_id=ids.get(player), outcome=result.outcome,
-                  points=result.points, rule=result.rule, reason=result.reason, verdict=verdict)
+                  points=result.points, rule=result.rule, reason=result.reason,
+                  verdict={"slips": findings.get(player, [])})
 
 
 def _end(tx: Tx, state: str) -> None:
+    """The game over (preliminary, 003 r. 25) or its results final (the services' own
+    `finalize_game`: no protest pending, the seed revealed, 003 r. 29)."""
+    if state == "final":
+        finalize_game(tx, SLUG)
+        return
     t = get_tournament_by_slug(tx.db, SLUG)
     game = get_game(tx.db, t.id, 1)
     assert game is not None and set_game_state(tx.db, game, state, _by(tx)) is not None
 
 
 def _correct(tx: Tx, world: World) -> None:
-    """The referee admits KVAK (003 r. 27–29): a correction and cyril's round 3 rescored."""
-    t = get_tournament_by_slug(tx.db, SLUG)
-    game = get_game(tx.db, t.id, 1)
-    assert game is not None
-    fix = Correction("KVAK", True, "je v KSSJ", 3, PROFILE.results.corrections_rule)
-    add_correction(tx.db, game, _by(tx), round_no=3, word=fix.word, accepted=True,
-                   reason=fix.reason, rule=fix.rule, protest_id=None)
-    rnd = get_round(tx.db, game.id, 3)
-    assert rnd is not None
-    cyril = world.players[2]
-    slip = Slip(str(cyril.id), 3, "6G KVAK", 30, ("KVAK",), frozenset({"KVAK"}), None, 30)
-    result = score_round(3, [str(cyril.id)], [slip], PROFILE, corrections=[fix])[str(cyril.id)]
-    counted = [s.id for s in list_slips(tx.db, rnd.id) if s.player_id == cyril.id]
-    add_score(tx.db, rnd, cyril.id, _by(tx), slip_id=counted[-1], outcome=result.outcome,
-              points=result.points, rule=result.rule, reason=result.reason,
-              verdict={"score": 30, "words": ["KVAK"], "rejected": ["KVAK"], "fault": None})
+    """Cyril protests that KVAK was wrongly rejected and the head admin upholds it (003 r.
+    27–29): the services add the correction and rescore the round (004 §5D)."""
+    protest = file_protest(tx, SLUG, 3, "KVAK", "wrongly-rejected", "je v KSSJ",
+                           player=world.players[2].herna_nick)
+    decide_protest(tx, SLUG, protest.id, True, "je v KSSJ", ADMIN_ID)
 
 
 def _read(tx: Tx) -> Any:
-    t = get_tournament_by_slug(tx.db, SLUG)
-    event = duplicate_event(tx.db, t)
+    event = duplicate_event(tx.db, get_tournament_by_slug(tx.db, SLUG))
     assert event is not None
-    return duplicate_report(event_results(tx.db, t, event), tx.now)
+    return duplicate_report(event_results(tx.db, event), tx.now)
 
 
 async def test_a_running_game_withholds_the_last_top_of_a_part(app: App) -> None:
@@ -164,6 +159,9 @@ async def test_preliminary_then_final_after_a_correction(app: App) -> None:
     assert [(names[int(s.player)], s.points) for s in early.standings] == [
         (world.players[0].name, 74), (world.players[1].name, 74), (world.players[2].name, 0),
         (world.players[3].name, 0)]
+    # the engine's reason for cyril's void move, in its words, as the close kept it
+    assert early.games[0].faults == {
+        (2, str(world.players[2].id)): "ťah používa písmená, ktoré nie sú v zásobníku (004 §6)"}
     # anna before boris: the sum of the rounds' percentages (003 r. 48); c and d share 3rd
     assert [s.decided_by for s in early.standings][:2] == ["points", "percent-sum"]
     await app.run(_correct, world)
