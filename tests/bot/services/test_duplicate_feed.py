@@ -17,8 +17,11 @@ from bs4 import BeautifulSoup
 from bot.cli import main
 from bot.clock import ManualClock
 from bot.services.app import App, Tx
+from bot.services.duplicate.close import close_in_tx
+from bot.services.duplicate.game import open_round, start_game
 from bot.services.duplicate.protests import decide_protest, file_protest
 from bot.services.duplicate.results import finalize_game
+from bot.services.duplicate.slips import submit_slip
 from bot.services.duplicate_feed import duplicate_event, duplicate_report, event_results
 from bot.services.notifier import RecordingNotifier
 from bot.services.season_file import parse_season, resolve_season
@@ -38,6 +41,7 @@ from rules.duplicate.validate import REASON_RULES
 
 from ..publish.duplicate_sample import BOARDS, EMPTY
 from .conftest import ADMIN_ID, SLUG, START, World, make_world
+from .duplicate.conftest import WORDS, make_event
 
 SEED = "ab" * 16
 PROFILE = duplicate_profile("cas-duplicate")
@@ -256,3 +260,52 @@ def test_a_classic_tournament_is_no_duplicate_event(tmp_path: Path) -> None:
 
     assert asyncio.run(build()) is None
 
+
+
+async def test_a_hall_game_run_by_the_services_reads_back_as_closed(app: App,
+                                                                    tmp_path: Path) -> None:
+    """The duplicate services play two rounds with a real (tiny) lexicon; the page's input
+    says what their close decided: the top, the board with the top's tiles, every score."""
+    lexicon = tmp_path / "slova.txt"
+    lexicon.write_text("\n".join(sorted(set(WORDS))) + "\n", encoding="utf-8")
+    world = await make_event(app, lexicon, players=3, part_rounds=(1,))
+    nicks = [p.herna_nick for p in world.players]
+
+    def first(tx: Tx) -> Any:
+        start_game(tx, world.slug, seed=SEED)
+        open_round(tx, world.slug, rack="AKLOOSV")
+        for nick, move, declared in zip(nicks, ("8D SLOVO", "H4 KOLO", "8H XYZ"), (10, 99, 5),
+                                        strict=True):
+            submit_slip(tx, world.slug, move, received_at=tx.now, player=nick,
+                        declared=declared, source="arbiter")
+        return close_in_tx(tx, world.slug, lexicon_dir=lexicon.parent)
+
+    closed = await app.run(first)
+    withheld = await app.run(_read_slug, world.slug)
+    assert withheld.status == "running" and withheld.games[0].rounds == ()  # 003 r. 22
+    assert withheld.notes == ("1. kolo: top sa zverejní so začiatkom ďalšej časti (003 r. 22)",)
+
+    def second(tx: Tx) -> Any:
+        open_round(tx, world.slug)  # drawn from the seed; round 1's top is published now
+        return close_in_tx(tx, world.slug, lexicon_dir=lexicon.parent)
+
+    await app.run(second)
+    report = await app.run(_read_slug, world.slug)
+    shown = report.games[0].rounds[0]
+    assert (shown.tops[0].coord, shown.tops[0].word, shown.tops[0].score) == (
+        closed.top["coord"], closed.top["word"], closed.top["score"])
+    assert shown.placed == {(r, c) for r, c, *_ in closed.top["tiles"]}
+    assert shown.board_after == closed.board_after
+    scores = report.games[0].result.rounds[0].scores
+    assert {p: (s.points, s.outcome) for p, s in scores.items()} == {
+        str(s.player_id): (s.points, s.outcome) for s in closed.scores}
+    assert [s.outcome for s in report.games[0].result.rounds[1].scores.values()] == [
+        "no-slip"] * 3
+    assert [s.points for s in report.standings] == sorted(
+        (s.points for s in closed.scores), reverse=True)
+
+
+def _read_slug(tx: Tx, slug: str) -> Any:
+    event = duplicate_event(tx.db, get_tournament_by_slug(tx.db, slug))
+    assert event is not None
+    return duplicate_report(event_results(tx.db, event), tx.now)
