@@ -238,8 +238,17 @@ def outcome_text(score: RoundScore, top: int, fault: str | None = None) -> str:
         t("duplicate_page.corrected", word=c.word, reason=c.reason, rule=c.rule,
           verdict=t("duplicate_page.corrected_" + ("accepted" if c.accepted else "rejected")))
         for c in score.corrected)
-    cited = text if text.endswith(f"({score.rule})") else f"{text} ({score.rule})"
-    return cited + (f"; {fixes}" if fixes else "")
+    return cite(text, score.rule) + (f"; {fixes}" if fixes else "")
+
+
+def cite(text: str, rule: str) -> str:
+    """`text` with `rule` cited once: a reason that ends with its own citation gets the rule
+    inside it („… (004 §6; 003 r. 1, 43)“), one that already cites it stays as it is."""
+    if text.endswith(f"({rule})") or text.endswith(f"; {rule})"):
+        return text
+    if text.endswith(")") and " (" in text:
+        return f"{text[:-1]}; {rule})"
+    return f"{text} ({rule})"
 
 
 def _fault(code: str | None, rule: str) -> str:

@@ -146,3 +146,13 @@ def test_several_games_each_have_their_section_and_seed():
     assert texts(soup, ".seed .hash")[3] == "Kľúč sa zverejní po skončení partie."
     # the games' points are summed (003 r. 46–47)
     assert texts(soup, "table.dup-standings tbody td.points")[0] == "148"
+
+
+def test_the_engines_reason_keeps_its_rule_beside_the_outcomes():
+    report = sample_duplicate()
+    reason = "ťah používa písmená, ktoré nie sú v zásobníku (004 §6)"
+    game = dataclasses.replace(report.games[0], faults={(2, "cyril"): reason})
+    soup = BeautifulSoup(render_duplicate(dataclasses.replace(report, games=(game,))), "lxml")
+    cell = soup.select_one('#p1-kolo-2 td.player[data-player="cyril"]').parent
+    assert cell.select_one("td.outcome").get_text() == (
+        "neplatné: ťah používa písmená, ktoré nie sú v zásobníku (004 §6; 003 r. 1, 43)")
