@@ -15,51 +15,28 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
+from bot.cli import duplicate_hall
 from bot.cli.args import USAGE_ERROR
 from bot.cli.common import Add, config
 from bot.i18n import t
 from bot.os_errors import os_error
-from bot.services import lexicon as lexicon_files
+from bot.services.duplicate.lexicons import LoadedLexicon, read_lexicon
 from rules.duplicate.board import Board, parse_board
 from rules.duplicate.errors import DuplicateError
 from rules.duplicate.tiles import BLANK, TileSet
 from rules.duplicate.top import top_moves
 from rules.duplicate.validate import score_move
 from rules.lexicon import LexiconError
-from rules.lexicon.graph import TrieGraph, WordGraph
 from rules.profile import ProfileError
 
 
-@dataclass(frozen=True, slots=True)
-class LoadedLexicon:
-    id: str
-    graph: WordGraph
-
-
-def read_lexicon(name: str, directory: Path) -> LoadedLexicon:
-    """THE way the duplicate commands read a lexicon: a built lexicon (`stredisko lexicon
-    build`, by path or by id in `[lexicon] dir`) is loaded with its id; a plain word list (one
-    form per line) is taken exactly as given — no short-word exclusivity is applied — and
-    identified by the sha256 of its bytes."""
-    path = Path(name)
-    if not path.is_file() or lexicon_files.is_built(path):
-        lexicon = lexicon_files.load(name, directory)
-        return LoadedLexicon(lexicon.id, lexicon.graph)
-    # the project's one bounded reader (size, lines, UTF-8 with SÚBOR:RIADOK); rules=None
-    # keeps every form of letters, whatever its length or alphabet
-    read = lexicon_files.read_word_file(path, strict=False)
-    if not read.forms:
-        raise DuplicateError("lexicon_empty", f"{path}: no word", path=str(path))
-    return LoadedLexicon(f"sha256:{read.sha256[:16]}", TrieGraph(read.forms))
-
-
 def add_command(add: Add) -> None:
-    """Add `duplicate top|score` to the `stredisko` parser."""
-    duplicate = add("duplicate", "duplikátny scrabble: najlepší ťah kola, overenie ťahu",
-                    _run)
+    """Add `duplicate top|score` and the live hall's commands (`bot.cli.duplicate_hall`) to
+    the `stredisko` parser."""
+    duplicate = add("duplicate", "duplikátny scrabble: najlepší ťah kola, overenie ťahu, "
+                    "turnaj v hracej sále", _run)
     actions = duplicate.add_subparsers(dest="duplicate_action", metavar="AKCIA", required=True)
     top = actions.add_parser("top", help="všetky legálne ťahy a najlepšie z nich "
                              "(poradie pri rovnosti: 003 r. 5–9)")
@@ -79,9 +56,12 @@ def add_command(add: Add) -> None:
     score.add_argument("--move", required=True, metavar="ŤAH",
                        help="napr. \"8H SLOVO\" (vodorovne), \"H8 SLOVO\" (zvisle), "
                        "\"H8 O SLOVO\"; žolík malým písmenom alebo v zátvorke")
+    duplicate_hall.add_actions(actions)
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.duplicate_action in duplicate_hall.ACTIONS:
+        return duplicate_hall.run_action(args)
     try:
         tiles = TileSet.load(args.tiles)
     except ProfileError as exc:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
 from bot.cli import args as arg
 from bot.cli.common import Add, UseCase, config, reply_command
@@ -17,7 +18,8 @@ from bot.services.replies import Reply
 
 
 def _create(a: argparse.Namespace, who: Actor) -> UseCase:
-    return lambda app: setup.create_from_file(app, a.file, who)
+    directory = Path(config(a).lexicon.dir)  # a duplicate event's lexicon id is found there
+    return lambda app: setup.create_from_file(app, a.file, who, lexicon_dir=directory)
 
 
 def _import_players(a: argparse.Namespace, who: Actor) -> UseCase:

@@ -18,6 +18,7 @@ season is refused. A player whose last season is unknown is not lowered and is l
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import re
@@ -37,6 +38,14 @@ from bot.os_errors import os_reason
 from bot.services import bounds, identity, lookup
 from bot.services.app import App, Tx
 from bot.services.csv_text import decode_csv, decode_utf8, delimiter_of
+from bot.services.duplicate.lexicons import LoadedLexicon
+from bot.services.duplicate.setup import (
+    DuplicateSettings,
+    TableError,
+    create_event,
+    load_lexicon,
+    read_table,
+)
 from bot.services.event_format import PROPOZICIE_FORMATS
 from bot.services.outbox import Timely
 from bot.services.policy import CONTROL_RULE, require_admin
@@ -50,6 +59,7 @@ from bot.store import (
     apply_rating,
     create_player,
     create_tournament,
+    find_player_by_discord,
     find_player_by_nick,
     get_entry,
     get_player,
@@ -65,6 +75,7 @@ from rules import Profile, ProfileError, Rating, decay
 
 SEASON_RE = re.compile(r"^(\d{4})/(\d{2})$")
 SLUG_RE = re.compile(r"^[a-z0-9-]+$")
+DUPLICATE = "duplicate"  # [tournament] format of a duplicate Scrabble event (issue 24)
 DECAY_ACTION = "rating.decay_season"
 CHECKIN_CLOSE_ACTION = "checkin.close"
 Row = TypeVar("Row")
@@ -160,6 +171,9 @@ class Propozicie:
     # the propozície name no waiting period (e-SP 4.3): the profile's default is used
     waiting_default: bool = False
     head_admin: str | None = None  # his name, for exports (TRF 102 "Chief Arbiter"), e-SP 2.5
+    # format = "duplicate": the [duplicate] table (issue 24), and the line of its lexicon key
+    duplicate: DuplicateSettings | None = None
+    duplicate_line: int = 0
 
 
 # key -> (type, required); "time" is a Bratislava date and time as text
@@ -312,7 +326,8 @@ def parse_propozicie(text: str, *, strict: bool = True) -> Propozicie:
     data = load_toml(text)
     lines = key_lines(text)
     if strict:
-        only_tables(data, lines, ("tournament", "player"), "[tournament] a [[player]]")
+        only_tables(data, lines, ("tournament", "player", "duplicate"),
+                    "[tournament], [[player]] a pri duplikátnom turnaji [duplicate]")
     if "tournament" not in data:
         raise SetupError(1, "chýba tabuľka [tournament]")
     t = Reader(lines, "tournament", 0, data["tournament"], _TOURNAMENT_KEYS)
@@ -353,10 +368,11 @@ def parse_propozicie(text: str, *, strict: bool = True) -> Propozicie:
         raise t.fail("season", str(exc)) from None
     auto = t.get("auto_apply_forfeits_after_minutes", 0)
     fmt = t.get("format")
-    if fmt is not None and fmt not in PROPOZICIE_FORMATS:
+    if fmt is not None and fmt not in (*PROPOZICIE_FORMATS, DUPLICATE):
         raise t.fail("format", f"„{fmt}“: očakáva sa " + " alebo ".join(
-            f"„{f}“" for f in PROPOZICIE_FORMATS) + " (e-SP 2.4)")
-    players = _players(lines, data.get("player", []))
+            f"„{f}“" for f in (*PROPOZICIE_FORMATS, DUPLICATE)) + " (e-SP 2.4; issue 24)")
+    duplicate = _duplicate(lines, data, fmt, times)
+    players = _players(lines, data.get("player", []), duplicate=duplicate is not None)
     avoid = _avoid(t, players)
     return Propozicie(
         name=t.get("name"), slug=slug, profile=profile_name, season=season,
@@ -365,21 +381,42 @@ def parse_propozicie(text: str, *, strict: bool = True) -> Propozicie:
         language_version=t.get("language_version"),
         auto_apply_forfeits_after_minutes=auto or None, avoid=avoid,
         platform_sync=t.get("platform_sync", True), players=players, admins=_admins(t),
-        format=fmt, waiting_default="waiting_minutes" not in t.data,
-        head_admin=t.get("head_admin"),
+        format=fmt, waiting_default="waiting_minutes" not in t.data and duplicate is None,
+        head_admin=t.get("head_admin"), duplicate=duplicate,
+        duplicate_line=lines.get(("duplicate", 0, "lexicon"), 1),
     )
 
 
-def _players(lines: dict[tuple[str, int, str], int], tables: Any) -> list[PlayerSpec]:
+def _duplicate(lines: dict[tuple[str, int, str], int], data: dict[str, Any], fmt: str | None,
+               starts: list[datetime]) -> DuplicateSettings | None:
+    """The [duplicate] table of a duplicate event (issue 24 item 1; its reading:
+    `bot.services.duplicate.setup.read_table`), with the line of the key a problem is about."""
+    if fmt != DUPLICATE:
+        if "duplicate" in data:
+            raise SetupError(lines.get(("duplicate", 0, ""), 1),
+                             "tabuľka [duplicate] patrí len k [tournament] format = "
+                             "\"duplicate\"")
+        return None
+    try:
+        return read_table(data.get("duplicate"), starts)
+    except TableError as exc:
+        line = lines.get(("duplicate", 0, exc.key)) or lines.get(("duplicate", 0, ""), 1)
+        raise SetupError(line, str(exc)) from None
+
+
+def _players(lines: dict[tuple[str, int, str], int], tables: Any, *,
+             duplicate: bool = False) -> list[PlayerSpec]:
     if not isinstance(tables, list):
         raise SetupError(lines.get(("", 0, "player"), 1), "hráči sa píšu ako [[player]]")
     players: list[PlayerSpec] = []
     ids: set[str] = set()
     nicks: set[str] = set()
+    # a duplicate event is played on its own boards: no herna.net account is needed
+    keys = {**_PLAYER_KEYS, "herna": ("str", False)} if duplicate else _PLAYER_KEYS
     for index, table in enumerate(tables):
-        p = Reader(lines, "player", index, table, _PLAYER_KEYS)
+        p = Reader(lines, "player", index, table, keys)
         spec = PlayerSpec(
-            file_id=p.get("id"), name=p.get("name"), herna=p.get("herna"),
+            file_id=p.get("id"), name=p.get("name"), herna=p.get("herna", ""),
             screlo=p.get("screlo"), games=p.get("games", 0), discord=p.get("discord"),
             paid=p.get("paid", True), member=p.get("member", False), line=p.line(),
             discord_id=p.get("discord_id"),
@@ -388,7 +425,7 @@ def _players(lines: dict[tuple[str, int, str], int], tables: Any) -> list[Player
             raise p.fail("discord_id", f"{spec.discord_id} nie je číslo Discord účtu")
         if spec.file_id in ids:
             raise p.fail("id", f"id „{spec.file_id}“ je v súbore dvakrát")
-        if spec.herna.casefold() in nicks:
+        if spec.herna and spec.herna.casefold() in nicks:
             raise p.fail("herna", f"prezývka „{spec.herna}“ je v súbore dvakrát")
         ids.add(spec.file_id)
         nicks.add(spec.herna.casefold())
@@ -443,7 +480,8 @@ def _read_text(path: str | Path) -> str:
     return decode_utf8(_read_bytes(path), str(path))
 
 
-def _create(tx: Tx, prop: Propozicie, admin_id: str) -> Reply:
+def _create(tx: Tx, prop: Propozicie, admin_id: str,
+            lexicon: tuple[str, LoadedLexicon] | None = None) -> Reply:
     by = tx.by_admin(admin_id, "propozície")
     try:
         get_tournament_by_slug(tx.db, prop.slug)
@@ -453,10 +491,11 @@ def _create(tx: Tx, prop: Propozicie, admin_id: str) -> Reply:
     file_ids: dict[str, int] = {}
     known: list[str] = []
     for spec in prop.players:
-        player = find_player_by_nick(tx.db, spec.herna)
+        player = _registry_player(tx, spec, prop.slug)
         if player is None:
             player = identity.new_player(
-                tx, by, f"riadok {spec.line}", name=spec.name, herna_nick=spec.herna,
+                tx, by, f"riadok {spec.line}", name=spec.name,
+                herna_nick=spec.herna or no_herna_nick(prop.slug, spec.file_id),
                 discord_name=spec.discord, discord_id=spec.discord_id,
                 sss_member=spec.member, screlo=spec.screlo, rated_games=spec.games)
         else:  # the registry keeps the current online screlo (e-SP 2.4)
@@ -488,6 +527,8 @@ def _create(tx: Tx, prop: Propozicie, admin_id: str) -> Reply:
     )
     for spec in prop.players:
         add_entry(tx.db, t.id, file_ids[spec.file_id], by, paid=spec.paid)
+    if prop.duplicate is not None and lexicon is not None:
+        create_event(tx, t.id, prop.duplicate, lexicon)
     # e-SP 4.3 leaves the waiting period to the propozície: a default is said to be one
     key = "setup.created_waiting_default" if prop.waiting_default else "setup.created"
     rule = tx.profile(t.profile).timing.waiting_rule
@@ -497,22 +538,53 @@ def _create(tx: Tx, prop: Propozicie, admin_id: str) -> Reply:
 
 
 async def create_from_file(app: App, path: str | Path, admin_id: str, *,
-                           strict: bool = True) -> Reply:
+                           strict: bool = True, lexicon_dir: Path = Path("lexicons")) -> Reply:
     """Create a tournament, its players and entries from a propozície file, or refuse the
-    whole file with the line and the reason."""
+    whole file with the line and the reason. A duplicate event's lexicon is read now (by id in
+    `lexicon_dir`, or by path)."""
     try:
         prop = parse_propozicie(_read_text(path), strict=strict)
     except Refusal as refusal:
         return refusal.reply
     except SetupError as exc:
         return Refusal("setup.invalid", file=str(path), line=exc.line, reason=exc.reason).reply
-    return await create(app, prop, admin_id)
+    return await create(app, prop, admin_id, lexicon_dir=lexicon_dir, source=str(path))
 
 
-async def create(app: App, prop: Propozicie, admin_id: str) -> Reply:
+async def create(app: App, prop: Propozicie, admin_id: str, *,
+                 lexicon_dir: Path = Path("lexicons"), source: str = "propozície") -> Reply:
     """Create the tournament, its players and entries of checked propozície
-    (`parse_propozicie`), in one transaction; refused if its short name is taken."""
-    return await app.run(_create, prop, admin_id)
+    (`parse_propozicie`), in one transaction; refused if its short name is taken. A duplicate
+    event's lexicon is read first, off the store's thread (refused on its line)."""
+    lexicon = None
+    if prop.duplicate is not None:
+        try:
+            lexicon = await asyncio.to_thread(load_lexicon, prop.duplicate.lexicon,
+                                              lexicon_dir)
+        except (OSError, ValueError) as exc:  # LexiconError, DuplicateError are ValueErrors
+            why = os_reason(exc) if isinstance(exc, OSError) else str(exc)
+            reason = cap_line(f"[duplicate]: lexicon: {why}")
+            return Refusal("setup.invalid", file=source, line=prop.duplicate_line,
+                           reason=reason).reply
+    return await app.run(_create, prop, admin_id, lexicon)
+
+
+def no_herna_nick(slug: str, file_id: str) -> str:
+    """The registry's nick of a duplicate entrant without a herna.net account: it names the
+    event and his id in its file (a ':' no herna.net nick has, so it never matches one)."""
+    return f"{slug}:{file_id}"[:40]
+
+
+def _registry_player(tx: Tx, spec: PlayerSpec, slug: str) -> Any:
+    """The registry's player for a [[player]]: by herna nick, or — without one (a duplicate
+    event) — by his Discord account, or by the placeholder nick of an earlier import."""
+    if spec.herna:
+        return find_player_by_nick(tx.db, spec.herna)
+    if spec.discord_id is not None:
+        found = find_player_by_discord(tx.db, spec.discord_id)
+        if found is not None:
+            return found
+    return find_player_by_nick(tx.db, no_herna_nick(slug, spec.file_id))
 
 
 # -- CSV files ------------------------------------------------------------------------------------
@@ -624,15 +696,16 @@ def _discord_id(n: int, value: str) -> int | None:
     return int(text)
 
 
-def parse_players_csv(text: str) -> list[PlayerRow]:
+def parse_players_csv(text: str, *, nick_required: bool = True) -> list[PlayerRow]:
+    """`nick_required=False`: a duplicate event's file, whose players need no herna.net nick."""
     players: list[PlayerRow] = []
     nicks: set[str] = set()
     for n, row in read_csv(text, PLAYER_COLUMNS):
         name, nick = _text(n, row, "name", "meno"), _text(n, row, "nick", "herna", bounds.nick)
         discord = _text(n, row, "discord", "discord", bounds.discord_name)
-        if not name or not nick:
+        if not name or (nick_required and not nick):
             raise SetupError(n, "chýba meno alebo prezývka z herna.net")
-        if nick.casefold() in nicks:
+        if nick and nick.casefold() in nicks:
             raise SetupError(n, f"prezývka „{nick}“ je v súbore dvakrát")
         nicks.add(nick.casefold())
         games = _number(n, row.get("games", ""), "games", "partie")
@@ -657,11 +730,15 @@ def _import_players(tx: Tx, slug: str, rows: list[PlayerRow], admin_id: str,
     by = tx.by_admin(admin_id, "import hráčov")
     added, created, skipped = 0, 0, []
     for row in rows:
-        player = find_player_by_nick(tx.db, row.nick)
+        # without a nick (a duplicate event) the player is his name in this event
+        spec = PlayerSpec(row.name, row.name, row.nick, discord_id=row.discord_id)
+        player = _registry_player(tx, spec, t.slug) if not row.nick else find_player_by_nick(
+            tx.db, row.nick)
         if player is None:
             identity.name_free(tx, None, row.discord, f"{source}, riadok {row.row}")
             try:
-                player = create_player(tx.db, name=row.name, herna_nick=row.nick, by=by,
+                player = create_player(tx.db, name=row.name, by=by,
+                                       herna_nick=row.nick or no_herna_nick(t.slug, spec.file_id),
                                        discord_name=row.discord, sss_member=row.member,
                                        screlo=row.screlo, rated_games=row.games,
                                        discord_id=row.discord_id)
@@ -699,10 +776,19 @@ async def import_players_csv(app: App, slug: str, path: str | Path, admin_id: st
     """Register the players of a CSV file (name, herna nick, Discord name, paid, member,
     online screlo, rated games); a bad row refuses the whole file. Players already entered
     are skipped; players already in the registry keep their rating."""
-    rows = _csv_rows(path, parse_players_csv)
+    duplicate = await app.store.read(_is_duplicate, slug)
+    rows = _csv_rows(path, lambda text: parse_players_csv(text, nick_required=not duplicate))
     if isinstance(rows, Reply):
         return rows
     return await app.run(_import_players, slug, rows, admin_id, str(path))
+
+
+def _is_duplicate(db: Database, slug: str) -> bool:
+    """Whether `slug` is a duplicate event (its players need no herna.net nick)."""
+    try:
+        return get_tournament_by_slug(db, slug).settings.get("format") == DUPLICATE
+    except NotFoundError:
+        return False
 
 
 # -- the online screlo list -------------------------------------------

@@ -6,7 +6,37 @@ same use cases over the same rows (`bot.store.duplicate`). Every decision is `ru
   timers, the announcement with the board image's data);
 - `slips`: `submit_slip` (Discord, arbiter), `submit_csv` (a round's CSV);
 - `close`: `close_round` (read → compute off the store's thread → guarded write);
-- `results`: standings, preliminary and final results, the seed's reveal;
-- `protests`: `file_protest`, `decide_protest` (003 r. 27–29; corrections 004 §5D);
-- `view`: `event_view(db, slug)` → plain dataclasses for the results page.
+- `tops`: the move generator started as a round opens (003 r. 17), a per-process cache;
+- `results`: standings, preliminary and final results, the seed's reveal, `replay_game`;
+- `protests`: `file_protest`, `pending_protests`, `decide_protest` (003 r. 27–29; 004 §5D);
+- `view`: `event_view(db, slug)` → plain dataclasses for the results page;
+- `timers`: what the duplicate timer kinds do (`bot.services.timers` dispatches them).
+
+The messages queued (catalogue `bot/locales/*/duplicate_online.toml`, key → where, params;
+every one also carries `rule`; `image` = {"board": 15-line text, "highlight": [[row, col]…],
+"tiles": tile set, "rack": rack} — the PNG is made from it when sent):
+  duplicate.online.game_start       channel  game, commitment
+  duplicate.online.round_open       channel  game, round, part, rack, values, deadline, seconds,
+                                             image  (timely: dropped after the deadline)
+  duplicate.online.warning          channel  game, round, seconds  (timely: until the deadline)
+  duplicate.online.top / top_delayed  channel  game, round, coord, word, score, tops, image
+                                             (top_delayed: the last top of a part, 003 r. 22)
+  duplicate.online.top_others       channel  round, others  (tops of equal score)
+  duplicate.online.no_top           channel  game, round, image
+  duplicate.online.top_withheld     channel  game, round, part
+  duplicate.online.summary          channel  game, round, found, n, top
+  duplicate.online.evaluation       DM       game, round, move, points, outcome, reason, why
+  duplicate.online.standings        channel  game, part, lines, text
+  duplicate.online.game_over        channel  game, reason, why
+  duplicate.online.preliminary      channel  game, lines, text
+  duplicate.online.words            channel  game, words, text
+  duplicate.online.my_moves         DM       game, moves, text
+  duplicate.online.protest_window   channel  game
+  duplicate.online.protest_filed    admin    id, game, round, word, claim, player, reason
+  duplicate.online.protest_decided_dm  DM    id, word, round, upheld, verdict, decision, changed
+  duplicate.online.corrected        DM       game, round, before, after
+  duplicate.online.final            channel  game, lines, text
+  duplicate.online.seed             channel  game, seed, commitment
+`lines` are {rank, name, points, top, percent, decided_by, rule}; `text` is the list rendered
+in Slovak, one line each.
 """

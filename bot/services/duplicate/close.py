@@ -26,10 +26,11 @@ from typing import Any
 from bot.i18n import t
 from bot.services.app import App, Tx
 from bot.services.duplicate import lexicons
-from bot.services.duplicate.context import Event, event_of, game_of, players_of, round_of
+from bot.services.duplicate.context import Event, direct, event_of, game_of, players_of, round_of
 from bot.services.duplicate.game import NEXT_ROUND, announce_top, end_game, leave_of
 from bot.services.duplicate.lexicons import LoadedLexicon
 from bot.services.duplicate.results import announce_standings, why_text
+from bot.services.duplicate.tops import tops_of
 from bot.services.replies import Refusal, Reply
 from bot.store.duplicate import (
     DupGame,
@@ -47,7 +48,6 @@ from rules.duplicate import Slip, duplicate_profile, score_round
 from rules.duplicate.board import parse_board
 from rules.duplicate.errors import DuplicateError
 from rules.duplicate.tiles import TileSet
-from rules.duplicate.top import TopSettings, top_moves
 from rules.duplicate.validate import score_move
 from rules.lexicon.graph import TrieGraph
 
@@ -182,7 +182,7 @@ def compute_close(data: CloseInput, lexicon: LoadedLexicon) -> CloseOutcome:
     tiles = TileSet.load(data.tiles)
     profile = duplicate_profile(data.profile)
     board = parse_board(data.board_before, frozenset(tiles.letters), tiles.blank_letters)
-    found = top_moves(board, data.rack, lexicon.graph, tiles, TopSettings.from_rule(profile.tops))
+    found = tops_of(data.board_before, data.rack, lexicon, data.tiles, data.profile)
     tops = {"lexicon": lexicon.id, "count": found.count, "top_score": found.score,
             "tops": [{**m.as_dict(), "tiles": [list(t) for t in m.tiles]} for m in found.tops]}
     after = board
@@ -266,7 +266,7 @@ def closed_answer(tx: Tx, event: Event, game: DupGame, rnd: DupRound,
                        game.state != "running" or last)
 
 
-def _finding(score: PlayerScore) -> dict[str, Any] | None:
+def finding_of(score: PlayerScore) -> dict[str, Any] | None:
     """The engine's findings about the slip that counted."""
     return next((f for f in score.verdict.get("slips", []) if f.get("slip_id") == score.slip_id),
                 None)
@@ -303,10 +303,10 @@ def _announce(tx: Tx, event: Event, game: DupGame, rnd: DupRound, answer: RoundC
                 found=answer.found_top, n=answer.players, top=answer.top_score,
                 rule="003 r. 23")
     for score in answer.scores:
-        tx.direct(score.player_id, "duplicate.online.evaluation", game=game.number,
+        direct(tx, score.player_id, "duplicate.online.evaluation", game=game.number,
                   round=rnd.number, move=score.move or t("duplicate.online.no_move"),
                   points=score.points, outcome=score.outcome, reason=score.reason or "",
-                  why=why_text(score.outcome, score.reason, _finding(score)), rule=score.rule)
+                  why=why_text(score.outcome, score.reason, finding_of(score)), rule=score.rule)
     if answer.game_over:
         why = "no-move" if answer.top_score <= 0 else "empty"
         end_game(tx, event, game, rnd.number, why, "003 r. 3; 004 §5B")

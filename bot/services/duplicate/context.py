@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from sqlite_utils import Database
 
+from bot.services.app import Tx
 from bot.services.replies import Refusal
 from bot.store import NotFoundError, Tournament
 from bot.store.duplicate import (
@@ -112,3 +114,10 @@ def player_by_label(db: Database, event: Event, label: str) -> Player:
         raise Refusal("duplicate.online.not_in_event", who=text[:60],
                       event=event.tournament.name)
     return found[0]
+
+
+def direct(tx: Tx, player_id: int, key: str, **params: Any) -> None:
+    """A DM to an entrant who has a Discord account (a hall player may have none: his
+    evaluation is on the arbiter's screen and the results page)."""
+    if get_player(tx.db, player_id).discord_id is not None:
+        tx.direct(player_id, key, **params)

@@ -41,7 +41,9 @@ from rules.duplicate.tiles import BLANK
 WARNING = "dup_warning"
 DEADLINE = "dup_deadline"
 NEXT_ROUND = "dup_next_round"
-KINDS = (WARNING, DEADLINE, NEXT_ROUND)
+TOPS = "dup_tops"  # the move generator started as the round opens (003 r. 17)
+GAME_START = "dup_game_start"  # online: a game's start time
+KINDS = (WARNING, DEADLINE, NEXT_ROUND, TOPS, GAME_START)
 RACK_TEXT_LIMIT = 20  # a typed rack longer than this is no rack: one line, nothing read
 
 
@@ -89,7 +91,7 @@ def start_game(tx: Tx, slug: str, *, seed: str | None = None) -> GameStarted:
     if event.tournament.status is not TournamentStatus.RUNNING:
         set_status(tx.db, event.id, TournamentStatus.RUNNING, tx.by_scheduler("duplicate game"))
     tx.announce(event.id, "duplicate.online.game_start", game=game.number,
-                commitment=commitment, rule="003 r. 11; issue 24 (provably fair racks)")
+                commitment=commitment, rule="003 r. 11–13")
     opened = _open(tx, event, game, None) if event.settings.mode == "online" else None
     return GameStarted(game.number, commitment, opened)
 
@@ -158,6 +160,8 @@ def _schedule(tx: Tx, event: Event, game: DupGame, rnd: DupRound) -> None:
     by = tx.by_scheduler(f"duplicate round {game.number}/{rnd.number}")
     payload = {"game": game.number, "round": rnd.number}
     base = f"{event.tournament.slug}:dup:g{game.number}:r{rnd.number}"
+    add_timer(tx.db, TOPS, f"{base}:{TOPS}", tx.now, by, tournament_id=event.id,
+              payload=payload)
     warning = rnd.deadline - timedelta(seconds=event.settings.warning_seconds)
     if event.settings.warning_seconds and warning > tx.now:
         add_timer(tx.db, WARNING, f"{base}:{WARNING}", warning, by, tournament_id=event.id,

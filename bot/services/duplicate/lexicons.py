@@ -13,6 +13,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.i18n import t
 from bot.services import lexicon as lexicon_files
 from rules.duplicate.errors import DuplicateError
 from rules.lexicon import LexiconError
@@ -60,7 +61,8 @@ def cached(name: str, expected_id: str, directory: Path = Path(".")) -> LoadedLe
         if found is None:
             found = read_lexicon(name, directory)
             if found.id != expected_id:
-                raise LexiconError(f"lexicon {name}: id {found.id}, the event has {expected_id}")
+                raise LexiconError(t("duplicate.online.lexicon_changed", name=name,
+                                     found=found.id, expected=expected_id))
             _cache[key] = found
         return found
 

@@ -11,10 +11,14 @@ and ranks change, the board and the tops never do.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
+
+from sqlite_utils import Database
 
 from bot.i18n import t
 from bot.services.app import Tx
 from bot.services.duplicate.context import (
+    direct,
     event_of,
     game_of,
     player_by_discord,
@@ -33,7 +37,10 @@ from bot.store.duplicate import (
     decide_protest_row,
     game_by_id,
     get_protest,
+    list_games,
+    list_protests,
 )
+from bot.store.players import get_player
 
 CLAIMS = ("wrongly-accepted", "wrongly-rejected")
 WORD_LIMIT = 40
@@ -97,7 +104,7 @@ def decide_protest(tx: Tx, slug: str, protest_id: int, upheld: bool, decision: s
                        accepted=protest.claim == "wrongly-rejected", reason=decision,
                        rule="004 §5D", protest_id=protest.id)
         changed = _rescore(tx, slug, game.number, protest.round_no, by)
-    tx.direct(protest.player_id, "duplicate.online.protest_decided_dm", id=protest.id,
+    direct(tx, protest.player_id, "duplicate.online.protest_decided_dm", id=protest.id,
               word=protest.word, round=protest.round_no, upheld=upheld, decision=decision,
               verdict=t("duplicate.online.protest_upheld" if upheld
                         else "duplicate.online.protest_rejected"),
@@ -122,8 +129,34 @@ def _rescore(tx: Tx, slug: str, game_no: int, round_no: int, by: Change) -> int:
                   points=score.points, rule=score.rule, reason=score.reason,
                   verdict={**stored.verdict, "corrected": [
                       c.word for c in score.corrected]})
-        tx.direct(int(player), "duplicate.online.corrected", game=game.number,
+        direct(tx, int(player), "duplicate.online.corrected", game=game.number,
                   round=round_no, before=stored.points, after=score.points,
                   rule="004 §5D")
         changed += 1
     return changed
+
+
+@dataclass(frozen=True, slots=True)
+class PendingProtest:
+    """A protest waiting for the head admin (the review queue shows these)."""
+
+    id: int
+    game: int
+    round: int
+    player: str
+    word: str
+    claim: str  # wrongly-accepted | wrongly-rejected (catalogue duplicate.online.claim_<…>)
+    reason: str
+    filed_at: datetime
+
+
+def pending_protests(db: Database, slug: str) -> list[PendingProtest]:
+    """Every undecided protest of the event's games, oldest first (003 r. 29)."""
+    event = event_of(db, slug)
+    out: list[PendingProtest] = []
+    for game in list_games(db, event.id):
+        for p in list_protests(db, game.id, "pending"):
+            out.append(PendingProtest(p.id, game.number, p.round_no,
+                                      get_player(db, p.player_id).name, p.word, p.claim,
+                                      p.reason, p.filed_at))
+    return out

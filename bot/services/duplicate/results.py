@@ -18,7 +18,7 @@ from sqlite_utils import Database
 
 from bot.i18n import CatalogueError, t
 from bot.services.app import Tx
-from bot.services.duplicate.context import Event, event_of, game_of, players_of
+from bot.services.duplicate.context import Event, direct, event_of, game_of, players_of
 from bot.services.replies import Refusal
 from bot.store import TournamentStatus
 from bot.store.duplicate import (
@@ -39,8 +39,10 @@ from rules.duplicate import (
     Slip,
     Standing,
     percent_text,
+    replay,
     score_game,
     standings,
+    verify,
 )
 
 
@@ -88,7 +90,8 @@ def standing_lines(db: Database, event: Event, rows: list[Standing]) -> list[dic
     """Plain rows for messages: rank, name, points, the top's sum, % and what decided."""
     names = {str(p.id): p.name for _, p in players_of(db, event)}
     return [{"rank": s.rank, "name": names.get(s.player, s.player), "points": s.points,
-             "top": s.top, "percent": percent_text(s.percent, 1), "decided_by": s.decided_by,
+             "top": s.top, "percent": float(percent_text(s.percent, 1)),
+             "decided_by": s.decided_by,
              "rule": s.rule} for s in rows]
 
 
@@ -137,7 +140,7 @@ def announce_preliminary(tx: Tx, event: Event, game: DupGame, reason: str, rule:
                 text=lines_text("word_line", words), rule="003 r. 26")
     for player in result.game.players:
         moves = [_move_line(r.round, r.top, r.scores[player]) for r in result.rounds]
-        tx.direct(int(player), "duplicate.online.my_moves", game=game.number, moves=moves,
+        direct(tx, int(player), "duplicate.online.my_moves", game=game.number, moves=moves,
                   text=lines_text("my_move_line", moves), rule="003 r. 25, 27")
     tx.announce(event.id, "duplicate.online.protest_window", game=game.number,
                 rule="003 r. 27–29")
@@ -170,7 +173,7 @@ def finalize_game(tx: Tx, slug: str, game: int | None = None) -> Revealed:
     tx.announce(event.id, "duplicate.online.final", game=dup_game.number, lines=lines,
                 text=lines_text("standing_line", lines), rule="003 r. 29, 46–49")
     tx.announce(event.id, "duplicate.online.seed", game=dup_game.number, seed=dup_game.seed,
-                commitment=dup_game.commitment, rule="issue 24.3 (replay)")
+                commitment=dup_game.commitment, rule="003 r. 29")
     games = list_games(tx.db, event.id)
     if len(games) >= event.settings.games and all(g.state == "final" for g in games) \
             and event.tournament.status is not TournamentStatus.FINISHED:
@@ -185,3 +188,22 @@ def reveal(tx: Tx, slug: str, game: int | None = None) -> Revealed:
     if dup_game.state != "final":
         raise Refusal("duplicate.online.seed_secret", game=dup_game.number)
     return Revealed(dup_game.number, dup_game.seed, dup_game.commitment)
+
+
+def replay_game(tx: Tx, slug: str, game: int | None = None
+                ) -> tuple[bool, list[tuple[int, str, str]]]:
+    """Anyone's check of a final game: the seed matches the commitment, and every rack drawn
+    from it again (`rules.duplicate.replay`; racks the arbiter typed are taken as typed)
+    equals the one played. Returns (commitment verified, [(round, played, re-drawn)…])."""
+    event = event_of(tx.db, slug)
+    dup_game = game_of(tx.db, event, game)
+    if dup_game.state != "final":
+        raise Refusal("duplicate.online.seed_secret", game=dup_game.number)
+    rounds = list_rounds(tx.db, dup_game.id)
+    played = [["?" if blank else str(letter).upper() for _, _, letter, blank
+               in (r.tops.get("tops") or [{"tiles": []}])[0]["tiles"]] for r in rounds[:-1]]
+    typed = {r.number: tuple(r.rack) for r in rounds if r.source == "arbiter"}
+    tiles = event.tiles
+    draws = replay(dup_game.seed, tiles.bag, tiles.rack_vowels, event.profile, played, typed)
+    return (verify(dup_game.seed, dup_game.commitment),
+            [(r.number, r.rack, "".join(d.rack)) for r, d in zip(rounds, draws, strict=False)])

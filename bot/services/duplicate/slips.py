@@ -156,7 +156,7 @@ def _round(tx: Tx, event: Event, round_no: int | None) -> tuple[DupRound, int]:
     game = game_of(tx.db, event)
     rnd = round_of(tx.db, game, round_no)
     if not rnd.is_open:
-        raise Refusal("duplicate.online.round_closed", round=round_no, rule="003 r. 19-20")
+        raise Refusal("duplicate.online.round_closed", round=round_no, rule="003 r. 19–20")
     return rnd, game.number
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.services.app import App, Tx
-from bot.services.duplicate.setup import DuplicateSettings, create_event
+from bot.services.duplicate.setup import DuplicateSettings, create_event, load_lexicon
 from bot.store import Change, Player, Tournament, add_entry, create_player, create_tournament
 
 from ...conftest import ADMIN_ID, NAMES, START
@@ -53,6 +53,7 @@ async def make_event(app: App, lexicon: Path, *, players: int = 3, slug: str = S
     `settings` go to DuplicateSettings (profile cas-duplicate, hall mode by default)."""
     values: dict[str, Any] = {"profile": "cas-duplicate", "lexicon": str(lexicon),
                               "mode": "hall", **settings}
+    loaded = load_lexicon(str(lexicon), lexicon.parent)
 
     def body(tx: Tx) -> DupWorld:
         by = Change.admin(ADMIN_ID, tx.now, "test setup")
@@ -65,7 +66,7 @@ async def make_event(app: App, lexicon: Path, *, players: int = 3, slug: str = S
                               discord_id=discord(n), discord_name=f"hrac{n + 1}")
             add_entry(tx.db, t.id, p.id, by, paid=True)
             made.append(p)
-        create_event(tx, t.id, DuplicateSettings(**values), lexicon.parent)
+        create_event(tx, t.id, DuplicateSettings(**values), loaded)
         return DupWorld(t, made, lexicon)
 
     world = await app.run(body)

@@ -1,0 +1,257 @@
+"""The live hall's duplicate commands (issue 24 items 5, 9; 003 "opisované scrabble"): the
+arbiter runs the game from the console on the same services and database as the bot.
+
+    stredisko duplicate start SLUG [--seed HEX]
+    stredisko duplicate rack SLUG ROUND "AEK?RSÝ"        the physically drawn rack (003 r. 11)
+    stredisko duplicate draw SLUG ROUND                  a rack drawn from the game's seed
+    stredisko duplicate slip SLUG ROUND PLAYER "8H SLOVO" [--declared N] [--late]
+    stredisko duplicate slips SLUG ROUND FILE.csv        a round's slips: hráč,ťah[,body]
+    stredisko duplicate close SLUG ROUND                 the top and every slip's score
+    stredisko duplicate standings SLUG
+    stredisko duplicate protest SLUG ROUND PLAYER WORD --claim prijaté|odmietnuté --reason …
+    stredisko duplicate decide SLUG PROTEST vyhovieť|zamietnuť --reason …
+    stredisko duplicate final SLUG                       final results, the seed revealed
+    stredisko duplicate reveal SLUG / replay SLUG        the seed; the racks re-drawn from it
+
+PLAYER is the player's number (003 r. 38), name or nick. Bad input — a slip for a closed
+round, a player not in the event, a coordinate or word that cannot be read, 10,000
+characters, a rack of 8 letters or letters not in the bag — is one Slovak line on stderr and
+exit 2; nothing is stored. `--game N` picks a game other than the latest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bot.cli.args import USAGE_ERROR
+from bot.cli.common import config, run
+from bot.i18n import t
+from bot.os_errors import os_error
+from bot.services.app import App, Tx
+from bot.services.duplicate import close, game, protests, results, slips
+from bot.services.duplicate.context import event_of, players_of
+from bot.services.duplicate.game import GameEnded, RoundOpened, rack_values
+from bot.services.replies import Reply
+
+ACTIONS = ("start", "rack", "draw", "slip", "slips", "close", "standings", "protest", "decide",
+           "final", "reveal", "replay")
+CLAIMS = {"prijaté": "wrongly-accepted", "odmietnuté": "wrongly-rejected"}
+VERDICTS = {"vyhovieť": True, "zamietnuť": False}
+FILE_LIMIT = 1_000_000  # bytes of a slips CSV
+
+
+def add_actions(actions: Any) -> None:
+    """Register the hall's actions on `stredisko duplicate`'s subparsers."""
+    def action(name: str, help_text: str, *slots: tuple[str, str]) -> argparse.ArgumentParser:
+        sub = actions.add_parser(name, help=help_text)
+        sub.add_argument("slug", metavar="TURNAJ")
+        for dest, metavar in slots:
+            sub.add_argument(dest, metavar=metavar)
+        sub.add_argument("--game", type=int, default=None, metavar="N",
+                         help="partia (predvolene posledná začatá)")
+        for option, text in (("--db", "súbor databázy"), ("--config", "konfiguračný súbor"),
+                             ("--admin", "hlavný rozhodca, ktorý koná")):
+            sub.add_argument(option, default=argparse.SUPPRESS, help=text)
+        return sub
+
+    start = action("start", "začať ďalšiu partiu (zverejní odtlačok semena zásobníkov)")
+    start.add_argument("--seed", default=None, help="semeno (hex, na skúšku; inak náhodné)")
+    action("rack", "otvoriť kolo so zásobníkom vylosovaným v sále (003 r. 11)",
+           ("round", "KOLO"), ("rack", "ZÁSOBNÍK"))
+    action("draw", "otvoriť kolo so zásobníkom vylosovaným zo semena partie", ("round", "KOLO"))
+    slip = action("slip", "zapísať lístok hráča (003 r. 38)", ("round", "KOLO"),
+                  ("player", "HRÁČ"), ("move", "ŤAH"))
+    slip.add_argument("--declared", default=None, metavar="BODY",
+                      help="bodová hodnota napísaná na lístku (003 r. 45)")
+    slip.add_argument("--late", action="store_true",
+                      help="lístok odovzdaný po limite (003 r. 19: 0 bodov)")
+    action("slips", "zapísať lístky kola zo súboru CSV (hráč,ťah[,body])", ("round", "KOLO"),
+           ("file", "SÚBOR.csv"))
+    action("close", "uzavrieť kolo: najlepší ťah a hodnotenie každého lístka",
+           ("round", "KOLO"))
+    action("standings", "priebežné poradie (003 r. 46–48)")
+    protest = action("protest", "námietka proti slovu kola (003 r. 27)", ("round", "KOLO"),
+                     ("player", "HRÁČ"), ("word", "SLOVO"))
+    protest.add_argument("--claim", required=True, choices=sorted(CLAIMS),
+                         help="slovo bolo neprávom prijaté alebo neprávom odmietnuté")
+    protest.add_argument("--reason", required=True, help="zdôvodnenie")
+    decide = action("decide", "rozhodnutie hlavného rozhodcu o námietke (003 r. 29)",
+                    ("protest", "NÁMIETKA"), ("verdict", "ROZHODNUTIE"))
+    decide.add_argument("--reason", required=True, help="zdôvodnenie")
+    action("final", "konečné výsledky partie a zverejnenie semena (003 r. 29)")
+    action("reveal", "semeno zásobníkov skončenej partie")
+    action("replay", "znova vylosovať zásobníky zo zverejneného semena a porovnať ich")
+
+
+def run_action(args: argparse.Namespace) -> int:
+    """Run one hall action; refusals and bad input: one Slovak line, exit 2."""
+    try:
+        handler = _HANDLERS[args.duplicate_action]
+        outcome = run(args, lambda app: handler(app, args))
+    except ValueError as exc:  # a damaged database file, an unreadable CSV
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(os_error(exc))
+    if isinstance(outcome, Reply):
+        return _fail(t(outcome.key, **{**outcome.params, "rule": outcome.rule or ""}))
+    for line in outcome:
+        print(line)
+    return 0
+
+
+def _fail(line: str) -> int:
+    print(t("cli.error", reason=line), file=sys.stderr)
+    return USAGE_ERROR
+
+
+def _number(text: str, what: str) -> int:
+    if not text.isdigit() or len(text) > 6:
+        raise ValueError(t("duplicate.hall.not_number", what=what, value=text[:20]))
+    return int(text)
+
+
+async def _start(app: App, a: argparse.Namespace) -> list[str] | Reply:
+    started = await app.run(game.start_game, a.slug, seed=a.seed)
+    if isinstance(started, Reply):
+        return started
+    lines = [t("duplicate.online.started", game=started.game, commitment=started.commitment)]
+    if started.opened is not None:
+        lines += await _opened_lines(app, a.slug, started.opened)
+    return lines
+
+
+async def _open(app: App, a: argparse.Namespace) -> list[str] | Reply:
+    rack = a.rack if a.duplicate_action == "rack" else None
+    opened = await app.run(game.open_round, a.slug, rack=rack,
+                           round_no=_number(a.round, "kolo"), game=a.game)
+    if isinstance(opened, Reply):
+        return opened
+    return await _opened_lines(app, a.slug, opened)
+
+
+async def _opened_lines(app: App, slug: str, opened: RoundOpened | GameEnded) -> list[str]:
+    if isinstance(opened, GameEnded):
+        return [t("duplicate.online.ended", game=opened.game, round=opened.after_round,
+                  why=t(f"duplicate.online.why_{opened.reason}"), rule=opened.rule)]
+    event = await app.store.read(event_of, slug)
+    return [t("duplicate.online.opened", game=opened.game, round=opened.round,
+              rack=opened.rack, values=rack_values(event, opened.rack),
+              deadline=opened.deadline), opened.board.rstrip("\n")]
+
+
+async def _slip(app: App, a: argparse.Namespace) -> list[str] | Reply:
+    receipt = await app.run(slips.submit_slip, a.slug, a.move, received_at=app.clock.now(),
+                            round_no=_number(a.round, "kolo"), player=a.player,
+                            declared=a.declared, source="arbiter", late=a.late)
+    if isinstance(receipt, Reply):
+        return receipt
+    return [_receipt_line(receipt)]
+
+
+def _receipt_line(receipt: slips.SlipReceipt) -> str:
+    key = "duplicate.online.slip_received_late" if receipt.late \
+        else "duplicate.online.slip_received"
+    line = f"{receipt.player}: {t(key, round=receipt.round, line=receipt.line)}"
+    if receipt.replaced:
+        line += " " + t("duplicate.online.slip_replaced", rule=receipt.several_rule)
+    return line
+
+
+async def _slips(app: App, a: argparse.Namespace) -> list[str] | Reply:
+    path = Path(a.file)
+    if path.stat().st_size > FILE_LIMIT:
+        raise ValueError(t("duplicate.online.csv_too_long", n=path.stat().st_size))
+    content = path.read_text(encoding="utf-8-sig")
+    receipts = await app.run(slips.submit_csv, a.slug, _number(a.round, "kolo"), content,
+                             received_at=app.clock.now())
+    if isinstance(receipts, Reply):
+        return receipts
+    return [_receipt_line(r) for r in receipts]
+
+
+async def _close(app: App, a: argparse.Namespace) -> list[str] | Reply:
+    directory = Path(config(a).lexicon.dir)
+    closed = await close.close_round(app, a.slug, _number(a.round, "kolo"), game=a.game,
+                                     lexicon_dir=directory)
+    if isinstance(closed, Reply):
+        return closed
+    names = await app.store.read(_names, a.slug)
+    top = (f"{closed.top['coord']} {closed.top['word']} ({closed.top['score']})"
+           if closed.top else t("duplicate.online.no_move"))
+    lines = [] if closed.closed_now else [t("duplicate.online.closed_already",
+                                            round=closed.round)]
+    lines.append(t("duplicate.online.closed", round=closed.round, top=top,
+                   found=closed.found_top, n=closed.players))
+    for score in closed.scores:
+        lines.append(t("duplicate.online.score_line", name=names.get(score.player_id, "?"),
+                       move=score.move or t("duplicate.online.no_move"), points=score.points,
+                       why=results.why_text(score.outcome, score.reason, close.finding_of(score)),
+                       rule=score.rule))
+    lines.append(closed.board_after.rstrip("\n"))
+    return lines
+
+
+def _names(tx_db: Any, slug: str) -> dict[int, str]:
+    event = event_of(tx_db, slug)
+    return {p.id: p.name for _, p in players_of(tx_db, event)}
+
+
+async def _standings(app: App, a: argparse.Namespace) -> list[str] | Reply:
+    def body(tx: Tx) -> list[str]:
+        event = event_of(tx.db, a.slug)
+        rows = results.standing_lines(tx.db, event, results.event_standings(tx.db, event))
+        return [t("duplicate.online.standing_line", **row) for row in rows]
+
+    return await app.run(body)
+
+
+async def _protest(app: App, a: argparse.Namespace) -> list[str] | Reply:
+    filed = await app.run(protests.file_protest, a.slug, _number(a.round, "kolo"), a.word,
+                          CLAIMS[a.claim], a.reason, player=a.player, game=a.game)
+    if isinstance(filed, Reply):
+        return filed
+    return [t("duplicate.online.filed", id=filed.id)]
+
+
+async def _decide(app: App, a: argparse.Namespace) -> list[str] | Reply:
+    if a.verdict not in VERDICTS:
+        raise ValueError(t("duplicate.hall.verdict", choices=", ".join(VERDICTS)))
+    decided = await app.run(protests.decide_protest, a.slug, _number(a.protest, "námietka"),
+                            VERDICTS[a.verdict], a.reason, getattr(a, "admin", None) or "cli")
+    if isinstance(decided, Reply):
+        return decided
+    return [t("duplicate.online.decided", id=decided.protest.id,
+              verdict=t("duplicate.online.protest_upheld" if decided.protest.status == "upheld"
+                        else "duplicate.online.protest_rejected"), changed=decided.changed)]
+
+
+async def _final(app: App, a: argparse.Namespace) -> list[str] | Reply:
+    fn = results.finalize_game if a.duplicate_action == "final" else results.reveal
+    revealed = await app.run(fn, a.slug, a.game)
+    if isinstance(revealed, Reply):
+        return revealed
+    return [t("duplicate.online.revealed", game=revealed.game, seed=revealed.seed,
+              commitment=revealed.commitment)]
+
+
+async def _replay(app: App, a: argparse.Namespace) -> list[str] | Reply:
+    checked = await app.run(results.replay_game, a.slug, a.game)
+    if isinstance(checked, Reply):
+        return checked
+    verified, rows = checked
+    lines = [t("duplicate.hall.commitment_ok" if verified else "duplicate.hall.commitment_bad")]
+    return lines + [t("duplicate.hall.replay_line", round=r, stored=s, drawn=d,
+                      verdict=t("duplicate.hall.same" if s == d else "duplicate.hall.differs"))
+                    for r, s, d in rows]
+
+
+Handler = Callable[[App, argparse.Namespace], Any]
+_HANDLERS: dict[str, Handler] = {
+    "start": _start, "rack": _open, "draw": _open, "slip": _slip, "slips": _slips,
+    "close": _close, "standings": _standings, "protest": _protest, "decide": _decide,
+    "final": _final, "reveal": _final, "replay": _replay,
+}

@@ -1,0 +1,112 @@
+"""Starting a duplicate game and opening rounds (issue 24 items 1–3, 5, 9) on a real store."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.services.app import App
+from bot.services.duplicate.context import tile_set
+from bot.services.duplicate.game import (
+    DEADLINE,
+    WARNING,
+    GameStarted,
+    RoundOpened,
+    open_round,
+    start_game,
+)
+from bot.services.notifier import RecordingNotifier
+from bot.services.replies import Reply
+from bot.store import list_timers
+from bot.store.duplicate import get_game, list_rounds
+from rules.duplicate import draw_rack, duplicate_profile
+from rules.duplicate.board import Board
+
+from ...conftest import render
+from .conftest import make_event
+
+SEED = "5e" * 32
+
+
+def rows(app: App, sql: str) -> list[tuple[object, ...]]:
+    return app.store.read_sync(lambda db: db.execute(sql).fetchall())
+
+
+async def test_a_game_commits_to_its_seed_before_round_one(
+        app: App, words: Path, notifier: RecordingNotifier) -> None:
+    world = await make_event(app, words, mode="online")
+    started = await app.run(start_game, world.slug, seed=SEED)
+    assert isinstance(started, GameStarted)
+    assert started.commitment == hashlib.sha256(bytes.fromhex(SEED)).hexdigest()
+    keys = notifier.keys("channel")
+    assert keys[:2] == ["duplicate.online.game_start", "duplicate.online.round_open"]
+    first = notifier.sent[0][2]
+    assert first.params["commitment"] == started.commitment
+    assert SEED not in str(rows(app, "SELECT * FROM audit"))  # the seed stays secret
+
+
+async def test_online_round_one_is_the_seeded_draw_with_its_timers(
+        app: App, words: Path, clock: ManualClock, notifier: RecordingNotifier) -> None:
+    world = await make_event(app, words, mode="online", move_seconds=120, warning_seconds=20)
+    started = await app.run(start_game, world.slug, seed=SEED)
+    assert isinstance(started, GameStarted) and isinstance(started.opened, RoundOpened)
+    tiles, profile = tile_set("cas-100"), duplicate_profile("cas-duplicate")
+    expected = draw_rack(SEED, 1, tiles.bag, (), tiles.rack_vowels, profile)
+    assert started.opened.rack == "".join(expected.rack)
+    assert (started.opened.deadline - clock.now()).total_seconds() == 120
+    timers = {t.kind: t.due_at for t in app.store.read_sync(list_timers, world.tournament.id)}
+    assert timers[DEADLINE] == started.opened.deadline
+    assert (timers[DEADLINE] - timers[WARNING]).total_seconds() == 20
+    opened = next(m for w, _, m in notifier.sent if m.key == "duplicate.online.round_open")
+    assert opened.params["image"] == {"board": Board.empty().text(), "highlight": [],
+                                      "tiles": "cas-100", "rack": started.opened.rack}
+    assert "Zásobník: " + started.opened.rack in render(opened.key, opened.params)
+
+
+async def test_a_hall_game_waits_for_the_arbiters_rack(app: App, words: Path) -> None:
+    world = await make_event(app, words)
+    started = await app.run(start_game, world.slug, seed=SEED)
+    assert isinstance(started, GameStarted) and started.opened is None
+    opened = await app.run(open_round, world.slug, rack="kos?ale", round_no=1)
+    assert isinstance(opened, RoundOpened)
+    assert opened.rack == "".join(sorted("KOS?ALE")) and opened.source == "arbiter"
+    assert not app.store.read_sync(list_timers, world.tournament.id)  # the arbiter closes
+
+
+@pytest.mark.parametrize(("rack", "round_no", "says"), [
+    ("AKLOSVEE", 1, "najviac 7 kameňov"),
+    ("ÄKLOSVE", 1, "písmeno Ä v tejto súprave kameňov nie je"),
+    ("XXXXXXX", 1, "písmeno X: zadané 7×"),
+    ("A" * 10_000, 1, "zadaných znakov je 10000"),
+    ("AKLOSVE", 2, "Ďalšie kolo je 1., nie 2."),
+])
+async def test_a_rack_that_cannot_be_is_refused_and_nothing_stored(
+        app: App, words: Path, rack: str, round_no: int, says: str) -> None:
+    world = await make_event(app, words)
+    await app.run(start_game, world.slug, seed=SEED)
+    refused = await app.run(open_round, world.slug, rack=rack, round_no=round_no)
+    assert isinstance(refused, Reply) and not refused.ok
+    assert says in render(refused.key, refused.params, refused.rule)
+    assert rows(app, "SELECT COUNT(*) FROM dup_rounds") == [(0,)]
+
+
+async def test_a_round_opens_only_after_the_previous_one_closed(app: App, words: Path) -> None:
+    world = await make_event(app, words)
+    await app.run(start_game, world.slug, seed=SEED)
+    await app.run(open_round, world.slug, rack="AKLOSVE")
+    refused = await app.run(open_round, world.slug)
+    assert isinstance(refused, Reply)
+    assert refused.key == "duplicate.online.round_still_open"
+    game = app.store.read_sync(get_game, world.tournament.id, 1)
+    assert game is not None and len(app.store.read_sync(list_rounds, game.id)) == 1
+
+
+async def test_a_second_game_waits_for_the_first(app: App, words: Path) -> None:
+    world = await make_event(app, words, games=2,
+                             starts=())
+    await app.run(start_game, world.slug, seed=SEED)
+    refused = await app.run(start_game, world.slug)
+    assert isinstance(refused, Reply) and refused.key == "duplicate.online.game_running"

@@ -1,0 +1,99 @@
+"""A duplicate event's propozície (issue 24 item 1): `format = "duplicate"` and a strict
+[duplicate] table, refused on the line of the key it is about; no herna nick needed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.services.app import App
+from bot.services.setup import create_from_file, import_players_csv
+from bot.store import find_player_by_nick
+from bot.store.duplicate import get_event
+
+ADMIN = "hlavny"
+BASE = """[tournament]
+name = "Duplikát online"
+slug = "dup-online"
+format = "duplicate"
+rounds = 2
+round_starts = ["2026-12-05 10:00", "2026-12-05 14:00"]
+
+[duplicate]
+profile = "greek-duplicate"
+lexicon = "{words}"
+{extra}
+[[player]]
+id = "1"
+name = "Ján Novák"
+discord_id = 123456789012345678
+"""
+
+
+def propozicie(tmp_path: Path, words: Path, extra: str = "") -> Path:
+    path = tmp_path / "propozicie.toml"
+    path.write_text(BASE.format(words=words, extra=extra), encoding="utf-8")
+    return path
+
+
+async def test_a_duplicate_event_is_created_with_its_settings(
+        app: App, tmp_path: Path, words: Path) -> None:
+    extra = "move_seconds = 150\nrounds_per_part = [8, 12]\nparts = 3\n"
+    reply = await create_from_file(app, propozicie(tmp_path, words, extra), ADMIN)
+    assert reply.ok, reply
+    t = reply.data
+    event = app.store.read_sync(get_event, t.id)
+    assert event is not None
+    assert (event.profile, event.tiles, event.move_seconds, event.warning_seconds) == (
+        "greek-duplicate", "sss-100", 150, 30)
+    assert (event.part_rounds, event.games, event.mode) == ([8, 12], 2, "online")
+    assert event.lexicon == str(words.resolve()) and event.lexicon_id.startswith("sha256:")
+    # no herna.net account: a placeholder that can match no herna nick
+    assert app.store.read_sync(find_player_by_nick, "dup-online:1") is not None
+
+
+@pytest.mark.parametrize(("extra", "line", "says"), [
+    ("mode = \"sála\"\n", 11, "mode"),
+    ("move_seconds = 5\n", 11, "od 10 do 3600"),
+    ("warning_seconds = 200\nmove_seconds = 100\n", 11, "pred koncom"),
+    ("games = 3\n", 11, "nesúhlasí s počtom časov"),
+    ("rounds_per_part = [5]\nparts = 3\n", 11, "2 čísel"),
+    ("sise = 7\n", 11, "neznámy kľúč"),
+    ("tiles = \"sss-999\"\n", 11, "tiles"),
+])
+async def test_a_bad_duplicate_table_is_refused_on_its_line(
+        app: App, tmp_path: Path, words: Path, extra: str, line: int, says: str) -> None:
+    reply = await create_from_file(app, propozicie(tmp_path, words, extra), ADMIN)
+    assert not reply.ok and reply.key == "setup.invalid"
+    assert reply.params["line"] == line and says in reply.params["reason"], reply.params
+
+
+async def test_an_unreadable_lexicon_is_refused_on_its_line(app: App, tmp_path: Path) -> None:
+    reply = await create_from_file(app, propozicie(tmp_path, tmp_path / "nie.txt"), ADMIN)
+    assert not reply.ok and reply.params["line"] == 10
+    assert "lexicon" in reply.params["reason"]
+    assert app.store.read_sync(lambda db: db.execute(
+        "SELECT COUNT(*) FROM tournaments").fetchone()[0]) == 0
+
+
+async def test_a_duplicate_table_needs_the_duplicate_format(
+        app: App, tmp_path: Path, words: Path) -> None:
+    path = propozicie(tmp_path, words)
+    path.write_text(path.read_text(encoding="utf-8").replace('format = "duplicate"\n', ""),
+                    encoding="utf-8")
+    reply = await create_from_file(app, path, ADMIN)
+    assert not reply.ok and reply.params["line"] == 7  # [duplicate], the format line gone
+
+
+async def test_players_of_a_duplicate_event_need_no_herna_nick_in_a_csv(
+        app: App, tmp_path: Path, words: Path) -> None:
+    created = await create_from_file(app, propozicie(tmp_path, words), ADMIN)
+    assert created.ok
+    csv = tmp_path / "hraci.csv"
+    csv.write_text("meno;herna\nMária Malá;\nPeter Pan;ppan\n", encoding="utf-8")
+    imported = await import_players_csv(app, "dup-online", csv, ADMIN)
+    assert imported.ok, imported
+    again = await import_players_csv(app, "dup-online", csv, ADMIN)
+    assert again.ok and again.params["added"] == 0  # the same people, found again
+    assert app.store.read_sync(find_player_by_nick, "dup-online:Mária Malá") is not None

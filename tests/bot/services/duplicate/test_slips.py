@@ -1,0 +1,110 @@
+"""A player's slip (issue 24 items 2, 5, 9): the answer is the slip as read, never its
+validity; refusals are one line and store nothing."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.clock import ManualClock
+from bot.services.app import App
+from bot.services.duplicate.game import open_round, start_game
+from bot.services.duplicate.slips import SlipReceipt, submit_csv, submit_slip
+from bot.services.replies import Reply
+
+from ...conftest import render
+from .conftest import discord, make_event
+
+SEED = "a1" * 32
+
+
+def count(app: App, table: str) -> int:
+    return app.store.read_sync(lambda db: db.execute(f"SELECT COUNT(*) FROM {table}")
+                               .fetchone()[0])
+
+
+async def opened(app: App, words: Path, **settings: object) -> str:
+    world = await make_event(app, words, **settings)
+    await app.run(start_game, world.slug, seed=SEED)
+    await app.run(open_round, world.slug, rack="AKLOSVE", round_no=1)
+    return world.slug
+
+
+async def test_the_answer_is_the_slip_as_read_never_its_validity(
+        app: App, words: Path, clock: ManualClock) -> None:
+    slug = await opened(app, words)
+    receipt = await app.run(submit_slip, slug, "8H KLE", received_at=clock.now(),
+                            discord_id=discord(0), declared=24)
+    assert isinstance(receipt, SlipReceipt)
+    assert receipt.line == "8H KLE, 24 bodov"  # KLE is no word: nothing says so
+    assert not receipt.late and not receipt.replaced
+    down = await app.run(submit_slip, slug, "H8 k(o)s", received_at=clock.now(),
+                         discord_id=discord(1), declared="3")
+    assert isinstance(down, SlipReceipt) and (down.coord, down.word) == ("H8", "k(o)s")
+
+
+async def test_a_later_slip_replaces_the_earlier_and_both_are_kept(
+        app: App, words: Path, clock: ManualClock) -> None:
+    slug = await opened(app, words)
+    await app.run(submit_slip, slug, "8H KOS", received_at=clock.now(), discord_id=discord(0),
+                  declared=6)
+    again = await app.run(submit_slip, slug, "8H KOSA", received_at=clock.now(),
+                          discord_id=discord(0), declared=8)
+    assert isinstance(again, SlipReceipt) and again.replaced
+    kept = app.store.read_sync(lambda db: db.execute(
+        "SELECT id, replaced_by FROM dup_slips ORDER BY id").fetchall())
+    assert kept == [(1, 2), (2, None)]
+
+
+async def test_a_slip_after_the_deadline_is_taken_as_late(
+        app: App, words: Path, clock: ManualClock) -> None:
+    slug = await opened(app, words, move_seconds=60)
+    receipt = await app.run(submit_slip, slug, "8H KOS", received_at=clock.now()
+                            + timedelta(seconds=61), discord_id=discord(0), declared=6)
+    assert isinstance(receipt, SlipReceipt) and receipt.late
+
+
+@pytest.mark.parametrize(("text", "who", "declared", "says"), [
+    ("8H KOS", 99, 6, "nie je prihlásený"),
+    ("99Z KOS", 0, 6, "mimo dosky"),
+    ("8H K0S", 0, 6, "neznáme písmeno „0“"),
+    ("8H", 0, 6, "nemožno prečítať"),
+    ("A" * 10_000, 0, 6, "znakov: 10000"),
+    ("8H KOS", 0, "šesť", "nie je číslo"),
+    ("8H KOS", 0, None, "chýba bodová hodnota"),
+])
+async def test_bad_slips_are_refused_in_one_line_and_nothing_stored(
+        app: App, words: Path, clock: ManualClock, text: str, who: int,
+        declared: object, says: str) -> None:
+    slug = await opened(app, words)
+    refused = await app.run(submit_slip, slug, text, received_at=clock.now(),
+                            discord_id=discord(who), declared=declared)
+    assert isinstance(refused, Reply) and not refused.ok
+    line = render(refused.key, refused.params, refused.rule)
+    assert says in line and "\n" not in line and len(line) < 300
+    assert count(app, "dup_slips") == 0
+
+
+async def test_no_slip_for_a_round_not_open(app: App, words: Path, clock: ManualClock) -> None:
+    world = await make_event(app, words)
+    await app.run(start_game, world.slug, seed=SEED)
+    none_open = await app.run(submit_slip, world.slug, "8H KOS", received_at=clock.now(),
+                              discord_id=discord(0), declared=6)
+    assert isinstance(none_open, Reply) and none_open.key == "duplicate.online.no_open_round"
+    unknown = await app.run(submit_slip, world.slug, "8H KOS", received_at=clock.now(),
+                            round_no=3, player="1", declared=6, source="arbiter")
+    assert isinstance(unknown, Reply) and unknown.key == "duplicate.online.no_round"
+
+
+async def test_a_rounds_csv_is_all_or_nothing(app: App, words: Path, clock: ManualClock) -> None:
+    slug = await opened(app, words)
+    good = "hráč,ťah,body\n1,8H KOS,6\nŽofia Šťastná,H8 KOSA,8\n"
+    receipts = await app.run(submit_csv, slug, 1, good, received_at=clock.now())
+    assert isinstance(receipts, list) and [r.player_id for r in receipts] == [1, 2]
+    bad = "3,8H KOS,6\n4,8H K0S,6\n"
+    refused = await app.run(submit_csv, slug, 1, bad, received_at=clock.now())
+    assert isinstance(refused, Reply)
+    assert "Riadok 2" in render(refused.key, refused.params, refused.rule)
+    assert count(app, "dup_slips") == 2
