@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli.args import USAGE_ERROR
-from bot.cli.common import config, run
+from bot.cli.common import admin, config, run
 from bot.i18n import t
 from bot.os_errors import os_error
 from bot.services.app import App, Tx
@@ -103,6 +103,11 @@ def run_action(args: argparse.Namespace) -> int:
     return 0
 
 
+def _admin(a: argparse.Namespace) -> str:
+    """Who acts (audited): --admin, else the OS user."""
+    return admin(a).ident
+
+
 def _fail(line: str) -> int:
     print(t("cli.error", reason=line), file=sys.stderr)
     return USAGE_ERROR
@@ -115,7 +120,7 @@ def _number(text: str, what: str) -> int:
 
 
 async def _start(app: App, a: argparse.Namespace) -> list[str] | Reply:
-    started = await app.run(game.start_game, a.slug, seed=a.seed)
+    started = await app.run(game.start_game, a.slug, seed=a.seed, admin=_admin(a))
     if isinstance(started, Reply):
         return started
     lines = [t("duplicate.online.started", game=started.game, commitment=started.commitment)]
@@ -127,7 +132,7 @@ async def _start(app: App, a: argparse.Namespace) -> list[str] | Reply:
 async def _open(app: App, a: argparse.Namespace) -> list[str] | Reply:
     rack = a.rack if a.duplicate_action == "rack" else None
     opened = await app.run(game.open_round, a.slug, rack=rack,
-                           round_no=_number(a.round, "kolo"), game=a.game)
+                           round_no=_number(a.round, "kolo"), game=a.game, admin=_admin(a))
     if isinstance(opened, Reply):
         return opened
     return await _opened_lines(app, a.slug, opened)
@@ -221,7 +226,7 @@ async def _decide(app: App, a: argparse.Namespace) -> list[str] | Reply:
     if a.verdict not in VERDICTS:
         raise ValueError(t("duplicate.hall.verdict", choices=", ".join(VERDICTS)))
     decided = await app.run(protests.decide_protest, a.slug, _number(a.protest, "námietka"),
-                            VERDICTS[a.verdict], a.reason, getattr(a, "admin", None) or "cli")
+                            VERDICTS[a.verdict], a.reason, _admin(a))
     if isinstance(decided, Reply):
         return decided
     return [t("duplicate.online.decided", id=decided.protest.id,

@@ -6,7 +6,8 @@ replays exactly once:
 2. `compute_close(data, lexicon)`: pure, OFF the store's thread (`asyncio.to_thread`): the
    tops (003 r. 5–9), every slip checked and scored (004 §6; 003 r. 19, 41–45);
 3. `write_close(tx, data, outcome)`: a second transaction guarded by "the round is still open
-   and its board unchanged" (`close_round_row`): the scores, the announcements (the top and
+   and its board unchanged" (`close_round_row`) — and by "no slip came in since phase 1" (else
+   it writes nothing and the close computes again): the scores, the announcements (the top and
    the new board — the last top of a part withheld until the next part, 003 r. 22 — each
    player's evaluation by DM, "N of M found the top", standings after a part, 003 r. 24), and
    online the timer opening the next round. A second close finds the round closed and writes
@@ -44,8 +45,9 @@ from bot.store.duplicate import (
     round_by_id,
 )
 from bot.store.timers import add_timer
+from bot.store.times import to_text
 from rules.duplicate import Slip, duplicate_profile, score_round
-from rules.duplicate.board import parse_board
+from rules.duplicate.board import Board, parse_board
 from rules.duplicate.errors import DuplicateError
 from rules.duplicate.tiles import TileSet
 from rules.duplicate.validate import score_move
@@ -119,6 +121,9 @@ class RoundClosed:
 
 
 
+ATTEMPTS = 3  # closes computed again because a slip came in meanwhile, before one in one tx
+
+
 class _Everything(TrieGraph):
     """A lexicon that admits every word: a slip's placement is scored whatever its words, so
     a correction that admits a rejected word later knows what it scores (004 §5D)."""
@@ -171,7 +176,7 @@ def _players(tx: Tx, event: Event, game: DupGame) -> tuple[tuple[int, ...], dict
             continue
         players.append(player.id)
         if out is not None:
-            after = [n for n, opened in rounds if opened >= out.isoformat()]
+            after = [n for n, opened in rounds if opened >= to_text(out)]
             left[player.id] = after[0] if after else len(rounds) + 1
     return tuple(players), left
 
@@ -180,7 +185,6 @@ def compute_close(data: CloseInput, lexicon: LoadedLexicon) -> CloseOutcome:
     """Phase 2 (pure; see the module): the tops in 003 r. 5–9's order (the first goes on the
     board, 003 r. 10) and every player's round score (`rules.duplicate.score_round`)."""
     tiles = TileSet.load(data.tiles)
-    profile = duplicate_profile(data.profile)
     board = parse_board(data.board_before, frozenset(tiles.letters), tiles.blank_letters)
     found = tops_of(data.board_before, data.rack, lexicon, data.tiles, data.profile)
     tops = {"lexicon": lexicon.id, "count": found.count, "top_score": found.score,
@@ -189,11 +193,19 @@ def compute_close(data: CloseInput, lexicon: LoadedLexicon) -> CloseOutcome:
     if found.tops:
         after = board.place({(r, c): (letter, blank) for r, c, letter, blank
                              in found.tops[0].tiles})
+    scores = score_slips(data, board, tiles, lexicon)
+    return CloseOutcome(tops, after.text(), scores)
+
+
+def score_slips(data: CloseInput, board: Board, tiles: TileSet, lexicon: LoadedLexicon
+                ) -> tuple[PlayerScore, ...]:
+    """Every player's round score from the round's slips (`rules.duplicate.score_round`),
+    each with the engine's findings about his slips."""
     judged = [_judge(data, s, board, tiles, lexicon) for s in data.slips]
     rules_slips = [j for j, _ in judged]
     findings = {s.slip_id: f for s, (_, f) in zip(data.slips, judged, strict=True)}
-    names = [str(p) for p in data.players]
-    scored = score_round(data.round, names, rules_slips, profile,
+    scored = score_round(data.round, [str(p) for p in data.players], rules_slips,
+                         duplicate_profile(data.profile),
                          left={str(p): r for p, r in data.left.items()})
     by_slip = {id(j): s for j, s in zip(rules_slips, data.slips, strict=True)}
     scores = []
@@ -204,7 +216,32 @@ def compute_close(data: CloseInput, lexicon: LoadedLexicon) -> CloseOutcome:
         scores.append(PlayerScore(player, score.points, score.outcome, score.rule, score.reason,
                                   counted.slip_id if counted else None,
                                   counted.text if counted else None, {"slips": mine}))
-    return CloseOutcome(tops, after.text(), tuple(scores))
+    return tuple(scores)
+
+
+def rescore_straggler(tx: Tx, slug: str, rnd: DupRound, player_id: int) -> PlayerScore:
+    """A slip Discord received before the deadline that reached the store after the close
+    (003 r. 19: the time of receipt decides): the player's round score again with it, as the
+    next score version, and his evaluation by DM. The board and the tops stay."""
+    event = event_of(tx.db, slug)
+    game = game_by_id(tx.db, rnd.game_id)
+    mine = tuple(SlipInput(s.id, s.player_id, s.text, s.declared, s.received_at)
+                 for s in list_slips(tx.db, rnd.id) if s.player_id == player_id)
+    data = CloseInput(slug, event.id, game.number, game.id, rnd.number, rnd.id, rnd.rack,
+                      rnd.board_before, rnd.deadline, event.settings.profile,
+                      event.settings.tiles, event.settings.lexicon, event.settings.lexicon_id,
+                      (player_id,), {}, mine)
+    tiles = TileSet.load(data.tiles)
+    board = parse_board(data.board_before, frozenset(tiles.letters), tiles.blank_letters)
+    (score,) = score_slips(data, board, tiles, _lexicon(data, None))
+    by = tx.by_player(player_id, "/tah received before the deadline (003 r. 19)")
+    add_score(tx.db, rnd, player_id, by, slip_id=score.slip_id, outcome=score.outcome,
+              points=score.points, rule=score.rule, reason=score.reason, verdict=score.verdict)
+    direct(tx, player_id, "duplicate.online.evaluation", game=game.number, round=rnd.number,
+           move=score.move or t("duplicate.online.no_move"), points=score.points,
+           outcome=score.outcome, reason=score.reason or "",
+           why=why_text(score.outcome, score.reason, finding_of(score)), rule=score.rule)
+    return score
 
 
 def _judge(data: CloseInput, slip: SlipInput, board: Any, tiles: TileSet,
@@ -230,13 +267,17 @@ def _judge(data: CloseInput, slip: SlipInput, board: Any, tiles: TileSet,
                     "declared": slip.declared, "late": late}
 
 
-def write_close(tx: Tx, data: CloseInput, outcome: CloseOutcome) -> RoundClosed:
-    """Phase 3 (guarded; see the module)."""
+def write_close(tx: Tx, data: CloseInput, outcome: CloseOutcome) -> RoundClosed | None:
+    """Phase 3 (guarded; see the module). None — nothing written — when a slip came in since
+    phase 1 (one sent before the deadline and received just after it): the caller computes
+    again with it."""
     event = event_of(tx.db, data.slug)
     rnd = round_by_id(tx.db, data.round_id)
     game = game_by_id(tx.db, data.game_id)
     if rnd.board_before != data.board_before or not rnd.is_open:
         return closed_answer(tx, event, game, rnd)
+    if [s.id for s in list_slips(tx.db, rnd.id)] != [s.slip_id for s in data.slips]:
+        return None
     by = tx.by_scheduler(f"duplicate round {data.game}/{data.round} closed")
     if not close_round_row(tx.db, rnd, outcome.board_after, outcome.tops, by, event.id):
         return closed_answer(tx, event, game, rnd)
@@ -329,16 +370,22 @@ async def close_round(app: App, slug: str, round_no: int | None = None, *,
                       game: int | None = None, lexicon_dir: Path | None = None
                       ) -> RoundClosed | Reply:
     """The three phases: `RoundClosed`, or the refusal's Reply. The move generator and the
-    lexicon's first load run in a worker thread."""
-    data = await app.run(read_close, slug, round_no, game)
-    if not isinstance(data, CloseInput):
-        return data
-    try:
-        lexicon = await asyncio.to_thread(_lexicon, data, lexicon_dir)
-    except (OSError, ValueError) as exc:
-        return Refusal("duplicate.online.lexicon_failed", reason=str(exc)).reply
-    outcome = await asyncio.to_thread(compute_close, data, lexicon)
-    return await app.run(write_close, data, outcome)
+    lexicon's first load run in a worker thread. A slip that came in meanwhile makes it
+    compute again (the tops are cached: only the slips are scored again); after
+    `ATTEMPTS` such rounds the last one runs in a single transaction."""
+    for _ in range(ATTEMPTS):
+        data = await app.run(read_close, slug, round_no, game)
+        if not isinstance(data, CloseInput):
+            return data
+        try:
+            lexicon = await asyncio.to_thread(_lexicon, data, lexicon_dir)
+        except (OSError, ValueError) as exc:
+            return Refusal("duplicate.online.lexicon_failed", reason=str(exc)).reply
+        outcome = await asyncio.to_thread(compute_close, data, lexicon)
+        closed = await app.run(write_close, data, outcome)
+        if closed is not None:
+            return closed
+    return await app.run(close_in_tx, slug, round_no, game, lexicon_dir)
 
 
 def close_in_tx(tx: Tx, slug: str, round_no: int | None = None, game: int | None = None,
@@ -348,4 +395,6 @@ def close_in_tx(tx: Tx, slug: str, round_no: int | None = None, game: int | None
     data = read_close(tx, slug, round_no, game)
     if not isinstance(data, CloseInput):
         return data
-    return write_close(tx, data, compute_close(data, _lexicon(data, lexicon_dir)))
+    closed = write_close(tx, data, compute_close(data, _lexicon(data, lexicon_dir)))
+    assert closed is not None  # one transaction: no slip can come in between
+    return closed

@@ -90,30 +90,42 @@ def players_of(db: Database, event: Event) -> list[tuple[Entry, Player]]:
     return [(e, get_player(db, e.player_id)) for e in list_entries(db, event.id)]
 
 
-def player_by_discord(db: Database, event: Event, discord_id: int) -> Player:
-    """The entrant using this Discord account; Refusal when he is none."""
+def player_by_discord(db: Database, event: Event, discord_id: int, *,
+                      playing: bool = True) -> Player:
+    """The entrant using this Discord account; Refusal when he is none (or, `playing`, when
+    he withdrew or was excluded)."""
     player = find_player_by_discord(db, discord_id)
-    if player is None or get_entry(db, event.id, player.id) is None:
+    entry = get_entry(db, event.id, player.id) if player is not None else None
+    if player is None or entry is None:
         raise Refusal("duplicate.online.not_in_event", who=str(discord_id),
                       event=event.tournament.name)
+    return _still_in(event, entry, player) if playing else player
+
+
+def _still_in(event: Event, entry: Entry, player: Player) -> Player:
+    """An entrant who withdrew or was excluded plays no more rounds (004 §7)."""
+    if entry.out is not None:
+        raise Refusal("duplicate.online.left_event", who=player.name,
+                      event=event.tournament.name, rule="004 §7")
     return player
 
 
-def player_by_label(db: Database, event: Event, label: str) -> Player:
+def player_by_label(db: Database, event: Event, label: str, *, playing: bool = True
+                    ) -> Player:
     """The entrant an arbiter names: his registration number (the slip's "číslo hráča",
     003 r. 38), his name or herna nick (case ignored). Refusal when none or several match."""
     text = label.strip()
     entrants = players_of(db, event)
     if text.isdigit():
-        found = [p for e, p in entrants if e.registration_no == int(text)]
+        found = [(e, p) for e, p in entrants if e.registration_no == int(text)]
     else:
         key = text.casefold()
-        found = [p for _, p in entrants
+        found = [(e, p) for e, p in entrants
                  if key in (p.name.casefold(), p.herna_nick.casefold())]
     if len(found) != 1:
         raise Refusal("duplicate.online.not_in_event", who=text[:60],
                       event=event.tournament.name)
-    return found[0]
+    return _still_in(event, *found[0]) if playing else found[0][1]
 
 
 def direct(tx: Tx, player_id: int, key: str, **params: Any) -> None:

@@ -21,7 +21,7 @@ from bot.services.duplicate.context import Event, event_of, game_of
 from bot.services.duplicate.results import announce_preliminary
 from bot.services.outbox import Timely
 from bot.services.replies import Refusal
-from bot.store import TournamentStatus
+from bot.store import Change, TournamentStatus
 from bot.store.duplicate import (
     DupGame,
     DupRound,
@@ -74,10 +74,12 @@ class GameStarted:
     opened: RoundOpened | GameEnded | None  # online: round 1; in a hall the arbiter opens it
 
 
-def start_game(tx: Tx, slug: str, *, seed: str | None = None) -> GameStarted:
+def start_game(tx: Tx, slug: str, *, seed: str | None = None, admin: str | None = None
+               ) -> GameStarted:
     """Start the event's next game: a fresh secret seed (`seed` only for rehearsals and tests),
     its commitment announced (the seed is revealed when the game is final). Online, round 1
-    opens in the same transaction; in a hall the arbiter opens it (`open_round`)."""
+    opens in the same transaction; in a hall the arbiter opens it (`open_round`). `admin`:
+    who acts (None: the scheduler, at the game's start time)."""
     event = event_of(tx.db, slug)
     games = list_games(tx.db, event.id)
     if games and games[-1].state == "running":
@@ -87,28 +89,34 @@ def start_game(tx: Tx, slug: str, *, seed: str | None = None) -> GameStarted:
     seed = seed or secrets.token_hex(32)
     commitment = commit(seed)
     game = add_game(tx.db, event.id, len(games) + 1, seed, commitment,
-                    tx.by_admin("duplicate", "game start"))
+                    _by(tx, admin, "game start"))
     if event.tournament.status is not TournamentStatus.RUNNING:
         set_status(tx.db, event.id, TournamentStatus.RUNNING, tx.by_scheduler("duplicate game"))
     tx.announce(event.id, "duplicate.online.game_start", game=game.number,
                 commitment=commitment, rule="003 r. 11–13")
-    opened = _open(tx, event, game, None) if event.settings.mode == "online" else None
+    online = event.settings.mode == "online"
+    opened = _open(tx, event, game, None, admin=admin) if online else None
     return GameStarted(game.number, commitment, opened)
 
 
 def open_round(tx: Tx, slug: str, *, rack: str | None = None, round_no: int | None = None,
-               game: int | None = None) -> RoundOpened | GameEnded:
+               game: int | None = None, admin: str | None = None) -> RoundOpened | GameEnded:
     """Open the next round of the running game: `rack` as the arbiter typed it (checked
     against the bag and the leave, 003 r. 11–13) or drawn from the seed. `round_no`, when
     given, must be the next round (the hall CLI names it). Refusals: no running game, the
-    previous round still open, a wrong round number, a rack that cannot be."""
+    previous round still open, a wrong round number, a rack that cannot be. `admin`: who
+    acts (None: the scheduler, after the pause)."""
     event = event_of(tx.db, slug)
     dup_game = game_of(tx.db, event, game)
-    return _open(tx, event, dup_game, rack, round_no)
+    return _open(tx, event, dup_game, rack, round_no, admin=admin)
+
+
+def _by(tx: Tx, admin: str | None, reason: str) -> Change:
+    return tx.by_scheduler(reason) if admin is None else tx.by_admin(admin, reason)
 
 
 def _open(tx: Tx, event: Event, game: DupGame, typed: str | None,
-          round_no: int | None = None) -> RoundOpened | GameEnded:
+          round_no: int | None = None, *, admin: str | None = None) -> RoundOpened | GameEnded:
     if game.state != "running":
         raise Refusal("duplicate.online.game_not_running", game=game.number)
     rounds = list_rounds(tx.db, game.id)
@@ -140,7 +148,7 @@ def _open(tx: Tx, event: Event, game: DupGame, typed: str | None,
         draw = {"outcome": drawn.outcome, "rule": drawn.rule,
                 "rejected": ["".join(r) for r in drawn.rejected]}
     deadline = tx.now + timedelta(seconds=event.settings.move_seconds)
-    rnd = add_round(tx.db, game, tx.by_admin("duplicate", f"round {number}"), number=number,
+    rnd = add_round(tx.db, game, _by(tx, admin, f"round {number}"), number=number,
                     part=event.settings.part_of(number), rack="".join(rack), source=source,
                     draw=draw, bag=left, deadline=deadline, board_before=board)
     if event.settings.mode == "online":

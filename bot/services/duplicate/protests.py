@@ -72,8 +72,9 @@ def file_protest(tx: Tx, slug: str, round_no: int, word: str, claim: str, reason
         raise Refusal("duplicate.online.protest_word", n=len(word))
     if len(reason) > REASON_LIMIT:
         raise Refusal("duplicate.online.protest_reason", n=len(reason), limit=REASON_LIMIT)
-    who = (player_by_discord(tx.db, event, discord_id) if discord_id is not None
-           else player_by_label(tx.db, event, player or ""))
+    # one who left the game may still protest its results (003 r. 27)
+    who = (player_by_discord(tx.db, event, discord_id, playing=False) if discord_id is not None
+           else player_by_label(tx.db, event, player or "", playing=False))
     protest = add_protest(tx.db, dup_game, who.id, tx.by_player(who.id, "protest"),
                           round_no=round_no, word=text, claim=claim, reason=reason.strip())
     tx.to_admin(event.id, "duplicate.online.protest_filed", id=protest.id, game=dup_game.number,

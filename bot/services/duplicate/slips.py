@@ -4,7 +4,9 @@
 received the interaction), typed by the arbiter, or a line of a round's CSV — and answers with
 the slip as read ("8H SLOVO, 24 bodov"), NEVER whether it is valid: that is decided at the
 close. A later slip of the same player replaces the earlier one; what counts is the profile's
-(`slips.several`: the last, 003 r. 41; or none at all, 003 r. 42). Refused with one Slovak line
+(`slips.several`: the last, 003 r. 41; or none at all, 003 r. 42). A Discord slip received by
+the deadline that reaches the store after the close is still taken: the player's round score
+is judged again with it (003 r. 19: the time of receipt decides). Refused with one Slovak line
 and nothing stored: the round not open (closed, not yet opened), a player not in the event, a
 coordinate or word that cannot be read, a text of more than `TEXT_LIMIT` characters, a
 declared score that is not a number (or missing where the profile wants one, from Discord).
@@ -19,6 +21,7 @@ from datetime import datetime, timedelta
 
 from bot.i18n import t
 from bot.services.app import Tx
+from bot.services.duplicate.close import rescore_straggler
 from bot.services.duplicate.context import (
     Event,
     event_of,
@@ -28,7 +31,15 @@ from bot.services.duplicate.context import (
     round_of,
 )
 from bot.services.replies import Refusal
-from bot.store.duplicate import DupRound, add_slip, game_by_id, open_rounds
+from bot.store.duplicate import (
+    DupRound,
+    add_slip,
+    game_by_id,
+    list_games,
+    list_rounds,
+    list_slips,
+    open_rounds,
+)
 from bot.store.rows import Player
 from rules.duplicate.coords import format_coord
 from rules.duplicate.errors import DuplicateError
@@ -78,7 +89,9 @@ def submit_slip(tx: Tx, slug: str, text: str, *, received_at: datetime,
     if len(text) > TEXT_LIMIT:
         raise Refusal("duplicate.online.slip_too_long", n=len(text), limit=TEXT_LIMIT)
     event = event_of(tx.db, slug)
-    rnd, game_no = _round(tx, event, round_no)
+    # a Discord slip received by the deadline may reach us after the close (003 r. 19)
+    straggler_at = received_at if source == "discord" else None
+    rnd, game_no = _round(tx, event, round_no, straggler_at)
     who = _player(tx, event, discord_id, player)
     number = _declared(declared)
     rule = event.profile.slips
@@ -95,9 +108,11 @@ def submit_slip(tx: Tx, slug: str, text: str, *, received_at: datetime,
     is_late = stamp > rnd.deadline
     by = tx.by_player(who.id, "/tah") if source == "discord" else tx.by_admin(
         "arbiter", f"slip ({source})")
-    earlier = any(True for _ in _mine(tx, rnd, who.id))
+    earlier = any(s.player_id == who.id for s in list_slips(tx.db, rnd.id))
     slip = add_slip(tx.db, rnd, who.id, by, event.id, text=text.strip(), coord=coord,
                     word=word, declared=number, received_at=stamp, source=source)
+    if not rnd.is_open:  # the close has run: his score of the round again, with this slip
+        rescore_straggler(tx, slug, rnd, who.id)
     return SlipReceipt(slip.id, game_no, rnd.number, who.id, who.name, coord, word, number,
                        is_late, earlier, rule.several_rule, rule.several)
 
@@ -141,21 +156,24 @@ def _stamp(received_at: datetime, rnd: DupRound, late: bool | None) -> datetime:
     return min(received_at, rnd.deadline)
 
 
-def _mine(tx: Tx, rnd: DupRound, player_id: int) -> list[int]:
-    return [row[0] for row in tx.db.execute(
-        "SELECT id FROM dup_slips WHERE round_id = ? AND player_id = ?", [rnd.id, player_id])]
-
-
-def _round(tx: Tx, event: Event, round_no: int | None) -> tuple[DupRound, int]:
+def _round(tx: Tx, event: Event, round_no: int | None, straggler_at: datetime | None
+           ) -> tuple[DupRound, int]:
+    """The round a slip is for: the open one (or `round_no`). A closed round only for a
+    Discord slip received by its deadline (`straggler_at`): the close ran before it arrived."""
     if round_no is None:
         live = open_rounds(tx.db, event.id)
-        if not live:
+        if live and (straggler_at is None or straggler_at >= live[-1].opened_at):
+            return live[-1], game_by_id(tx.db, live[-1].game_id).number
+        games = list_games(tx.db, event.id)
+        played = list_rounds(tx.db, games[-1].id) if games and straggler_at else []
+        sent_in = [r for r in played if straggler_at and r.opened_at <= straggler_at
+                   <= r.deadline]
+        if not sent_in:
             raise Refusal("duplicate.online.no_open_round")
-        rnd = live[-1]
-        return rnd, game_by_id(tx.db, rnd.game_id).number
+        return sent_in[-1], games[-1].number
     game = game_of(tx.db, event)
     rnd = round_of(tx.db, game, round_no)
-    if not rnd.is_open:
+    if not rnd.is_open and (straggler_at is None or straggler_at > rnd.deadline):
         raise Refusal("duplicate.online.round_closed", round=round_no, rule="003 r. 19–20")
     return rnd, game.number
 

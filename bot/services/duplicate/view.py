@@ -16,7 +16,8 @@ a `Tx`) and returns frozen dataclasses of plain values — nothing that needs th
                   decided_by (rules.duplicate.DECIDERS), rule]
       words: [WordView: game, round, word, approved, corrected]  (003 r. 26)
 
-While a round is open nothing of it but its number, part, rack and deadline is shown: a page
+While a round is open nothing of it but its number, part, rack, board and deadline is shown (as
+its announcement did), nor the board after a withheld top (003 r. 22): a page
 rendered mid-round leaks no move. Percentages are `rules.duplicate.percent_text` (one place).
 """
 
@@ -63,7 +64,7 @@ class RoundView:
     opened_at: datetime
     deadline: datetime
     closed_at: datetime | None
-    board_before: str | None  # None while the round is open
+    board_before: str  # the board the rack is played on (public once the round opens)
     board_after: str | None
     top_score: int
     tops: tuple[MoveView, ...]
@@ -134,7 +135,7 @@ def event_view(source: Database | Tx, slug: str) -> EventView:
             if rnd.is_open or withheld:
                 rounds.append(RoundView(rnd.number, rnd.part, rnd.rack, rnd.source,
                                         rnd.opened_at, rnd.deadline, rnd.closed_at,
-                                        rnd.board_before if withheld else None, None, 0, (),
+                                        rnd.board_before, None, 0, (),
                                         withheld, ()))
                 continue
             tops = tuple(MoveView(m["coord"], m["word"], int(m["score"]),

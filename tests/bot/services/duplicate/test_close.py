@@ -4,6 +4,7 @@ a restart each end with the round closed exactly once and said once."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,8 @@ from bot.services.duplicate.game import open_round, start_game
 from bot.services.duplicate.lexicons import read_lexicon
 from bot.services.duplicate.slips import submit_slip
 from bot.services.notifier import RecordingNotifier
-from bot.store import Store
+from bot.store import Change, Store
+from bot.store.entries import withdraw
 from rules.duplicate import duplicate_profile
 from rules.duplicate.board import Board
 from rules.duplicate.top import TopSettings, top_moves
@@ -182,3 +184,37 @@ async def test_late_several_and_void_slips(app: App, words: Path, clock: ManualC
     assert isinstance(closed, RoundClosed)
     assert [(s.outcome, s.points, s.reason) for s in closed.scores] == [
         ("late", 0, None), ("invalid", 0, "not_through_centre"), ("scored", kos, None)]
+
+
+async def test_a_player_who_left_scores_0_for_the_remaining_rounds(
+        app: App, words: Path, clock: ManualClock) -> None:
+    world = await make_event(app, words, players=2)
+    await app.run(start_game, world.slug, seed=SEED)
+    await app.run(open_round, world.slug, rack=RACK, round_no=1)
+    await close_round(app, world.slug, 1)
+    leaver = world.players[1].id
+    clock.advance(timedelta(seconds=1))  # after the game started: he played round 1
+    app.store.call_sync(withdraw, world.tournament.id, leaver, "odišiel",
+                        Change.admin("1", clock.now()))
+    clock.advance(timedelta(seconds=1))
+    await app.run(open_round, world.slug, round_no=2)
+    closed = await close_round(app, world.slug, 2)
+    assert isinstance(closed, RoundClosed)
+    mine = next(s for s in closed.scores if s.player_id == leaver)
+    assert (mine.outcome, mine.points) == ("left", 0)
+    assert mine.rule == duplicate_profile("cas-duplicate").slips.left_rule
+
+
+async def test_a_slip_stored_while_the_close_computes_is_scored_too(
+        app: App, words: Path, clock: ManualClock) -> None:
+    slug = await played(app, words, clock)
+    data = await app.run(read_close, slug, 1)
+    assert isinstance(data, CloseInput)
+    outcome = compute_close(data, read_lexicon(str(words), words.parent))
+    await app.run(submit_slip, slug, "8H KOS", received_at=clock.now(), round_no=1,
+                  player="5", declared=1, source="arbiter")  # handed in on time, stored now
+    assert await app.run(write_close, data, outcome) is None  # nothing written
+    assert count(app, "dup_scores") == 0
+    closed = await close_round(app, slug, 1)
+    assert isinstance(closed, RoundClosed)
+    assert (closed.scores[4].outcome, closed.scores[4].points) == ("declared-lower", 1)

@@ -11,8 +11,13 @@ from bot.clock import ManualClock
 from bot.scheduler import Scheduler
 from bot.services.app import App, Tx
 from bot.services.duplicate import tops
-from bot.services.duplicate.game import DEADLINE, GameStarted, RoundOpened, start_game
-from bot.services.duplicate.slips import submit_slip
+from bot.services.duplicate.game import (
+    DEADLINE,
+    GameStarted,
+    RoundOpened,
+    start_game,
+)
+from bot.services.duplicate.slips import SlipReceipt, submit_slip
 from bot.services.notifier import RecordingNotifier
 from bot.services.timers import handle_timer
 from bot.store import Store, Timer, fire_timer, list_timers
@@ -50,6 +55,16 @@ async def test_the_timers_run_the_rounds(app: App, words: Path, clock: ManualClo
         "SELECT json_extract(tops, '$.top_score') FROM dup_rounds").fetchone()[0])
     assert stored == warmed[0].result().score
     assert notifier.keys("channel").count("duplicate.online.summary") == 1
+    # a slip Discord received at the deadline reaches the store after the close (003 r. 19:
+    # the time of receipt decides): it is scored as the player's next score version
+    straggler = await app.run(submit_slip, world.slug, "8H KOSA",
+                              received_at=started.opened.deadline, discord_id=discord(1),
+                              declared=1)
+    assert isinstance(straggler, SlipReceipt) and not straggler.late
+    judged = app.store.read_sync(lambda db: db.execute(
+        "SELECT player_id, version, slip_id FROM dup_scores ORDER BY id").fetchall())
+    assert judged[-1] == (2, 2, straggler.slip_id)
+    assert notifier.keys("dm").count("duplicate.online.evaluation") == 4  # 3 + the straggler
     assert len(rounds(app)) == 1  # the pause before the next rack
     clock.advance(timedelta(seconds=20))
     await scheduler.run_due()

@@ -10,9 +10,12 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.services.app import App
+from bot.services.duplicate.close import close_round
 from bot.services.duplicate.game import open_round, start_game
 from bot.services.duplicate.slips import SlipReceipt, submit_csv, submit_slip
 from bot.services.replies import Reply
+from bot.store import Change
+from bot.store.entries import withdraw
 
 from ...conftest import render
 from .conftest import discord, make_event
@@ -108,3 +111,31 @@ async def test_a_rounds_csv_is_all_or_nothing(app: App, words: Path, clock: Manu
     assert isinstance(refused, Reply)
     assert "Riadok 2" in render(refused.key, refused.params, refused.rule)
     assert count(app, "dup_slips") == 2
+
+
+async def test_a_player_who_left_hands_in_no_more_slips(
+        app: App, words: Path, clock: ManualClock) -> None:
+    slug = await opened(app, words)
+    t = app.store.read_sync(lambda db: db.execute("SELECT id FROM tournaments").fetchone()[0])
+    app.store.call_sync(withdraw, t, 1, "odišiel", Change.admin("1", clock.now()))
+    refused = await app.run(submit_slip, slug, "8H KOS", received_at=clock.now(),
+                            discord_id=discord(0), declared=6)
+    assert isinstance(refused, Reply) and refused.key == "duplicate.online.left_event"
+    assert "004 §7" in render(refused.key, refused.params, refused.rule)
+
+
+async def test_a_straggler_goes_to_the_round_it_was_sent_in(
+        app: App, words: Path, clock: ManualClock) -> None:
+    """A Discord slip received while round 1 was open reaches the store only when round 2 is
+    open: it is round 1's (003 r. 19), judged again for its player."""
+    slug = await opened(app, words)
+    sent = clock.now()
+    await close_round(app, slug, 1)
+    clock.advance(timedelta(seconds=200))
+    await app.run(open_round, slug, round_no=2)
+    receipt = await app.run(submit_slip, slug, "8H KOS", received_at=sent,
+                            discord_id=discord(0), declared=6)
+    assert isinstance(receipt, SlipReceipt) and (receipt.round, receipt.late) == (1, False)
+    too_late = await app.run(submit_slip, slug, "8H KOS", received_at=sent + timedelta(
+        seconds=190), round_no=1, discord_id=discord(1), declared=6)
+    assert isinstance(too_late, Reply) and too_late.key == "duplicate.online.round_closed"
