@@ -37,11 +37,18 @@ def _show_command(a: argparse.Namespace, who: Actor) -> UseCase:
 
 def _publish_page(args: argparse.Namespace) -> int:
     from bot.publish import write_results_page
+    from bot.publish.duplicate_page import write_duplicate_page
+    from bot.publish.duplicate_report import DuplicateReport
+    from bot.services.duplicate_feed import page_report
 
-    report = run(args, lambda app: views.report(app, args.slug))
+    # issue 24.6: a duplicate event (format = "duplicate") gets the duplicate results page
+    report = run(args, lambda app: page_report(app, args.slug))
     if isinstance(report, Reply):
         return show(report)
-    path = write_results_page(report, args.target)
+    if isinstance(report, DuplicateReport):
+        path = write_duplicate_page(report, args.target)
+    else:
+        path = write_results_page(report, args.target)
     print(t("cli.page_written", file=str(path)))
     return 0
 

@@ -48,6 +48,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from bot.services import bounds
+from bot.services.duplicate_feed import duplicate_event, finished_order
 from bot.services.setup import Reader, SetupError, key_lines, load_toml, only_tables
 from bot.services.views import ranking
 from bot.store import NotFoundError, TournamentStatus, find_player_by_nick, get_player
@@ -398,8 +399,9 @@ class _Players:
 
 
 def _finished(db: Database | None, ref: Ref, players: _Players
-              ) -> tuple[tuple[str, ...], frozenset[str]]:
-    """A finished tournament's final order and who was out of it (e-SP 3.6), by nick."""
+              ) -> tuple[tuple[str, ...], frozenset[str], tuple[int, ...] | None]:
+    """A finished tournament's final order, who was out of it (e-SP 3.6), by nick, and the
+    places when some are shared (None: one player a place)."""
     if db is None:
         raise SetupError(ref.line, f"turnaj „{ref.id}“: bez databázy (--db) ho niet odkiaľ "
                                    "načítať")
@@ -407,6 +409,11 @@ def _finished(db: Database | None, ref: Ref, players: _Players
         t = tournament_by_slug(db, ref.id)
     except NotFoundError:
         raise SetupError(ref.line, f"turnaj „{ref.id}“ v databáze nie je") from None
+    # issue 24.6: a duplicate event's order is its stored final duplicate results
+    event = duplicate_event(db, t)
+    if event is not None:
+        order, ranks = finished_order(db, event, ref.line)
+        return players.ids(Ref(nick, ref.line) for nick in order), frozenset(), ranks
     if t.status is not TournamentStatus.FINISHED:
         raise SetupError(ref.line, f"turnaj „{ref.id}“ ešte nie je ukončený (stav: {t.status}) "
                                    "— rebríček berie len konečné poradie")
@@ -415,7 +422,7 @@ def _finished(db: Database | None, ref: Ref, players: _Players
     for nick in nicks.values():
         players.id_of(Ref(nick, ref.line))
     return (tuple(nicks[s.player] for s in rank.standings),
-            frozenset(nicks[p] for p in rank.out if p in nicks))
+            frozenset(nicks[p] for p in rank.out if p in nicks), None)
 
 
 def resolve_season(db: Database | None, spec: SeasonSpec) -> ResolvedSeason:
@@ -424,13 +431,15 @@ def resolve_season(db: Database | None, spec: SeasonSpec) -> ResolvedSeason:
     players = _Players(db, spec)
     events = []
     for e in spec.events:
+        ranks = e.ranks
         if e.tournament is not None:
-            places, out = _finished(db, e.tournament, players)
+            places, out, shared = _finished(db, e.tournament, players)
+            ranks = shared or e.ranks
         else:
             places, out = players.ids(e.places), frozenset(players.ids(e.out))
         events.append(SeasonEvent(
             name=e.name, kind=e.kind, date=e.date, places=places, out=out, field=e.field,
-            organizers=frozenset(players.ids(e.organizers)), ranks=e.ranks))
+            organizers=frozenset(players.ids(e.organizers)), ranks=ranks))
     champion = players.id_of(spec.champion) if spec.champion else None
     season = Season(spec.name, spec.competition, tuple(events), champion=champion,
                     declined=frozenset(players.ids(spec.declined)),

@@ -122,8 +122,17 @@ def score_game(game: Game, profile: DuplicateProfile) -> GameResult:
         RoundResult(no, top, score_round(no, game.players, game.slips, profile,
                                          left=game.left, corrections=game.corrections))
         for no, top in enumerate(game.tops, start=1))
+    return game_result(game, rounds)
+
+
+def game_result(game: Game, rounds: Sequence[RoundResult]) -> GameResult:
+    """A game's totals and word list from round scores already decided — `score_game`'s, or
+    the ones a store kept (the results page reads those rather than judging slips again)."""
+    if [r.round for r in rounds] != list(range(1, len(rounds) + 1)) or any(
+            set(r.scores) != set(game.players) for r in rounds):
+        raise ValueError("rounds 1, 2 … each with a score of every player")
     totals = {p: _total(p, game.name, rounds) for p in game.players}
-    return GameResult(game, rounds, totals, _words(game, rounds))
+    return GameResult(game, tuple(rounds), totals, _words(game, rounds))
 
 
 def _total(player: str, game: str, rounds: Sequence[RoundResult]) -> Total:

@@ -117,7 +117,8 @@ function measure() {
       var r = el.getBoundingClientRect(), box = el.closest('.scroll');
       var b = box ? box.getBoundingClientRect() : {left: 0, right: width};
       var inside = r.left >= Math.max(b.left, 0) - 0.5 && r.right <= Math.min(b.right, width) + 0.5;
-      return {text: el.textContent, height: r.height, inView: inside && r.height > 0,
+      return {text: el.textContent, width: r.width, height: r.height,
+              inView: inside && r.height > 0,
               bold: parseInt(getComputedStyle(el).fontWeight, 10) >= 700};
     });
   });
