@@ -1,0 +1,263 @@
+"""Runs a duplicate rehearsal (issue 24.7): a scripted online duplicate game played offline
+through the duplicate services, the real store and the real timers, on a clock that only moves
+forward and never sleeps; messages go to the classic rehearsal's offline Discord stand-in
+(`output.Transcript`, rendered by `bot.console`).
+
+The timeline: the event is created and its players registered at T0, the game started with the
+scenario's seed (round 1 opens at once); from then on the event's own timers drive it — the
+30-second warning, the deadline (the round is closed and scored), the next round after the
+pause — each fired at its own due time. A player's event runs `after` its round's
+announcement, after every timer due before that moment. When the scenario's events are done
+the timers run on until the game is over (the tiles run out or no move is left).
+
+`steps()` lists what the run does, one resumable step at a time: the kill campaign's driver
+(tests/bot/crash/duplicate_driver.py) runs them one by one and re-runs the one a kill cut
+short, so each must be safe to repeat (a slip already stored is not handed in again: Discord
+delivers an interaction once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from bot.clock import ManualClock
+from bot.console import render_reply
+from bot.rehearse.duplicate_output import Summary, summary_tx
+from bot.rehearse.duplicate_scenario import DupEvent, DuplicateScenario
+from bot.rehearse.output import Transcript, command_name
+from bot.scheduler import Scheduler
+from bot.services import play, policy, setup
+from bot.services.app import App
+from bot.services.lexicon import build
+from bot.services.policy import Actor
+from bot.services.replies import Reply
+from bot.store import Store, Tournament, due_timers
+
+ADMIN_ID = 1  # the head administrator the rehearsal acts as
+DISCORD_BASE = 900_000  # synthetic Discord ids: DISCORD_BASE + the player's place in the file
+OPERATOR = Actor.operator("skúška")
+LEXICON_RULES = "sss"  # a word list next to the scenario is built under these rules
+BEFORE_START = timedelta(minutes=1)
+#: a game outlives its last event by at most this long (every round's timers included)
+MAX_TAIL = timedelta(days=1)
+FAR = datetime.max.replace(tzinfo=None)
+
+
+class RehearsalError(Exception):
+    """The rehearsal could not go on (a service refused what the engine itself needs)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    slug: str
+    summary: Summary
+    transcript: list[str]
+
+    @property
+    def document(self) -> dict[str, Any]:
+        return {**self.summary.document(), "transcript": self.transcript}
+
+    @property
+    def standings(self) -> list[str]:
+        return self.summary.final_lines()
+
+
+Step = tuple[str, Callable[[], Awaitable[None]]]
+
+
+def discord_id(scenario: DuplicateScenario, player: str) -> int:
+    ids = [p.file_id for p in scenario.propozicie.players]
+    return DISCORD_BASE + ids.index(player)
+
+
+@dataclass
+class DuplicateRehearsal:
+    scenario: DuplicateScenario
+    app: App
+    clock: ManualClock
+    transcript: Transcript
+    names: dict[int, str]  # store id -> name (the transcript's DMs)
+    lexicon_dir: Path  # where the scenario's word list is built
+    slug: str = ""
+    store_id: dict[str, int] = field(default_factory=dict)  # file id -> store id
+    refusals: list[dict[str, Any]] = field(default_factory=list)
+    _stuck: set[int] = field(default_factory=set)  # timers that failed: never retried here
+
+    def steps(self) -> list[Step]:
+        out: list[Step] = [("start", self._start)]
+        for event in self.scenario.events:
+            out.append((f"{event.type}:{event.round}:{event.index}", self._bind(event)))
+        out.append(("end", self._end))
+        return out
+
+    def _bind(self, event: DupEvent) -> Callable[[], Awaitable[None]]:
+        return lambda: self._event(event)
+
+    async def run(self) -> None:
+        await self.create()
+        for _, action in self.steps():
+            await action()
+
+    # -- set-up -------------------------------------------------------------------------
+
+    def lexicon_source(self) -> str:
+        """The [duplicate] lexicon: a plain word list next to the scenario is built (SSS rules,
+        the bundled short-word lists) into the rehearsal's folder; else as written."""
+        name = self.scenario.propozicie.duplicate.lexicon  # type: ignore[attr-defined]
+        words = Path(self.scenario.path).parent / name
+        if not words.is_file():
+            return str(name)
+        built = self.lexicon_dir / f"{words.stem}.lex"
+        if not built.is_file():
+            build(words, LEXICON_RULES, built)
+        return str(built)
+
+    async def create(self) -> None:
+        sc = self.scenario
+        prop = sc.propozicie
+        dup = replace(prop.duplicate, lexicon=self.lexicon_source())  # type: ignore[attr-defined]
+        prop = replace(prop, duplicate=dup,  # type: ignore[call-arg]
+                       players=[replace(p, discord_id=discord_id(sc, p.file_id))
+                                for p in prop.players])
+        created = await setup.create(self.app, prop, OPERATOR)
+        self._need(created, "create")
+        await self.attach(created.data)
+
+    async def attach(self, tournament: Tournament) -> None:
+        """Know the created event, name its head admin, link the players' Discord accounts:
+        safe to do again on a restarted process."""
+        self.slug = tournament.slug
+        self._need(await policy.set_admins(self.app, self.slug, OPERATOR, add=[ADMIN_ID]),
+                   "admins")
+        self.store_id = dict(tournament.settings["file_ids"])
+        for spec in self.scenario.propozicie.players:
+            self.names[self.store_id[spec.file_id]] = spec.name
+            reply = await play.register(self.app, self.slug,
+                                        discord_id(self.scenario, spec.file_id), spec.file_id,
+                                        spec.herna)
+            self._need(reply, "register")
+
+    def _need(self, reply: Reply, what: str) -> None:
+        if not reply.ok:
+            raise RehearsalError(f"{what}: " + " ".join(render_reply(reply)))
+
+    # -- the timeline ---------------------------------------------------------------------
+
+    async def _start(self) -> None:
+        from bot.services.duplicate import api
+
+        if await api.game_started(self.app, self.slug):  # a restart after the step's commit
+            return
+        self._need(await api.start(self.app, self.slug, seed=self.scenario.seed), "start")
+
+    async def _event(self, e: DupEvent) -> None:
+        from bot.services.duplicate import api
+
+        opened = await self._until_open(e.round)
+        if opened is None:
+            raise RehearsalError(f"riadok {e.line}: {e.round}. kolo sa už nehrá (hra skončila)")
+        await self._advance(opened + e.after)
+        me = discord_id(self.scenario, e.player)
+        name = self.scenario.name_of(e.player)
+        if e.type == "leave":
+            reply = await api.leave(self.app, self.slug, me)
+            self._said(e, reply, "app.odstupit", name, "")
+            return
+        assert e.move is not None
+        received = self.clock.now()
+        if await api.slip_stored(self.app, self.slug, me, e.round, received):
+            return  # handed in before a restart: Discord delivers an interaction once
+        reply = await api.slip(self.app, self.slug, me, e.move, e.declared, received)
+        said = e.move if e.declared is None else f"{e.move} {e.declared}"
+        self._said(e, reply, "duplicate.tah", name, said)
+
+    async def _end(self) -> None:
+        """The timers run on until the game is over (and whatever it leaves due)."""
+        from bot.services.duplicate import api
+
+        limit = self.clock.now() + MAX_TAIL
+        while await api.game_running(self.app, self.slug):
+            if not await self._fire_next(limit):
+                raise RehearsalError("hra neskončila: žiadny časovač ju už neposunie")
+        await self._fire_all(limit)
+
+    def _said(self, e: DupEvent, reply: Reply, key: str, who: str, args: str) -> None:
+        command = command_name(key) if "." in key else key
+        said = self.transcript.command(command, who, args, reply)
+        if not reply.ok:
+            self.refusals.append({"round": e.round, "after": int(e.after.total_seconds()),
+                                  "player": e.player, "type": e.type, "key": reply.key,
+                                  "text": " ".join(said)})
+
+    # -- the clock and the timers -----------------------------------------------------------
+
+    async def _until_open(self, number: int) -> datetime | None:
+        """Fire timers until round `number` has been announced; when it was (None: the game
+        ended before it)."""
+        from bot.services.duplicate import api
+
+        limit = self.clock.now() + MAX_TAIL
+        while True:
+            opened = await api.round_opened_at(self.app, self.slug, number)
+            if opened is not None:
+                return opened
+            if not await api.game_running(self.app, self.slug):
+                return None
+            if not await self._fire_next(limit):
+                return None
+
+    async def _advance(self, moment: datetime) -> None:
+        """Fire every stored timer due before `moment`, each at its own time; then move the
+        clock there."""
+        while await self._fire_next(moment, inclusive=False):
+            pass
+        if moment > self.clock.now():
+            self.clock.set(moment)
+
+    async def _fire_next(self, limit: datetime, *, inclusive: bool = True) -> bool:
+        """Fire the timers due at the earliest pending moment (not after `limit`)."""
+        due = [t for t in await self.app.store.read(due_timers, limit)
+               if t.id not in self._stuck and (inclusive or t.due_at < limit)]
+        if not due:
+            return False
+        self.clock.set(max(due[0].due_at, self.clock.now()))
+        await Scheduler(self.app).run_due()
+        self._stuck |= {t.id for t in await self.app.store.read(due_timers, self.clock.now())}
+        return True
+
+    async def _fire_all(self, limit: datetime) -> None:
+        while await self._fire_next(limit):
+            pass
+
+
+# -- running it ---------------------------------------------------------------------------
+
+
+async def rehearse_duplicate(scenario: DuplicateScenario, db: Path, workdir: Path) -> Outcome:
+    """Run `scenario` on the store at `db`; `workdir` holds the built lexicon."""
+    store = await Store.open(db)
+    try:
+        names: dict[int, str] = {}
+        clock = ManualClock(start_time(scenario))
+        transcript = Transcript(clock, lambda pid: names.get(pid, str(pid)))
+        app = App(store, clock, transcript)
+        rehearsal = DuplicateRehearsal(scenario, app, clock, transcript, names, workdir)
+        await rehearsal.run()
+        summary = await app.run(summary_tx, rehearsal.slug, rehearsal.store_id)
+        assert isinstance(summary, Summary)
+        summary = replace(summary, refusals=tuple(rehearsal.refusals))
+        return Outcome(rehearsal.slug, summary, transcript.lines)
+    finally:
+        await store.close()
+
+
+def start_time(scenario: DuplicateScenario) -> datetime:
+    """T0: a minute before the game's start (the propozície's first start)."""
+    starts = scenario.propozicie.duplicate.starts  # type: ignore[attr-defined]
+    if not starts:
+        raise RehearsalError("[duplicate] starts: skúška potrebuje čas začiatku hry")
+    return starts[0] - BEFORE_START
