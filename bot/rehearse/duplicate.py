@@ -26,6 +26,7 @@ from typing import Any
 
 from bot.clock import ManualClock
 from bot.console import render_reply
+from bot.rehearse import duplicate_api as api
 from bot.rehearse.duplicate_output import Summary, summary_tx
 from bot.rehearse.duplicate_scenario import DupEvent, DuplicateScenario
 from bot.rehearse.output import Transcript, command_name
@@ -44,7 +45,8 @@ LEXICON_RULES = "sss"  # a word list next to the scenario is built under these r
 BEFORE_START = timedelta(minutes=1)
 #: a game outlives its last event by at most this long (every round's timers included)
 MAX_TAIL = timedelta(days=1)
-FAR = datetime.max.replace(tzinfo=None)
+#: a slip received this long after the deadline is still handed in before the close runs
+IN_FLIGHT = timedelta(seconds=5)
 
 
 class RehearsalError(Exception):
@@ -148,19 +150,15 @@ class DuplicateRehearsal:
     # -- the timeline ---------------------------------------------------------------------
 
     async def _start(self) -> None:
-        from bot.services.duplicate import api
-
         if await api.game_started(self.app, self.slug):  # a restart after the step's commit
             return
         self._need(await api.start(self.app, self.slug, seed=self.scenario.seed), "start")
 
     async def _event(self, e: DupEvent) -> None:
-        from bot.services.duplicate import api
-
         opened = await self._until_open(e.round)
         if opened is None:
             raise RehearsalError(f"riadok {e.line}: {e.round}. kolo sa už nehrá (hra skončila)")
-        await self._advance(opened + e.after)
+        await self._advance_to(e, opened + e.after)
         me = discord_id(self.scenario, e.player)
         name = self.scenario.name_of(e.player)
         if e.type == "leave":
@@ -177,8 +175,6 @@ class DuplicateRehearsal:
 
     async def _end(self) -> None:
         """The timers run on until the game is over (and whatever it leaves due)."""
-        from bot.services.duplicate import api
-
         limit = self.clock.now() + MAX_TAIL
         while await api.game_running(self.app, self.slug):
             if not await self._fire_next(limit):
@@ -198,8 +194,6 @@ class DuplicateRehearsal:
     async def _until_open(self, number: int) -> datetime | None:
         """Fire timers until round `number` has been announced; when it was (None: the game
         ended before it)."""
-        from bot.services.duplicate import api
-
         limit = self.clock.now() + MAX_TAIL
         while True:
             opened = await api.round_opened_at(self.app, self.slug, number)
@@ -209,6 +203,17 @@ class DuplicateRehearsal:
                 return None
             if not await self._fire_next(limit):
                 return None
+
+    async def _advance_to(self, e: DupEvent, moment: datetime) -> None:
+        """To the event's moment; a slip Discord received at most `IN_FLIGHT` after its round's
+        deadline reaches the bot before the deadline's timer is handled (it is judged late by
+        when Discord received it, 003 r. 19)."""
+        limit = await api.deadline(self.app, self.slug, e.round)
+        if e.type == "slip" and limit is not None and limit < moment <= limit + IN_FLIGHT:
+            await self._advance(limit)
+            self.clock.set(moment)
+            return
+        await self._advance(moment)
 
     async def _advance(self, moment: datetime) -> None:
         """Fire every stored timer due before `moment`, each at its own time; then move the

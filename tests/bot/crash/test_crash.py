@@ -38,7 +38,7 @@ def kills(plan: list[tuple[str, float] | float], counts: dict[str, int],
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory: pytest.TempPathFactory) -> tuple[Final, dict[str, int], float]:
     final, counts, seconds = clean_run(tmp_path_factory.mktemp("clean"))
-    assert final.integrity == "ok" and final.results and final.delivered
+    assert final.integrity == "ok" and final.state["results"] and final.delivered
     return final, counts, seconds
 
 
