@@ -33,7 +33,6 @@ from bot.rehearse.output import Transcript, command_name
 from bot.scheduler import Scheduler
 from bot.services import play, policy, setup
 from bot.services.app import App
-from bot.services.lexicon import build
 from bot.services.policy import Actor
 from bot.services.replies import Reply
 from bot.store import Store, Tournament, due_timers
@@ -41,12 +40,12 @@ from bot.store import Store, Tournament, due_timers
 ADMIN_ID = 1  # the head administrator the rehearsal acts as
 DISCORD_BASE = 900_000  # synthetic Discord ids: DISCORD_BASE + the player's place in the file
 OPERATOR = Actor.operator("skúška")
-LEXICON_RULES = "sss"  # a word list next to the scenario is built under these rules
 BEFORE_START = timedelta(minutes=1)
 #: a game outlives its last event by at most this long (every round's timers included)
 MAX_TAIL = timedelta(days=1)
 #: a slip received this long after the deadline is still handed in before the close runs
 IN_FLIGHT = timedelta(seconds=5)
+SLIP_COMMAND = "tah"  # the players' slash command (issue 24.2)
 
 
 class RehearsalError(Exception):
@@ -107,16 +106,11 @@ class DuplicateRehearsal:
     # -- set-up -------------------------------------------------------------------------
 
     def lexicon_source(self) -> str:
-        """The [duplicate] lexicon: a plain word list next to the scenario is built (SSS rules,
-        the bundled short-word lists) into the rehearsal's folder; else as written."""
+        """The [duplicate] lexicon: a file next to the scenario (a small word list, or a built
+        lexicon) by its full path; anything else (a built lexicon's id) as written."""
         name = self.scenario.propozicie.duplicate.lexicon  # type: ignore[attr-defined]
-        words = Path(self.scenario.path).parent / name
-        if not words.is_file():
-            return str(name)
-        built = self.lexicon_dir / f"{words.stem}.lex"
-        if not built.is_file():
-            build(words, LEXICON_RULES, built)
-        return str(built)
+        beside = Path(self.scenario.path).parent / name
+        return str(beside.resolve()) if beside.is_file() else str(name)
 
     async def create(self) -> None:
         sc = self.scenario
@@ -171,7 +165,7 @@ class DuplicateRehearsal:
             return  # handed in before a restart: Discord delivers an interaction once
         reply = await api.slip(self.app, self.slug, me, e.move, e.declared, received)
         said = e.move if e.declared is None else f"{e.move} {e.declared}"
-        self._said(e, reply, "duplicate.tah", name, said)
+        self._said(e, reply, SLIP_COMMAND, name, said)
 
     async def _end(self) -> None:
         """The timers run on until the game is over (and whatever it leaves due)."""
@@ -180,6 +174,8 @@ class DuplicateRehearsal:
             if not await self._fire_next(limit):
                 raise RehearsalError("hra neskončila: žiadny časovač ju už neposunie")
         await self._fire_all(limit)
+        # no protest was filed: the head admin closes the window (003 r. 27–29)
+        self._need(await api.finalize(self.app, self.slug), "finalize")
 
     def _said(self, e: DupEvent, reply: Reply, key: str, who: str, args: str) -> None:
         command = command_name(key) if "." in key else key
@@ -252,7 +248,7 @@ async def rehearse_duplicate(scenario: DuplicateScenario, db: Path, workdir: Pat
         app = App(store, clock, transcript)
         rehearsal = DuplicateRehearsal(scenario, app, clock, transcript, names, workdir)
         await rehearsal.run()
-        summary = await app.run(summary_tx, rehearsal.slug, rehearsal.store_id)
+        summary = await app.run(summary_tx, rehearsal.slug)
         assert isinstance(summary, Summary)
         summary = replace(summary, refusals=tuple(rehearsal.refusals))
         return Outcome(rehearsal.slug, summary, transcript.lines)

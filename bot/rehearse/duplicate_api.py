@@ -11,6 +11,7 @@ from bot.services import play
 from bot.services.app import App, Tx
 from bot.services.duplicate.context import event_of, player_by_discord
 from bot.services.duplicate.game import start_game
+from bot.services.duplicate.results import finalize_game
 from bot.services.duplicate.slips import SlipReceipt, submit_slip
 from bot.services.replies import Refusal, Reply, done
 from bot.store.duplicate import get_round, list_games, list_slips
@@ -89,12 +90,23 @@ async def slip(app: App, slug: str, discord_id: int, move: str, declared: int | 
     if isinstance(receipt, Reply):
         return receipt
     assert isinstance(receipt, SlipReceipt)
-    key = "rehearse.duplicate.slip_late" if receipt.late else (
-        "rehearse.duplicate.slip_replaced" if receipt.replaced else "rehearse.duplicate.slip")
-    return done(key, rule=receipt.several_rule if receipt.replaced else None,
-                line=receipt.line, round=receipt.round)
+    if receipt.late:
+        return done("duplicate.online.slip_received_late", line=receipt.line,
+                    round=receipt.round)
+    if receipt.replaced:
+        return done("rehearse.duplicate.slip_replaced", line=receipt.line, round=receipt.round,
+                    rule=receipt.several_rule)
+    return done("duplicate.online.slip_received", line=receipt.line, round=receipt.round)
 
 
 async def leave(app: App, slug: str, discord_id: int) -> Reply:
     """A player leaves the event mid-game (`/odstupit`): 0 for the remaining rounds (004 §7)."""
     return await play.withdraw(app, slug, discord_id, confirmed=True)
+
+
+async def finalize(app: App, slug: str) -> Reply:
+    """The head admin's final results once no protest waits (003 r. 29): the seed revealed."""
+    revealed = await app.run(finalize_game, slug)
+    if isinstance(revealed, Reply):
+        return revealed
+    return done("rehearse.duplicate.finalized", game=revealed.game)

@@ -14,9 +14,8 @@ the same `SetupError(line, reason)` style with Slovak reasons:
   round replaces the first (003 r. 41); `type = "leave"` (`player`, `round`, `after`): he
   leaves the game and gets 0 for the remaining rounds (004 §7).
 
-The [duplicate] table's `lexicon` may name a plain word list next to the scenario: the
-rehearsal builds it under the SSS rules with the bundled short-word lists (B2, B3, B5) into its
-own folder (`lexicon_source`).
+The [duplicate] table's `lexicon` may name a word list next to the scenario (a small one the
+rehearsal can carry); the engine resolves it (`duplicate.lexicon_source`).
 """
 
 from __future__ import annotations
@@ -38,14 +37,16 @@ FORMAT = "duplicate"
 TABLES = ("tournament", "duplicate", "player", "rehearsal", "event")
 #: how long after its round's announcement an event may come (a late slip is still one)
 MAX_AFTER = timedelta(minutes=30)
-MAX_MOVE = 200  # characters of a slip's move as written (the store bounds it alike)
+MAX_MOVE = 60  # characters of a slip's move as written (the services refuse longer ones)
+MAX_DECLARED = 9999  # what the services accept as a declared score
+_RAW = ("after", "declared")
 _AFTER = re.compile(r"(\d{1,2}):([0-5]\d)")
 
 Keys = dict[str, tuple[str, bool]]
 _TIMED: Keys = {"type": ("str", True), "player": ("str", True), "round": ("int", True),
-                "after": ("after", True)}
+                "after": ("raw", True)}
 EVENT_KEYS: dict[str, Keys] = {
-    "slip": {**_TIMED, "move": ("str", True), "declared": ("int", False)},
+    "slip": {**_TIMED, "move": ("str", True), "declared": ("raw", False)},
     "leave": _TIMED,
 }
 _REHEARSAL_KEYS: Keys = {"seed": ("str", True)}
@@ -131,8 +132,11 @@ def parse_duplicate_scenario(text: str, path: str = "scenár.toml") -> Duplicate
 
 def _event(lines: dict[tuple[str, int, str], int], index: int, table: Any,
            ids: set[str]) -> DupEvent:
-    kind = table.get("type") if isinstance(table, dict) else None
-    if isinstance(table, dict) and kind not in EVENT_KEYS:
+    if not isinstance(table, dict):
+        raise SetupError(lines.get(("event", index, ""), 1),
+                         f"[[event]] č. {index + 1} musí byť tabuľka")
+    kind = table.get("type")
+    if kind not in EVENT_KEYS:
         line = lines.get(("event", index, "type")) or lines.get(("event", index, ""), 1)
         where = f"[[event]] č. {index + 1}"
         if kind is None:
@@ -140,27 +144,33 @@ def _event(lines: dict[tuple[str, int, str], int], index: int, table: Any,
         raise SetupError(line, f"{where}: type: neznámy typ udalosti „{kind}“ "
                                f"(známe: {', '.join(EVENT_KEYS)})")
     keys = EVENT_KEYS[str(kind)]
-    # "after" is read here ("m:ss" or seconds), the Reader only checks that it is there
-    plain = {k: ("str" if v[0] == "after" else v[0], v[1]) for k, v in keys.items()}
-    after_value = table.get("after") if isinstance(table, dict) else None
-    probe = {**table, "after": "0:00"} if isinstance(after_value, int) else table
-    r = _Reader(lines, "event", index, probe, plain)
+    # "after" and "declared" are read here (the Reader's bounds know neither): it checks the rest
+    raw = {k: table.pop(k) for k in _RAW if k in table}
+    r = _Reader(lines, "event", index, table,
+                {k: v for k, v in keys.items() if k not in _RAW})
+    for key in _RAW:
+        if key in raw and key not in keys:
+            raise r.fail(key, f"kľúč „{key}“ k udalosti „{kind}“ nepatrí")
+    if "after" not in raw:
+        raise SetupError(r.line(), f"{r.where}: chýba povinný kľúč „after“")
     player = r.get("player")
     if player not in ids:
         raise r.fail("player", f"neznámy hráč „{player}“")
     number = r.get("round")
     if number < 1:
         raise r.fail("round", f"kolo {number} neexistuje (kolá sa číslujú od 1)")
-    after = _after(r, after_value)
+    after = _after(r, raw["after"])
     values: dict[str, Any] = {"type": kind, "player": player, "round": number,
                               "after": after, "line": r.line(), "index": index}
     if kind == "slip":
         move = r.get("move").strip()
         if len(move) > MAX_MOVE:
             raise r.fail("move", f"ťah má {len(move)} znakov (najviac {MAX_MOVE})")
-        declared = r.get("declared")
-        if declared is not None and not 0 <= declared <= 2000:
-            raise r.fail("declared", f"{declared}: nahlásené body sú celé číslo 0–2000")
+        declared = raw.get("declared")
+        if declared is not None and (isinstance(declared, bool) or not isinstance(declared, int)
+                                     or not 0 <= declared <= MAX_DECLARED):
+            raise r.fail("declared", f"{declared!r}: nahlásené body sú celé číslo "
+                                     f"0–{MAX_DECLARED}")
         values |= {"move": move, "declared": declared}
     return DupEvent(**values)
 

@@ -68,7 +68,7 @@ DUPLICATE = Game(
     DRIVER.with_name("duplicate_driver.py"),
     SCENARIO.with_name("duplicate-small.toml"),
     ("commit:before", "commit:after", "send:before", "send:after", "board:before",
-     "board:after", "deadline"), (
+     "board:after", "deadline", "close:after"), (
         ("games", "SELECT number, seed, commitment, state, started_at, ended_at, ended_rule "
                   "FROM dup_games ORDER BY number"),
         ("rounds", "SELECT game_id, number, part, rack, source, draw, bag, opened_at, deadline, "

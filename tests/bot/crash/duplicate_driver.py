@@ -11,14 +11,16 @@ start) and re-runs the step that was cut short. Messages go to SINK, deduplicate
 Crash points: `commit:before`, `commit:after`, `send:before`, `send:after` (driver.py), and
 - `board:before` / `board:after` — around handing "Discord" a message that carries the board
   image (a round's rack, a top with the new board): "while posting the board";
-- `deadline` — as a round's deadline timer is handled, before its close is written: "at the
-  deadline".
+- `deadline` — a round's deadline timer is due, its close not yet begun: "at the deadline";
+- `close:after` — the close is written (scores, the top, the DMs queued), its timer not yet
+  claimed.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,7 @@ from typing import Any
 import driver
 from driver import Crash, Sink, _patch_store, _progress, _save_progress, _tournament
 
+from bot import scheduler
 from bot.clock import ManualClock
 from bot.rehearse.duplicate import DuplicateRehearsal, start_time
 from bot.rehearse.duplicate_scenario import load_duplicate_scenario
@@ -53,17 +56,17 @@ def _patch_board() -> None:
 
 
 def _patch_deadline() -> None:
-    handle = timer_service.handle_timer
+    """The scheduler closes a round before it claims the deadline's timer (`prepare_timer`)."""
+    prepare = timer_service.prepare_timer
 
-    def handling(tx: Any, timer: Any) -> Any:
+    async def preparing(app: Any, timer: Any) -> None:
         if timer.kind == DEADLINE_KIND:
             driver.CRASH.hit("deadline")
-        return handle(tx, timer)
+        await prepare(app, timer)
+        if timer.kind == DEADLINE_KIND:
+            driver.CRASH.hit("close:after")
 
-    timer_service.handle_timer = handling
-    import bot.scheduler  # the scheduler imported the name itself
-
-    bot.scheduler.handle_timer = handling  # type: ignore[attr-defined]
+    scheduler.prepare_timer = preparing  # type: ignore[attr-defined]
 
 
 async def play(scenario_path: Path, db: Path, sink: Path, progress: Path) -> None:
@@ -108,8 +111,6 @@ def main(argv: list[str]) -> int:
     _patch_deadline()
     asyncio.run(play(args.scenario, args.db, args.sink, args.progress))
     if args.counts is not None:
-        import json
-
         args.counts.write_text(json.dumps(driver.CRASH.counts), encoding="utf-8")
     return 0
 
