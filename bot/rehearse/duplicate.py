@@ -57,6 +57,7 @@ class Outcome:
     slug: str
     summary: Summary
     transcript: list[str]
+    page: Path | None = None  # the results page is duppage's (`--html` is refused here)
 
     @property
     def document(self) -> dict[str, Any]:
@@ -64,7 +65,8 @@ class Outcome:
 
     @property
     def standings(self) -> list[str]:
-        return self.summary.final_lines()
+        """What is printed after the transcript: rounds, parts, the final results."""
+        return self.summary.lines()
 
 
 Step = tuple[str, Callable[[], Awaitable[None]]]
@@ -82,7 +84,6 @@ class DuplicateRehearsal:
     clock: ManualClock
     transcript: Transcript
     names: dict[int, str]  # store id -> name (the transcript's DMs)
-    lexicon_dir: Path  # where the scenario's word list is built
     slug: str = ""
     store_id: dict[str, int] = field(default_factory=dict)  # file id -> store id
     refusals: list[dict[str, Any]] = field(default_factory=list)
@@ -238,15 +239,15 @@ class DuplicateRehearsal:
 # -- running it ---------------------------------------------------------------------------
 
 
-async def rehearse_duplicate(scenario: DuplicateScenario, db: Path, workdir: Path) -> Outcome:
-    """Run `scenario` on the store at `db`; `workdir` holds the built lexicon."""
+async def rehearse_duplicate(scenario: DuplicateScenario, db: Path) -> Outcome:
+    """Run `scenario` on the store at `db` (created; the caller decides whether to keep it)."""
     store = await Store.open(db)
     try:
         names: dict[int, str] = {}
         clock = ManualClock(start_time(scenario))
         transcript = Transcript(clock, lambda pid: names.get(pid, str(pid)))
         app = App(store, clock, transcript)
-        rehearsal = DuplicateRehearsal(scenario, app, clock, transcript, names, workdir)
+        rehearsal = DuplicateRehearsal(scenario, app, clock, transcript, names)
         await rehearsal.run()
         summary = await app.run(summary_tx, rehearsal.slug)
         assert isinstance(summary, Summary)

@@ -37,11 +37,14 @@ class Summary:
     def round_lines(self, game: GameView) -> list[str]:
         lines = []
         for rnd in game.rounds:
-            top = rnd.tops[0] if rnd.tops else None
+            if not rnd.tops:
+                lines.append(t("rehearse.duplicate.round_none", round=rnd.number, part=rnd.part,
+                               rack=rnd.rack))
+                continue
+            top = rnd.tops[0]
             lines.append(t("rehearse.duplicate.round", round=rnd.number, part=rnd.part,
-                           rack=rnd.rack, top=f"{top.coord} {top.word}" if top else "—",
-                           score=rnd.top_score, found=found(rnd), players=len(rnd.slips),
-                           ties=len(rnd.tops) - 1))
+                           rack=rnd.rack, top=f"{top.coord} {top.word}", score=rnd.top_score,
+                           found=found(rnd), players=len(rnd.slips), ties=len(rnd.tops) - 1))
         return lines
 
     def part_lines(self, game: GameView) -> list[str]:
@@ -60,7 +63,8 @@ class Summary:
         lines = [t("rehearse.duplicate.final")]
         lines += [t("rehearse.duplicate.final_line", rank=s.rank, player=s.player,
                     points=s.points, top=s.top, percent=s.percent, percent_sum=s.percent_sum,
-                    decided=s.decided_by, rule=s.rule) for s in self.view.standings]
+                    decided=t(f"duplicate.results.{s.decided_by}"), rule=s.rule)
+                  for s in self.view.standings]
         return lines
 
     def lines(self) -> list[str]:

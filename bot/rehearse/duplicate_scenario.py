@@ -95,6 +95,15 @@ def is_duplicate(text: str) -> bool:
     return isinstance(table, dict) and table.get("format") == FORMAT
 
 
+def is_duplicate_file(path: str | Path) -> bool:
+    """`is_duplicate` of a file; one that cannot be read is left to the classic reader (it
+    says what is wrong)."""
+    try:
+        return is_duplicate(Path(path).read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
 def load_duplicate_scenario(path: str | Path) -> DuplicateScenario:
     """Read and check a duplicate scenario file (errors as `scenario.load_scenario`'s)."""
     return parse_duplicate_scenario(decode_utf8(Path(path).read_bytes(), str(path)), str(path))

@@ -78,7 +78,7 @@ async def play(scenario_path: Path, db: Path, sink: Path, progress: Path) -> Non
         names: dict[int, str] = {}
         app = App(store, clock, Sink(sink))
         transcript = Transcript(clock, lambda pid: names.get(pid, str(pid)))
-        r = DuplicateRehearsal(scenario, app, clock, transcript, names, db.parent)
+        r = DuplicateRehearsal(scenario, app, clock, transcript, names)
         existing = await store.read(_tournament, scenario.propozicie.slug)
         if existing is None:
             await r.create()
