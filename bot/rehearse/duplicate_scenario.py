@@ -165,9 +165,7 @@ def _event(lines: dict[tuple[str, int, str], int], index: int, table: Any,
     player = r.get("player")
     if player not in ids:
         raise r.fail("player", f"neznámy hráč „{player}“")
-    number = r.get("round")
-    if number < 1:
-        raise r.fail("round", f"kolo {number} neexistuje (kolá sa číslujú od 1)")
+    number = r.get("round")  # 1–99 (the bounds every round number has)
     after = _after(r, raw["after"])
     values: dict[str, Any] = {"type": kind, "player": player, "round": number,
                               "after": after, "line": r.line(), "index": index}
