@@ -1,0 +1,161 @@
+"""The service side of bench/duplicate_round.py (issue 24.8): the same game, racks and slips
+played through the duplicate services on a real SQLite file, each round closed as the deadline
+timer closes it (`close.close_round`: read → tops and every slip off the store's thread →
+guarded write with the top, the evaluations and the summary queued in the outbox). Measured
+per round: the close alone, from the deadline until its transaction has committed with every
+message queued (the bot's delivery is not part of it: "queue" mode). The board image of the
+top's announcement is rendered from the queued message's `image` parameter when
+`bot/publish/board_image.py` is there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from duplicate_round import SEED_HEX, TARGET_S, RoundCase, figures
+from verdicts import Verdicts
+
+from bot.clock import ManualClock
+from bot.services import setup
+from bot.services.app import App, Tx
+from bot.services.duplicate.close import RoundClosed, close_round
+from bot.services.duplicate.game import RoundOpened, open_round, start_game
+from bot.services.duplicate.slips import submit_slip
+from bot.services.notifier import Message
+from bot.services.replies import Reply
+from bot.store import Store
+
+SLUG = "bench-duplikat"
+START = datetime(2026, 12, 5, 17, 0, tzinfo=UTC)
+DISCORD_BASE = 800_000
+
+
+class Quiet:
+    """Messages stay queued in the outbox (the bot would deliver them): nothing shown."""
+
+    async def announce(self, tournament_id: int, message: Message) -> None:
+        return None
+
+    async def direct(self, player_id: int, message: Message) -> None:
+        return None
+
+    async def to_admin(self, tournament_id: int, message: Message) -> None:
+        return None
+
+
+def propozicie(players: list[str], args: argparse.Namespace) -> str:
+    lines = [
+        "[tournament]", f'name = "Bench duplikátu ({len(players)} hráčov)"', f'slug = "{SLUG}"',
+        'format = "duplicate"', "", "[duplicate]", f'profile = "{args.profile}"',
+        f'lexicon = "{Path(args.lexicon).resolve()}"', f'tiles = "{args.tiles}"',
+        'mode = "online"', f'starts = ["{START.astimezone():%Y-%m-%d %H:%M}"]', ""]
+    for n, player in enumerate(players):
+        lines += ["[[player]]", f'id = "{player}"', f'name = "Hráč {player}"',
+                  f"discord_id = {DISCORD_BASE + n}", ""]
+    return "\n".join(lines)
+
+
+def _queued_tx(tx: Tx, round_no: int) -> dict[str, int]:
+    """What the close of `round_no` left in the outbox, by message key."""
+    rows = tx.db.execute("SELECT message_key, count(*) FROM outbox WHERE payload LIKE ? "
+                         "GROUP BY message_key", [f'%"round": {round_no}%']).fetchall()
+    return {key: n for key, n in rows}
+
+
+def _image_of_top(tx: Tx) -> dict[str, Any] | None:
+    row = tx.db.execute("SELECT payload FROM outbox WHERE message_key = "
+                        "'duplicate.online.top' ORDER BY id DESC LIMIT 1").fetchone()
+    return None if row is None else json.loads(row[0]).get("image")
+
+
+async def play(cases: list[RoundCase], args: argparse.Namespace, players: list[str],
+               folder: Path) -> tuple[list[float], list[float], list[float], list[str]]:
+    path = folder / "propozicie.toml"
+    path.write_text(propozicie(players, args), encoding="utf-8")
+    store = await Store.open(folder / "bench.db")
+    clock = ManualClock(START)
+    app = App(store, clock, Quiet(), delivery="queue")
+    notes: list[str] = []
+    try:
+        created = await setup.create_from_file(app, path, "bench")
+        if not created.ok:
+            raise RuntimeError(f"create: {created.key} {created.params}")
+        started = await app.run(start_game, SLUG, seed=SEED_HEX)
+        if isinstance(started, Reply):
+            raise RuntimeError(f"start: {started.key} {started.params}")
+        opened = started.opened
+        walls, cpus, images = [], [], []
+        render = _renderer(notes)
+        for case in cases:
+            if not isinstance(opened, RoundOpened) or opened.rack != case.rack:
+                notes.append(f"round {case.number}: the service drew "
+                             f"{getattr(opened, 'rack', opened)}, the bench {case.rack}: stop")
+                break
+            at = clock.now()
+            for h in case.slips:
+                receipt = await app.run(_slip, h.text, h.declared, at + timedelta(seconds=h.after),
+                                        DISCORD_BASE + players.index(h.player))
+                if isinstance(receipt, Reply):
+                    notes.append(f"round {case.number}: {h.player} {h.text!r} refused "
+                                 f"({receipt.key})")
+            clock.set(opened.deadline)
+            wall, cpu = time.perf_counter(), time.process_time()
+            closed = await close_round(app, SLUG, case.number)
+            walls.append(time.perf_counter() - wall)
+            cpus.append(time.process_time() - cpu)
+            if not isinstance(closed, RoundClosed):
+                notes.append(f"round {case.number}: the close refused ({closed}): stop")
+                break
+            queued = await app.run(_queued_tx, case.number)
+            notes.append(f"round {case.number}: {len(closed.scores)} of {len(players)} scored, "
+                         f"top {closed.top_score} found by {closed.found_top}; queued {queued}")
+            image = await app.run(_image_of_top)
+            if render is not None and isinstance(image, dict):
+                took = time.perf_counter()
+                render(image)
+                images.append(time.perf_counter() - took)
+            clock.set(opened.deadline + timedelta(seconds=30))
+            opened = await app.run(open_round, SLUG)
+        return walls, cpus, images, notes
+    finally:
+        await store.close()
+
+
+def _slip(tx: Tx, text: str, declared: int | None, received: datetime, discord_id: int) -> Any:
+    return submit_slip(tx, SLUG, text, received_at=received, discord_id=discord_id,
+                       declared=declared)
+
+
+def _renderer(notes: list[str]) -> Any:
+    try:
+        from bot.publish.board_image import render_params  # type: ignore[import-not-found]
+    except ImportError:
+        notes.append("board image: not measured (bot/publish/board_image.py is not here)")
+        return None
+    return render_params
+
+
+def measure(cases: list[RoundCase], args: argparse.Namespace, players: list[str],
+            verdicts: Verdicts) -> list[float]:
+    """Print the service close's figures and add its verdict; the board image times."""
+    with tempfile.TemporaryDirectory(prefix="bench-duplikat-") as tmp:
+        walls, cpus, images, notes = asyncio.run(play(cases, args, players, Path(tmp)))
+    for note in notes:
+        print(f"  {note}")
+    if not walls:
+        print("service close: nothing measured")
+        return images
+    print(figures("service close (deadline → tops, every slip scored, messages queued)",
+                  walls, cpus))
+    median = statistics.median(walls)
+    verdicts.add(f"service close < {TARGET_S:.0f} s median ({len(players)} players)",
+                 median < TARGET_S, f"{median:.3f} s (max {max(walls):.3f} s)")
+    return images
