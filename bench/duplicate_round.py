@@ -209,24 +209,26 @@ def main(argv: list[str] | None = None) -> int:
 
     verdicts = Verdicts()
     wall, cpu = [], []
+    expected: dict[int, tuple[int, int]] = {}
     for case in cases:
         w, c, (top, found) = timed(lambda case=case: rules_close(  # type: ignore[misc]
             case, lexicon.graph, tiles, profile, players))
         wall.append(w)
         cpu.append(c)
+        expected[case.number] = (top, found)
         print(f"  round {case.number:2d} rack {case.rack:7s} top {top:3d}, found by "
               f"{found:2d}/{len(players)}, {len(case.slips)} slips: {w * 1000:6.0f} ms")
     print(figures("rules close (tops + every slip + scores)", wall, cpu))
     verdicts.add(f"rules close < {TARGET_S:.0f} s median", statistics.median(wall) < TARGET_S,
                  f"{statistics.median(wall):.3f} s")
-    images = service_rounds(cases, args, players, verdicts)
+    images = service_rounds(cases, args, players, verdicts, expected)
     board_image(cases, tiles, images, verdicts)
     verdicts.print(f"{len(players)} players, {len(cases)} rounds, seed {args.seed}")
     return 0
 
 
 def service_rounds(cases: list[RoundCase], args: argparse.Namespace, players: list[str],
-                   verdicts: Verdicts) -> list[float]:
+                   verdicts: Verdicts, expected: dict[int, tuple[int, int]]) -> list[float]:
     """The close through the duplicate services (store, outbox): measured when they exist.
     Returns the board image's render times of the queued top announcements."""
     try:
@@ -234,7 +236,7 @@ def service_rounds(cases: list[RoundCase], args: argparse.Namespace, players: li
     except ImportError as missing:
         print(f"service close: not measured ({missing})")
         return []
-    return duplicate_service.measure(cases, args, players, verdicts)
+    return duplicate_service.measure(cases, args, players, verdicts, expected)
 
 
 def board_image(cases: list[RoundCase], tiles: TileSet, images: list[float],

@@ -35,7 +35,7 @@ from bot.store import Store
 
 SLUG = "bench-duplikat"
 START = datetime(2026, 12, 5, 17, 0, tzinfo=UTC)
-DISCORD_BASE = 800_000
+DISCORD_BASE = 400_000_000_000_000_000  # a snowflake's size (identity.is_discord_id)
 
 
 class Quiet:
@@ -63,21 +63,28 @@ def propozicie(players: list[str], args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
-def _queued_tx(tx: Tx, round_no: int) -> dict[str, int]:
-    """What the close of `round_no` left in the outbox, by message key."""
-    rows = tx.db.execute("SELECT message_key, count(*) FROM outbox WHERE payload LIKE ? "
-                         "GROUP BY message_key", [f'%"round": {round_no}%']).fetchall()
+def _last_id_tx(tx: Tx) -> int:
+    return int(tx.db.execute("SELECT COALESCE(MAX(id), 0) FROM outbox").fetchone()[0])
+
+
+def _queued_tx(tx: Tx, after: int) -> dict[str, int]:
+    """What was queued in the outbox after row `after`, by message key."""
+    rows = tx.db.execute("SELECT message_key, count(*) FROM outbox WHERE id > ? "
+                         "GROUP BY message_key ORDER BY message_key", [after]).fetchall()
     return {key: n for key, n in rows}
 
 
-def _image_of_top(tx: Tx) -> dict[str, Any] | None:
-    row = tx.db.execute("SELECT payload FROM outbox WHERE message_key = "
-                        "'duplicate.online.top' ORDER BY id DESC LIMIT 1").fetchone()
-    return None if row is None else json.loads(row[0]).get("image")
+def _image_tx(tx: Tx, after: int) -> dict[str, Any] | None:
+    """The board image's data of the latest message with one queued after row `after`."""
+    row = tx.db.execute("SELECT params FROM outbox WHERE id > ? AND json_extract(params, "
+                        "'$.image') IS NOT NULL ORDER BY id DESC LIMIT 1", [after]).fetchone()
+    return None if row is None else json.loads(row[0])["image"]
 
 
 async def play(cases: list[RoundCase], args: argparse.Namespace, players: list[str],
-               folder: Path) -> tuple[list[float], list[float], list[float], list[str]]:
+               folder: Path, expected: dict[int, tuple[int, int]]
+               ) -> tuple[list[float], list[float], list[float], list[str]]:
+    """`expected`: round -> (top, found by) as the rules part computed them (checked)."""
     path = folder / "propozicie.toml"
     path.write_text(propozicie(players, args), encoding="utf-8")
     store = await Store.open(folder / "bench.db")
@@ -93,7 +100,7 @@ async def play(cases: list[RoundCase], args: argparse.Namespace, players: list[s
             raise RuntimeError(f"start: {started.key} {started.params}")
         opened = started.opened
         walls, cpus, images = [], [], []
-        render = _renderer(notes)
+        render = _renderer()
         for case in cases:
             if not isinstance(opened, RoundOpened) or opened.rack != case.rack:
                 notes.append(f"round {case.number}: the service drew "
@@ -107,6 +114,7 @@ async def play(cases: list[RoundCase], args: argparse.Namespace, players: list[s
                     notes.append(f"round {case.number}: {h.player} {h.text!r} refused "
                                  f"({receipt.key})")
             clock.set(opened.deadline)
+            before = await app.run(_last_id_tx)
             wall, cpu = time.perf_counter(), time.process_time()
             closed = await close_round(app, SLUG, case.number)
             walls.append(time.perf_counter() - wall)
@@ -114,10 +122,12 @@ async def play(cases: list[RoundCase], args: argparse.Namespace, players: list[s
             if not isinstance(closed, RoundClosed):
                 notes.append(f"round {case.number}: the close refused ({closed}): stop")
                 break
-            queued = await app.run(_queued_tx, case.number)
+            queued = await app.run(_queued_tx, before)
+            same = expected.get(case.number) == (closed.top_score, closed.found_top)
             notes.append(f"round {case.number}: {len(closed.scores)} of {len(players)} scored, "
-                         f"top {closed.top_score} found by {closed.found_top}; queued {queued}")
-            image = await app.run(_image_of_top)
+                         f"top {closed.top_score} found by {closed.found_top} "
+                         f"({'as' if same else 'NOT as'} the rules part); queued {queued}")
+            image = await app.run(_image_tx, before)
             if render is not None and isinstance(image, dict):
                 took = time.perf_counter()
                 render(image)
@@ -134,20 +144,20 @@ def _slip(tx: Tx, text: str, declared: int | None, received: datetime, discord_i
                        declared=declared)
 
 
-def _renderer(notes: list[str]) -> Any:
+def _renderer() -> Any:
     try:
         from bot.publish.board_image import render_params  # type: ignore[import-not-found]
     except ImportError:
-        notes.append("board image: not measured (bot/publish/board_image.py is not here)")
-        return None
+        return None  # bench/duplicate_round.py says so
     return render_params
 
 
 def measure(cases: list[RoundCase], args: argparse.Namespace, players: list[str],
-            verdicts: Verdicts) -> list[float]:
+            verdicts: Verdicts, expected: dict[int, tuple[int, int]]) -> list[float]:
     """Print the service close's figures and add its verdict; the board image times."""
     with tempfile.TemporaryDirectory(prefix="bench-duplikat-") as tmp:
-        walls, cpus, images, notes = asyncio.run(play(cases, args, players, Path(tmp)))
+        walls, cpus, images, notes = asyncio.run(play(cases, args, players, Path(tmp),
+                                                      expected))
     for note in notes:
         print(f"  {note}")
     if not walls:
