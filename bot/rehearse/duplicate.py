@@ -145,6 +145,9 @@ class DuplicateRehearsal:
     # -- the timeline ---------------------------------------------------------------------
 
     async def _start(self) -> None:
+        """At the propozície's start the head admin starts the game with the scenario's seed
+        (a real event draws a secret one)."""
+        await self._advance(game_start(self.scenario))
         if await api.game_started(self.app, self.slug):  # a restart after the step's commit
             return
         self._need(await api.start(self.app, self.slug, seed=self.scenario.seed), "start")
@@ -257,9 +260,14 @@ async def rehearse_duplicate(scenario: DuplicateScenario, db: Path) -> Outcome:
         await store.close()
 
 
-def start_time(scenario: DuplicateScenario) -> datetime:
-    """T0: a minute before the game's start (the propozície's first start)."""
+def game_start(scenario: DuplicateScenario) -> datetime:
+    """When the game starts: the propozície's first start."""
     starts = scenario.propozicie.duplicate.starts  # type: ignore[attr-defined]
     if not starts:
         raise RehearsalError("[duplicate] starts: skúška potrebuje čas začiatku hry")
-    return starts[0] - BEFORE_START
+    return starts[0]
+
+
+def start_time(scenario: DuplicateScenario) -> datetime:
+    """T0: the event is created a minute before the game's start."""
+    return game_start(scenario) - BEFORE_START
