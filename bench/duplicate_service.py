@@ -23,7 +23,7 @@ from typing import Any
 from duplicate_round import SEED_HEX, TARGET_S, RoundCase, figures
 from verdicts import Verdicts
 
-from bot.clock import ManualClock
+from bot.clock import BRATISLAVA, ManualClock
 from bot.services import setup
 from bot.services.app import App, Tx
 from bot.services.duplicate.close import RoundClosed, close_round
@@ -54,9 +54,10 @@ class Quiet:
 def propozicie(players: list[str], args: argparse.Namespace) -> str:
     lines = [
         "[tournament]", f'name = "Bench duplikátu ({len(players)} hráčov)"', f'slug = "{SLUG}"',
-        'format = "duplicate"', "", "[duplicate]", f'profile = "{args.profile}"',
-        f'lexicon = "{Path(args.lexicon).resolve()}"', f'tiles = "{args.tiles}"',
-        'mode = "online"', f'starts = ["{START.astimezone():%Y-%m-%d %H:%M}"]', ""]
+        'format = "duplicate"', "rounds = 1",
+        f'round_starts = ["{START.astimezone(BRATISLAVA):%Y-%m-%d %H:%M}"]', "", "[duplicate]",
+        f'profile = "{args.profile}"', f'lexicon = "{Path(args.lexicon).resolve()}"',
+        f'tiles = "{args.tiles}"', 'mode = "online"', ""]
     for n, player in enumerate(players):
         lines += ["[[player]]", f'id = "{player}"', f'name = "Hráč {player}"',
                   f"discord_id = {DISCORD_BASE + n}", ""]

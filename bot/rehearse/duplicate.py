@@ -31,7 +31,7 @@ from bot.rehearse.duplicate_output import Summary, summary_tx
 from bot.rehearse.duplicate_scenario import DupEvent, DuplicateScenario
 from bot.rehearse.output import Transcript, command_name
 from bot.scheduler import Scheduler
-from bot.services import play, policy, setup
+from bot.services import policy, setup
 from bot.services.app import App
 from bot.services.policy import Actor
 from bot.services.replies import Reply
@@ -125,18 +125,15 @@ class DuplicateRehearsal:
         await self.attach(created.data)
 
     async def attach(self, tournament: Tournament) -> None:
-        """Know the created event, name its head admin, link the players' Discord accounts:
-        safe to do again on a restarted process."""
+        """Know the created event and name its head admin: safe to do again on a restarted
+        process. The players' Discord accounts came with the propozície (no herna.net nick
+        to register in a duplicate event)."""
         self.slug = tournament.slug
         self._need(await policy.set_admins(self.app, self.slug, OPERATOR, add=[ADMIN_ID]),
                    "admins")
         self.store_id = dict(tournament.settings["file_ids"])
         for spec in self.scenario.propozicie.players:
             self.names[self.store_id[spec.file_id]] = spec.name
-            reply = await play.register(self.app, self.slug,
-                                        discord_id(self.scenario, spec.file_id), spec.file_id,
-                                        spec.herna)
-            self._need(reply, "register")
 
     def _need(self, reply: Reply, what: str) -> None:
         if not reply.ok:

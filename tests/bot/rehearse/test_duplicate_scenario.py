@@ -23,11 +23,12 @@ BASE = """\
 [tournament]
 name = "Skúška chýb duplikátu"
 format = "duplicate"
+rounds = 1
+round_starts = ["2026-12-05 18:00"]
 
 [duplicate]
 profile = "cas-duplicate"
 lexicon = "duplicate-small.txt"
-starts = ["2026-12-05 18:00"]
 
 [[player]]
 id = "anna"
