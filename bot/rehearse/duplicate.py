@@ -3,12 +3,13 @@ through the duplicate services, the real store and the real timers, on a clock t
 forward and never sleeps; messages go to the classic rehearsal's offline Discord stand-in
 (`output.Transcript`, rendered by `bot.console`).
 
-The timeline: the event is created and its players registered at T0, the game started with the
-scenario's seed (round 1 opens at once); from then on the event's own timers drive it — the
-30-second warning, the deadline (the round is closed and scored), the next round after the
-pause — each fired at its own due time. A player's event runs `after` its round's
-announcement, after every timer due before that moment. When the scenario's events are done
-the timers run on until the game is over (the tiles run out or no move is left).
+The timeline: the event is created a minute before the propozície's start, the game started
+at it with the scenario's seed (round 1 opens at once); from then on the event's own timers
+drive it — the 30-second warning, the deadline (the round is closed and scored), the next
+round after the pause — each fired at its own due time. A player's event runs `after` its
+round's announcement, after every timer due before that moment. When the scenario's events
+are done the timers run on until the game is over (the tiles run out or no move is left), and
+the head admin announces the final results (no protest was filed).
 
 `steps()` lists what the run does, one resumable step at a time: the kill campaign's driver
 (tests/bot/crash/duplicate_driver.py) runs them one by one and re-runs the one a kill cut
@@ -29,6 +30,7 @@ from bot.console import render_reply
 from bot.rehearse import duplicate_api as api
 from bot.rehearse.duplicate_output import Summary, summary_tx
 from bot.rehearse.duplicate_scenario import DupEvent, DuplicateScenario
+from bot.rehearse.events import ADMIN_ID, DISCORD_BASE
 from bot.rehearse.output import Transcript, command_name
 from bot.scheduler import Scheduler
 from bot.services import policy, setup
@@ -37,8 +39,6 @@ from bot.services.policy import Actor
 from bot.services.replies import Reply
 from bot.store import Store, Tournament, due_timers
 
-ADMIN_ID = 1  # the head administrator the rehearsal acts as
-DISCORD_BASE = 900_000  # synthetic Discord ids: DISCORD_BASE + the player's place in the file
 OPERATOR = Actor.operator("skúška")
 BEFORE_START = timedelta(minutes=1)
 #: a game outlives its last event by at most this long (every round's timers included)
@@ -73,6 +73,8 @@ Step = tuple[str, Callable[[], Awaitable[None]]]
 
 
 def discord_id(scenario: DuplicateScenario, player: str) -> int:
+    """The synthetic Discord id of a scenario player (his place in the file, as the classic
+    rehearsal's)."""
     ids = [p.file_id for p in scenario.propozicie.players]
     return DISCORD_BASE + ids.index(player)
 
