@@ -14,7 +14,7 @@ from bot.services.duplicate.game import start_game
 from bot.services.duplicate.results import finalize_game
 from bot.services.duplicate.slips import SlipReceipt, submit_slip
 from bot.services.replies import Refusal, Reply, done
-from bot.store.duplicate import get_round, list_games, list_slips
+from bot.store.duplicate import DupRound, get_round, list_games, list_slips
 
 
 def _games_tx(tx: Tx, slug: str) -> list[Any]:
@@ -38,33 +38,25 @@ async def start(app: App, slug: str, seed: str) -> Reply:
     return done("rehearse.duplicate.started", game=started.game, commitment=started.commitment)
 
 
-def _opened_tx(tx: Tx, slug: str, number: int) -> datetime | None:
+def _round_tx(tx: Tx, slug: str, number: int) -> DupRound | None:
     games = _games_tx(tx, slug)
-    rnd = get_round(tx.db, games[-1].id, number) if games else None
-    return None if rnd is None else rnd.opened_at
+    return get_round(tx.db, games[-1].id, number) if games else None
 
 
 async def round_opened_at(app: App, slug: str, number: int) -> datetime | None:
     """When round `number` of the current game was announced (None: not yet)."""
-    opened = await app.run(_opened_tx, slug, number)
-    return opened if isinstance(opened, datetime) else None
-
-
-def _deadline_tx(tx: Tx, slug: str, number: int) -> datetime | None:
-    games = _games_tx(tx, slug)
-    rnd = get_round(tx.db, games[-1].id, number) if games else None
-    return None if rnd is None else rnd.deadline
+    rnd = await app.run(_round_tx, slug, number)
+    return rnd.opened_at if isinstance(rnd, DupRound) else None
 
 
 async def deadline(app: App, slug: str, number: int) -> datetime | None:
-    found = await app.run(_deadline_tx, slug, number)
-    return found if isinstance(found, datetime) else None
+    rnd = await app.run(_round_tx, slug, number)
+    return rnd.deadline if isinstance(rnd, DupRound) else None
 
 
 def _stored_tx(tx: Tx, slug: str, discord_id: int, number: int, received: datetime) -> bool:
     event = event_of(tx.db, slug)
-    games = list_games(tx.db, event.id)
-    rnd = get_round(tx.db, games[-1].id, number) if games else None
+    rnd = _round_tx(tx, slug, number)
     if rnd is None:
         return False
     try:
