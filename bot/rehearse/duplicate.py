@@ -37,6 +37,7 @@ from bot.services import policy, setup
 from bot.services.app import App
 from bot.services.policy import Actor
 from bot.services.replies import Reply
+from bot.services.setup import SetupError
 from bot.store import Store, Tournament, due_timers
 
 OPERATOR = Actor.operator("skúška")
@@ -153,8 +154,9 @@ class DuplicateRehearsal:
 
     async def _event(self, e: DupEvent) -> None:
         opened = await self._until_open(e.round)
-        if opened is None:
-            raise RehearsalError(f"riadok {e.line}: {e.round}. kolo sa už nehrá (hra skončila)")
+        if opened is None:  # found only at run time: a scenario error all the same
+            raise SetupError(e.line, f"[[event]] č. {e.index + 1}: {e.round}. kolo sa nehrá, "
+                                     "partia sa skončila skôr (003 r. 3; 004 §5B)")
         await self._advance_to(e, opened + e.after)
         me = discord_id(self.scenario, e.player)
         name = self.scenario.name_of(e.player)

@@ -128,3 +128,18 @@ def test_html_is_refused_for_a_duplicate_scenario(tmp_path: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
     assert run_command(str(SMALL), out, err, html=str(tmp_path)) == 2
     assert err.getvalue().count("\n") == 1 and "--html" in err.getvalue()
+
+
+def test_an_event_in_a_round_the_game_never_reaches_is_a_scenario_error(tmp_path: Path) -> None:
+    """The small game ends after round 5 (no move): a slip in round 9 names its line, exit 2."""
+    text = SMALL.read_text(encoding="utf-8") + (
+        '\n[[event]]\ntype = "slip"\nplayer = "anna"\nround = 9\nafter = "0:30"\n'
+        'move = "8H NA"\ndeclared = 2\n')
+    scenario = tmp_path / "late-round.toml"
+    scenario.write_text(text, encoding="utf-8")
+    (tmp_path / "duplicate-small.txt").write_bytes((SCENARIOS / "duplicate-small.txt")
+                                                   .read_bytes())
+    line = text.count("\n", 0, text.rindex("[[event]]")) + 1
+    out, err = io.StringIO(), io.StringIO()
+    assert run_command(str(scenario), out, err) == 2
+    assert err.getvalue().startswith(f"{scenario}:{line}: ") and "9. kolo" in err.getvalue()
