@@ -70,6 +70,9 @@ def main(campaigns: int, seed: int, game: Game) -> None:
           f"leaked (never in the clean run): {sum(o.comparison.leaked for o in outcomes)}")
     differing = [(plans[n], o.comparison.differences) for n, o in enumerate(outcomes)
                  if o.comparison.differences]
+    print("rows not as in the clean run, over all campaigns: " + ", ".join(
+        f"{name} {sum(o.comparison.rows.get(name, 0) for o in outcomes)}"
+        for name in clean.state))
     print(f"campaigns with other state differing ({', '.join(clean.state)}, integrity, "
           f"running syncs): {len(differing)}")
     for plan, what in differing:

@@ -102,6 +102,7 @@ class Comparison:
     duplicated: int = 0  # copies beyond the clean run's of a message it delivered too
     leaked: int = 0  # messages the clean run never delivered at all
     differences: list[str] = field(default_factory=list)  # other state that differs
+    rows: dict[str, int] = field(default_factory=dict)  # table -> rows not as in the clean run
 
     @property
     def clean(self) -> bool:
@@ -147,6 +148,8 @@ def compare(clean: Final, other: Final) -> Comparison:
     out.leaked = sum(n for message, n in extra.items() if message not in clean.delivered)
     out.duplicated = sum(extra.values()) - out.leaked
     for name, rows in clean.state.items():
+        mine = Counter(other.state.get(name, []))
+        out.rows[name] = sum(((Counter(rows) - mine) + (mine - Counter(rows))).values())
         if other.state.get(name) != rows:
             out.differences.append(name)
     if other.integrity != "ok":
