@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from bot import toml_text
+from bot.rehearse.scenario import _array as array_of
+from bot.rehearse.scenario import event_type
 from bot.services.csv_text import decode_utf8
 from bot.services.setup import Propozicie, SetupError, parse_propozicie
 from bot.services.setup import Reader as _Reader
@@ -128,10 +130,7 @@ def parse_duplicate_scenario(text: str, path: str = "scenár.toml") -> Duplicate
     except SeedError:
         raise r.fail("seed", "semienko je šestnástkové číslo s aspoň 32 číslicami "
                              "(16 bajtov)") from None
-    events = data.get("event", [])
-    if not isinstance(events, list):
-        raise SetupError(lines.get(("event", 0, ""), 1),
-                         "[[event]] sa píše ako pole tabuliek (dvojité hranaté zátvorky)")
+    events = array_of(lines, data, "event")
     ids = {p.file_id for p in prop.players}
     checked = [_event(lines, n, table, ids) for n, table in enumerate(events)]
     _check_sequence(checked)
@@ -141,17 +140,10 @@ def parse_duplicate_scenario(text: str, path: str = "scenár.toml") -> Duplicate
 
 def _event(lines: dict[tuple[str, int, str], int], index: int, table: Any,
            ids: set[str]) -> DupEvent:
+    kind = event_type(lines, index, table, EVENT_KEYS)
     if not isinstance(table, dict):
         raise SetupError(lines.get(("event", index, ""), 1),
                          f"[[event]] č. {index + 1} musí byť tabuľka")
-    kind = table.get("type")
-    if kind not in EVENT_KEYS:
-        line = lines.get(("event", index, "type")) or lines.get(("event", index, ""), 1)
-        where = f"[[event]] č. {index + 1}"
-        if kind is None:
-            raise SetupError(line, f"{where}: chýba povinný kľúč „type“")
-        raise SetupError(line, f"{where}: type: neznámy typ udalosti „{kind}“ "
-                               f"(známe: {', '.join(EVENT_KEYS)})")
     keys = EVENT_KEYS[str(kind)]
     # "after" and "declared" are read here (the Reader's bounds know neither): it checks the rest
     raw = {k: table.pop(k) for k in _RAW if k in table}
