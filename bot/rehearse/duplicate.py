@@ -112,15 +112,15 @@ class DuplicateRehearsal:
     def lexicon_source(self) -> str:
         """The [duplicate] lexicon: a file next to the scenario (a small word list, or a built
         lexicon) by its full path; anything else (a built lexicon's id) as written."""
-        name = self.scenario.propozicie.duplicate.lexicon  # type: ignore[attr-defined]
+        name = self.scenario.settings.lexicon
         beside = Path(self.scenario.path).parent / name
         return str(beside.resolve()) if beside.is_file() else str(name)
 
     async def create(self) -> None:
         sc = self.scenario
         prop = sc.propozicie
-        dup = replace(prop.duplicate, lexicon=self.lexicon_source())  # type: ignore[attr-defined]
-        prop = replace(prop, duplicate=dup,  # type: ignore[call-arg]
+        dup = replace(sc.settings, lexicon=self.lexicon_source())
+        prop = replace(prop, duplicate=dup,
                        players=[replace(p, discord_id=discord_id(sc, p.file_id))
                                 for p in prop.players])
         created = await setup.create(self.app, prop, OPERATOR)
@@ -263,7 +263,7 @@ async def rehearse_duplicate(scenario: DuplicateScenario, db: Path) -> Outcome:
 
 def game_start(scenario: DuplicateScenario) -> datetime:
     """When the game starts: the propozície's first start."""
-    starts = scenario.propozicie.duplicate.starts  # type: ignore[attr-defined]
+    starts = scenario.settings.starts
     if not starts:
         raise RehearsalError("[duplicate] starts: skúška potrebuje čas začiatku hry")
     return starts[0]

@@ -30,6 +30,7 @@ from bot import toml_text
 from bot.rehearse.scenario import _array as array_of
 from bot.rehearse.scenario import event_type
 from bot.services.csv_text import decode_utf8
+from bot.services.duplicate.setup import DuplicateSettings
 from bot.services.setup import Propozicie, SetupError, parse_propozicie
 from bot.services.setup import Reader as _Reader
 from bot.services.setup import key_lines as _key_lines
@@ -75,6 +76,12 @@ class DuplicateScenario:
     seed: str
     events: tuple[DupEvent, ...]  # by round, then `after`, then file order
 
+    @property
+    def settings(self) -> DuplicateSettings:
+        """The [duplicate] table (a duplicate scenario always has one)."""
+        assert self.propozicie.duplicate is not None
+        return self.propozicie.duplicate
+
     def name_of(self, player_id: str) -> str:
         return next(p.name for p in self.propozicie.players if p.file_id == player_id)
 
@@ -113,6 +120,8 @@ def load_duplicate_scenario(path: str | Path) -> DuplicateScenario:
 
 def parse_duplicate_scenario(text: str, path: str = "scenár.toml") -> DuplicateScenario:
     prop = parse_propozicie(text, strict=False)  # [tournament], [duplicate], [[player]]
+    if prop.duplicate is None:
+        raise SetupError(1, "skúška duplikátu potrebuje [tournament] format = \"duplicate\"")
     data = toml_text.loads(text)
     lines = _key_lines(text)
     for key in data:
