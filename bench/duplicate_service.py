@@ -170,3 +170,7 @@ def measure(cases: list[RoundCase], args: argparse.Namespace, players: list[str]
     verdicts.add(f"service close < {TARGET_S:.0f} s median ({len(players)} players)",
                  median < TARGET_S, f"{median:.3f} s (max {max(walls):.3f} s)")
     return images
+
+
+if __name__ == "__main__":  # `make bench` runs every file here
+    print("the service side of bench/duplicate_round.py: run that one (--lexicon FILE)")
