@@ -3,7 +3,9 @@ played through the duplicate services on a real SQLite file, each round closed a
 timer closes it (`close.close_round`: read → tops and every slip off the store's thread →
 guarded write with the top, the evaluations and the summary queued in the outbox). Measured
 per round: the close alone, from the deadline until its transaction has committed with every
-message queued (the bot's delivery is not part of it: "queue" mode). The board image of the
+message queued (the bot's delivery is not part of it: "queue" mode). The close computes the
+tops itself: the warm-up a round's opening starts in the background (`dup_tops`) is not run,
+so this is the close without its head start. The board image of the
 top's announcement is rendered from the queued message's `image` parameter when
 `bot/publish/board_image.py` is there.
 """

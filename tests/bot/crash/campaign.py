@@ -223,6 +223,14 @@ def killed_run(folder: Path, kills: list[str | float], clean: Final,
     return Outcome(killed, restarts, compare(clean, final), final.repeats, final.notices)
 
 
+def planned_kills(plan: list[tuple[str, float] | float], counts: dict[str, int],
+          seconds: float) -> list[str | float]:
+    """"point:n" with n the share of the clean run's passages (at least the first); a bare
+    share is a SIGKILL after that share of the clean run's time."""
+    return [k * seconds if isinstance(k, float) else
+            f"{k[0]}:{max(1, round(k[1] * counts[k[0]]))}" for k in plan]
+
+
 def random_kills(rng: random.Random, counts: dict[str, int], run_seconds: float,
                  how_many: int, points: tuple[str, ...] = POINTS) -> list[str | float]:
     """`how_many` kills in a row: a random point at a random passage (each restart passes the

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .campaign import DUPLICATE, Final, clean_run, killed_run
-from .test_crash import kills
+from .campaign import DUPLICATE, Final, clean_run, killed_run, planned_kills
 
 # mid-round (a slip's commit), at the deadline (before the close; the close written but its
 # timer not claimed), while posting the board (a rack, a top with the new board), a delivery
@@ -43,7 +42,7 @@ def test_a_whole_duplicate_game_survives_kills_anywhere(
     # the clean run itself: one score per player and round, every round closed once
     scored = [(round_id, player) for round_id, player, *_ in final.state["scores"]]
     assert len(scored) == len(set(scored))
-    cases = [kills(plan, counts, seconds) for plan in PLANS]
+    cases = [planned_kills(plan, counts, seconds) for plan in PLANS]
     with ThreadPoolExecutor(max_workers=2) as pool:
         outcomes = list(pool.map(
             lambda n: killed_run(tmp_path / f"case{n}", cases[n], final, DUPLICATE),
