@@ -224,7 +224,7 @@ def killed_run(folder: Path, kills: list[str | float], clean: Final,
 
 
 def planned_kills(plan: list[tuple[str, float] | float], counts: dict[str, int],
-          seconds: float) -> list[str | float]:
+                  seconds: float) -> list[str | float]:
     """"point:n" with n the share of the clean run's passages (at least the first); a bare
     share is a SIGKILL after that share of the clean run's time."""
     return [k * seconds if isinstance(k, float) else
