@@ -4,16 +4,23 @@ COMMIT, before or after handing a message to "Discord", before a herna.net reque
 SIGKILL at a random moment — with up to three kills in a row (a crash during recovery), then
 restarted until it finishes and compared with a run nobody killed (tests/bot/crash/campaign.py).
 
+`--duplicate` plays a whole online duplicate game instead (issue 24.4: tests/bot/crash/
+duplicate_driver.py, its scenario tests/bot/rehearse/scenarios/duplicate-small.toml), killed
+also at a round's deadline and while the board is being posted; besides the messages it
+compares the racks and deadlines, every slip, every score (each slip scored once), the
+timers and the outbox with the clean run.
+
 Prints what it measured: kills, restarts, messages lost and doubled, other state that differed,
 deliveries Discord recognised by their nonce, and the head admin's notices of cut-short sync
 runs; then a verdict on the targets: nothing lost, nothing twice, every campaign's final state
 equal to the clean run's. Asserts nothing.
 
-    python bench/kill_campaign.py [CAMPAIGNS] [SEED]      (default 40 campaigns, seed 11)
+    python bench/kill_campaign.py [CAMPAIGNS] [SEED] [--duplicate]   (default 40, seed 11)
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 import tempfile
@@ -26,23 +33,32 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from verdicts import Verdicts
 
-from tests.bot.crash.campaign import Outcome, clean_run, killed_run, random_kills
+from tests.bot.crash.campaign import (
+    CLASSIC,
+    DUPLICATE,
+    Game,
+    Outcome,
+    clean_run,
+    killed_run,
+    random_kills,
+)
 
 
-def main(campaigns: int, seed: int) -> None:
+def main(campaigns: int, seed: int, game: Game) -> None:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        clean, counts, seconds = clean_run(root / "clean")
-        print(f"clean run: {seconds:.1f} s; passages per point: {counts}")
-        print(f"clean run delivered {sum(clean.delivered.values())} messages, "
-              f"{len(clean.results)} results, {len(clean.timers)} timers")
-        plans = [random_kills(rng, counts, seconds, rng.randint(1, 3))
+        clean, counts, seconds = clean_run(root / "clean", game)
+        print(f"{game.scenario.name}: clean run {seconds:.1f} s; passages per point: {counts}")
+        print(f"clean run delivered {sum(clean.delivered.values())} messages; rows compared: "
+              + ", ".join(f"{len(rows)} {name}" for name, rows in clean.state.items()))
+        plans = [random_kills(rng, counts, seconds, rng.randint(1, 3), game.points)
                  for _ in range(campaigns)]
         started = time.perf_counter()
         with ThreadPoolExecutor(max_workers=2) as pool:
             outcomes: list[Outcome] = list(pool.map(
-                lambda n: killed_run(root / f"c{n}", plans[n], clean), range(campaigns)))
+                lambda n: killed_run(root / f"c{n}", plans[n], clean, game),
+                range(campaigns)))
         took = time.perf_counter() - started
     kinds = Counter(k.rsplit(":", 1)[0] if isinstance(k, str) else "SIGKILL"
                     for plan in plans for k in plan)
@@ -50,11 +66,15 @@ def main(campaigns: int, seed: int) -> None:
     print(f"processes killed: {sum(o.kills for o in outcomes)}, "
           f"restarts: {sum(o.restarts for o in outcomes)}")
     print(f"messages lost: {sum(o.comparison.lost for o in outcomes)}, "
-          f"doubled: {sum(o.comparison.duplicated for o in outcomes)}")
+          f"doubled: {sum(o.comparison.duplicated for o in outcomes)}, "
+          f"leaked (never in the clean run): {sum(o.comparison.leaked for o in outcomes)}")
     differing = [(plans[n], o.comparison.differences) for n, o in enumerate(outcomes)
                  if o.comparison.differences]
-    print(f"campaigns with other state differing (results, evidence, timers, outbox, "
-          f"screlo, integrity, running syncs): {len(differing)}")
+    print("rows not as in the clean run, over all campaigns: " + ", ".join(
+        f"{name} {sum(o.comparison.rows.get(name, 0) for o in outcomes)}"
+        for name in clean.state))
+    print(f"campaigns with other state differing ({', '.join(clean.state)}, integrity, "
+          f"running syncs): {len(differing)}")
     for plan, what in differing:
         print(f"  {plan}: {what}")
     print(f"deliveries repeated after a kill and recognised by their nonce: "
@@ -62,14 +82,20 @@ def main(campaigns: int, seed: int) -> None:
     print(f"head admin told of a sync run cut short: {sum(o.notices for o in outcomes)}")
     lost = sum(o.comparison.lost for o in outcomes)
     doubled = sum(o.comparison.duplicated for o in outcomes)
+    leaked = sum(o.comparison.leaked for o in outcomes)
     verdicts = Verdicts()
     verdicts.add("no message lost (at least once)", lost == 0, f"{lost} lost")
     verdicts.add("no message delivered twice (never twice)", doubled == 0, f"{doubled} doubled")
+    verdicts.add("no message the clean run never sent", leaked == 0, f"{leaked} leaked")
     verdicts.add("every campaign ends as the clean run", not differing,
                  f"{len(differing)} of {campaigns} campaigns differ")
-    verdicts.print(f"{campaigns} campaigns, seed {seed}")
+    verdicts.print(f"{game.scenario.name}: {campaigns} campaigns, seed {seed}")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 40,
-         int(sys.argv[2]) if len(sys.argv) > 2 else 11)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("campaigns", type=int, nargs="?", default=40)
+    parser.add_argument("seed", type=int, nargs="?", default=11)
+    parser.add_argument("--duplicate", action="store_true", help="a duplicate game (issue 24)")
+    args = parser.parse_args()
+    main(args.campaigns, args.seed, DUPLICATE if args.duplicate else CLASSIC)

@@ -1,5 +1,6 @@
 """`stredisko rehearse SCENARIO.toml [--json] [--db FILE] [--html DIR]`: check the scenario,
-run it, print the transcript and the standings (or one JSON document).
+run it, print the transcript and the standings (or one JSON document). A scenario whose
+[tournament] says `format = "duplicate"` is a duplicate game (`bot.rehearse.duplicate`).
 
 Exit codes: 0 it ran; 2 a scenario error ("SÚBOR:RIADOK: dôvod", nothing ran — or, found
 only at run time, a [[round]] that does not fit who is still playing); 1 an internal failure.
@@ -14,6 +15,13 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.i18n import t
+from bot.rehearse.duplicate import Outcome as DuplicateOutcome
+from bot.rehearse.duplicate import rehearse_duplicate
+from bot.rehearse.duplicate_scenario import (
+    DuplicateScenario,
+    is_duplicate_file,
+    load_duplicate_scenario,
+)
 from bot.rehearse.engine import Outcome, rehearse
 from bot.rehearse.scenario import load_scenario
 from bot.services.replies import Refusal
@@ -26,8 +34,12 @@ DB_NAME = "skuska.db"
 
 def run_command(scenario_path: str, out: TextIO, err: TextIO, *, as_json: bool = False,
                 db: str | None = None, html: str | None = None) -> int:
+    duplicate = is_duplicate_file(scenario_path)
+    if duplicate and html:
+        print(t("rehearse.duplicate.no_html"), file=err)
+        return SCENARIO_ERROR
     try:
-        scenario = load_scenario(scenario_path)
+        scenario = (load_duplicate_scenario if duplicate else load_scenario)(scenario_path)
     except SetupError as error:
         print(f"{scenario_path}:{error.line}: {error.reason}", file=err)
         return SCENARIO_ERROR
@@ -40,7 +52,12 @@ def run_command(scenario_path: str, out: TextIO, err: TextIO, *, as_json: bool =
     with tempfile.TemporaryDirectory(prefix="stredisko-skuska-") as folder:
         store = Path(db) if db else Path(folder) / DB_NAME
         try:
-            outcome = asyncio.run(rehearse(scenario, store, html=Path(html) if html else None))
+            if isinstance(scenario, DuplicateScenario):
+                outcome: Outcome | DuplicateOutcome = asyncio.run(
+                    rehearse_duplicate(scenario, store))
+            else:
+                outcome = asyncio.run(rehearse(scenario, store,
+                                               html=Path(html) if html else None))
         except SetupError as error:
             print(f"{scenario_path}:{error.line}: {error.reason}", file=err)
             return SCENARIO_ERROR
@@ -52,7 +69,7 @@ def run_command(scenario_path: str, out: TextIO, err: TextIO, *, as_json: bool =
     return 0
 
 
-def print_outcome(outcome: Outcome, out: TextIO, as_json: bool) -> None:
+def print_outcome(outcome: Outcome | DuplicateOutcome, out: TextIO, as_json: bool) -> None:
     """What `rehearse` prints: one JSON document, or the transcript and the standings."""
     if as_json:
         json.dump(outcome.document, out, ensure_ascii=False, indent=2)

@@ -8,6 +8,7 @@ the few that need the tournament's state (who is still playing in a round) are t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -213,15 +214,22 @@ def _rounds(lines: Lines, tables: list[Any], ids: set[str], count: int) -> dict[
 # -- [[event]] --------------------------------------------------------------------------------
 
 
-def _event(lines: Lines, index: int, table: Any, scenario: Scenario, ids: set[str]) -> Event:
+def event_type(lines: Lines, index: int, table: Any, known: Iterable[str]) -> Any:
+    """An [[event]]'s `type`, which says which keys belong (refused when missing or unknown;
+    a table that is no table is left to the caller's Reader)."""
     kind = table.get("type") if isinstance(table, dict) else None
-    if isinstance(table, dict) and kind not in EVENT_KEYS:  # the type says which keys belong
+    if isinstance(table, dict) and kind not in known:
         line = lines.get(("event", index, "type")) or lines.get(("event", index, ""), 1)
         where = f"[[event]] č. {index + 1}"
         if kind is None:
             raise SetupError(line, f"{where}: chýba povinný kľúč „type“")
         raise SetupError(line, f"{where}: type: neznámy typ udalosti „{kind}“ "
-                               f"(známe: {', '.join(EVENT_KEYS)})")
+                               f"(známe: {', '.join(known)})")
+    return kind
+
+
+def _event(lines: Lines, index: int, table: Any, scenario: Scenario, ids: set[str]) -> Event:
+    kind = event_type(lines, index, table, EVENT_KEYS)
     keys = {**_COMMON, **EVENT_KEYS.get(str(kind), {})}
     r = _Reader(lines, "event", index, table, keys)
     at = r.get("at")

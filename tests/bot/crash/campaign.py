@@ -1,7 +1,8 @@
-"""The kill campaign: play the small tournament with the process killed at chosen or random
-points, restart it until it finishes, and compare everything that matters with a run that was
-never killed (tests/bot/crash/test_crash.py runs a fixed set; bench/kill_campaign.py a random
-one and prints the figures).
+"""The kill campaign: play the small tournament (`CLASSIC`) or a duplicate game (`DUPLICATE`)
+with the process killed at chosen or random points, restart it until it finishes, and compare
+everything that matters with a run that was never killed (tests/bot/crash/test_crash.py and
+test_crash_duplicate.py run a fixed set; bench/kill_campaign.py a random one and prints the
+figures).
 
 What "the same" means: every result (status, end, points, scores, rule), the evidence at every
 table (nothing recorded twice by a repeated step), every timer (fired once, at the same
@@ -34,17 +35,60 @@ RUN_TIMEOUT_S = 120
 # failed by the next run, and he is told. Counted apart, not as a doubled message.
 CRASH_NOTICES = ("sync.fault.died",)
 _NOT_A_NOTICE = "message_key NOT IN ({})".format(", ".join(f"'{k}'" for k in CRASH_NOTICES))
+# when a message went out may differ (after a restart); whether it did may not
+_OUTBOX = f"SELECT key, status FROM outbox WHERE {_NOT_A_NOTICE} ORDER BY key"
+_TIMERS = "SELECT key, status, fired_at FROM timers ORDER BY key"
+
+
+@dataclass(frozen=True)
+class Game:
+    """What a campaign plays: the driver and its scenario, the crash points the driver passes,
+    and the end state compared with the clean run (name, SQL)."""
+
+    driver: Path
+    scenario: Path
+    points: tuple[str, ...]
+    tables: tuple[tuple[str, str], ...]
+
+
+CLASSIC = Game(DRIVER, SCENARIO, POINTS, (
+    ("results", "SELECT pairing_id, status, end_kind, first_points, second_points, first_score, "
+                "second_score, rated, rule FROM results ORDER BY pairing_id"),
+    ("evidence", "SELECT pairing_id, kind, actor_id, at, payload FROM evidence "
+                 "ORDER BY pairing_id, at, kind, payload"),
+    ("timers", _TIMERS),
+    ("outbox", _OUTBOX),
+    ("ratings", "SELECT player_id, tournament_id, after_value, after_games "
+                "FROM rating_history ORDER BY player_id"),
+))
+#: a whole online duplicate game (issue 24.4): same racks and deadlines, every slip kept, each
+#: scored once (one version per player and round: a repeat would add a second), the same
+#: timers fired at the same moments, the same outbox
+DUPLICATE = Game(
+    DRIVER.with_name("duplicate_driver.py"),
+    SCENARIO.with_name("duplicate-small.toml"),
+    ("commit:before", "commit:after", "send:before", "send:after", "board:before",
+     "board:after", "deadline", "close:after"), (
+        ("games", "SELECT number, seed, commitment, state, started_at, ended_at, ended_rule "
+                  "FROM dup_games ORDER BY number"),
+        ("rounds", "SELECT game_id, number, part, rack, source, draw, bag, opened_at, deadline, "
+                   "closed_at, board_before, board_after, tops FROM dup_rounds "
+                   "ORDER BY game_id, number"),
+        ("slips", "SELECT round_id, player_id, text, coord, word, declared, received_at, "
+                  "source, replaced_by IS NULL FROM dup_slips "
+                  "ORDER BY round_id, player_id, received_at"),
+        ("scores", "SELECT round_id, player_id, version, outcome, points, rule, reason, "
+                   "verdict FROM dup_scores ORDER BY round_id, player_id, version"),
+        ("timers", _TIMERS),
+        ("outbox", _OUTBOX),
+    ))
 
 
 @dataclass(frozen=True)
 class Final:
     """The end state of one whole run, as compared between runs."""
 
-    results: list[tuple[Any, ...]]
-    evidence: list[tuple[Any, ...]]
-    timers: list[tuple[Any, ...]]
-    outbox: list[tuple[Any, ...]]
-    ratings: list[tuple[Any, ...]]
+    state: dict[str, list[tuple[Any, ...]]]  # the game's tables, by name
     delivered: Counter[tuple[str, int, str]]
     repeats: int  # deliveries Discord recognised by their nonce (not posted again)
     notices: int  # CRASH_NOTICES delivered
@@ -55,12 +99,14 @@ class Final:
 @dataclass
 class Comparison:
     lost: int = 0  # messages the clean run delivered and this one did not
-    duplicated: int = 0  # messages delivered more often than in the clean run
+    duplicated: int = 0  # copies beyond the clean run's of a message it delivered too
+    leaked: int = 0  # messages the clean run never delivered at all
     differences: list[str] = field(default_factory=list)  # other state that differs
+    rows: dict[str, int] = field(default_factory=dict)  # table -> rows not as in the clean run
 
     @property
     def clean(self) -> bool:
-        return not (self.lost or self.duplicated or self.differences)
+        return not (self.lost or self.duplicated or self.leaked or self.differences)
 
 
 @dataclass
@@ -76,25 +122,13 @@ def _query(db: sqlite3.Connection, sql: str) -> list[tuple[Any, ...]]:
     return [tuple(row) for row in db.execute(sql).fetchall()]
 
 
-def final_state(folder: Path) -> Final:
+def final_state(folder: Path, game: Game = CLASSIC) -> Final:
     db = sqlite3.connect(folder / "db")
     try:
-        state = dict(
-            results=_query(db, "SELECT pairing_id, status, end_kind, first_points, "
-                               "second_points, first_score, second_score, rated, rule "
-                               "FROM results ORDER BY pairing_id"),
-            evidence=_query(db, "SELECT pairing_id, kind, actor_id, at, payload FROM evidence "
-                                "ORDER BY pairing_id, at, kind, payload"),
-            timers=_query(db, "SELECT key, status, fired_at FROM timers ORDER BY key"),
-            # when a message went out may differ (after a restart); whether it did may not
-            outbox=_query(db, f"SELECT key, status FROM outbox WHERE {_NOT_A_NOTICE} "
-                              "ORDER BY key"),
-            ratings=_query(db, "SELECT player_id, tournament_id, after_value, after_games "
-                               "FROM rating_history ORDER BY player_id"),
-            integrity=db.execute("PRAGMA integrity_check").fetchone()[0],
-            running_syncs=db.execute(
-                "SELECT count(*) FROM sync_runs WHERE outcome = 'running'").fetchone()[0],
-        )
+        state = {name: _query(db, sql) for name, sql in game.tables}
+        integrity = db.execute("PRAGMA integrity_check").fetchone()[0]
+        running = db.execute(
+            "SELECT count(*) FROM sync_runs WHERE outcome = 'running'").fetchone()[0]
     finally:
         db.close()
     lines = [json.loads(line) for line in
@@ -102,16 +136,21 @@ def final_state(folder: Path) -> Final:
     fresh = [m for m in lines if not m["repeat"]]
     delivered = Counter((m["where"], m["target"], m["text"]) for m in fresh
                         if m["key"] not in CRASH_NOTICES)
-    return Final(delivered=delivered, repeats=len(lines) - len(fresh),
-                 notices=sum(m["key"] in CRASH_NOTICES for m in fresh), **state)
+    return Final(state, delivered, repeats=len(lines) - len(fresh),
+                 notices=sum(m["key"] in CRASH_NOTICES for m in fresh), integrity=integrity,
+                 running_syncs=running)
 
 
 def compare(clean: Final, other: Final) -> Comparison:
     out = Comparison()
     out.lost = sum((clean.delivered - other.delivered).values())
-    out.duplicated = sum((other.delivered - clean.delivered).values())
-    for name in ("results", "evidence", "timers", "outbox", "ratings"):
-        if getattr(clean, name) != getattr(other, name):
+    extra = other.delivered - clean.delivered
+    out.leaked = sum(n for message, n in extra.items() if message not in clean.delivered)
+    out.duplicated = sum(extra.values()) - out.leaked
+    for name, rows in clean.state.items():
+        mine = Counter(other.state.get(name, []))
+        out.rows[name] = sum(((Counter(rows) - mine) + (mine - Counter(rows))).values())
+        if other.state.get(name) != rows:
             out.differences.append(name)
     if other.integrity != "ok":
         out.differences.append(f"integrity: {other.integrity}")
@@ -120,8 +159,8 @@ def compare(clean: Final, other: Final) -> Comparison:
     return out
 
 
-def _command(folder: Path, crash: str | None, counts: bool) -> list[str]:
-    command = [sys.executable, str(DRIVER), str(SCENARIO), str(folder / "db"),
+def _command(folder: Path, crash: str | None, counts: bool, game: Game) -> list[str]:
+    command = [sys.executable, str(game.driver), str(game.scenario), str(folder / "db"),
                str(folder / "sink"), str(folder / "progress")]
     if crash:
         command += ["--crash", crash]
@@ -130,18 +169,19 @@ def _command(folder: Path, crash: str | None, counts: bool) -> list[str]:
     return command
 
 
-def run(folder: Path, crash: str | None = None, *, counts: bool = False) -> int:
+def run(folder: Path, crash: str | None = None, *, counts: bool = False,
+        game: Game = CLASSIC) -> int:
     """One process of the driver; its exit code (KILLED when the crash point was reached)."""
-    done = subprocess.run(_command(folder, crash, counts), capture_output=True, text=True,
-                          timeout=RUN_TIMEOUT_S, check=False)
+    done = subprocess.run(_command(folder, crash, counts, game), capture_output=True,
+                          text=True, timeout=RUN_TIMEOUT_S, check=False)
     if done.returncode not in (0, KILLED):
         raise RuntimeError(f"the driver failed ({done.returncode}):\n{done.stderr[-3000:]}")
     return done.returncode
 
 
-def sigkill_after(folder: Path, seconds: float) -> int:
+def sigkill_after(folder: Path, seconds: float, game: Game = CLASSIC) -> int:
     """Start the driver and SIGKILL it after `seconds` (if it is still running)."""
-    process = subprocess.Popen(_command(folder, None, False), stdout=subprocess.DEVNULL,
+    process = subprocess.Popen(_command(folder, None, False, game), stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True)
     try:
         process.wait(timeout=seconds)
@@ -154,35 +194,45 @@ def sigkill_after(folder: Path, seconds: float) -> int:
     return 0
 
 
-def clean_run(folder: Path) -> tuple[Final, dict[str, int], float]:
+def clean_run(folder: Path, game: Game = CLASSIC) -> tuple[Final, dict[str, int], float]:
     """The run nobody kills: its end state, how often it passed each crash point, seconds."""
     folder.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    assert run(folder, counts=True) == 0
+    assert run(folder, counts=True, game=game) == 0
     counts = json.loads((folder / "counts.json").read_text(encoding="utf-8"))
-    return final_state(folder), counts, time.perf_counter() - started
+    return final_state(folder, game), counts, time.perf_counter() - started
 
 
-def killed_run(folder: Path, kills: list[str | float], clean: Final) -> Outcome:
+def killed_run(folder: Path, kills: list[str | float], clean: Final,
+               game: Game = CLASSIC) -> Outcome:
     """Kill the driver at each of `kills` in turn ("point:n", or seconds for a SIGKILL after
     that long), then let it finish; compare with the clean run."""
     folder.mkdir(parents=True, exist_ok=True)
     killed = restarts = 0
     for kill in kills:
-        code = sigkill_after(folder, kill) if isinstance(kill, float) else run(folder, kill)
+        code = (sigkill_after(folder, kill, game) if isinstance(kill, float)
+                else run(folder, kill, game=game))
         killed += code == KILLED
         restarts += 1
         if code == 0:
             break
     else:
-        while run(folder) != 0:  # never: no crash is asked for any more
+        while run(folder, game=game) != 0:  # never: no crash is asked for any more
             restarts += 1
-    final = final_state(folder)
+    final = final_state(folder, game)
     return Outcome(killed, restarts, compare(clean, final), final.repeats, final.notices)
 
 
+def planned_kills(plan: list[tuple[str, float] | float], counts: dict[str, int],
+                  seconds: float) -> list[str | float]:
+    """"point:n" with n the share of the clean run's passages (at least the first); a bare
+    share is a SIGKILL after that share of the clean run's time."""
+    return [k * seconds if isinstance(k, float) else
+            f"{k[0]}:{max(1, round(k[1] * counts[k[0]]))}" for k in plan]
+
+
 def random_kills(rng: random.Random, counts: dict[str, int], run_seconds: float,
-                 how_many: int) -> list[str | float]:
+                 how_many: int, points: tuple[str, ...] = POINTS) -> list[str | float]:
     """`how_many` kills in a row: a random point at a random passage (each restart passes the
     points again from 1), or a SIGKILL at a random moment."""
     kills: list[str | float] = []
@@ -190,6 +240,6 @@ def random_kills(rng: random.Random, counts: dict[str, int], run_seconds: float,
         if rng.random() < 0.25:
             kills.append(round(rng.uniform(0.2, run_seconds), 2))
         else:
-            point = rng.choice(POINTS)
+            point = rng.choice([p for p in points if counts.get(p)] or list(points))
             kills.append(f"{point}:{rng.randint(1, max(1, counts.get(point, 1)))}")
     return kills

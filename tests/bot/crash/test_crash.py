@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from .campaign import Final, clean_run, killed_run
+from .campaign import Final, clean_run, killed_run, planned_kills
 
 # Every crash point early, midway and late in the first process (as a share of the clean run's
 # passages of that point), a SIGKILL midway (a share of the clean run's time), and a chain of
@@ -27,18 +27,10 @@ PLANS: list[list[tuple[str, float] | float]] = [
 ]
 
 
-def kills(plan: list[tuple[str, float] | float], counts: dict[str, int],
-          seconds: float) -> list[str | float]:
-    """"point:n" with n the share of the clean run's passages (at least the first); a bare
-    share is a SIGKILL after that share of the clean run's time."""
-    return [k * seconds if isinstance(k, float) else
-            f"{k[0]}:{max(1, round(k[1] * counts[k[0]]))}" for k in plan]
-
-
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory: pytest.TempPathFactory) -> tuple[Final, dict[str, int], float]:
     final, counts, seconds = clean_run(tmp_path_factory.mktemp("clean"))
-    assert final.integrity == "ok" and final.results and final.delivered
+    assert final.integrity == "ok" and final.state["results"] and final.delivered
     return final, counts, seconds
 
 
@@ -47,7 +39,7 @@ def test_a_whole_tournament_survives_kills_anywhere(
     final, counts, seconds = clean
     for point in ("commit:before", "commit:after", "send:before", "send:after", "http"):
         assert counts[point] > 0, point  # the clean run passes every point the cases name
-    cases = [kills(plan, counts, seconds) for plan in PLANS]
+    cases = [planned_kills(plan, counts, seconds) for plan in PLANS]
     with ThreadPoolExecutor(max_workers=2) as pool:
         outcomes = list(pool.map(lambda n: killed_run(tmp_path / f"case{n}", cases[n], final),
                                  range(len(cases))))

@@ -1,0 +1,274 @@
+"""Runs a duplicate rehearsal (issue 24.7): a scripted online duplicate game played offline
+through the duplicate services, the real store and the real timers, on a clock that only moves
+forward and never sleeps; messages go to the classic rehearsal's offline Discord stand-in
+(`output.Transcript`, rendered by `bot.console`).
+
+The timeline: the event is created a minute before the propozície's start, the game started
+at it with the scenario's seed (round 1 opens at once); from then on the event's own timers
+drive it — the 30-second warning, the deadline (the round is closed and scored), the next
+round after the pause — each fired at its own due time. A player's event runs `after` its
+round's announcement, after every timer due before that moment. When the scenario's events
+are done the timers run on until the game is over (the tiles run out or no move is left), and
+the head admin announces the final results (no protest was filed).
+
+`steps()` lists what the run does, one resumable step at a time: the kill campaign's driver
+(tests/bot/crash/duplicate_driver.py) runs them one by one and re-runs the one a kill cut
+short, so each must be safe to repeat (a slip already stored is not handed in again: Discord
+delivers an interaction once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from bot.clock import ManualClock
+from bot.console import render_reply
+from bot.rehearse import duplicate_api as api
+from bot.rehearse.duplicate_output import Summary, summary_tx
+from bot.rehearse.duplicate_scenario import DupEvent, DuplicateScenario
+from bot.rehearse.events import ADMIN_ID, DISCORD_BASE
+from bot.rehearse.output import Transcript, command_name
+from bot.scheduler import Scheduler
+from bot.services import policy, setup
+from bot.services.app import App
+from bot.services.policy import Actor
+from bot.services.replies import Reply
+from bot.services.setup import SetupError
+from bot.store import Store, Tournament, due_timers
+
+OPERATOR = Actor.operator("skúška")
+BEFORE_START = timedelta(minutes=1)
+#: a game outlives its last event by at most this long (every round's timers included)
+MAX_TAIL = timedelta(days=1)
+#: a slip received this long after the deadline is still handed in before the close runs
+IN_FLIGHT = timedelta(seconds=5)
+SLIP_COMMAND = "tah"  # the players' slash command (issue 24.2)
+
+
+class RehearsalError(Exception):
+    """The rehearsal could not go on (a service refused what the engine itself needs)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    slug: str
+    summary: Summary
+    transcript: list[str]
+    page: Path | None = None  # the results page is duppage's (`--html` is refused here)
+
+    @property
+    def document(self) -> dict[str, Any]:
+        return {**self.summary.document(), "transcript": self.transcript}
+
+    @property
+    def standings(self) -> list[str]:
+        """What is printed after the transcript: rounds, parts, the final results."""
+        return self.summary.lines()
+
+
+Step = tuple[str, Callable[[], Awaitable[None]]]
+
+
+def discord_id(scenario: DuplicateScenario, player: str) -> int:
+    """The synthetic Discord id of a scenario player (his place in the file, as the classic
+    rehearsal's)."""
+    ids = [p.file_id for p in scenario.propozicie.players]
+    return DISCORD_BASE + ids.index(player)
+
+
+@dataclass
+class DuplicateRehearsal:
+    scenario: DuplicateScenario
+    app: App
+    clock: ManualClock
+    transcript: Transcript
+    names: dict[int, str]  # store id -> name (the transcript's DMs)
+    slug: str = ""
+    store_id: dict[str, int] = field(default_factory=dict)  # file id -> store id
+    refusals: list[dict[str, Any]] = field(default_factory=list)
+    _stuck: set[int] = field(default_factory=set)  # timers that failed: never retried here
+
+    def steps(self) -> list[Step]:
+        out: list[Step] = [("start", self._start)]
+        for event in self.scenario.events:
+            out.append((f"{event.type}:{event.round}:{event.index}", self._bind(event)))
+        out.append(("end", self._end))
+        return out
+
+    def _bind(self, event: DupEvent) -> Callable[[], Awaitable[None]]:
+        return lambda: self._event(event)
+
+    async def run(self) -> None:
+        await self.create()
+        for _, action in self.steps():
+            await action()
+
+    # -- set-up -------------------------------------------------------------------------
+
+    def lexicon_source(self) -> str:
+        """The [duplicate] lexicon: a file next to the scenario (a small word list, or a built
+        lexicon) by its full path; anything else (a built lexicon's id) as written."""
+        name = self.scenario.settings.lexicon
+        beside = Path(self.scenario.path).parent / name
+        return str(beside.resolve()) if beside.is_file() else str(name)
+
+    async def create(self) -> None:
+        sc = self.scenario
+        prop = sc.propozicie
+        dup = replace(sc.settings, lexicon=self.lexicon_source())
+        prop = replace(prop, duplicate=dup,
+                       players=[replace(p, discord_id=discord_id(sc, p.file_id))
+                                for p in prop.players])
+        created = await setup.create(self.app, prop, OPERATOR)
+        self._need(created, "create")
+        await self.attach(created.data)
+
+    async def attach(self, tournament: Tournament) -> None:
+        """Know the created event and name its head admin: safe to do again on a restarted
+        process. The players' Discord accounts came with the propozície (no herna.net nick
+        to register in a duplicate event)."""
+        self.slug = tournament.slug
+        self._need(await policy.set_admins(self.app, self.slug, OPERATOR, add=[ADMIN_ID]),
+                   "admins")
+        self.store_id = dict(tournament.settings["file_ids"])
+        for spec in self.scenario.propozicie.players:
+            self.names[self.store_id[spec.file_id]] = spec.name
+
+    def _need(self, reply: Reply, what: str) -> None:
+        if not reply.ok:
+            raise RehearsalError(f"{what}: " + " ".join(render_reply(reply)))
+
+    # -- the timeline ---------------------------------------------------------------------
+
+    async def _start(self) -> None:
+        """At the propozície's start the head admin starts the game with the scenario's seed
+        (a real event draws a secret one)."""
+        await self._advance(game_start(self.scenario))
+        if await api.game_started(self.app, self.slug):  # a restart after the step's commit
+            return
+        self._need(await api.start(self.app, self.slug, seed=self.scenario.seed), "start")
+
+    async def _event(self, e: DupEvent) -> None:
+        opened = await self._until_open(e.round)
+        if opened is None:  # found only at run time: a scenario error all the same
+            raise SetupError(e.line, f"[[event]] č. {e.index + 1}: {e.round}. kolo sa nehrá, "
+                                     "partia sa skončila skôr (003 r. 3; 004 §5B)")
+        await self._advance_to(e, opened + e.after)
+        me = discord_id(self.scenario, e.player)
+        name = self.scenario.name_of(e.player)
+        if e.type == "leave":
+            reply = await api.leave(self.app, self.slug, me)
+            self._said(e, reply, "app.odstupit", name, "")
+            return
+        assert e.move is not None
+        received = self.clock.now()
+        if await api.slip_stored(self.app, self.slug, me, e.round, received):
+            return  # handed in before a restart: Discord delivers an interaction once
+        reply = await api.slip(self.app, self.slug, me, e.move, e.declared, received)
+        said = e.move if e.declared is None else f"{e.move} {e.declared}"
+        self._said(e, reply, SLIP_COMMAND, name, said)
+
+    async def _end(self) -> None:
+        """The timers run on until the game is over (and whatever it leaves due)."""
+        limit = self.clock.now() + MAX_TAIL
+        while await api.game_running(self.app, self.slug):
+            if not await self._fire_next(limit):
+                raise RehearsalError("hra neskončila: žiadny časovač ju už neposunie")
+        await self._fire_all(limit)
+        # no protest was filed: the head admin closes the window (003 r. 27–29)
+        self._need(await api.finalize(self.app, self.slug), "finalize")
+
+    def _said(self, e: DupEvent, reply: Reply, key: str, who: str, args: str) -> None:
+        command = command_name(key) if "." in key else key
+        said = self.transcript.command(command, who, args, reply)
+        if not reply.ok:
+            self.refusals.append({"round": e.round, "after": int(e.after.total_seconds()),
+                                  "player": e.player, "type": e.type, "key": reply.key,
+                                  "text": " ".join(said)})
+
+    # -- the clock and the timers -----------------------------------------------------------
+
+    async def _until_open(self, number: int) -> datetime | None:
+        """Fire timers until round `number` has been announced; when it was (None: the game
+        ended before it)."""
+        limit = self.clock.now() + MAX_TAIL
+        while True:
+            opened = await api.round_opened_at(self.app, self.slug, number)
+            if opened is not None:
+                return opened
+            if not await api.game_running(self.app, self.slug):
+                return None
+            if not await self._fire_next(limit):
+                return None
+
+    async def _advance_to(self, e: DupEvent, moment: datetime) -> None:
+        """To the event's moment; a slip Discord received at most `IN_FLIGHT` after its round's
+        deadline reaches the bot before the deadline's timer is handled (it is judged late by
+        when Discord received it, 003 r. 19)."""
+        limit = await api.deadline(self.app, self.slug, e.round)
+        if e.type == "slip" and limit is not None and limit < moment <= limit + IN_FLIGHT:
+            await self._advance(limit)
+            self.clock.set(moment)
+            return
+        await self._advance(moment)
+
+    async def _advance(self, moment: datetime) -> None:
+        """Fire every stored timer due before `moment`, each at its own time; then move the
+        clock there."""
+        while await self._fire_next(moment, inclusive=False):
+            pass
+        if moment > self.clock.now():
+            self.clock.set(moment)
+
+    async def _fire_next(self, limit: datetime, *, inclusive: bool = True) -> bool:
+        """Fire the timers due at the earliest pending moment (not after `limit`)."""
+        due = [t for t in await self.app.store.read(due_timers, limit)
+               if t.id not in self._stuck and (inclusive or t.due_at < limit)]
+        if not due:
+            return False
+        self.clock.set(max(due[0].due_at, self.clock.now()))
+        await Scheduler(self.app).run_due()
+        self._stuck |= {t.id for t in await self.app.store.read(due_timers, self.clock.now())}
+        return True
+
+    async def _fire_all(self, limit: datetime) -> None:
+        while await self._fire_next(limit):
+            pass
+
+
+# -- running it ---------------------------------------------------------------------------
+
+
+async def rehearse_duplicate(scenario: DuplicateScenario, db: Path) -> Outcome:
+    """Run `scenario` on the store at `db` (created; the caller decides whether to keep it)."""
+    store = await Store.open(db)
+    try:
+        names: dict[int, str] = {}
+        clock = ManualClock(start_time(scenario))
+        transcript = Transcript(clock, lambda pid: names.get(pid, str(pid)))
+        app = App(store, clock, transcript)
+        rehearsal = DuplicateRehearsal(scenario, app, clock, transcript, names)
+        await rehearsal.run()
+        summary = await app.run(summary_tx, rehearsal.slug)
+        assert isinstance(summary, Summary)
+        summary = replace(summary, refusals=tuple(rehearsal.refusals))
+        return Outcome(rehearsal.slug, summary, transcript.lines)
+    finally:
+        await store.close()
+
+
+def game_start(scenario: DuplicateScenario) -> datetime:
+    """When the game starts: the propozície's first start."""
+    starts = scenario.settings.starts
+    if not starts:
+        raise RehearsalError("[duplicate] starts: skúška potrebuje čas začiatku hry")
+    return starts[0]
+
+
+def start_time(scenario: DuplicateScenario) -> datetime:
+    """T0: the event is created a minute before the game's start."""
+    return game_start(scenario) - BEFORE_START

@@ -1,0 +1,119 @@
+"""A whole duplicate game played by a process that may be killed anywhere (issue 24.4).
+
+    python duplicate_driver.py SCENARIO DB SINK PROGRESS [--crash POINT:N] [--counts FILE]
+
+The duplicate rehearsal (`bot.rehearse.duplicate`: the duplicate services, the real store and
+timers on a simulated clock) run step by step, like the classic `driver.py` whose crash
+machinery it shares: after each step it writes the step's number to PROGRESS; started again on
+the same DB it resumes — attaches to the event, delivers the pending outbox (what a bot does at
+start) and re-runs the step that was cut short. Messages go to SINK, deduplicated by nonce.
+
+Crash points: `commit:before`, `commit:after`, `send:before`, `send:after` (driver.py), and
+- `board:before` / `board:after` — around handing "Discord" a message that carries the board
+  image (a round's rack, a top with the new board): "while posting the board";
+- `deadline` — a round's deadline timer is due, its close not yet begun: "at the deadline";
+- `close:after` — the close is written (scores, the top, the DMs queued), its timer not yet
+  claimed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import driver
+from driver import Crash, Sink, _patch_store, _progress, _save_progress, _tournament
+
+from bot import scheduler
+from bot.clock import ManualClock
+from bot.rehearse.duplicate import DuplicateRehearsal, start_time
+from bot.rehearse.duplicate_scenario import load_duplicate_scenario
+from bot.rehearse.output import Transcript
+from bot.services import timers as timer_service
+from bot.services.app import App
+from bot.services.notifier import Message
+from bot.store import Store
+
+DEADLINE_KIND = "dup_deadline"
+
+
+def _patch_board() -> None:
+    post = Sink._post
+
+    def posting(self: Sink, where: str, target: int, message: Message) -> None:
+        board = "image" in message.params
+        if board:
+            driver.CRASH.hit("board:before")
+        post(self, where, target, message)
+        if board:
+            driver.CRASH.hit("board:after")
+
+    Sink._post = posting  # type: ignore[method-assign]
+
+
+def _patch_deadline() -> None:
+    """The scheduler closes a round before it claims the deadline's timer (`prepare_timer`)."""
+    prepare = timer_service.prepare_timer
+
+    async def preparing(app: Any, timer: Any) -> None:
+        if timer.kind == DEADLINE_KIND:
+            driver.CRASH.hit("deadline")
+        await prepare(app, timer)
+        if timer.kind == DEADLINE_KIND:
+            driver.CRASH.hit("close:after")
+
+    scheduler.prepare_timer = preparing  # type: ignore[attr-defined]
+
+
+async def play(scenario_path: Path, db: Path, sink: Path, progress: Path) -> None:
+    scenario = load_duplicate_scenario(scenario_path)
+    done, at = _progress(progress)
+    clock = ManualClock(at or start_time(scenario))
+    store = await Store.open(db)
+    try:
+        names: dict[int, str] = {}
+        app = App(store, clock, Sink(sink))
+        transcript = Transcript(clock, lambda pid: names.get(pid, str(pid)))
+        r = DuplicateRehearsal(scenario, app, clock, transcript, names)
+        existing = await store.read(_tournament, scenario.propozicie.slug)
+        if existing is None:
+            await r.create()
+        else:
+            await r.attach(existing)
+        await app.sender.flush()  # what a restarted bot does first
+        for i, (_, action) in enumerate(r.steps()):
+            if i < done:
+                continue
+            _save_progress(progress, i, clock.now())  # a restart resumes at this moment
+            await action()
+            _save_progress(progress, i + 1, clock.now())
+        await app.sender.flush()
+    finally:
+        await store.close()
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("scenario", type=Path)
+    parser.add_argument("db", type=Path)
+    parser.add_argument("sink", type=Path)
+    parser.add_argument("progress", type=Path)
+    parser.add_argument("--crash")
+    parser.add_argument("--counts", type=Path)
+    args = parser.parse_args(argv)
+    driver.CRASH = Crash(args.crash)
+    _patch_store()
+    _patch_board()
+    _patch_deadline()
+    asyncio.run(play(args.scenario, args.db, args.sink, args.progress))
+    if args.counts is not None:
+        args.counts.write_text(json.dumps(driver.CRASH.counts), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,57 @@
+"""Kill a whole online duplicate game anywhere, restart it, and nothing is lost, repeated or
+changed (issue 24.4): the same racks and deadlines, every slip kept and scored once, no round
+or top posted twice, the same timers and outbox as a run nobody killed. Each case is a real
+process of tests/bot/crash/duplicate_driver.py ended abruptly (os._exit at a crash point, or
+SIGKILL from here). `bench/kill_campaign.py --duplicate` runs a larger random campaign."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from .campaign import DUPLICATE, Final, clean_run, killed_run, planned_kills
+
+# mid-round (a slip's commit), at the deadline (before the close; the close written but its
+# timer not claimed), while posting the board (a rack, a top with the new board), a delivery
+# cut short, a SIGKILL midway, and kills in a row during recovery
+PLANS: list[list[tuple[str, float] | float]] = [
+    [("commit:after", 0.3)],
+    [("deadline", 0.0)], [("deadline", 0.6)],
+    [("close:after", 0.4)],
+    [("board:before", 0.5)], [("board:after", 0.1)],
+    [("send:after", 0.7)],
+    [0.5],
+    [("deadline", 0.2), ("commit:before", 0.05), ("board:after", 0.0)],
+]
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory: pytest.TempPathFactory) -> tuple[Final, dict[str, int], float]:
+    final, counts, seconds = clean_run(tmp_path_factory.mktemp("clean"), DUPLICATE)
+    assert final.integrity == "ok" and final.state["scores"] and final.delivered
+    return final, counts, seconds
+
+
+def test_a_whole_duplicate_game_survives_kills_anywhere(
+        clean: tuple[Final, dict[str, int], float], tmp_path: Path) -> None:
+    final, counts, seconds = clean
+    for point in DUPLICATE.points:
+        assert counts[point] > 0, point  # the clean run passes every point the cases name
+    # the clean run itself: one score per player and round, every round closed once
+    scored = [(round_id, player) for round_id, player, *_ in final.state["scores"]]
+    assert len(scored) == len(set(scored))
+    cases = [planned_kills(plan, counts, seconds) for plan in PLANS]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        outcomes = list(pool.map(
+            lambda n: killed_run(tmp_path / f"case{n}", cases[n], final, DUPLICATE),
+            range(len(cases))))
+    unkilled = [cases[n] for n, o in enumerate(outcomes) if o.kills < 1]
+    assert unkilled == []  # every case really was killed
+    failing = [f"{cases[n]}: {o.comparison}" for n, o in enumerate(outcomes)
+               if not o.comparison.clean]
+    assert not failing, "\n".join(failing)
+    # a board posted just before a kill went out again after the restart: "Discord"
+    # recognised its nonce, so no round was posted twice
+    assert sum(o.repeats for o in outcomes) >= 1

@@ -1,0 +1,145 @@
+"""The duplicate rehearsal (issue 24.7): `stredisko rehearse` plays a scripted duplicate game
+offline through the duplicate services, the real store and timers, and prints the rounds, the
+standings after each part and the final results — the same every run.
+
+What each slip scores is worked out by hand from the scenarios' comments and the rules (the
+real score of a placement from the sss-100 values and the premium squares):
+- duplicate-small.toml, round 1: cyril's "8H RAK" is R1 A1 K2 on 8H–J8, doubled by the centre
+  = 8, declared 9 → 0 (003 r. 45); dana's KRA is not in the word list → 0 (003 r. 1, 43);
+  round 2: anna's second slip replaces her first (003 r. 41) and counts as declared, 10;
+  cyril's slip reached Discord 2 s after the limit → 0 (003 r. 19); dana left during round 2
+  → 0 from round 3 on (004 §7); boris's "P5 VLNA" is off the board → refused, nothing stored.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cli import main as cli_main
+from bot.rehearse.command import run_command
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+SMALL = SCENARIOS / "duplicate-small.toml"
+EXAMPLE = Path(__file__).parents[3] / "examples" / "rehearsal" / "duplicate-skuska.toml"
+
+
+def rehearse_json(path: Path) -> dict[str, Any]:
+    out, err = io.StringIO(), io.StringIO()
+    assert run_command(str(path), out, err, as_json=True) == 0, err.getvalue()
+    document: dict[str, Any] = json.loads(out.getvalue())
+    return document
+
+
+@pytest.fixture(scope="module")
+def small() -> dict[str, Any]:
+    return rehearse_json(SMALL)
+
+
+def outcomes(document: dict[str, Any]) -> dict[tuple[int, str], tuple[str, int, str]]:
+    """(round, player) -> (outcome, points, rule)."""
+    return {(r["round"], s["player"]): (s["outcome"], s["points"], s["rule"])
+            for r in document["games"][0]["rounds"] for s in r["slips"]}
+
+
+def test_two_runs_are_the_same(small: dict[str, Any]) -> None:
+    assert rehearse_json(SMALL) == small
+
+
+def test_every_slip_scores_what_the_rules_give(small: dict[str, Any]) -> None:
+    got = outcomes(small)
+    assert got[(1, "Anna Nováková")] == ("scored", 18, "003 r. 45")
+    assert got[(1, "Cyril Ďurica")] == ("declared-higher", 0, "003 r. 45")
+    assert got[(1, "Dana Šimková")][:2] == ("word-rejected", 0)
+    assert got[(2, "Anna Nováková")] == ("scored", 10, "003 r. 45")
+    assert got[(2, "Cyril Ďurica")] == ("late", 0, "003 r. 19")
+    assert got[(2, "Dana Šimková")][:2] == ("no-slip", 0)
+    assert got[(3, "Dana Šimková")] == got[(4, "Dana Šimková")] == ("left", 0,
+                                                                     "004 §7 (analogy)")
+    assert got[(3, "Boris Kováč")] == ("scored", 5, "003 r. 45")
+
+
+def test_rounds_tops_and_who_found_them(small: dict[str, Any]) -> None:
+    rounds = small["games"][0]["rounds"]
+    tops = [(r["rack"], r["tops"][0]["coord"] if r["tops"] else None, r["top_score"],
+             r["found"]) for r in rounds]
+    # the racks of the seed (rules.duplicate.draw_rack) and the tops of the word list
+    assert tops == [("AIKNRÁŤ", "H6", 18, 2), ("AKLRSVÁ", "6F", 11, 1),
+                    ("AKNRSVÓ", "F4", 5, 2), ("DNRSVÉÓ", "5E", 4, 2), ("DIRSVÉÓ", None, 0, 0)]
+    game = small["games"][0]
+    assert game["state"] == "final" and game["seed"] == "0123456789abcdef0123456789abcdef"
+    assert [p for p in game["parts"]] == ["1", "2"]
+    assert game["parts"]["1"][0] == {"player": "Boris Kováč", "points": 29, "top": 29,
+                                     "percent": "100.0"}
+
+
+def test_final_results_and_the_refused_slip(small: dict[str, Any]) -> None:
+    assert [(s["rank"], s["player"], s["points"], s["top"]) for s in small["standings"]] == [
+        (1, "Anna Nováková", 37, 38), (2, "Boris Kováč", 34, 38), (3, "Cyril Ďurica", 4, 38),
+        (4, "Dana Šimková", 0, 38)]
+    [refusal] = small["refusals"]
+    assert (refusal["player"], refusal["round"], refusal["key"]) == (
+        "boris", 3, "duplicate.online.slip_unreadable")
+    assert "P5" in refusal["text"]
+
+
+def test_the_last_top_of_a_part_waits_for_the_next_part(small: dict[str, Any]) -> None:
+    """003 r. 22: round 2 ends part 1; its top (6F LÁN) is announced with round 3's rack."""
+    lines = small["transcript"]
+    top = next(line for line in lines if "[kanál]" in line and "6F LÁN" in line)
+    opened = next(line for line in lines if "[kanál]" in line and "3. kolo" in line
+                  and "AKNRSVÓ" in line)
+    assert top[:7] == opened[:7]  # the same minute
+    assert lines.index(top) < lines.index(opened)
+
+
+def test_the_cli_prints_rounds_parts_and_final_results(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["rehearse", str(EXAMPLE)]) == 0
+    text = capsys.readouterr().out
+    assert "/tah Cyril Ďurica 8H SUP 12 →" in text
+    for part in (1, 2, 3):
+        assert f"Poradie po {part}. časti" in text
+    assert "Konečné výsledky (003 r. 46–49):" in text
+    assert " 11. kolo (3. časť) EEFIMÁÓ" in text
+
+
+def test_the_bundled_example_tells_its_story() -> None:
+    """The cases the example's header lists, each scored as the rules say; the tops of its 11
+    rounds add up to 98 (8+8+8+6+16+4+9+22+5+10+2)."""
+    document = rehearse_json(EXAMPLE)
+    got = outcomes(document)
+    assert got[(1, "Cyril Ďurica")][:2] == ("word-rejected", 0)
+    assert got[(1, "Dana Šimková")][:2] == ("declared-higher", 0)
+    assert got[(1, "Filip Hudec")][:2] == ("late", 0)
+    assert got[(5, "Anna Nováková")] == ("declared-lower", 15, "003 r. 45")
+    assert got[(5, "Emil Žiak")][:2] == ("scored", 16)
+    assert all(got[(n, "Boris Kováč")][0] == "left" for n in range(7, 12))
+    assert got[(8, "Dana Šimková")][:2] == ("invalid", 0)
+    assert {s["top"] for s in document["standings"]} == {98}
+    assert sum(r["top_score"] for r in document["games"][0]["rounds"]) == 98
+
+
+def test_html_is_refused_for_a_duplicate_scenario(tmp_path: Path) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert run_command(str(SMALL), out, err, html=str(tmp_path)) == 2
+    assert err.getvalue().count("\n") == 1 and "--html" in err.getvalue()
+
+
+def test_an_event_in_a_round_the_game_never_reaches_is_a_scenario_error(tmp_path: Path) -> None:
+    """The small game ends after round 5 (no move): a slip in round 9 names its line, exit 2."""
+    text = SMALL.read_text(encoding="utf-8") + (
+        '\n[[event]]\ntype = "slip"\nplayer = "anna"\nround = 9\nafter = "0:30"\n'
+        'move = "8H NA"\ndeclared = 2\n')
+    scenario = tmp_path / "late-round.toml"
+    scenario.write_text(text, encoding="utf-8")
+    (tmp_path / "duplicate-small.txt").write_bytes((SCENARIOS / "duplicate-small.txt")
+                                                   .read_bytes())
+    line = text.count("\n", 0, text.rindex("[[event]]")) + 1
+    out, err = io.StringIO(), io.StringIO()
+    assert run_command(str(scenario), out, err) == 2
+    assert err.getvalue().startswith(f"{scenario}:{line}: ") and "9. kolo" in err.getvalue()
