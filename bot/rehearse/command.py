@@ -34,12 +34,9 @@ DB_NAME = "skuska.db"
 
 def run_command(scenario_path: str, out: TextIO, err: TextIO, *, as_json: bool = False,
                 db: str | None = None, html: str | None = None) -> int:
-    duplicate = is_duplicate_file(scenario_path)
-    if duplicate and html:
-        print(t("rehearse.duplicate.no_html"), file=err)
-        return SCENARIO_ERROR
     try:
-        scenario = (load_duplicate_scenario if duplicate else load_scenario)(scenario_path)
+        scenario = (load_duplicate_scenario if is_duplicate_file(scenario_path)
+                    else load_scenario)(scenario_path)
     except SetupError as error:
         print(f"{scenario_path}:{error.line}: {error.reason}", file=err)
         return SCENARIO_ERROR
@@ -54,7 +51,7 @@ def run_command(scenario_path: str, out: TextIO, err: TextIO, *, as_json: bool =
         try:
             if isinstance(scenario, DuplicateScenario):
                 outcome: Outcome | DuplicateOutcome = asyncio.run(
-                    rehearse_duplicate(scenario, store))
+                    rehearse_duplicate(scenario, store, html=Path(html) if html else None))
             else:
                 outcome = asyncio.run(rehearse(scenario, store,
                                                html=Path(html) if html else None))

@@ -27,6 +27,8 @@ from typing import Any
 
 from bot.clock import ManualClock
 from bot.console import render_reply
+from bot.publish.duplicate_page import write_duplicate_page
+from bot.publish.duplicate_report import DuplicateReport
 from bot.rehearse import duplicate_api as api
 from bot.rehearse.duplicate_output import Summary, summary_tx
 from bot.rehearse.duplicate_scenario import DupEvent, DuplicateScenario
@@ -35,6 +37,7 @@ from bot.rehearse.output import Transcript, command_name
 from bot.scheduler import Scheduler
 from bot.services import policy, setup
 from bot.services.app import App
+from bot.services.duplicate_feed import page_report
 from bot.services.policy import Actor
 from bot.services.replies import Reply
 from bot.services.setup import SetupError
@@ -58,7 +61,7 @@ class Outcome:
     slug: str
     summary: Summary
     transcript: list[str]
-    page: Path | None = None  # the results page is duppage's (`--html` is refused here)
+    page: Path | None = None  # the duplicate results page, when `--html DIR` asked for it
 
     @property
     def document(self) -> dict[str, Any]:
@@ -243,8 +246,10 @@ class DuplicateRehearsal:
 # -- running it ---------------------------------------------------------------------------
 
 
-async def rehearse_duplicate(scenario: DuplicateScenario, db: Path) -> Outcome:
-    """Run `scenario` on the store at `db` (created; the caller decides whether to keep it)."""
+async def rehearse_duplicate(scenario: DuplicateScenario, db: Path,
+                             html: Path | None = None) -> Outcome:
+    """Run `scenario` on the store at `db` (created; the caller decides whether to keep it);
+    with `html`, write the event's results page there (the page `publish-page` writes)."""
     store = await Store.open(db)
     try:
         names: dict[int, str] = {}
@@ -256,7 +261,12 @@ async def rehearse_duplicate(scenario: DuplicateScenario, db: Path) -> Outcome:
         summary = await app.run(summary_tx, rehearsal.slug)
         assert isinstance(summary, Summary)
         summary = replace(summary, refusals=tuple(rehearsal.refusals))
-        return Outcome(rehearsal.slug, summary, transcript.lines)
+        page = None
+        if html is not None:
+            report = await page_report(app, rehearsal.slug)
+            assert isinstance(report, DuplicateReport)
+            page = write_duplicate_page(report, html)
+        return Outcome(rehearsal.slug, summary, transcript.lines, page)
     finally:
         await store.close()
 

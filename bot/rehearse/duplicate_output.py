@@ -56,13 +56,14 @@ class Summary:
             lines.append(t("rehearse.duplicate.part", part=part, last=last))
             for n, s in enumerate(part_standings(rounds), start=1):
                 lines.append(t("rehearse.duplicate.part_line", rank=n, player=s.player,
-                               points=s.points, percent=s.percent))
+                               points=s.points, percent=float(s.percent)))
         return lines
 
     def final_lines(self) -> list[str]:
         lines = [t("rehearse.duplicate.final")]
         lines += [t("rehearse.duplicate.final_line", rank=s.rank, player=s.player,
-                    points=s.points, top=s.top, percent=s.percent, percent_sum=s.percent_sum,
+                    points=s.points, top=s.top, percent=float(s.percent),
+                    percent_sum=float(s.percent_sum),
                     decided=t(f"duplicate.results.{s.decided_by}"), rule=s.rule)
                   for s in self.view.standings]
         return lines

@@ -124,12 +124,6 @@ def test_the_bundled_example_tells_its_story() -> None:
     assert sum(r["top_score"] for r in document["games"][0]["rounds"]) == 98
 
 
-def test_html_is_refused_for_a_duplicate_scenario(tmp_path: Path) -> None:
-    out, err = io.StringIO(), io.StringIO()
-    assert run_command(str(SMALL), out, err, html=str(tmp_path)) == 2
-    assert err.getvalue().count("\n") == 1 and "--html" in err.getvalue()
-
-
 def test_an_event_in_a_round_the_game_never_reaches_is_a_scenario_error(tmp_path: Path) -> None:
     """The small game ends after round 5 (no move): a slip in round 9 names its line, exit 2."""
     text = SMALL.read_text(encoding="utf-8") + (
@@ -143,3 +137,13 @@ def test_an_event_in_a_round_the_game_never_reaches_is_a_scenario_error(tmp_path
     out, err = io.StringIO(), io.StringIO()
     assert run_command(str(scenario), out, err) == 2
     assert err.getvalue().startswith(f"{scenario}:{line}: ") and "9. kolo" in err.getvalue()
+
+
+def test_html_writes_the_duplicate_results_page(tmp_path: Path) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert run_command(str(SMALL), out, err, html=str(tmp_path)) == 0, err.getvalue()
+    page = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert str(tmp_path / "index.html") in out.getvalue()
+    # the final standings and the revealed seed are on the page the head admin publishes
+    assert "Konečné" in page and "Anna Nováková" in page
+    assert 'class="board' in page
