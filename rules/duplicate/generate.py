@@ -5,10 +5,12 @@ from anchor squares (empty squares next to a tile; H8 on an empty board), with a
 on the empty non-anchor squares before the anchor (or the tiles already there) and an
 extension to the right, letter by letter along the graph's arcs; each square's cross-check
 (the letters whose perpendicular word is admissible) and cross score are computed once per
-call. Down moves are across moves on the transposed board. Each placement is found exactly
-once per direction (from its leftmost new tile's anchor); a one-tile play that makes a word
-both ways is found by both passes and reported once, read the way `one_tile` chooses. Scores
-are computed inline: premiums under new tiles only, blanks 0, cross words, the bingo.
+call. The left parts come from one table per call (`rules.duplicate.left_parts`), and an
+anchor tries only those ending on a node that can go on through it. Down moves are across
+moves on the transposed board. Each placement is found exactly once per direction (from its
+leftmost new tile's anchor); a one-tile play that makes a word both ways is found by both
+passes and reported once, read the way `one_tile` chooses. Scores are computed inline:
+premiums under new tiles only, blanks 0, cross words, the bingo.
 """
 
 from __future__ import annotations
