@@ -5,10 +5,12 @@ from anchor squares (empty squares next to a tile; H8 on an empty board), with a
 on the empty non-anchor squares before the anchor (or the tiles already there) and an
 extension to the right, letter by letter along the graph's arcs; each square's cross-check
 (the letters whose perpendicular word is admissible) and cross score are computed once per
-call. Down moves are across moves on the transposed board. Each placement is found exactly
-once per direction (from its leftmost new tile's anchor); a one-tile play that makes a word
-both ways is found by both passes and reported once, read the way `one_tile` chooses. Scores
-are computed inline: premiums under new tiles only, blanks 0, cross words, the bingo.
+call. The left parts come from one table per call (`rules.duplicate.left_parts`), and an
+anchor tries only those ending on a node that can go on through it. Down moves are across
+moves on the transposed board. Each placement is found exactly once per direction (from its
+leftmost new tile's anchor); a one-tile play that makes a word both ways is found by both
+passes and reported once, read the way `one_tile` chooses. Scores are computed inline:
+premiums under new tiles only, blanks 0, cross words, the bingo.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from rules.duplicate.board import LETTER_MULT, SIZE, WORD_MULT, Board
+from rules.duplicate.left_parts import Left, LeftParts
 from rules.duplicate.move import Move, Tile
 from rules.duplicate.tiles import BLANK, TileSet
 from rules.lexicon.graph import WordGraph
@@ -46,10 +49,12 @@ def generate(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
              one_tile: OneTile = longer_reading) -> list[Move]:
     """All legal placements of `rack` (upper-case letters, '?' a blank) on `board`."""
     moves: list[Move] = []
+    parts = _left_parts(rack, graph, tiles)
     for across in (True, False):
         frame = board if across else board.transposed()
-        found = _Pass(frame, rack, graph, tiles, across, None)
-        moves.extend(_to_move(frame, raw, across) for raw in found.run())
+        found = _Pass(frame, rack, graph, tiles, across, None, parts)
+        shown = _Shown(frame)
+        moves.extend(shown.move(raw, across) for raw in found.run())
     return _one_reading(moves, one_tile)
 
 
@@ -59,9 +64,10 @@ def best_moves(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
     the top needs, without building a `Move` for every placement."""
     count, best = 0, -1
     kept: list[tuple[Board, Raw, bool]] = []
+    parts = _left_parts(rack, graph, tiles)
     for across in (True, False):
         frame = board if across else board.transposed()
-        found = _Pass(frame, rack, graph, tiles, across, best)
+        found = _Pass(frame, rack, graph, tiles, across, best, parts)
         raws = found.run()
         # a one-tile play read both ways was counted by the across pass already
         count += found.count - (0 if across else found.doubles)
@@ -70,6 +76,21 @@ def best_moves(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
         kept.extend((frame, raw, across) for raw in raws if raw[4] == best)
     moves = [_to_move(frame, raw, across) for frame, raw, across in kept]
     return count, _one_reading(moves, one_tile)
+
+
+def _rack_counts(rack: str) -> tuple[dict[str, int], int]:
+    """The rack's letters (lower case) -> count, and its number of blanks."""
+    counts: dict[str, int] = {}
+    for ch in rack:
+        if ch != BLANK:
+            counts[ch.lower()] = counts.get(ch.lower(), 0) + 1
+    return counts, rack.count(BLANK)
+
+
+def _left_parts(rack: str, graph: WordGraph, tiles: TileSet) -> LeftParts:
+    """The left-part table both directions share (the rack is the same)."""
+    counts, blanks = _rack_counts(rack)
+    return LeftParts(graph, counts, blanks, tiles.blank_letters)
 
 
 def _one_reading(moves: list[Move], one_tile: OneTile) -> list[Move]:
@@ -88,18 +109,30 @@ def _one_reading(moves: list[Move], one_tile: OneTile) -> list[Move]:
 
 
 def _to_move(frame: Board, raw: Raw, across: bool) -> Move:
-    row, start, end, laid_cols, score = raw
-    cells = frame.cells[row]
-    new = {col: (letter, blank) for col, letter, blank in laid_cols}
-    spelled = []
-    for col in range(start, end):
-        letter, blank = new.get(col) or (cells[col] or "", (row, col) in frame.blanks)
-        spelled.append(letter if blank else letter.upper())
-    if across:
-        laid = tuple((row, col, letter, blank) for col, letter, blank in laid_cols)
-        return Move(row, start, True, "".join(spelled), score, laid)
-    laid = tuple((col, row, letter, blank) for col, letter, blank in laid_cols)
-    return Move(start, row, False, "".join(spelled), score, laid)
+    return _Shown(frame).move(raw, across)
+
+
+class _Shown:
+    """A frame's squares as a slip writes them (tiles upper case, blanks lower case, '' an
+    empty square), once per pass: turning a raw placement into a `Move` is then a splice."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, frame: Board) -> None:
+        blanks = frame.blanks
+        self.rows = [["" if cell is None else cell if (r, c) in blanks else cell.upper()
+                      for c, cell in enumerate(row)] for r, row in enumerate(frame.cells)]
+
+    def move(self, raw: Raw, across: bool) -> Move:
+        row, start, end, laid_cols, score = raw
+        spelled = self.rows[row][start:end]
+        for col, letter, blank in laid_cols:
+            spelled[col - start] = letter if blank else letter.upper()
+        if across:
+            laid = tuple((row, col, letter, blank) for col, letter, blank in laid_cols)
+            return Move(row, start, True, "".join(spelled), score, laid)
+        laid = tuple((col, row, letter, blank) for col, letter, blank in laid_cols)
+        return Move(start, row, False, "".join(spelled), score, laid)
 
 
 class _Pass:
@@ -108,7 +141,7 @@ class _Pass:
     that (`count` counts them all either way)."""
 
     def __init__(self, board: Board, rack: str, graph: WordGraph, tiles: TileSet,
-                 across: bool, floor: int | None) -> None:
+                 across: bool, floor: int | None, parts: LeftParts) -> None:
         self.cells = board.cells
         self.graph = graph
         self.arcs = graph.arcs
@@ -122,13 +155,8 @@ class _Pass:
         self.points = [[0 if cell is None or (r, c) in board.blanks else self.values[cell]
                         for c, cell in enumerate(row)] for r, row in enumerate(self.cells)]
         self.doubles = 0  # one-tile plays that make a word the other way too
-        self.rack: dict[str, int] = {}
-        self.blanks = 0
-        for ch in rack:
-            if ch == BLANK:
-                self.blanks += 1
-            else:
-                self.rack[ch.lower()] = self.rack.get(ch.lower(), 0) + 1
+        self.rack, self.blanks = _rack_counts(rack)
+        self.parts = parts
         self.tiles_in_rack = len(rack)
         self.keep_all = floor is None
         self.best = -1 if floor is None else floor
@@ -187,6 +215,9 @@ class _Pass:
             self.cross[r][c] = self._cross(r, c)
         cells = self.cells
         for r, c in anchors:
+            allowed = self.cross[r][c][0]
+            if allowed is not None and not allowed:
+                continue  # no letter fits the anchor square: no placement covers it
             row = cells[r]
             if c > 0 and row[c - 1] is not None:  # the left part is the tiles there
                 start = c - 1
@@ -205,43 +236,38 @@ class _Pass:
             while c - limit - 1 >= 0 and row[c - limit - 1] is None and \
                     (r, c - limit - 1) not in anchor_set:
                 limit += 1
-            self._left(r, c, self.graph.root, [], min(limit, self.tiles_in_rack - 1))
+            self._from_anchor(r, c, allowed, min(limit, self.tiles_in_rack - 1))
         return self.found
 
-    def _left(self, r: int, anchor: int, node: int, left: list[tuple[str, bool]],
-              limit: int) -> None:
-        """Every left part on the empty squares before the anchor (they have no neighbour,
-        so no cross-check), each followed by its extensions through the anchor. The left
-        part is scored only when a placement is recorded (most left parts lead to none)."""
-        self._extend(r, anchor, node, anchor, anchor - len(left), left, [], 0, 1, 0)
-        if limit == 0:
-            return
-        arcs, rack = self.arcs(node), self.rack
-        if self.blanks:
-            for letter, nxt in arcs.items():
-                n = rack.get(letter)
-                if n:
-                    rack[letter] = n - 1
-                    left.append((letter, False))
-                    self._left(r, anchor, nxt, left, limit - 1)
-                    left.pop()
-                    rack[letter] = n
-                if letter in self.blank_letters:
-                    self.blanks -= 1
-                    left.append((letter, True))
-                    self._left(r, anchor, nxt, left, limit - 1)
-                    left.pop()
-                    self.blanks += 1
-            return
-        for letter, n in rack.items():
-            if n:
-                nxt = arcs.get(letter)
-                if nxt is not None:
-                    rack[letter] = n - 1
-                    left.append((letter, False))
-                    self._left(r, anchor, nxt, left, limit - 1)
-                    left.pop()
-                    rack[letter] = n
+    def _from_anchor(self, r: int, anchor: int, allowed: frozenset[str] | None,
+                     limit: int) -> None:
+        """Every left part of at most `limit` tiles on the empty squares before the anchor
+        (they have no neighbour, so no cross-check), each followed by its extensions through
+        the anchor; the left parts come from the shared table, and those ending on a node the
+        anchor's gate refuses are skipped. A left part is scored only when a placement is
+        recorded (most lead to none)."""
+        row = self.cells[r]
+        end = anchor + 1
+        while end < SIZE and row[end] is not None:
+            end += 1
+        then = "".join(row[anchor + 1:end])  # type: ignore[arg-type]
+        fits = self.parts.gate(allowed, then, limit)
+        for length, level in enumerate(self.parts.upto(limit)):
+            start = anchor - length
+            for node in level.keys() & fits:
+                for left in level[node]:
+                    self._take(left, -1)
+                    self._extend(r, anchor, node, anchor, start, left, [], 0, 1, 0)
+                    self._take(left, 1)
+
+    def _take(self, left: Left, back: int) -> None:
+        """Take the left part's tiles from the rack (`back` -1), or put them back (1)."""
+        rack = self.rack
+        for letter, blank in left:
+            if blank:
+                self.blanks += back
+            else:
+                rack[letter] += back
 
     def _extend(self, r: int, anchor: int, node: int, col: int, start: int,
                 left: Sequence[tuple[str, bool]], laid: list[tuple[int, str, bool]],
@@ -271,11 +297,10 @@ class _Pass:
         factor *= wm
         crossed = allowed is not None
         node_arcs, rack, values = arcs(node), self.rack, self.values
+        # a tile right after this square: a letter the graph cannot continue with it is
+        # skipped here rather than in a call that would fail at once
+        then = row[col + 1] if col + 1 < SIZE else None
         if self.blanks:
-            # a tile right after this square: a letter the graph cannot continue with it is
-            # skipped here rather than in a call that would fail at once (blanks try every
-            # letter)
-            then = row[col + 1] if col + 1 < SIZE else None
             for letter, nxt in node_arcs.items():
                 if (crossed and letter not in allowed) or \
                         (then is not None and then not in arcs(nxt)):  # type: ignore[operator]
@@ -301,7 +326,8 @@ class _Pass:
             if not n:
                 continue
             nxt = node_arcs.get(letter)
-            if nxt is None or (crossed and letter not in allowed):  # type: ignore[operator]
+            if nxt is None or (crossed and letter not in allowed) or \
+                    (then is not None and then not in arcs(nxt)):  # type: ignore[operator]
                 continue
             rack[letter] = n - 1
             points = values[letter] * lm

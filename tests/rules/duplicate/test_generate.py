@@ -124,3 +124,17 @@ def test_the_top_path_counts_and_keeps_the_same(seed: int, plays: int, blanks: i
     top = max((m.score for m in every), default=None)
     assert sorted(m.placement for m in best) == sorted(
         m.placement for m in every if m.score == top)
+
+
+def test_a_longer_left_part_after_a_shorter_one_with_the_same_tile_after() -> None:
+    # row 8: A on C8 and on J8, both anchors (B8, I8) followed by A; B8 has room for one
+    # left tile, I8 for four: the left-part table grows between them, and the second anchor
+    # must see the longer left parts (OSLOV·A, SLOV·A)
+    grid = [["."] * 15 for _ in range(15)]
+    grid[7][2] = grid[7][9] = "A"
+    text = "\n".join("".join(row) for row in grid) + "\n"
+    words = ["kosa", "slova", "oslova", "sova", "va"]
+    for rack in ("KOSLOV?", "OSLOVK?", "??SLOVE"):
+        found = _generated(text, rack, words)
+        assert found == brute_moves(text, rack, words, VALUES)
+        assert any(word.upper() == "OSLOVA" for _, word, _ in found.values()), rack

@@ -1,0 +1,126 @@
+"""The left parts of a rack, built once per generation and shared by every anchor (issue 23.3).
+
+A left part is what a placement lays on the empty squares before its anchor: a path from the
+word graph's root spelled with the rack's tiles (a blank any letter it may stand for). Those
+squares have no neighbour, so a left part depends on the rack alone, not on the anchor: the
+table holds each one once, grouped by length and by the graph node it ends on, and grows only
+as deep as some anchor needs. An anchor then looks at each end node once and drops, with all
+its left parts, a node whose arcs cannot go on: no letter the anchor square allows (its
+cross-check) that the rack can lay and after which the tiles right of the anchor spell on
+(`AnchorGate`). With two blanks most of the ~28 000 left parts of length ≤ 6 end on nodes
+that fail that test, so the extension is tried for few of them. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rules.lexicon.graph import WordGraph
+
+#: a left part: its tiles from the left, (letter, is a blank)
+Left = tuple[tuple[str, bool], ...]
+#: one length's left parts: end node -> the left parts that end there
+Level = dict[int, list[Left]]
+
+
+class LeftParts:
+    """The left parts of `rack` (letter -> count) with `blanks` blanks, by length."""
+
+    def __init__(self, graph: WordGraph, rack: Mapping[str, int], blanks: int,
+                 blank_letters: frozenset[str]) -> None:
+        self.arcs = graph.arcs
+        self.rack = dict(rack)
+        self.blanks = blanks
+        self.blank_letters = blank_letters
+        #: the letters the rack can lay (before any left part takes a tile)
+        self.layable = frozenset(letter for letter, n in rack.items() if n) | (
+            blank_letters if blanks else frozenset())
+        self.levels: list[Level] = []
+        #: the end nodes so far; of them, by letter x: those with an arc x the rack can lay
+        #: (`by_arc`), and by two letters x t: those with such an arc x followed by t
+        self.nodes: set[int] = set()
+        self.by_arc: dict[str, set[int]] = {}
+        self.by_pair: dict[str, set[int]] = {}
+        #: the end nodes each anchor gate lets through: (cross-check, tiles after) -> nodes
+        self.gates: dict[tuple[frozenset[str] | None, str], set[int]] = {}
+        self._add({graph.root: [()]})
+
+    def upto(self, length: int) -> list[Level]:
+        """The left parts of at most `length` tiles, shortest first."""
+        while len(self.levels) <= length and self.levels[-1]:
+            self._add(self._longer(self.levels[-1]))
+        return self.levels[: length + 1]
+
+    def _add(self, level: Level) -> None:
+        self.levels.append(level)
+        self.gates.clear()  # found among the shorter left parts only
+        arcs, layable, by_arc, by_pair = self.arcs, self.layable, self.by_arc, self.by_pair
+        for node in level.keys() - self.nodes:
+            for letter, nxt in arcs(node).items():
+                if letter in layable:
+                    by_arc.setdefault(letter, set()).add(node)
+                    for then in arcs(nxt):
+                        by_pair.setdefault(letter + then, set()).add(node)
+        self.nodes.update(level)
+
+    def _longer(self, level: Level) -> Level:
+        """The left parts one tile longer than those of `level`."""
+        out: Level = {}
+        rack, blank_letters = self.rack, self.blank_letters
+        for node, lefts in level.items():
+            arcs = self.arcs(node)
+            for left in lefts:
+                used: dict[str, int] = {}
+                blanks = self.blanks
+                for letter, blank in left:
+                    if blank:
+                        blanks -= 1
+                    else:
+                        used[letter] = used.get(letter, 0) + 1
+                if not blanks:  # the rack's letters only: fewer than the arcs near the root
+                    for letter, n in rack.items():
+                        nxt = arcs.get(letter)
+                        if nxt is not None and n > used.get(letter, 0):
+                            out.setdefault(nxt, []).append((*left, (letter, False)))
+                    continue
+                for letter, nxt in arcs.items():
+                    if rack.get(letter, 0) > used.get(letter, 0):
+                        out.setdefault(nxt, []).append((*left, (letter, False)))
+                    if letter in blank_letters:
+                        out.setdefault(nxt, []).append((*left, (letter, True)))
+        return out
+
+    def gate(self, allowed: frozenset[str] | None, then: str, length: int) -> set[int]:
+        """The end nodes (of left parts of at most `length` tiles) that can go on through an
+        anchor whose square allows `allowed` (None: any letter) and is followed by the
+        board's tiles `then`: some arc is a letter the square allows and the rack can lay,
+        and `then` follows it. Found by set operations on the indexes, a node tested arc by
+        arc only where they do not decide; memoised per (allowed, then)."""
+        self.upto(length)
+        key = (allowed, then)
+        known = self.gates.get(key)
+        if known is not None:
+            return known
+        letters = self.layable if allowed is None else allowed & self.layable
+        if then:
+            nodes = set().union(*(self.by_pair.get(x + then[0], ()) for x in letters))
+        else:
+            nodes = set().union(*(self.by_arc.get(x, ()) for x in letters))
+        if len(then) > 1:
+            nodes = {node for node in nodes if self._goes_on(node, letters, then)}
+        self.gates[key] = nodes
+        return nodes
+
+    def _goes_on(self, node: int, letters: frozenset[str], then: str) -> bool:
+        """Whether an arc of `node` with one of `letters` is followed by all of `then`."""
+        arcs = self.arcs
+        for letter, walk in arcs(node).items():
+            if letter not in letters:
+                continue
+            for ch in then:
+                if walk is None:
+                    break
+                walk = arcs(walk).get(ch)
+            if walk is not None:
+                return True
+        return False

@@ -1,0 +1,74 @@
+"""The shared left-part table and its anchor gates (rules.duplicate.left_parts) against a
+direct enumeration."""
+
+from __future__ import annotations
+
+import itertools
+
+from rules.duplicate.left_parts import LeftParts
+from rules.duplicate.tiles import TileSet
+from rules.lexicon.graph import TrieGraph
+
+TILES = TileSet.load("sss-100")
+WORDS = ["kosa", "kost", "oko", "oslava", "osa", "sova", "slovo", "lesa", "les", "wow"]
+GRAPH = TrieGraph(WORDS)
+
+
+def _node(word: str) -> int | None:
+    node: int | None = GRAPH.root
+    for letter in word:
+        node = GRAPH.arcs(node).get(letter) if node is not None else None
+    return node
+
+
+def _expected(rack: str, length: int) -> set[tuple[tuple[str, bool], ...]]:
+    """Every way to spell a prefix of a word with at most `length` of the rack's tiles."""
+    out = set()
+    prefixes = {w[:k] for w in WORDS for k in range(length + 1)}
+    for k in range(length + 1):
+        for tiles in itertools.permutations(rack, k):
+            for prefix in prefixes:
+                if len(prefix) == k and all(t in ("?", p.upper()) for t, p in zip(
+                        tiles, prefix, strict=True)):
+                    out.add(tuple((p, t == "?") for t, p in zip(tiles, prefix, strict=True)))
+    return out
+
+
+def _table(rack: str) -> LeftParts:
+    counts: dict[str, int] = {}
+    for ch in rack.replace("?", ""):
+        counts[ch.lower()] = counts.get(ch.lower(), 0) + 1
+    return LeftParts(GRAPH, counts, rack.count("?"), TILES.blank_letters)
+
+
+def test_every_left_part_once_at_its_end_node() -> None:
+    for rack in ("KOSAVLE", "KOS?A??", "OO?"):
+        parts = _table(rack)
+        got = []
+        for length, level in enumerate(parts.upto(4)):
+            for node, lefts in level.items():
+                for left in lefts:
+                    assert len(left) == length
+                    assert _node("".join(letter for letter, _ in left)) == node
+                    got.append(left)
+        assert len(got) == len(set(got))
+        assert set(got) == _expected(rack, 4)
+
+
+def test_a_gate_keeps_exactly_the_nodes_that_go_on_and_grows_with_the_table() -> None:
+    parts = _table("KOS?AVL")
+    cases = [(None, "a", 1), (frozenset("s"), "", 1), (None, "a", 3),
+             (frozenset("so"), "a", 3), (None, "va", 3), (frozenset("x"), "", 2)]
+    for allowed, then, length in cases:
+        fits = parts.gate(allowed, then, length)
+        nodes = {n for level in parts.upto(length) for n in level}
+        expected = {n for n in nodes if any(
+            (allowed is None or x in allowed) and _walk(nxt, then) is not None
+            for x, nxt in GRAPH.arcs(n).items())}
+        assert fits & nodes == expected, (allowed, then, length)
+
+
+def _walk(node: int | None, letters: str) -> int | None:
+    for letter in letters:
+        node = GRAPH.arcs(node).get(letter) if node is not None else None
+    return node
