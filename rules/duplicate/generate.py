@@ -62,20 +62,32 @@ def best_moves(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
                one_tile: OneTile = longer_reading) -> tuple[int, list[Move]]:
     """The number of legal placements and those with the highest score (unordered): what
     the top needs, without building a `Move` for every placement."""
+    count, best, _ = best_and_next(board, rack, graph, tiles, one_tile)
+    return count, best
+
+
+def best_and_next(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
+                  one_tile: OneTile = longer_reading, levels: int = 0
+                  ) -> tuple[int, list[Move], list[Move]]:
+    """`best_moves`, and every placement of the `levels` highest scores below the top
+    (unordered; the sub-tops a round's close announces). Whole score levels are kept, so the
+    caller's tie order decides among equal scores, never the order generation found them."""
     count, best = 0, -1
     kept: list[tuple[Board, Raw, bool]] = []
     parts = _left_parts(rack, graph, tiles)
     for across in (True, False):
         frame = board if across else board.transposed()
-        found = _Pass(frame, rack, graph, tiles, across, best, parts)
+        found = _Pass(frame, rack, graph, tiles, across, best, parts, levels)
         raws = found.run()
         # a one-tile play read both ways was counted by the across pass already
         count += found.count - (0 if across else found.doubles)
-        if found.best > best:
-            best, kept = found.best, []
-        kept.extend((frame, raw, across) for raw in raws if raw[4] == best)
-    moves = [_to_move(frame, raw, across) for frame, raw, across in kept]
-    return count, _one_reading(moves, one_tile)
+        best = max(best, found.best)
+        kept.extend((frame, raw, across) for raw in raws)
+        kept.extend((frame, raw, across) for level in found.below.values() for raw in level)
+    moves = _one_reading([_to_move(frame, raw, across) for frame, raw, across in kept], one_tile)
+    tops = [move for move in moves if move.score == best]
+    below = sorted({move.score for move in moves if move.score < best}, reverse=True)[:levels]
+    return count, tops, [move for move in moves if move.score < best and move.score in below]
 
 
 def _rack_counts(rack: str) -> tuple[dict[str, int], int]:
@@ -141,7 +153,7 @@ class _Pass:
     that (`count` counts them all either way)."""
 
     def __init__(self, board: Board, rack: str, graph: WordGraph, tiles: TileSet,
-                 across: bool, floor: int | None, parts: LeftParts) -> None:
+                 across: bool, floor: int | None, parts: LeftParts, levels: int = 0) -> None:
         self.cells = board.cells
         self.graph = graph
         self.arcs = graph.arcs
@@ -162,6 +174,9 @@ class _Pass:
         self.best = -1 if floor is None else floor
         self.count = 0
         self.found: list[Raw] = []
+        #: with a floor: the placements of the `levels` best scores below `best`, by score
+        self.levels = levels
+        self.below: dict[int, list[Raw]] = {}
 
     # --- cross-checks ---------------------------------------------------------------------
 
@@ -352,7 +367,22 @@ class _Pass:
         score = main * factor + cross + (self.bingo if tiles == self.rack_size else 0)
         if self.keep_all or score >= self.best:
             if score > self.best and not self.keep_all:
+                if self.found and self.levels:
+                    self._keep_below(self.best, self.found)
                 self.best = score
                 self.found = []
-            placed = tuple((col, letter, blank) for col, (letter, blank) in enumerate(left, start))
-            self.found.append((r, start, end, placed + tuple(laid), score))
+            self.found.append(self._raw(r, start, end, left, laid, score))
+        elif self.levels and (len(self.below) < self.levels or score >= min(self.below)):
+            self._keep_below(score, [self._raw(r, start, end, left, laid, score)])
+
+    @staticmethod
+    def _raw(r: int, start: int, end: int, left: Sequence[tuple[str, bool]],
+             laid: list[tuple[int, str, bool]], score: int) -> Raw:
+        placed = tuple((col, letter, blank) for col, (letter, blank) in enumerate(left, start))
+        return (r, start, end, placed + tuple(laid), score)
+
+    def _keep_below(self, score: int, raws: list[Raw]) -> None:
+        """Keep `raws` (all scoring `score`, below the best) among the best `levels` scores."""
+        self.below.setdefault(score, []).extend(raws)
+        if len(self.below) > self.levels:
+            del self.below[min(self.below)]

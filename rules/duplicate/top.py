@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from rules.duplicate.board import Board
-from rules.duplicate.generate import OneTile, across_reading, best_moves, longer_reading
+from rules.duplicate.generate import OneTile, across_reading, best_and_next, longer_reading
 from rules.duplicate.move import Move
 from rules.duplicate.tiles import TileSet
 from rules.lexicon.graph import WordGraph
@@ -136,6 +136,9 @@ class Tops:
     count: int  # distinct legal placements
     score: int  # the top score (0 without a legal move)
     tops: tuple[Move, ...]  # every placement scoring `score`, in tie order
+    #: sub-tops: the best placements scoring less than the top, by score, then in tie order
+    #: (as many as `top_moves` was asked for; the round's close announces them)
+    next: tuple[Move, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
         return {"count": self.count, "top_score": self.score,
@@ -143,11 +146,15 @@ class Tops:
 
 
 def top_moves(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
-              settings: TopSettings = TopSettings()) -> Tops:
+              settings: TopSettings = TopSettings(), sub_tops: int = 0) -> Tops:
     """Every legal placement counted, and the best ones in 003's tie order (the first is
-    the move that goes on the board)."""
-    count, best = best_moves(board, rack, graph, tiles, settings.one_tile(tiles))
-    return rank_tops(best, tiles, settings, count)
+    the move that goes on the board); with `sub_tops`, that many of the best below them."""
+    count, best, below = best_and_next(board, rack, graph, tiles, settings.one_tile(tiles),
+                                       sub_tops)
+    tops = rank_tops(best, tiles, settings, count)
+    key = tie_key(tiles, settings)
+    ranked = sorted(below, key=lambda move: (-move.score, key(move)))
+    return Tops(tops.count, tops.score, tops.tops, tuple(ranked[:sub_tops]))
 
 
 def rank_tops(moves: list[Move], tiles: TileSet, settings: TopSettings = TopSettings(),

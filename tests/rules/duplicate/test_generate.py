@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from rules.duplicate.board import Board, parse_board
 from rules.duplicate.generate import across_reading, best_moves, generate, longer_reading
 from rules.duplicate.tiles import TileSet
+from rules.duplicate.top import tie_key, top_moves
 from rules.duplicate.validate import score_move
 from rules.lexicon.graph import TrieGraph
 
@@ -138,3 +139,25 @@ def test_a_longer_left_part_after_a_shorter_one_with_the_same_tile_after() -> No
         found = _generated(text, rack, words)
         assert found == brute_moves(text, rack, words, VALUES)
         assert any(word.upper() == "OSLOVA" for _, word, _ in found.values()), rack
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plays=st.integers(0, 5), blanks=st.integers(0, 2),
+       wanted=st.integers(0, 6))
+def test_sub_tops_are_the_next_best_of_all_moves_in_tie_order(
+        seed: int, plays: int, blanks: int, wanted: int) -> None:
+    """issue 24.2: the sub-tops the close announces are the best placements below the top —
+    the same as sorting every placement by score, then 003's tie order."""
+    rng = random.Random(seed)
+    words = _words(rng)
+    text = _position(rng, words, plays)
+    rack = _rack(rng, blanks)
+    board = parse_board(text, frozenset(TILES.letters), TILES.blank_letters)
+    graph = TrieGraph(words)
+    found = top_moves(board, rack, graph, TILES, sub_tops=wanted)
+    key = tie_key(TILES)
+    every = sorted(generate(board, rack, graph, TILES), key=lambda m: (-m.score, key(m)))
+    below = [m for m in every if m.score < found.score]
+    assert found.count == len(every)
+    assert [m.as_dict() for m in found.next] == [m.as_dict() for m in below[:wanted]]
+    assert found.tops == tuple(m for m in every if m.score == found.score and every)
