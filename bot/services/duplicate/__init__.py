@@ -22,6 +22,7 @@ every one also carries `rule`; `image` = {"board": 15-line text, "highlight": [[
   duplicate.online.top / top_delayed  channel  game, round, coord, word, score, tops, image
                                              (top_delayed: the last top of a part, 003 r. 22)
   duplicate.online.top_others       channel  round, others  (tops of equal score)
+  duplicate.online.sub_tops         channel  round, moves  (the next best moves below the top)
   duplicate.online.no_top           channel  game, round, image
   duplicate.online.top_withheld     channel  game, round, part
   duplicate.online.summary          channel  game, round, found, n, top

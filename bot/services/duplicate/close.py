@@ -99,7 +99,7 @@ class PlayerScore:
 
 @dataclass(frozen=True, slots=True)
 class CloseOutcome:
-    tops: dict[str, Any]  # {"lexicon", "count", "top_score", "tops": [...]}
+    tops: dict[str, Any]  # {"lexicon", "count", "top_score", "tops": [...], "next": [...]}
     board_after: str
     scores: tuple[PlayerScore, ...]
 
@@ -188,7 +188,8 @@ def compute_close(data: CloseInput, lexicon: LoadedLexicon) -> CloseOutcome:
     board = parse_board(data.board_before, frozenset(tiles.letters), tiles.blank_letters)
     found = tops_of(data.board_before, data.rack, lexicon, data.tiles, data.profile)
     tops = {"lexicon": lexicon.id, "count": found.count, "top_score": found.score,
-            "tops": [{**m.as_dict(), "tiles": [list(t) for t in m.tiles]} for m in found.tops]}
+            "tops": [{**m.as_dict(), "tiles": [list(t) for t in m.tiles]} for m in found.tops],
+            "next": [m.as_dict() for m in found.next]}
     after = board
     if found.tops:
         after = board.place({(r, c): (letter, blank) for r, c, letter, blank

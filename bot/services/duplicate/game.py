@@ -242,3 +242,8 @@ def announce_top(tx: Tx, event: Event, game: DupGame, rnd: DupRound, *,
     if len(tops) > 1:
         tx.announce(event.id, "duplicate.online.top_others", round=rnd.number,
                     others=", ".join(f"{m['coord']} {m['word']}" for m in tops[1:4]))
+    sub_tops = rnd.tops.get("next") or []
+    if sub_tops:  # the next best moves, for the players' interest (issue 24.2)
+        tx.announce(event.id, "duplicate.online.sub_tops", round=rnd.number,
+                    moves=", ".join(f"{m['coord']} {m['word']} ({m['score']})"
+                                    for m in sub_tops))

@@ -22,6 +22,7 @@ from rules.duplicate.top import Tops, TopSettings, top_moves
 
 Key = tuple[str, str, str, str, str]  # lexicon id, tile set, profile, board, rack
 KEEP = 16  # rounds remembered (a few events at once)
+SUB_TOPS = 3  # the next best moves below the top a round's close announces
 
 _jobs: OrderedDict[Key, Future[Tops]] = OrderedDict()
 _lock = threading.Lock()
@@ -34,7 +35,7 @@ def compute(board_text: str, rack: str, lexicon: LoadedLexicon, tiles_name: str,
     tiles = tile_set(tiles_name)
     board = parse_board(board_text, frozenset(tiles.letters), tiles.blank_letters)
     settings = TopSettings.from_rule(duplicate_profile(profile_name).tops)
-    return top_moves(board, rack, lexicon.graph, tiles, settings)
+    return top_moves(board, rack, lexicon.graph, tiles, settings, sub_tops=SUB_TOPS)
 
 
 def _job(key: Key, board_text: str, rack: str, lexicon: LoadedLexicon, tiles_name: str,

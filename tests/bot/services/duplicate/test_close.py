@@ -24,6 +24,7 @@ from bot.services.duplicate.context import tile_set
 from bot.services.duplicate.game import open_round, start_game
 from bot.services.duplicate.lexicons import read_lexicon
 from bot.services.duplicate.slips import submit_slip
+from bot.services.duplicate.tops import SUB_TOPS
 from bot.services.notifier import RecordingNotifier
 from bot.store import Change, Store
 from bot.store.entries import withdraw
@@ -218,3 +219,19 @@ async def test_a_slip_stored_while_the_close_computes_is_scored_too(
     closed = await close_round(app, slug, 1)
     assert isinstance(closed, RoundClosed)
     assert (closed.scores[4].outcome, closed.scores[4].points) == ("declared-lower", 1)
+
+
+async def test_the_close_announces_the_next_best_moves_below_the_top(
+        app: App, words: Path, clock: ManualClock, notifier: RecordingNotifier) -> None:
+    """issue 24.2: the top and the next few sub-tops — the rules' sub-tops, in their order."""
+    slug = await played(app, words, clock)
+    await close_round(app, slug, 1)
+    tiles = tile_set("cas-100")
+    found = top_moves(Board.empty(), RACK, read_lexicon(str(words), words.parent).graph, tiles,
+                      TopSettings.from_rule(duplicate_profile("cas-duplicate").tops),
+                      sub_tops=SUB_TOPS)
+    assert found.next and all(m.score < found.score for m in found.next)
+    said = [m for _, _, m in notifier.sent if m.key == "duplicate.online.sub_tops"]
+    assert len(said) == 1
+    assert said[0].params["moves"] == ", ".join(f"{m.coord} {m.word} ({m.score})"
+                                                for m in found.next)
