@@ -67,9 +67,10 @@ def connect(path: str | Path, *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS)
 _Job = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any], bool, Future[Any]]
 
 GROUP_LIMIT = 8  # jobs committed together at most: bounds the wait of a group's first caller
-#: commits between two checkpoints: ~10 WAL pages a report, so the WAL stays well under the
-#: 1,000 pages SQLite's own automatic checkpoint allows
-CHECKPOINT_EVERY = 64
+#: commits after which the checkpointer is woken, at the first moment nothing is queued (a
+#: checkpoint that ends before the next write lets that write restart the WAL from its start),
+#: or after 4× as many in a stream of writes that never pauses (~10 WAL pages a report)
+CHECKPOINT_EVERY = 32
 #: SQLite's automatic checkpoint (by a commit), kept as the fallback for a WAL the checkpointer
 #: has not kept small (a long burst of writes it could not catch up with)
 AUTOCHECKPOINT_PAGES = 4000
@@ -92,7 +93,7 @@ class Store:
     Checkpoints (copying the WAL into the database file, with an fsync) are not made by a
     commit, as SQLite's automatic checkpoint would — one in ~100 commits then took ~25 ms, 70 %
     of all commit time — but by a thread of their own on its own connection (PASSIVE: it
-    never blocks the writer), woken every `CHECKPOINT_EVERY` commits.
+    never blocks the writer), woken after `CHECKPOINT_EVERY` commits when the queue is empty.
     """
 
     def __init__(
@@ -222,7 +223,9 @@ class Store:
             outcomes = [(False, error)] * len(started)
         self._finished(len(started))
         self._commits += 1
-        if self._commits % CHECKPOINT_EVERY == 0:
+        if self._commits >= CHECKPOINT_EVERY and (
+                self._jobs.empty() or self._commits >= 4 * CHECKPOINT_EVERY):
+            self._commits = 0
             self._checkpoint.set()
         for (ok, value), job in zip(outcomes, started, strict=True):
             if ok:
