@@ -67,10 +67,11 @@ def connect(path: str | Path, *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS)
 _Job = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any], bool, Future[Any]]
 
 GROUP_LIMIT = 8  # jobs committed together at most: bounds the wait of a group's first caller
-#: commits after which the checkpointer is woken, at the first moment nothing is queued (a
-#: checkpoint that ends before the next write lets that write restart the WAL from its start),
-#: or after 4× as many in a stream of writes that never pauses (~10 WAL pages a report)
-CHECKPOINT_EVERY = 32
+#: the checkpointer waits for this long without a commit (a checkpoint that ends before the
+#: next write lets that write start the WAL over) — or for `CHECKPOINT_EVERY` commits in a
+#: stream of writes that does not pause (~10 WAL pages a report)
+CHECKPOINT_QUIET_S = 0.05
+CHECKPOINT_EVERY = 128
 #: SQLite's automatic checkpoint (by a commit), kept as the fallback for a WAL the checkpointer
 #: has not kept small (a long burst of writes it could not catch up with)
 AUTOCHECKPOINT_PAGES = 4000
@@ -93,7 +94,7 @@ class Store:
     Checkpoints (copying the WAL into the database file, with an fsync) are not made by a
     commit, as SQLite's automatic checkpoint would — one in ~100 commits then took ~25 ms, 70 %
     of all commit time — but by a thread of their own on its own connection (PASSIVE: it
-    never blocks the writer), woken after `CHECKPOINT_EVERY` commits when the queue is empty.
+    never blocks the writer), at the first quiet moment after a commit.
     """
 
     def __init__(
@@ -106,8 +107,8 @@ class Store:
         self._close_lock = threading.Lock()
         self._unfinished = 0  # jobs submitted and not yet finished (under _close_lock)
         self._cache: ReadCache | None = None  # the owner thread's (`bot.store.cache`)
-        self._commits = 0
-        self._checkpoint = threading.Event()
+        self._commits = 0  # since the last checkpoint (only approximately: two threads count)
+        self._checkpoint = threading.Event()  # set by each commit
         self._stopping = False  # the checkpointer's last round
         self._checkpointer = threading.Thread(target=self._checkpoints,
                                               name="stredisko-checkpoint", daemon=True)
@@ -155,13 +156,19 @@ class Store:
             db.close()  # the last connection: SQLite checkpoints and removes the WAL
 
     def _checkpoints(self) -> None:
-        """The checkpointer thread: a PASSIVE checkpoint each time it is woken (the writer
-        carries on meanwhile; frames written after it began wait for the next)."""
+        """The checkpointer thread: a PASSIVE checkpoint at the first quiet moment after a
+        commit (the writer carries on meanwhile; frames written after it began wait for the
+        next)."""
         conn = sqlite3.connect(str(self.path), isolation_level=None)
         try:
             while True:
                 self._checkpoint.wait()
+                while not self._stopping and self._commits < CHECKPOINT_EVERY:
+                    self._checkpoint.clear()
+                    if not self._checkpoint.wait(CHECKPOINT_QUIET_S):
+                        break  # no commit for a while
                 self._checkpoint.clear()
+                self._commits = 0
                 try:
                     conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
                 except sqlite3.Error:  # another process checkpointing: the next one will
@@ -223,10 +230,7 @@ class Store:
             outcomes = [(False, error)] * len(started)
         self._finished(len(started))
         self._commits += 1
-        if self._commits >= CHECKPOINT_EVERY and (
-                self._jobs.empty() or self._commits >= 4 * CHECKPOINT_EVERY):
-            self._commits = 0
-            self._checkpoint.set()
+        self._checkpoint.set()
         for (ok, value), job in zip(outcomes, started, strict=True):
             if ok:
                 job[4].set_result(value)

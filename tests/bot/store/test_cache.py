@@ -22,7 +22,7 @@ from bot.store import (
     update_round,
     update_tournament,
 )
-from bot.store.db import CHECKPOINT_EVERY
+from bot.store.db import CHECKPOINT_QUIET_S
 
 from .conftest import START, seed
 
@@ -87,10 +87,13 @@ def test_a_rolled_back_write_is_not_served(store: Store, admin: Change) -> None:
     assert store.call_sync(get_tournament_by_slug, t.slug).name == t.name
 
 
+BURST = 32  # commits
+
+
 def _burst(store: Store, first: int) -> None:
-    for n in range(first, first + CHECKPOINT_EVERY):
+    for n in range(first, first + BURST):
         store.call_sync(lambda db, n=n: db.execute("INSERT INTO notes VALUES (?)", [n]))
-    time.sleep(0.2)  # a quiet moment, as between two rounds' reports
+    time.sleep(6 * CHECKPOINT_QUIET_S)  # a quiet moment, as between two rounds' reports
 
 
 def test_the_store_checkpoints_between_bursts(store: Store, db_path: Path) -> None:
@@ -98,15 +101,15 @@ def test_the_store_checkpoints_between_bursts(store: Store, db_path: Path) -> No
     wal = db_path.with_name(db_path.name + "-wal")
     _burst(store, 0)  # the WAL as the migrations and a first burst left it
     before = wal.stat().st_size
-    bursts = 8
+    bursts = 5
     for k in range(1, bursts + 1):
-        _burst(store, k * CHECKPOINT_EVERY)
+        _burst(store, k * BURST)
     with sqlite3.connect(db_path) as other:
         count = other.execute("SELECT count(*) FROM notes").fetchone()[0]
         page = other.execute("PRAGMA page_size").fetchone()[0]
-    assert count == (bursts + 1) * CHECKPOINT_EVERY
+    assert count == (bursts + 1) * BURST
     # each commit appends at least one page and the WAL file never shrinks while open: it
     # did not grow by the bursts' pages because the store's thread checkpointed it between
     # them and the next write started it over (a commit checkpoints only past
     # AUTOCHECKPOINT_PAGES)
-    assert wal.stat().st_size - before < bursts * CHECKPOINT_EVERY * page / 2
+    assert wal.stat().st_size - before < bursts * BURST * page / 2
