@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import queue
 import sqlite3
 import threading
@@ -169,10 +170,8 @@ class Store:
                         break  # no commit for a while
                 self._checkpoint.clear()
                 self._commits = 0
-                try:
+                with contextlib.suppress(sqlite3.Error):  # another process's: the next one
                     conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-                except sqlite3.Error:  # another process checkpointing: the next one will
-                    pass
                 if self._stopping:
                     return
         finally:
@@ -304,6 +303,17 @@ class Store:
         """`call` ahead of the jobs already queued (for short jobs whose callers wait on work
         that has committed, like the outbox's delivery pass)."""
         return await asyncio.wrap_future(self._submit(fn, args, kwargs, write=True, urgent=True))
+
+    def submit_urgent(
+        self,
+        fn: Callable[Concatenate[Database, P], T],
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> Future[T]:
+        """`call_urgent` whose caller does not wait: the job's future (answered on the owner
+        thread, after its COMMIT) — for a write nobody needs to wait for, like a delivery
+        pass's marks."""
+        return self._submit(fn, args, kwargs, write=True, urgent=True)
 
     async def read_urgent(
         self,

@@ -10,8 +10,8 @@ from typing import Any
 from sqlite_utils import Database
 
 from bot.store.audit import record
-from bot.store.rows import Change, DuplicateError, Round, StoreError, Tournament, TournamentStatus
 from bot.store.cache import cached
+from bot.store.rows import Change, DuplicateError, Round, StoreError, Tournament, TournamentStatus
 from bot.store.sql import check_columns, insert, must, one, rows, update
 
 EDITABLE = (
