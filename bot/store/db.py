@@ -109,8 +109,8 @@ class Store:
         self._unfinished = 0  # jobs submitted and not yet finished (under _close_lock)
         self._cache: ReadCache | None = None  # the owner thread's (`bot.store.cache`)
         self._commits = 0  # since the last checkpoint (only approximately: two threads count)
-        self._checkpoint = threading.Event()  # set by each commit
-        self._stopping = False  # the checkpointer's last round
+        self._wrote = threading.Event()  # set by the first commit after a checkpoint
+        self._stopping = threading.Event()  # the checkpointer's last round
         self._checkpointer = threading.Thread(target=self._checkpoints,
                                               name="stredisko-checkpoint", daemon=True)
         opened: Future[None] = Future()
@@ -151,8 +151,8 @@ class Store:
                 if stop:
                     break
         finally:
-            self._stopping = True
-            self._checkpoint.set()  # its last checkpoint, then it ends
+            self._stopping.set()
+            self._wrote.set()  # its last checkpoint, then it ends
             self._checkpointer.join()
             db.close()  # the last connection: SQLite checkpoints and removes the WAL
 
@@ -163,16 +163,17 @@ class Store:
         conn = sqlite3.connect(str(self.path), isolation_level=None)
         try:
             while True:
-                self._checkpoint.wait()
-                while not self._stopping and self._commits < CHECKPOINT_EVERY:
-                    self._checkpoint.clear()
-                    if not self._checkpoint.wait(CHECKPOINT_QUIET_S):
-                        break  # no commit for a while
-                self._checkpoint.clear()
-                self._commits = 0
+                self._wrote.wait()  # idle until a commit (no wake-up per commit: too dear)
+                seen = -1
+                while self._commits != seen and self._commits < CHECKPOINT_EVERY:
+                    seen = self._commits
+                    if self._stopping.wait(CHECKPOINT_QUIET_S):
+                        break
+                self._wrote.clear()
+                self._commits = 0  # a commit counted after this is checkpointed next time
                 with contextlib.suppress(sqlite3.Error):  # another process's: the next one
                     conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-                if self._stopping:
+                if self._stopping.is_set():
                     return
         finally:
             conn.close()
@@ -229,7 +230,8 @@ class Store:
             outcomes = [(False, error)] * len(started)
         self._finished(len(started))
         self._commits += 1
-        self._checkpoint.set()
+        if self._commits == 1:
+            self._wrote.set()
         for (ok, value), job in zip(outcomes, started, strict=True):
             if ok:
                 job[4].set_result(value)
