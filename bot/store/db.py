@@ -65,7 +65,9 @@ def connect(path: str | Path, *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS)
     return db
 
 
-_Job = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any], bool, Future[Any]]
+#: an async caller's loop and the future it awaits (None: a synchronous caller)
+_Waiter = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]"] | None
+_Job = tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any], bool, Future[Any], _Waiter]
 
 GROUP_LIMIT = 8  # jobs committed together at most: bounds the wait of a group's first caller
 #: the checkpointer waits for this long without a commit (a checkpoint that ends before the
@@ -221,7 +223,7 @@ class Store:
         try:
             db.execute("BEGIN IMMEDIATE" if any(job[3] for job in started) else "BEGIN")
             cache.begin()
-            for fn, args, kwargs, _write, _future in started:
+            for fn, args, kwargs, _write, _future, _waiter in started:
                 outcomes.append(self._execute(db, fn, args, kwargs, savepoint=not solo))
             if solo and not outcomes[0][0]:
                 db.execute("ROLLBACK")
@@ -236,11 +238,20 @@ class Store:
         self._commits += 1
         if self._commits == 1:
             self._wrote.set()
+        waking: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], bool, Any]]] = {}
         for (ok, value), job in zip(outcomes, started, strict=True):
             if ok:
                 job[4].set_result(value)
             else:
                 job[4].set_exception(value)
+            if job[5] is not None:
+                loop, waiter = job[5]
+                waking.setdefault(loop, []).append((waiter, ok, value))
+        # One wake-up of each event loop for the whole group (asyncio.wrap_future woke it once
+        # per job: each a write to its self-pipe, each handing the GIL to the loop's thread).
+        for loop, settled in waking.items():
+            with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits
+                loop.call_soon_threadsafe(_settle, settled)
 
     def _execute(self, db: Database, fn: Callable[..., Any], args: tuple[Any, ...],
                  kwargs: dict[str, Any], savepoint: bool) -> tuple[bool, Any]:
@@ -274,7 +285,7 @@ class Store:
 
     def _submit(
         self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], write: bool,
-        urgent: bool = False,
+        urgent: bool = False, waiter: _Waiter = None,
     ) -> Future[Any]:
         if threading.current_thread() is self._thread:
             # Waiting for our own queue from the owner thread would wait forever.
@@ -284,10 +295,10 @@ class Store:
             if self._closed:
                 raise StoreClosedError("the store is closed")
             if urgent:
-                self._urgent.append((fn, args, kwargs, write, future))
+                self._urgent.append((fn, args, kwargs, write, future, waiter))
                 self._jobs.put(_WAKE)
             else:
-                self._jobs.put((fn, args, kwargs, write, future))
+                self._jobs.put((fn, args, kwargs, write, future, waiter))
             self._unfinished += 1
         return future
 
@@ -302,7 +313,20 @@ class Store:
         The exception `fn` raises is re-raised here after the rollback. If the awaiting task is
         cancelled before the job starts, the job is skipped; once started it runs to the end.
         """
-        return await asyncio.wrap_future(self._submit(fn, args, kwargs, write=True))
+        return await self._await(fn, args, kwargs, write=True)
+
+    async def _await(self, fn: Callable[..., Any], args: tuple[Any, ...],
+                     kwargs: dict[str, Any], write: bool, urgent: bool = False) -> Any:
+        """Submit a job and wait for its answer on this event loop (`_settle`). Cancelled
+        before the job starts, the job is skipped; once started it runs to the end."""
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[Any] = loop.create_future()
+        future = self._submit(fn, args, kwargs, write, urgent, (loop, waiter))
+        try:
+            return await waiter
+        except asyncio.CancelledError:
+            future.cancel()  # only succeeds while the job has not started
+            raise
 
     async def call_urgent(
         self,
@@ -312,7 +336,7 @@ class Store:
     ) -> T:
         """`call` ahead of the jobs already queued (for short jobs whose callers wait on work
         that has committed, like the outbox's delivery pass)."""
-        return await asyncio.wrap_future(self._submit(fn, args, kwargs, write=True, urgent=True))
+        return await self._await(fn, args, kwargs, write=True, urgent=True)
 
     def submit_urgent(
         self,
@@ -332,7 +356,7 @@ class Store:
         **kwargs: P.kwargs,
     ) -> T:
         """`read` ahead of the jobs already queued (see `call_urgent`)."""
-        return await asyncio.wrap_future(self._submit(fn, args, kwargs, write=False, urgent=True))
+        return await self._await(fn, args, kwargs, write=False, urgent=True)
 
     async def read(
         self,
@@ -341,7 +365,7 @@ class Store:
         **kwargs: P.kwargs,
     ) -> T:
         """Like `call`, in a deferred transaction: takes no write lock unless `fn` writes."""
-        return await asyncio.wrap_future(self._submit(fn, args, kwargs, write=False))
+        return await self._await(fn, args, kwargs, write=False)
 
     def call_sync(
         self,
@@ -395,3 +419,14 @@ class Store:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
+
+
+def _settle(settled: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
+    """On an event loop's thread: answer the async callers of one group."""
+    for waiter, ok, value in settled:
+        if waiter.cancelled():  # its caller gave up after the job had started
+            continue
+        if ok:
+            waiter.set_result(value)
+        else:
+            waiter.set_exception(value)
