@@ -6,8 +6,10 @@ and audit it, queue the announcement — its own savepoint in the store's (group
 the single writer thread — and then the delivery of what it queued (the outbox pass). Prints
 the latency of each call as the caller sees it (queueing and delivery included): median and
 p99, the throughput, and the process's CPU time per report (all threads: on a shared machine
-the steadier figure). Targets (issue 21): one report at a time ≤ 0.6 ms median; 200 at once
-p99 < 100 ms with the median at most half of it. The verdict takes the median over the runs.
+the steadier figure) — and, a figure no load moves, the SQL statements one report costs (the
+writer connection's, as SQLite's trace hook reports them: an INSERT … RETURNING counts once
+per step). Targets (issue 21): one report at a time ≤ 0.6 ms median; 200 at once p99
+< 100 ms with the median at most half of it. The verdict takes the median over the runs.
 
     .venv/bin/python bench/reports.py [--tables 200] [--repeat 3]
 """
@@ -22,6 +24,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from sqlite_utils import Database
 from verdicts import Verdicts
 
 from bot.clock import ManualClock
@@ -63,6 +66,11 @@ def setup(tx: Tx, tables: int, slug: str, base: int) -> list[int]:
     return [base + 2 * k for k in range(tables)]
 
 
+def count_statements(db: Database, counts: list[str] | None) -> None:
+    """On the store's thread: keep each statement SQLite runs; None stops."""
+    db.conn.set_trace_callback(None if counts is None else counts.append)
+
+
 async def one(app: App, slug: str, discord_id: int, latencies: list[float]) -> None:
     began = time.perf_counter()
     reply = await report_result(app, slug, discord_id, "412", "388")
@@ -77,6 +85,7 @@ BURST_P99_MS = 100.0
 
 async def main(tables: int, repeat: int) -> None:
     runs: dict[str, list[tuple[float, float, float]]] = {"concurrent": [], "one by one": []}
+    statements = 0.0
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(Path(folder) / "bench.db")
         clock = ManualClock(START + timedelta(minutes=55))
@@ -88,6 +97,9 @@ async def main(tables: int, repeat: int) -> None:
             discord_ids = await app.run(setup, tables, slug, 100_000 * (attempt + 1))
             assert isinstance(discord_ids, list)
             latencies: list[float] = []
+            counts: list[str] = []
+            if not concurrent and attempt == 1:  # the statements of one report, counted once
+                await store.call(count_statements, counts)
             began, cpu = time.perf_counter(), time.process_time()
             if concurrent:
                 await asyncio.gather(*(one(app, slug, d, latencies) for d in discord_ids))
@@ -95,6 +107,10 @@ async def main(tables: int, repeat: int) -> None:
                 for d in discord_ids:
                     await one(app, slug, d, latencies)
             wall, cpu = time.perf_counter() - began, time.process_time() - cpu
+            if counts:
+                await store.call(count_statements, None)  # after the last pass's marks
+                # less the COMMIT of the call that began counting and the BEGIN of this one
+                statements = (len(counts) - 2) / len(discord_ids)
             ms = sorted(x * 1000 for x in latencies)
             p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
             how = "concurrent" if concurrent else "one by one"
@@ -114,7 +130,8 @@ async def main(tables: int, repeat: int) -> None:
                  f"{burst_p99:.1f} ms")
     verdicts.add(f"{tables} at once: median ≤ half the p99", burst_median <= burst_p99 / 2,
                  f"median {burst_median:.1f} ms, p99 {burst_p99:.1f} ms")
-    verdicts.print(f"medians of {repeat} runs each; CPU one by one {cpu:.2f} ms/report")
+    verdicts.print(f"medians of {repeat} runs each; CPU one by one {cpu:.2f} ms/report; "
+                   f"SQL statements per report {statements:.1f}")
 
 
 if __name__ == "__main__":

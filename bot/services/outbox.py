@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Iterable
+from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -218,6 +220,11 @@ class Sender:
     saving that pass its own read. Never twice: the snapshot is used only if no pass was
     between its read and its marks' commit when the snapshot was read, and none has begun
     since; then every row it lists as pending is still undelivered.
+
+    Nobody waits for a pass's marks: they are queued ahead of the use cases
+    (`Store.submit_urgent`), so whatever reads the outbox after them sees them, and the pass
+    counts as delivering until they commit. A caller is answered once its messages are
+    delivered, one store round trip sooner.
     """
 
     def __init__(self, app: App) -> None:
@@ -228,7 +235,9 @@ class Sender:
         self._last = Flushed()
         self._handled: frozenset[str] = frozenset()  # keys the last pass sent or dropped
         self._epoch = 0  # passes begun
-        self._delivering = False  # a pass is between its read and its marks' commit
+        # passes between their read and their marks' commit (the store's thread ends them)
+        self._delivering = 0
+        self._counting = threading.Lock()
         # From when to look for messages an outage delayed (None: no failure since the last
         # report). At start: a while back, for an outage the previous process lived through.
         self._untold_since: datetime | None = app.clock.now() - REPORT_LOOKBACK
@@ -241,6 +250,14 @@ class Sender:
         if self._delivering:
             return None
         return Snapshot(_pending_and_stale(db, now), epoch)
+
+    def _delivered(self, marks: Future[int] | None = None) -> None:
+        """A pass is no longer delivering: its marks have committed (or failed: then its
+        messages stay pending and go out again, with the same nonce)."""
+        if marks is not None and marks.exception() is not None:
+            log.error("delivered messages not marked sent: %s", marks.exception())
+        with self._counting:
+            self._delivering -= 1
 
     async def flush(self, refs: Iterable[str] = (), snapshot: Snapshot | None = None
                     ) -> Flushed:
@@ -257,56 +274,71 @@ class Sender:
             serves = self._asked
             fresh = snapshot if snapshot is not None and snapshot.epoch == self._epoch else None
             self._epoch += 1
-            self._delivering = True
-            try:
-                self._last = await self._pass(fresh)
-            finally:
-                self._delivering = False  # after the marks' commit (or their failure)
+            self._last = await self._pass(fresh)
             self._served = serves
             return self._last
 
     async def _pass(self, snapshot: Snapshot | None = None) -> Flushed:
+        """One delivery pass. It counts as delivering (`_delivering`) until its marks have
+        committed — or, without marks, until it ends."""
+        with self._counting:
+            self._delivering += 1
+        delivered: list[OutboxRow] = []
+        marks: Future[int] | None = None
+        try:
+            flushed, retrying, oldest = await self._deliver(snapshot, delivered)
+        finally:  # what was delivered is marked, in one transaction, even if the pass broke off
+            try:
+                if delivered:  # nobody waits for the marks
+                    marks = self.app.store.submit_urgent(
+                        mark_all_sent, [row.id for row in delivered], self.app.clock.now())
+            finally:
+                if marks is None:
+                    self._delivered()
+                else:
+                    marks.add_done_callback(self._delivered)
+        await self._tell_if_back(retrying, oldest)
+        return flushed
+
+    async def _deliver(self, snapshot: Snapshot | None, delivered: list[OutboxRow]
+                       ) -> tuple[Flushed, bool, datetime | None]:
+        """Deliver the due messages, each appended to `delivered` once it went out: what was
+        done, whether one waits for a retry, and when the oldest pending was written."""
         store, clock = self.app.store, self.app.clock
         rows = (snapshot.rows if snapshot is not None
                 else await store.read_urgent(_pending_and_stale, clock.now()))
         stale = [(row, why) for row, why in rows if why is not None]
         if stale:
             await store.call_urgent(_drop, stale, clock.now())
-        delivered: list[OutboxRow] = []
         found: list[OutboxRow] = []  # read back: delivered before a crash, marked there
         failed = 0
         waiting: set[tuple[str, int]] = set()  # places whose earlier message failed
-        try:
-            for row in (row for row, why in rows if why is None):
-                place = (row.destination, row.target)
-                now = clock.now()
-                if place in waiting or (row.next_attempt_at is not None
-                                        and row.next_attempt_at > now):
-                    waiting.add(place)  # a retry not due yet holds back what follows it
+        for row in (row for row, why in rows if why is None):
+            place = (row.destination, row.target)
+            now = clock.now()
+            if place in waiting or (row.next_attempt_at is not None
+                                    and row.next_attempt_at > now):
+                waiting.add(place)  # a retry not due yet holds back what follows it
+                continue
+            try:
+                if await self._delivered_before(row, now):
+                    found.append(row)
                     continue
-                try:
-                    if await self._delivered_before(row, now):
-                        found.append(row)
-                        continue
-                    await deliver(self.app.notifier, row.destination, row.target,
-                                  as_message(row))
-                except Exception as error:  # Discord 5xx, network: retried, never lost
-                    log.warning("message %s (%s) not delivered: %s", row.key, row.message_key,
-                                error)
-                    waiting.add(place)
-                    failed += 1
-                    await store.call_urgent(
-                        failed_attempt, row.id, f"{type(error).__name__}: {error}",
-                        _retry_at(now, row.attempts), Change.scheduler(now, "doručenie zlyhalo"))
-                    continue
-                delivered.append(row)
-        finally:  # what was delivered is marked, in one transaction, even if the pass broke off
-            if delivered:
-                await store.call_urgent(mark_all_sent, [row.id for row in delivered],
-                                        clock.now())
+                await deliver(self.app.notifier, row.destination, row.target,
+                              as_message(row))
+            except Exception as error:  # Discord 5xx, network: retried, never lost
+                log.warning("message %s (%s) not delivered: %s", row.key, row.message_key,
+                            error)
+                waiting.add(place)
+                failed += 1
+                await store.call_urgent(
+                    failed_attempt, row.id, f"{type(error).__name__}: {error}",
+                    _retry_at(now, row.attempts), Change.scheduler(now, "doručenie zlyhalo"))
+                continue
+            delivered.append(row)
         self._handled = frozenset(row.key for row in (*delivered, *found, *(r for r, _ in stale)))
-        await self._tell_if_back(bool(waiting), rows[0][0].created_at if rows else None)
-        return Flushed(len(delivered) + len(found), len(stale), failed)
+        return (Flushed(len(delivered) + len(found), len(stale), failed), bool(waiting),
+                rows[0][0].created_at if rows else None)
 
     async def _delivered_before(self, row: OutboxRow, now: datetime) -> bool:
         """A message this process did not queue (pending at its start: maybe handed to Discord

@@ -10,6 +10,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from bot.store.audit import record
+from bot.store.cache import cached
 from bot.store.rows import Change, DuplicateError, Round, StoreError, Tournament, TournamentStatus
 from bot.store.sql import check_columns, insert, must, one, rows, update
 
@@ -75,13 +76,16 @@ def create_tournament(
 
 
 def get_tournament(db: Database, tournament_id: int) -> Tournament:
-    return must(one(db, Tournament, "SELECT * FROM tournaments WHERE id = ?", [tournament_id]),
-                f"tournament {tournament_id}")
+    return cached(db, ("tournament", tournament_id), lambda: must(
+        one(db, Tournament, "SELECT * FROM tournaments WHERE id = ?", [tournament_id]),
+        f"tournament {tournament_id}"))
 
 
 def get_tournament_by_slug(db: Database, slug: str) -> Tournament:
-    return must(one(db, Tournament, "SELECT * FROM tournaments WHERE slug = ?", [slug]),
-                f"tournament {slug!r}")
+    # a miss raises, so is not cached: the cache holds only tournaments that exist
+    return cached(db, ("tournament slug", slug), lambda: must(
+        one(db, Tournament, "SELECT * FROM tournaments WHERE slug = ?", [slug]),
+        f"tournament {slug!r}"))
 
 
 def list_tournaments(db: Database, status: TournamentStatus | None = None) -> list[Tournament]:
@@ -121,16 +125,16 @@ def list_rounds(db: Database, tournament_id: int) -> list[Round]:
 
 def last_published_round(db: Database, tournament_id: int) -> Round | None:
     """The round being played: the highest-numbered published one (None before round 1)."""
-    return one(db, Round, "SELECT * FROM rounds WHERE tournament_id = ? AND published_at IS NOT "
-               "NULL ORDER BY number DESC LIMIT 1", [tournament_id])
+    return cached(db, ("last published round", tournament_id), lambda: one(
+        db, Round, "SELECT * FROM rounds WHERE tournament_id = ? AND published_at IS NOT NULL "
+        "ORDER BY number DESC LIMIT 1", [tournament_id]))
 
 
 def get_round(db: Database, tournament_id: int, number: int) -> Round:
-    return must(
+    return cached(db, ("round", tournament_id, number), lambda: must(
         one(db, Round, "SELECT * FROM rounds WHERE tournament_id = ? AND number = ?",
             [tournament_id, number]),
-        f"round {number} of tournament {tournament_id}",
-    )
+        f"round {number} of tournament {tournament_id}"))
 
 
 def update_round(

@@ -150,8 +150,9 @@ class _Weigher:
         self.place = [p for p, _ in self.places]
         self.size = [s for _, s in self.places]
         self.halves = [round(p.points * 2) for p in players]
-        self.blocked = [p.blocked for p in players]
-        self.ids = [p.id for p in players]
+        at = {p.id: k for k, p in enumerate(players)}
+        # whom each may not meet, by index in the field (an int set: the hot loop tests it)
+        self.blocked = [{at[x] for x in p.blocked if x in at} for p in players]
         never = 4 * units.repeat  # above any legal side cost: marks a forbidden side
         self.never = never
         self.first = [never if c is None else c[0] * units.repeat + c[1]
@@ -165,23 +166,29 @@ class _Weigher:
         units = self.units
         top, unit_gap, unit_clash = units.top, units.gap, units.clash
         first, second, never = self.first, self.second, self.never
-        place, size, halves, blocked, ids = (
-            self.place, self.size, self.halves, self.blocked, self.ids)
+        place, size, halves, blocked = self.place, self.size, self.halves, self.blocked
         out = []
+        append = out.append
         for i, js in rows:
             first_i, second_i, place_i, half_i, blocked_i = (
                 first[i], second[i], place[i], halves[i], blocked[i])
             bottom, middle = size[i] - 1 - place_i, size[i] // 2
+            # the weight without the pair's side cost and Dutch order, per score gap
+            base = top - bottom
             for j in js:
-                a, b = first_i + second[j], first[j] + second_i
-                starts = a if a < b else b
-                if starts >= never or ids[j] in blocked_i:
+                a = first_i + second[j]
+                b = first[j] + second_i
+                if b < a:
+                    a = b
+                if a >= never or j in blocked_i:
                     continue
                 gap = half_i - halves[j]
-                # Dutch order: half a group apart; a floater from the bottom of his group meets
-                # the top of the next (at most 2n)
-                dutch = abs(abs(place_i - place[j]) - middle) if gap == 0 else bottom + place[j]
-                out.append((i, j, top - (gap * gap * unit_gap + starts * unit_clash + dutch)))
+                if gap:  # a floater from the bottom of his group meets the top of the next
+                    append((i, j, base - (gap * gap * unit_gap + a * unit_clash + place[j])))
+                else:  # Dutch order inside a group: half a group apart (at most 2n)
+                    dutch = place_i - place[j]
+                    dutch = (-dutch if dutch < 0 else dutch) - middle
+                    append((i, j, top - (a * unit_clash + (-dutch if dutch < 0 else dutch))))
         return out
 
 

@@ -93,9 +93,9 @@ def _patch_store() -> None:
             return work
 
         writes = sum(1 for job in jobs if job[3])
-        execute_group(self, db, [(at_commit(fn), args, kwargs, write, future) if write else
-                                 (fn, args, kwargs, write, future)
-                                 for fn, args, kwargs, write, future in jobs])
+        # a job is (fn, args, kwargs, write, …): only its function is wrapped
+        execute_group(self, db, [(at_commit(job[0]), *job[1:]) if job[3] else job
+                                 for job in jobs])
         for _ in range(writes):
             CRASH.hit("commit:after")
 

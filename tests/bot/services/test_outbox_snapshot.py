@@ -4,10 +4,12 @@ it (issue 21) — but never a message another pass is delivering or has delivere
 from __future__ import annotations
 
 import asyncio
+import threading
 
 from bot.clock import ManualClock
 from bot.services.app import App, Tx
 from bot.services.notifier import Message, RecordingNotifier
+from bot.services.outbox import Snapshot
 from bot.store import Store
 from bot.store.outbox import OutboxStatus, list_outbox
 
@@ -69,3 +71,37 @@ async def test_a_snapshot_older_than_a_pass_is_not_used(store: Store,
     assert (await sender.flush()).sent == 1  # a pass delivers and marks "c"
     assert (await sender.flush(snapshot=old)).sent == 0  # the old snapshot is not believed
     assert len(notifier.sent) == 1
+
+
+async def test_a_pass_counts_as_delivering_until_its_marks_commit(
+        store: Store, clock: ManualClock) -> None:
+    """The caller does not wait for its pass's marks (issue 21): a use case whose transaction
+    runs between the delivery and the marks' commit still sees the message pending, and the
+    pass after it must not believe that snapshot."""
+    notifier = RecordingNotifier()
+    app = App(store, clock, notifier)
+    tid = (await make_world(app)).tournament.id
+    notifier.sent.clear()
+    sender = app.sender
+    inside, gate = threading.Event(), threading.Event()
+
+    def queue_and_look(tx: Tx) -> object:
+        _say(tx, tid, "a")
+        return sender.snapshot(tx.db, tx.now)
+
+    def held(tx: Tx) -> None:
+        inside.set()
+        gate.wait(5)  # holds the store's thread: the marks of "a" wait behind it
+        _say(tx, tid, "b")
+
+    snapshot = await app.store.call(lambda db: queue_and_look(Tx(db, clock.now(), app)))
+    assert isinstance(snapshot, Snapshot)
+    slow = asyncio.ensure_future(app.run(held))
+    await asyncio.to_thread(inside.wait, 5)
+    first = asyncio.ensure_future(sender.flush(snapshot=snapshot))  # delivers "a"
+    while not notifier.sent:
+        await asyncio.sleep(0.01)
+    gate.set()  # "b"'s transaction reads the outbox before the marks of "a" commit
+    await asyncio.gather(slow, first)
+    assert [m.params["slug"] for _, _, m in notifier.sent] == ["a", "b"]
+    assert {row.status for row in await store.read(list_outbox)} == {OutboxStatus.SENT}
