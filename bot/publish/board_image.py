@@ -7,7 +7,7 @@ same input gives the same bytes (no timestamps, one bundled font), so a message 
 crash carries an identical picture and the outbox row keeps only the parameters.
 
 Sized for a phone: Discord shows a chat image about 400 px wide; at that scale a tile's letter
-is still about 13 px tall (tested). The font is DejaVu Sans Bold, bundled (`fonts/`, its
+is still about 12 px tall (tested). The font is DejaVu Sans Bold, bundled (`fonts/`, its
 licence in THIRD_PARTY_NOTICES.md): Pillow's own default font has no Slovak or Czech accents,
 and a slim server image has no system fonts.
 """
@@ -164,8 +164,9 @@ def _squares(draw: ImageDraw.ImageDraw, board: Board, top: frozenset[tuple[int, 
         for c in range(SIZE):
             box = square_box(r, c)
             letter = board.cells[r][c]
+            # the square under a tile shows in its rounded corners
+            draw.rectangle(box, fill=PREMIUM.get(STANDARD_LAYOUT[r][c], SQUARE))
             if letter is None:
-                draw.rectangle(box, fill=PREMIUM.get(STANDARD_LAYOUT[r][c], SQUARE))
                 if (r, c) == (SIZE // 2, SIZE // 2):
                     _star(draw, box)
                 continue
