@@ -20,6 +20,7 @@ delivery repeated after a crash returns Discord's first message instead of posti
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import datetime
 
@@ -29,7 +30,7 @@ from sqlite_utils import Database
 from bot.discord.client import CONTROL_CENTRE_RULE
 from bot.discord.i18n import SLOVAK, t
 from bot.discord.markdown import literal
-from bot.discord.render import Outgoing, render_message
+from bot.discord.render import IMAGE_PARAM, Outgoing, render_message
 from bot.services.identity import DISCORD_ACCOUNT
 from bot.services.notifier import Message
 from bot.store import (
@@ -112,13 +113,13 @@ class DiscordNotifier:
         channel_id = (tournament.channel_id if tournament else None) or self.default_channel_id
         if channel_id is None:  # stays in the outbox until a channel is configured
             raise Undeliverable(f"no channel for tournament {tournament_id}")
-        await self._post(channel_id, render_message(message, self.locale), ANNOUNCE_MENTIONS,
+        await self._post(channel_id, await self._rendered(message), ANNOUNCE_MENTIONS,
                          message.ref)
 
     async def direct(self, player_id: int, message: Message) -> None:
         account = message.params.get(DISCORD_ACCOUNT)
         if isinstance(account, int):  # about an account that is not (or no longer) his link
-            await self._dm(account, render_message(message, self.locale), message.ref)
+            await self._dm(account, await self._rendered(message), message.ref)
             return
         player = await self._player(player_id)
         if player is None or player.discord_id is None:
@@ -126,7 +127,7 @@ class DiscordNotifier:
             log.info("player %s has no Discord account: %s not sent", player_id, message.key)
             await self._undelivered(player_id, message, "discord.dm.no_account", name)
             return
-        if not await self._dm(player.discord_id, render_message(message, self.locale),
+        if not await self._dm(player.discord_id, await self._rendered(message),
                               message.ref):
             await self._undelivered(player_id, message, "dm.failed_notice",
                                     f"{literal(player.name)} (<@{player.discord_id}>)")
@@ -147,7 +148,7 @@ class DiscordNotifier:
             log.warning("notice of an undelivered DM reached nobody: %s", exc)
 
     async def to_admin(self, tournament_id: int, message: Message) -> None:
-        await self._to_admin(tournament_id, render_message(message, self.locale), message.ref,
+        await self._to_admin(tournament_id, await self._rendered(message), message.ref,
                              message.key)
 
     async def _to_admin(self, tournament_id: int, pieces: list[Outgoing], ref: str | None,
@@ -177,7 +178,7 @@ class DiscordNotifier:
         me = self.client.user
         if channel is None or me is None:
             return False
-        first = render_message(message, self.locale)[0]
+        first = render_message(message, self.locale, attach=False)[0]
         wanted = (first.content or "", [e.description for e in first.embeds])
         after = discord.Object(discord.utils.time_snowflake(since))
         async for seen in channel.history(limit=READ_BACK, after=after):
@@ -233,6 +234,13 @@ class DiscordNotifier:
             return None
 
     # -- how -------------------------------------------------------------------------------
+
+    async def _rendered(self, message: Message) -> list[Outgoing]:
+        """The message's pieces; drawn off the event loop when it carries a board image (tens
+        of milliseconds of CPU must not stall the gateway's heartbeat)."""
+        if IMAGE_PARAM in message.params:
+            return await asyncio.to_thread(render_message, message, self.locale)
+        return render_message(message, self.locale)
 
     async def _post(
         self, channel_id: int, pieces: list[Outgoing], mentions: discord.AllowedMentions,

@@ -7,6 +7,7 @@ reader's language and cuts long text and long lists into pieces that fit Discord
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +32,8 @@ FIELD_NAME_LIMIT = 256
 FIELD_VALUE_LIMIT = 1024
 EMBEDS_PER_MESSAGE = 10
 EMBEDS_TOTAL_LIMIT = 6000  # all titles, descriptions, fields and footers of one message
+#: a message parameter holding a board picture's data (issue 24: the duplicate board image)
+IMAGE_PARAM = "image"
 
 OK_COLOUR = discord.Colour.from_rgb(46, 125, 50)
 REFUSED_COLOUR = discord.Colour.from_rgb(198, 40, 40)
@@ -39,14 +42,21 @@ INFO_COLOUR = discord.Colour.from_rgb(21, 101, 192)
 
 @dataclass(frozen=True)
 class Outgoing:
-    """One Discord message: text and/or embeds, each already within the limits."""
+    """One Discord message: text and/or embeds, each already within the limits, and files
+    (name, bytes) to attach."""
 
     content: str | None = None
     embeds: tuple[discord.Embed, ...] = field(default=())
+    files: tuple[tuple[str, bytes], ...] = field(default=())
 
     def kwargs(self) -> dict[str, Any]:
-        """Keyword arguments for `send`/`followup.send`/`edit_message`."""
-        return {"content": self.content, "embeds": list(self.embeds)}
+        """Keyword arguments for `send`/`followup.send`/`edit_message`; each call gets fresh
+        `discord.File`s (a File is read once), so a retried send attaches the same bytes."""
+        kwargs: dict[str, Any] = {"content": self.content, "embeds": list(self.embeds)}
+        if self.files:
+            kwargs["files"] = [discord.File(io.BytesIO(data), filename=name)
+                               for name, data in self.files]
+        return kwargs
 
 
 def message_text(
@@ -258,8 +268,33 @@ def render_reply(reply: Reply, locale: Any = "sk", *, text: str | None = None) -
     return _with_rows(reply.key, reply.params, reply.rule, rows, locale, colour, text)
 
 
-def render_message(message: Message, locale: Any = "sk") -> list[Outgoing]:
-    """A notification (announcement, DM, admin note) in the reader's language."""
-    params = message.params
+def render_message(message: Message, locale: Any = "sk", *, attach: bool = True) -> list[Outgoing]:
+    """A notification (announcement, DM, admin note) in the reader's language. A message whose
+    parameters carry `image` (a duplicate board: {"board", "highlight", "tiles", "rack"}) gets
+    the PNG drawn from them attached to its first piece, drawn now from the stored parameters
+    (the outbox row stays small; a re-send attaches identical bytes). `attach=False` leaves it
+    out (reading a channel back compares text only)."""
+    params = {k: v for k, v in message.params.items() if k != IMAGE_PARAM}
     rows = _rows(params.get("rows"))
-    return _with_rows(message.key, params, params.get("rule"), rows, locale, INFO_COLOUR)
+    pieces = _with_rows(message.key, params, params.get("rule"), rows, locale, INFO_COLOUR)
+    image = message.params.get(IMAGE_PARAM)
+    if attach and isinstance(image, Mapping):
+        picture = board_picture(image, message.params.get("round"))
+        if picture is not None:
+            first = pieces[0]
+            pieces[0] = Outgoing(first.content, first.embeds, (*first.files, picture))
+    return pieces
+
+
+def board_picture(image: Mapping[str, Any], round_no: Any = None) -> tuple[str, bytes] | None:
+    """The board PNG as an attachment (name, bytes); None — and a warning — when the stored
+    parameters cannot be drawn: the message still goes out, as text, rather than never."""
+    from bot.publish.board_image import BoardImageError, render_params  # Pillow, when needed
+
+    try:
+        data = render_params(image)
+    except BoardImageError as exc:
+        log.warning("board image not drawn: %s", exc)
+        return None
+    name = f"doska-kolo-{round_no}.png" if isinstance(round_no, int) else "doska.png"
+    return name, data

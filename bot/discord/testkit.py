@@ -153,6 +153,7 @@ class RecordedCall:
     files: list[str]
     at: float  # time.perf_counter()
     status: int = 200
+    blobs: list[bytes] = field(default_factory=list)  # the attached files' bytes (channel posts)
 
     @property
     def key(self) -> str:
@@ -167,6 +168,7 @@ class RecordedMessage:
     edits: list[dict[str, Any]] = field(default_factory=list)
     deleted: bool = False
     owner: FakeUser | None = None  # who triggered it (interaction responses only)
+    files: dict[str, bytes] = field(default_factory=dict)  # attachment name -> bytes (posts)
 
     @property
     def id(self) -> int:
@@ -220,6 +222,14 @@ class RecordedMessage:
 
     def component(self, custom_id: str) -> dict[str, Any] | None:
         return next((c for c in self.walk_components() if c.get("custom_id") == custom_id), None)
+
+
+def _file_bytes(file: discord.File) -> bytes:
+    """What an attached file holds, read without using it up (discord.py reads it next)."""
+    file.reset()
+    data = file.fp.read()
+    file.reset()
+    return data
 
 
 def _walk(components: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
@@ -1174,6 +1184,7 @@ class DiscordHarness:
     ) -> Any:
         payload = _json_payload(kwargs.get("json"), form)
         names = [f.filename or "file" for f in files or ()]
+        blobs = [_file_bytes(f) for f in files or ()]
         params = _route_params(route)
         key = f"{route.method} {route.path}"
         self._fault(route, payload, names)
@@ -1183,12 +1194,13 @@ class DiscordHarness:
             if recipient is not None and not recipient.dms_open:
                 self._record(route, payload, names, status=403)
                 raise _http_error(403, 50007, "Cannot send messages to this user")
-            self._record(route, payload, names)
+            self._record(route, payload, names).blobs = blobs
             nonce = (payload or {}).get("nonce") if (payload or {}).get("enforce_nonce") else None
             seen = self._nonces.get((channel_id, str(nonce)))
             if nonce is not None and seen is not None:
                 return seen.raw  # Discord: the first message with this nonce, no copy
             message = self._new_message(channel_id, payload or {}, names)
+            message.files = dict(zip(names, blobs, strict=True))
             if nonce is not None:
                 self._nonces[(channel_id, str(nonce))] = message
             return message.raw
