@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from bot.discord.duplicate_text import chat_variant
 from bot.discord.i18n import CatalogueError, t
 from bot.discord.markdown import literal, literal_params
 from bot.i18n import one_citation
@@ -275,8 +276,7 @@ def render_message(message: Message, locale: Any = "sk", *, attach: bool = True)
     (the outbox row stays small; a re-send attaches identical bytes). `attach=False` leaves it
     out (reading a channel back compares text only)."""
     params = {k: v for k, v in message.params.items() if k != IMAGE_PARAM}
-    rows = _rows(params.get("rows"))
-    pieces = _with_rows(message.key, params, params.get("rule"), rows, locale, INFO_COLOUR)
+    pieces = _chat_pieces(message.key, params, locale)
     image = message.params.get(IMAGE_PARAM)
     if attach and isinstance(image, Mapping):
         picture = board_picture(image, message.params.get("round"))
@@ -284,6 +284,23 @@ def render_message(message: Message, locale: Any = "sk", *, attach: bool = True)
             first = pieces[0]
             pieces[0] = Outgoing(first.content, first.embeds, (*first.files, picture))
     return pieces
+
+
+def _pieces(key: str, params: Mapping[str, Any], locale: Any) -> list[Outgoing]:
+    rows = _rows(params.get("rows"))
+    return _with_rows(key, params, params.get("rule"), rows, locale, INFO_COLOUR)
+
+
+def _chat_pieces(key: str, params: Mapping[str, Any], locale: Any) -> list[Outgoing]:
+    """The message in its chat wording when the catalogue has one (`duplicate_text`), else
+    in the service's own; a chat wording that does not fit the parameters falls back."""
+    try:
+        chat = chat_variant(key, params, locale)
+        if chat is not None:
+            return _pieces(chat[0], chat[1], locale)
+    except CatalogueError as exc:
+        log.warning("chat wording of %s not used: %s", key, exc)
+    return _pieces(key, params, locale)
 
 
 def board_picture(image: Mapping[str, Any], round_no: Any = None) -> tuple[str, bytes] | None:
