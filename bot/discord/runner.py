@@ -139,11 +139,12 @@ def build_bot(
     app_holder: list[App], slug: str, herna: Callable[[], HernaClient] | None = None,
     season_file: str = "", lexicon: LexiconConfig = NO_LEXICON,
 ) -> StrediskoBot:
-    """The bot with the player, head-admin and season cogs; they read the App from
+    """The bot with the player, head-admin, season, word and duplicate cogs; they read the App from
     `app_holder` (the App needs the bot's notifier, the bot needs the cogs: the holder breaks
     the cycle). `season_file` is config.toml's `[season] file` ("" = none); `lexicon` its
     `[lexicon]` section, which /slovo loads on its first check."""
     from bot.discord.cogs import admin_cog_factory, player_cog_factory
+    from bot.discord.cogs.duplicate import duplicate_cog_factory
     from bot.discord.cogs.season import season_cog_factory
     from bot.discord.cogs.word import word_cog_factory
 
@@ -152,7 +153,8 @@ def build_bot(
                               season_cog_factory(app_holder, season_file),
                               word_cog_factory(app_holder, slug,
                                                partial(word_check.configured, lexicon),
-                                               word_check.policy_of(lexicon))])
+                                               word_check.policy_of(lexicon)),
+                              duplicate_cog_factory(app_holder, slug)])
 
 
 def make_scheduler(

@@ -412,17 +412,38 @@ class PlayerCog(commands.Cog, name=COG_NAME):
     @app_commands.command(
         name=app_str("app.namietka.name"), description=app_str("app.namietka.description")
     )
-    @app_commands.rename(dovod=app_str("app.param.dovod"), snimka=app_str("app.param.snimka"))
+    @app_commands.rename(dovod=app_str("app.param.dovod"), snimka=app_str("app.param.snimka"),
+                         kolo=app_str("app.param.kolo"),
+                         sporne_slovo=app_str("app.namietka.duplikat.sporne_slovo"),
+                         namietane=app_str("app.namietka.duplikat.namietane"))
     @app_commands.describe(
         dovod=app_str("app.param.dovod_description"),
         snimka=app_str("app.param.snimka_description"),
+        kolo=app_str("app.namietka.duplikat.kolo_description"),
+        sporne_slovo=app_str("app.namietka.duplikat.sporne_slovo_description"),
+        namietane=app_str("app.namietka.duplikat.namietane_description"),
     )
+    @app_commands.choices(namietane=[
+        app_commands.Choice(name=app_str("app.namietka.duplikat.uznane"),
+                            value="wrongly-accepted"),
+        app_commands.Choice(name=app_str("app.namietka.duplikat.zamietnute"),
+                            value="wrongly-rejected"),
+    ])
     async def namietka(
         self,
         interaction: discord.Interaction,
         dovod: app_commands.Range[str, 3, bounds.TEXT_MAX],
         snimka: discord.Attachment | None = None,
+        kolo: app_commands.Range[int, 1, 999] | None = None,
+        sporne_slovo: app_commands.Range[str, 1, 40] | None = None,
+        namietane: str | None = None,
     ) -> None:
+        # A duplicate event's protest is about a word in a round (003 r. 27): the duplicate
+        # cog files it; the classic dispute of a result (e-SP 4.7) otherwise.
+        duplicate = interaction.client.get_cog("DuplicateCog")  # type: ignore[attr-defined]
+        if duplicate is not None and await duplicate.is_duplicate():
+            await duplicate.protest(interaction, dovod, kolo, sporne_slovo, namietane)
+            return
         url = snimka.url if snimka is not None else None
         await self.answer(
             interaction, play.dispute(self.app, self.slug, interaction.user.id, dovod, url)

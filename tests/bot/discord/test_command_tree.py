@@ -41,13 +41,16 @@ async def registered(tmp_path: Path) -> AsyncIterator[dict[str, dict[str, Any]]]
         await store.close()
 
 
-async def test_admin_is_hidden_from_players_and_only_admin_is(
+async def test_admin_is_hidden_from_players_and_only_the_admins_commands_are(
     registered: dict[str, dict[str, Any]],
 ) -> None:
     admin = registered.pop("admin")
     assert int(admin["default_member_permissions"]) == ADMIN_PERMISSIONS.value
     assert discord.Permissions(manage_messages=True) == ADMIN_PERMISSIONS  # as documented
     assert admin["contexts"] == [0]  # the guild only, never in DMs
+    duplikat = registered.pop("duplikat")  # the head referee's duplicate decisions, as /admin
+    assert int(duplikat["default_member_permissions"]) == ADMIN_PERMISSIONS.value
+    assert duplikat["contexts"] == [0]
     assert registered and all(c["default_member_permissions"] is None
                               for c in registered.values())  # players see their commands
 
@@ -70,3 +73,17 @@ async def test_slovo_takes_one_word_and_is_open_to_players(
     assert slovo["default_member_permissions"] is None
     assert [(o["name"], o["type"], o["required"]) for o in slovo["options"]] == [
         ("tvar", discord.AppCommandOptionType.string.value, True)]
+
+
+async def test_tah_takes_an_optional_slip_and_is_open_to_players(
+    registered: dict[str, dict[str, Any]],
+) -> None:
+    tah = registered["tah"]
+    assert tah["default_member_permissions"] is None
+    assert [(o["name"], o["type"], o["required"]) for o in tah["options"]] == [
+        ("suradnica", discord.AppCommandOptionType.string.value, False),
+        ("hlavne_slovo", discord.AppCommandOptionType.string.value, False),
+        ("body", discord.AppCommandOptionType.integer.value, False),
+    ]
+    assert tah["options"][2]["min_value"] == 0 and tah["options"][2]["max_value"] == 9999
+    assert tah["name_localizations"]["en-US"] == "move"

@@ -1,0 +1,239 @@
+"""Duplicate Scrabble in Discord (issue 24 items 2–3): `/tah`, the duplicate `/namietka`, and
+the head referee's `/duplikat rozhodnutie`.
+
+`/tah suradnica hlavne_slovo [body]` — or `/tah` alone, which opens a form — hands in the
+player's slip for the open round through `bot.services.duplicate.slips.submit_slip`, stamped
+with the moment Discord received the interaction (its snowflake time, never the bot's clock:
+a slip sent at 17:59:59 that reaches a busy bot at 18:00:02 was on time, 003 r. 19). The answer
+is private and says how the slip was read ("8H SLOVO, 24 bodov"), whether it replaces an
+earlier one (the profile's 003 r. 41/42) or came late — never whether the move is valid.
+
+The round's public messages (the rack and board image, the warning, the top, the summary,
+evaluations by DM, standings, results, the seed) are the services' outbox messages, rendered by
+`bot.discord.render` with the chat wording of `bot.discord.duplicate_text`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.client import (
+    CogFactory,
+    Refusal,
+    StrediskoBot,
+    StrediskoModal,
+    mark_saved,
+    require_head_admin,
+)
+from bot.discord.cogs.player import send
+from bot.discord.i18n import app_str, t
+from bot.discord.markdown import literal
+from bot.discord.ratelimit import RateLimiter, whole_seconds
+from bot.discord.render import render_reply, text_messages
+from bot.services import bounds, lookup
+from bot.services.app import App, Tx
+from bot.services.duplicate.context import event_of
+from bot.services.duplicate.slips import SlipReceipt, submit_slip
+from bot.services.policy import require_admin
+from bot.services.replies import Reply, done
+from bot.store.duplicate import get_event
+from bot.store.tournaments import get_tournament_by_slug
+
+log = logging.getLogger("stredisko.discord.duplicate")
+
+COG_NAME = "DuplicateCog"
+ADMIN_PERMISSIONS = discord.Permissions(manage_messages=True)  # as /admin's
+MODAL_ID = "stredisko:tah"
+COORD_MAX = 6  # "15O" or "O15" and a direction letter: far below
+WORD_MAX = 40  # 15 letters, each a blank in parentheses, with room to spare
+SCORE_MAX = 9999
+PROTEST_RULE = "003 r. 27–29"
+CLAIMS = ("wrongly-accepted", "wrongly-rejected")  # bot.services.duplicate.protests.CLAIMS
+
+
+def slip_answer(receipt: SlipReceipt, late_rule: str, locale: Any) -> str:
+    """The private answer to a slip: as read, replaced, late — never valid or not."""
+    lines = [t("chat.duplicate.slip_received", locale, game=receipt.game, round=receipt.round,
+               line=literal(receipt.line))]
+    if receipt.replaced:
+        key = "slip_replaced_none" if receipt.several == "none" else "slip_replaced_last"
+        lines.append(t(f"chat.duplicate.{key}", locale, rule=receipt.several_rule))
+    if receipt.late:
+        lines.append(t("chat.duplicate.slip_late", locale, rule=late_rule))
+    return "\n".join(lines)
+
+
+class SlipModal(StrediskoModal):
+    """`/tah` without options: the slip as a form (coordinate, word, score)."""
+
+    def __init__(self, locale: Any) -> None:
+        super().__init__(title=t("chat.duplicate.modal_title", locale)[:45], custom_id=MODAL_ID)
+        self.coord = discord.ui.TextInput(label=t("chat.duplicate.modal_coord", locale)[:45],
+                                          custom_id="suradnica", max_length=COORD_MAX)
+        self.word = discord.ui.TextInput(label=t("chat.duplicate.modal_word", locale)[:45],
+                                         custom_id="slovo", max_length=WORD_MAX)
+        self.score = discord.ui.TextInput(label=t("chat.duplicate.modal_score", locale)[:45],
+                                          custom_id="body", max_length=4, required=False)
+        for item in (self.coord, self.word, self.score):
+            self.add_item(item)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        cog = duplicate_cog(interaction)
+        cog.limit(interaction)
+        await cog.submit(interaction, self.coord.value, self.word.value,
+                         self.score.value.strip() or None)
+
+
+def duplicate_cog(interaction: discord.Interaction) -> DuplicateCog:
+    cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+    if not isinstance(cog, DuplicateCog):
+        raise RuntimeError("the duplicate cog is not loaded")
+    return cog
+
+
+def _decide(tx: Tx, slug: str, protest_id: int, upheld: bool, decision: str,
+            admin: int) -> Any:
+    """The head admin's decision, after the admin policy (003 r. 29: the chief referee)."""
+    from bot.services.duplicate.protests import decide_protest  # the protest use cases
+
+    require_admin(lookup.tournament(tx, slug), admin, PROTEST_RULE)
+    return decide_protest(tx, slug, protest_id, upheld, decision, admin)
+
+
+def _file(tx: Tx, slug: str, round_no: int, word: str, claim: str, reason: str,
+          discord_id: int) -> Any:
+    from bot.services.duplicate.protests import file_protest
+
+    return file_protest(tx, slug, round_no, word, claim, reason, discord_id=discord_id)
+
+
+class DuplicateCog(commands.Cog, name=COG_NAME):
+    # Hidden from players like /admin (the head admin role has the permission); the role and
+    # the admin policy stay the gate.
+    duplikat = app_commands.Group(name=app_str("app.duplikat.name"),
+                                  description=app_str("app.duplikat.description"),
+                                  guild_only=True, default_permissions=ADMIN_PERMISSIONS,
+                                  allowed_contexts=app_commands.AppCommandContext(guild=True))
+
+    def __init__(self, bot: commands.Bot, app: App, slug: str, *,
+                 limiter: RateLimiter | None = None) -> None:
+        self.bot = bot
+        self.app = app
+        self.slug = slug
+        self.limiter = limiter or RateLimiter()
+        self._duplicate: bool | None = None  # whether the tournament is a duplicate event
+
+    def limit(self, interaction: discord.Interaction) -> None:
+        if not self.slug:
+            raise Refusal("discord.no_tournament")
+        wait = self.limiter.hit(interaction.user.id)
+        if wait is not None:
+            raise Refusal("discord.rate_limited", seconds=whole_seconds(wait))
+
+    async def is_duplicate(self) -> bool:
+        """Whether the bot's tournament is a duplicate event (read once: it never changes)."""
+        if self._duplicate is None and self.slug:
+            def read(db: Any) -> bool:
+                try:
+                    return get_event(db, get_tournament_by_slug(db, self.slug).id) is not None
+                except LookupError:
+                    return False
+            self._duplicate = await self.app.store.read(read)
+        return bool(self._duplicate)
+
+    # -- /tah ------------------------------------------------------------------------------
+
+    @app_commands.command(name=app_str("app.tah.name"), description=app_str("app.tah.description"))
+    @app_commands.rename(suradnica=app_str("app.tah.suradnica"),
+                         hlavne_slovo=app_str("app.tah.hlavne_slovo"), body=app_str("app.tah.body"))
+    @app_commands.describe(suradnica=app_str("app.tah.suradnica_description"),
+                           hlavne_slovo=app_str("app.tah.hlavne_slovo_description"),
+                           body=app_str("app.tah.body_description"))
+    async def tah(self, interaction: discord.Interaction,
+                  suradnica: app_commands.Range[str, 1, COORD_MAX] | None = None,
+                  hlavne_slovo: app_commands.Range[str, 1, WORD_MAX] | None = None,
+                  body: app_commands.Range[int, 0, SCORE_MAX] | None = None) -> None:
+        self.limit(interaction)
+        if suradnica is None and hlavne_slovo is None and body is None:
+            await interaction.response.send_modal(SlipModal(interaction.locale))
+            return
+        if suradnica is None or hlavne_slovo is None:
+            raise Refusal("chat.duplicate.both_or_none")
+        await self.submit(interaction, suradnica, hlavne_slovo, body)
+
+    async def submit(self, interaction: discord.Interaction, coord: str, word: str,
+                     declared: int | str | None) -> None:
+        """Hand the slip to the service; answer privately with how it was read."""
+        received_at = interaction.created_at  # when Discord received it (snowflake time)
+        text = f"{coord.strip()} {word.strip()}"
+        result = await self.app.run(submit_slip, self.slug, text, received_at=received_at,
+                                    discord_id=interaction.user.id, declared=declared,
+                                    source="discord")
+        if isinstance(result, Reply):  # the service's refusal, one Slovak line
+            await send(interaction, render_reply(result, interaction.locale))
+            return
+        mark_saved(interaction, done("chat.duplicate.slip_received", game=result.game,
+                                     round=result.round, line=result.line))
+        late_rule = await self.app.store.read(
+            lambda db: event_of(db, self.slug).profile.slips.late_rule) if result.late else ""
+        await send(interaction, text_messages(slip_answer(result, late_rule,
+                                                          interaction.locale)))
+
+    # -- protests ------------------------------------------------------------------------
+
+    async def protest(self, interaction: discord.Interaction, reason: str,
+                      round_no: int | None, word: str | None, claim: str | None) -> None:
+        """`/namietka` in a duplicate event: a word wrongly accepted or rejected in a round
+        (003 r. 27), into the head referee's queue."""
+        if round_no is None or not word or claim not in CLAIMS:
+            raise Refusal("chat.duplicate.protest_needs", rule=PROTEST_RULE)
+        result = await self.app.run(_file, self.slug, round_no, word, claim, reason,
+                                    interaction.user.id)
+        if isinstance(result, Reply):
+            await send(interaction, render_reply(result, interaction.locale))
+            return
+        answer = done("chat.duplicate.protest_filed", id=result.id, round=result.round_no,
+                      word=result.word, rule=PROTEST_RULE)
+        mark_saved(interaction, answer)
+        await send(interaction, render_reply(answer, interaction.locale))
+
+    @duplikat.command(name=app_str("app.duplikat.rozhodnutie.name"),
+                      description=app_str("app.duplikat.rozhodnutie.description"))
+    @app_commands.rename(cislo=app_str("app.admin.param.cislo"),
+                         uznat=app_str("app.duplikat.rozhodnutie.uznat"),
+                         odovodnenie=app_str("app.duplikat.rozhodnutie.odovodnenie"))
+    @app_commands.describe(cislo=app_str("app.duplikat.rozhodnutie.cislo_description"),
+                           uznat=app_str("app.duplikat.rozhodnutie.uznat_description"),
+                           odovodnenie=app_str("app.duplikat.rozhodnutie.odovodnenie_description"))
+    async def rozhodnutie(self, interaction: discord.Interaction,
+                          cislo: app_commands.Range[int, 1, 1_000_000], uznat: bool,
+                          odovodnenie: app_commands.Range[str, 3, bounds.REASON_MAX]) -> None:
+        require_head_admin(interaction)  # the role first; the admin policy in the service tx
+        if not self.slug:
+            raise Refusal("discord.no_tournament")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        result = await self.app.run(_decide, self.slug, cislo, uznat, odovodnenie,
+                                    interaction.user.id)
+        if isinstance(result, Reply):
+            await send(interaction, render_reply(result, interaction.locale))
+            return
+        verdict = t(f"chat.duplicate.{'upheld' if uznat else 'rejected'}", interaction.locale)
+        answer = done("chat.duplicate.decided", id=cislo, verdict=verdict,
+                      changed=result.changed, rule="003 r. 29; 004 §5D")
+        mark_saved(interaction, answer)
+        await send(interaction, render_reply(answer, interaction.locale))
+
+
+def duplicate_cog_factory(app: App | Sequence[App], slug: str) -> CogFactory:
+    """For `StrediskoBot(cogs=[...])`; `app` may be the runner's one-element holder."""
+
+    def build(bot: StrediskoBot) -> commands.Cog:
+        return DuplicateCog(bot, app if isinstance(app, App) else app[0], slug)
+
+    return build
