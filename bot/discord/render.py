@@ -295,7 +295,7 @@ def _chat_pieces(key: str, params: Mapping[str, Any], locale: Any) -> list[Outgo
     """The message in its chat wording when the catalogue has one (`duplicate_text`), else
     in the service's own; a chat wording that does not fit the parameters falls back."""
     try:
-        chat = chat_variant(key, params, locale)
+        chat = chat_variant(key, params)
         if chat is not None:
             return _pieces(chat[0], chat[1], locale)
     except CatalogueError as exc:

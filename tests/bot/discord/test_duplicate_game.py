@@ -1,0 +1,357 @@
+"""A whole duplicate game told through chat (issue 24 items 2, 3, 8): three players, two rounds,
+through discord.py's real dispatch (testkit), the production wiring (`runner.build_bot`), a real
+SQLite store, the services of `bot.services.duplicate`, and one movable time: the services'
+ManualClock and the wall clock Discord's snowflakes come from (time-machine) move together, so
+`/tah` is stamped with the interaction's time against deadlines the scheduler's timers keep.
+
+The game is small on purpose: a ten-tile bag and a fifty-word list, so round 1's rack is seven
+of the ten tiles and round 2 empties the bag; the seed (fixed here, secret in a real game) makes
+the racks the same on every run. What each player plays is derived from the rules
+(`rules.duplicate.top_moves` on the stored board and rack), not typed in as an answer.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+import time_machine
+from PIL import Image
+
+from bot.clock import ManualClock
+from bot.config import LexiconConfig
+from bot.discord.notifier import DiscordNotifier
+from bot.discord.render import render_message
+from bot.discord.runner import build_bot
+from bot.discord.testkit import (
+    CONTROL_CHANNEL_ID,
+    DiscordHarness,
+    DiscordWouldReject,
+    Exchange,
+    FakeUser,
+    RecordedMessage,
+)
+from bot.publish.board_image import WIDTH
+from bot.scheduler import Scheduler
+from bot.services.app import App, Tx
+from bot.services.duplicate.game import start_game, top_tiles
+from bot.services.duplicate.results import finalize_game
+from bot.services.duplicate.setup import DuplicateSettings, create_event
+from bot.services.outbox import as_message
+from bot.store import Change, Store, add_entry, create_player, create_tournament
+from bot.store.duplicate import DupRound, current_scores, get_game, get_round
+from bot.store.outbox import list_outbox
+from rules.duplicate import duplicate_profile, replay
+from rules.duplicate.board import parse_board
+from rules.duplicate.tiles import BLANK, TILES_DIR, TileSet
+from rules.duplicate.top import top_moves
+from rules.lexicon.graph import TrieGraph
+
+SLUG = "dup-online-1"
+START = datetime(2026, 12, 5, 17, 0, tzinfo=UTC)  # 18:00 in Bratislava
+SEED = f"{1:032x}"  # chosen so the ten-tile game lasts two rounds (see the module)
+ADMIN_CHANNEL_ID = 1_100_000_000_000_000_250
+MOVE_S, WARNING_S, PAUSE_S = 180, 30, 30
+#: the bag: ten tiles of the SSS set's letters (values as in sss-100), no blank
+BAG = {"s": 1, "l": 2, "o": 3, "v": 1, "k": 1, "a": 1, "e": 1}
+WORDS = ("les", "lesk", "sever", "oko", "kolo", "sok", "kos", "osa", "ovsa", "sova", "sklo",
+         "kosa", "lev", "vek", "ves", "seno", "nos", "sen", "ten", "tento", "oves", "okno",
+         "rok", "rak", "sad", "ako", "tak", "kto", "to", "on", "ona", "ono", "sa", "ale", "len",
+         "lano", "ostal", "rosa", "kolesa", "slovo", "voda", "dom", "mak", "mok", "tvar", "vos",
+         "vosk", "kov", "kole", "sako", "taka", "tok", "kat")
+
+
+def ten_tiles(path: Path) -> Path:
+    """The SSS 100-tile set with other counts (`BAG`): the same letters, values and rules."""
+    text = (TILES_DIR / "sss-100.toml").read_text(encoding="utf-8")
+    text = re.sub(r'^"(.)" = \{ count = \d+,',
+                  lambda m: f'"{m.group(1)}" = {{ count = {BAG.get(m.group(1), 0)},', text,
+                  flags=re.M)
+    # named by its path: the board image's parameters carry the tile set's name, and only a
+    # bundled set is found by a bare name
+    text = text.replace('name = "sss-100"', f'name = "{path}"')
+    text = text.replace("tiles = 100", f"tiles = {sum(BAG.values())}")
+    text = re.sub(r"(\[blank\]\ncount = )\d+", r"\g<1>0", text)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@dataclass
+class Game:
+    h: DiscordHarness
+    app: App
+    clock: ManualClock
+    traveller: time_machine.Coordinates
+    scheduler: Scheduler
+    players: dict[str, FakeUser]
+    tiles: TileSet
+
+    def shift(self, seconds: float) -> None:
+        """Move both clocks (no timer fires: the bot is busy)."""
+        self.clock.advance(timedelta(seconds=seconds))
+        self.traveller.shift(timedelta(seconds=seconds))
+
+    async def advance(self, seconds: float) -> int:
+        """Move both clocks and fire the timers that fell due."""
+        self.shift(seconds)
+        fired = await self.scheduler.run_due()
+        await self.h.settle()
+        return fired
+
+    async def to_deadline(self, round_no: int, before: float = 0) -> int:
+        rnd = await self.round(round_no)
+        return await self.advance((rnd.deadline - self.clock.now()).total_seconds() - before)
+
+    async def round(self, number: int) -> DupRound:
+        def read(db: object) -> DupRound:
+            game = get_game(db, self.tournament_id(db), 1)  # type: ignore[arg-type]
+            found = get_round(db, game.id, number)  # type: ignore[union-attr, arg-type]
+            assert found is not None
+            return found
+        return await self.app.store.read(read)
+
+    @staticmethod
+    def tournament_id(db: object) -> int:
+        from bot.store.tournaments import get_tournament_by_slug
+        return get_tournament_by_slug(db, SLUG).id  # type: ignore[arg-type]
+
+    async def top_of(self, round_no: int) -> tuple[str, str, int]:
+        """The round's best move by the rules, on the stored board and rack: (coord, word,
+        score) as a player would write it."""
+        rnd = await self.round(round_no)
+        board = parse_board(rnd.board_before, frozenset(self.tiles.letters),
+                            self.tiles.blank_letters)
+        best = top_moves(board, rnd.rack, TrieGraph(WORDS), self.tiles).tops[0]
+        return best.coord, best.word, best.score
+
+    def channel(self, since: int = 0) -> list[RecordedMessage]:
+        return self.h.channel_messages[since:]
+
+    def channel_text(self, since: int = 0) -> str:
+        return "\n".join(m.text for m in self.channel(since))
+
+
+def answer(ex: Exchange) -> str:
+    return "\n".join([ex.content, *(m.text for m in ex.followups)])
+
+
+@pytest.fixture
+async def game(tmp_path: Path) -> AsyncIterator[Game]:
+    words = tmp_path / "lexicons" / "slova.txt"
+    words.parent.mkdir()
+    words.write_text("\n".join(sorted(set(WORDS))) + "\n", encoding="utf-8")
+    tiles = ten_tiles(tmp_path / "test-10.toml")
+    store = await Store.open(tmp_path / "stredisko.db")
+    clock = ManualClock(START)
+    holder: list[App] = []
+    lexicon = LexiconConfig(dir=str(words.parent), default=str(words))
+    bot = build_bot(holder, SLUG, lexicon=lexicon)
+    app = App(store, clock, DiscordNotifier(bot, store, admin_channel_id=ADMIN_CHANNEL_ID))
+    holder.append(app)
+    try:
+        with time_machine.travel(START, tick=False) as traveller:
+            async with DiscordHarness(bot) as h:
+                users = {name: h.member(full) for name, full in (
+                    ("ana", "Ana Ábelová"), ("boris", "Boris Ďurica"), ("cyril", "Cyril Čierny"))}
+
+                def body(tx: Tx) -> None:
+                    by = Change.admin(h.head_admin.id, tx.now, "test setup")
+                    t = create_tournament(
+                        tx.db, slug=SLUG, name="Duplikát online", season="2026/2027",
+                        round_starts=[START], waiting_minutes=0, game_limit_minutes=60, by=by,
+                        admin_ids=[h.head_admin.id], settings={"format": "duplicate"})
+                    for n, user in enumerate(users.values(), start=1):
+                        p = create_player(tx.db, name=user.name, herna_nick=f"dup-{n}", by=by,
+                                          discord_id=user.id, discord_name=user.name)
+                        add_entry(tx.db, t.id, p.id, by, paid=True)
+                    create_event(tx, t.id, DuplicateSettings(
+                        profile="cas-duplicate", lexicon=str(words), tiles=str(tiles),
+                        move_seconds=MOVE_S, warning_seconds=WARNING_S, pause_seconds=PAUSE_S,
+                        part_rounds=(1,), mode="online"), words.parent)
+
+                await app.run(body)
+                yield Game(h, app, clock, traveller, Scheduler(app), users, TileSet.load(tiles))
+    finally:
+        await store.close()
+
+
+def png_of(message: RecordedMessage, name: str) -> Image.Image:
+    assert message.attachments == [name]
+    image = Image.open(io.BytesIO(message.files[name]))
+    assert image.format == "PNG" and image.width == WIDTH
+    return image
+
+
+async def test_a_whole_duplicate_game_in_chat(game: Game,
+                                              caplog: pytest.LogCaptureFixture) -> None:
+    h, ana, boris, cyril = game.h, game.players["ana"], game.players["boris"], \
+        game.players["cyril"]
+
+    # -- the game starts (the arbiter's `stredisko duplicate start`): the seed's commitment,
+    #    then round 1 with the board image, the rack with values and Discord's timestamp
+    started = await game.app.run(start_game, SLUG, seed=SEED)
+    commitment = started.commitment  # type: ignore[union-attr]
+    first = game.channel()
+    assert len(first) == 2
+    assert commitment in first[0].content and "(003 r. 11" in first[0].content
+    rnd1 = await game.round(1)
+    deadline = int(rnd1.deadline.timestamp())
+    assert "**1. partia, 1. kolo**" in first[1].content
+    assert f"<t:{deadline}:T>" in first[1].content and f"<t:{deadline}:R>" in first[1].content
+    values = " ".join(f"{ch}{game.tiles.values[ch.lower()]}" for ch in rnd1.rack)
+    assert f"**{values}**" in first[1].content and "`/tah`" in first[1].content
+    png_of(first[1], "doska-kolo-1.png")
+
+    # -- round 1: Ana plays the top by the slash options, Boris by the form, then corrects it
+    coord, word, score = await game.top_of(1)
+    ex = await h.slash("tah", user=ana, options={"suradnica": coord, "hlavne_slovo": word,
+                                                 "body": score})
+    assert ex.ephemeral and f"{coord} {word}, {score} bodov" in ex.content
+    assert "Či platí, sa dozvieš po uzávierke" in ex.content
+    assert "neplat" not in ex.content.lower() and "platný" not in ex.content.lower()
+
+    opened = await h.slash("tah", user=boris)
+    assert opened.modal is not None and opened.modal["custom_id"] == "stredisko:tah"
+    ex = await h.submit_modal("stredisko:tah", {"suradnica": "8H", "slovo": "KOLO",
+                                                "body": "5"}, boris)
+    assert ex.ephemeral and "8H KOLO, 5 bodov" in ex.content and "Nahrádza" not in ex.content
+    ex = await h.slash("tah", user=boris, options={"suradnica": coord, "hlavne_slovo": word,
+                                                   "body": score + 3})
+    assert ex.ephemeral and "Nahrádza tvoj predošlý lístok" in ex.content
+    assert "(003 r. 41, 42)" in ex.content
+
+    # refusals are one Slovak line, privately; nothing is stored for them
+    ex = await h.slash("tah", user=cyril, options={"suradnica": "8H"})
+    assert ex.ephemeral and "súradnicu aj slovo" in ex.content
+    stranger = h.member("Dušan Cudzí")
+    ex = await h.slash("tah", user=stranger, options={"suradnica": "8H", "hlavne_slovo": "OKO",
+                                                      "body": 4})
+    assert ex.ephemeral and "nie je prihlásený" in ex.content
+    ex = await h.slash("tah", user=cyril, options={"suradnica": "8Z", "hlavne_slovo": "OKO",
+                                                   "body": 4})
+    assert ex.ephemeral and "Lístok nemožno prečítať" in ex.content
+    with pytest.raises(DiscordWouldReject):  # Discord's client refuses a score of 10000
+        await h.slash("tah", user=cyril, options={"suradnica": "8H", "hlavne_slovo": "OKO",
+                                                  "body": 10_000})
+
+    # /slovo is closed to a player while his duplicate round is open (003 r. 30)
+    ex = await h.slash("slovo", user=cyril, options={"tvar": "kolo"})
+    assert ex.ephemeral and "003 r. 30" in ex.content and "1. kolo 1. partie" in ex.content
+
+    # -- 30 seconds before the deadline: the warning
+    seen = len(game.channel())
+    assert await game.to_deadline(1, before=WARNING_S) == 1
+    [warning] = game.channel(seen)
+    assert "zostáva 30 s" in warning.content and "(003 r. 18; 004 §5C)" in warning.content
+
+    # Cyril hands in 2 seconds after the deadline, while the bot has not closed the round yet:
+    # Discord's time of receipt decides — late (003 r. 19), and he is told so, privately
+    game.shift(WARNING_S + 2)
+    ex = await h.slash("tah", user=cyril, options={"suradnica": coord, "hlavne_slovo": word,
+                                                   "body": score})
+    assert ex.ephemeral and "po uzávierke kola: za kolo dostaneš 0 bodov (003 r. 19)" in ex.content
+    assert await game.advance(0) == 1  # the deadline's timer: the round closes
+
+    # -- the close of round 1 (the last of part 1): the top withheld (003 r. 22), the summary,
+    #    each player's evaluation by DM, the standings after the part (003 r. 24)
+    closed = game.channel_text(seen + 1)
+    assert "1. kolo uzavreté" in closed and "(003 r. 22)" in closed
+    assert f"{word}" not in closed.split("Priebežné")[0]  # the top is not shown yet
+    assert "najlepší ťah našli hráči: 1 z 3" in closed  # Boris declared 3 too many: 0
+    assert "Priebežné poradie po 1. časti" in closed and "Ana Ábelová" in closed
+    [ana_dm] = [m.text for m in h.dms(ana)]
+    assert f"{coord} {word}" in ana_dm and f"**{score} bod" in ana_dm
+    [boris_dm] = [m.text for m in h.dms(boris)]
+    assert "**0 bodov**" in boris_dm and "(003 r. 45)" in boris_dm
+    [cyril_dm] = [m.text for m in h.dms(cyril)]
+    assert "po limite" in cyril_dm and "(003 r. 19)" in cyril_dm
+
+    # -- after the pause, part 2 starts: round 1's top now, with its board; round 2 opens
+    seen = len(game.channel())
+    await game.advance(PAUSE_S)
+    delayed, others_or_open, *rest = game.channel(seen)
+    assert f"1. kolo: {coord} {word}, {score} bod" in delayed.content
+    board1 = png_of(delayed, "doska-kolo-1.png")
+    opening = [m for m in [others_or_open, *rest] if "2. kolo**" in m.content]
+    assert len(opening) == 1
+    board2 = png_of(opening[0], "doska-kolo-2.png")
+    assert board1.tobytes() != board2.tobytes()  # the rack row and the new board
+
+    # -- round 2: Ana plays the top; Boris a word not in the list; Cyril nothing
+    coord2, word2, score2 = await game.top_of(2)
+    ex = await h.slash("tah", user=ana, options={"suradnica": coord2, "hlavne_slovo": word2,
+                                                 "body": score2})
+    assert f"{coord2} {word2}, {score2} bod" in ex.content
+    ex = await h.slash("tah", user=boris, options={"suradnica": coord2, "hlavne_slovo": word2[::-1],
+                                                   "body": 1})
+    assert ex.ephemeral and "Či platí" in ex.content  # never said invalid before the close
+    seen = len(game.channel())
+    await game.to_deadline(2)
+
+    # -- the close of round 2 empties the bag: the top with its board, then the game's end,
+    #    the preliminary results, the approved and rejected words, the protest window
+    ended = game.channel(seen)
+    top2 = next(m for m in ended if "2. kolo — najlepší ťah" in m.content)
+    assert f"{coord2} {word2}, {score2} bod" in top2.content
+    png_of(top2, "doska-kolo-2.png")
+    text = game.channel_text(seen)
+    assert "Predbežné výsledky 1. partie" in text and "(003 r. 25)" in text
+    assert "Schválené a neschválené slová" in text and "(003 r. 26)" in text
+    assert "Námietky k 1. partii možno podať teraz" in text
+    assert "Ana Ábelová" in text.split("Predbežné výsledky")[1]
+    moves = [m.text for m in h.dms(boris) if "Tvoje ťahy v 1. partii" in m.text]
+    assert len(moves) == 1 and "1. kolo" in moves[0] and "2. kolo" in moves[0]
+
+    # -- Boris protests that his word was wrongly rejected (003 r. 27); the head referee
+    #    rejects it (r. 29); a player cannot decide
+    ex = await h.slash("namietka", user=boris, options={
+        "dovod": "Slovo je v slovníku", "kolo": 2, "sporne_slovo": word2[::-1],
+        "namietane": "wrongly-rejected"})
+    assert ex.ephemeral and "Námietka č. 1 podaná" in ex.content
+    [filed] = h.messages_in(ADMIN_CHANNEL_ID)
+    assert "Námietka č. 1" in filed.text and "/duplikat rozhodnutie cislo:1" in filed.text
+    ex = await h.slash("namietka", user=cyril, options={"dovod": "Nesúhlasím s výsledkom"})
+    assert ex.ephemeral and "kolo, sporné slovo" in ex.content
+    ex = await h.slash("duplikat", user=cyril, subcommand="rozhodnutie", options={
+        "cislo": 1, "uznat": True, "odovodnenie": "chcem body"}, check=False)
+    assert "hlavn" in answer(ex).lower()
+    ex = await h.slash("duplikat", user=h.head_admin, subcommand="rozhodnutie", options={
+        "cislo": 1, "uznat": False, "odovodnenie": "Slovo v zozname spolku nie je"})
+    assert "Námietka č. 1 rozhodnutá: zamietnuté" in answer(ex)
+    assert any("zamietnuté" in m.text and "č. 1" in m.text for m in h.dms(boris))
+
+    # -- final results and the seed: anyone can replay the racks from it
+    seen = len(game.channel())
+    await game.app.run(finalize_game, SLUG)
+    final = game.channel_text(seen)
+    assert "Konečné výsledky 1. partie" in final
+    assert f"`{SEED}`" in final and f"`{commitment}`" in final
+    rnd1, rnd2 = await game.round(1), await game.round(2)  # closed: their tops are known
+    played = [BLANK if tile[3] else str(tile[2]).upper() for tile in top_tiles(rnd1)]
+    draws = replay(SEED, game.tiles.bag, game.tiles.rack_vowels,
+                   duplicate_profile("cas-duplicate"), [played])
+    assert ["".join(sorted(d.rack)) for d in draws] == [rnd1.rack, rnd2.rack]
+
+    # -- nothing was posted twice: one opening per round, one top per round
+    everything = [m.content for m in game.channel()]
+    assert sum("**1. partia, 1. kolo**" in c for c in everything) == 1
+    assert sum("**1. partia, 2. kolo**" in c for c in everything) == 1
+    assert all(m.channel_id == CONTROL_CHANNEL_ID for m in game.channel())
+    scores = await game.app.store.read(lambda db: current_scores(db, rnd1.id))
+    assert sorted(s.points for s in scores) == sorted([score, 0, 0])
+
+    # every message the game queued has its chat wording in both languages (no fallback to
+    # the service's text for want of a parameter), and every one was delivered
+    rows = await game.app.store.read(list_outbox)
+    assert rows and all(row.status.value == "sent" for row in rows)
+    with caplog.at_level(logging.WARNING, "stredisko.discord.render"):
+        for row in rows:
+            for locale in ("sk", "en-US"):
+                assert render_message(as_message(row), locale)[0].content
+    assert "not used" not in caplog.text and "not drawn" not in caplog.text
