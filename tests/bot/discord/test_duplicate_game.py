@@ -45,7 +45,7 @@ from bot.services.duplicate.results import finalize_game
 from bot.services.duplicate.setup import DuplicateSettings, create_event
 from bot.services.outbox import as_message
 from bot.store import Change, Store, add_entry, create_player, create_tournament
-from bot.store.duplicate import DupRound, current_scores, get_game, get_round
+from bot.store.duplicate import DupRound, current_scores, get_game, get_round, list_slips
 from bot.store.outbox import list_outbox
 from rules.duplicate import duplicate_profile, replay
 from rules.duplicate.board import parse_board
@@ -355,3 +355,27 @@ async def test_a_whole_duplicate_game_in_chat(game: Game,
             for locale in ("sk", "en-US"):
                 assert render_message(as_message(row), locale)[0].content
     assert "not used" not in caplog.text and "not drawn" not in caplog.text
+
+
+async def test_a_slip_is_judged_by_when_discord_received_it_not_by_the_bots_clock(
+        game: Game) -> None:
+    """003 r. 19 at the deadline: a slip Discord received before it counts, however late the
+    bot gets to it; one received after it is late, whatever the bot's clock says."""
+    h, ana, boris = game.h, game.players["ana"], game.players["boris"]
+    await game.app.run(start_game, SLUG, seed=SEED)
+    rnd = await game.round(1)
+    # the bot is behind: its clock is past the deadline, Discord's is not
+    game.clock.advance(rnd.deadline - START + timedelta(seconds=5))
+    sent_at = datetime.now(UTC)  # Discord's (the harness dates the interaction now)
+    ex = await h.slash("tah", user=ana, options={"suradnica": "H4", "hlavne_slovo": "SLOVO",
+                                                 "body": 14})
+    assert ex.ephemeral and "H4 SLOVO, 14 bodov" in ex.content and "prišiel po" not in ex.content
+    # Discord's clock passes the deadline while the bot's stays where it was
+    game.traveller.shift(rnd.deadline - sent_at + timedelta(seconds=1))
+    ex = await h.slash("tah", user=boris, options={"suradnica": "H4", "hlavne_slovo": "SLOVO",
+                                                   "body": 14})
+    assert ex.ephemeral and "prišiel po uzávierke kola" in ex.content
+    slips = await game.app.store.read(lambda db: list_slips(db, rnd.id))
+    assert [s.received_at for s in slips] == [sent_at, rnd.deadline + timedelta(seconds=1)]
+    assert all(s.recorded_at == game.clock.now() for s in slips)  # the bot's own time
+    assert [s.source for s in slips] == ["discord", "discord"]
