@@ -42,7 +42,7 @@ from bot.scheduler import Scheduler
 from bot.services.app import App, Tx
 from bot.services.duplicate.game import start_game, top_tiles
 from bot.services.duplicate.results import finalize_game
-from bot.services.duplicate.setup import DuplicateSettings, create_event
+from bot.services.duplicate.setup import DuplicateSettings, create_event, load_lexicon
 from bot.services.outbox import as_message
 from bot.store import Change, Store, add_entry, create_player, create_tournament
 from bot.store.duplicate import DupRound, current_scores, get_game, get_round, list_slips
@@ -173,8 +173,9 @@ async def game(tmp_path: Path) -> AsyncIterator[Game]:
                     create_event(tx, t.id, DuplicateSettings(
                         profile="cas-duplicate", lexicon=str(words), tiles=str(tiles),
                         move_seconds=MOVE_S, warning_seconds=WARNING_S, pause_seconds=PAUSE_S,
-                        part_rounds=(1,), mode="online"), words.parent)
+                        part_rounds=(1,), mode="online"), loaded)
 
+                loaded = load_lexicon(str(words), words.parent)
                 await app.run(body)
                 yield Game(h, app, clock, traveller, Scheduler(app), users, TileSet.load(tiles))
     finally:
