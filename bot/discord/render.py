@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import discord
@@ -35,6 +36,9 @@ EMBEDS_PER_MESSAGE = 10
 EMBEDS_TOTAL_LIMIT = 6000  # all titles, descriptions, fields and footers of one message
 #: a message parameter holding a board picture's data (issue 24: the duplicate board image)
 IMAGE_PARAM = "image"
+#: message key -> the buttons that go under it, made from its parameters and the reader's
+#: locale (a cog registers its own: e.g. the head referee's decision on a filed protest)
+MESSAGE_VIEWS: dict[str, Callable[[Mapping[str, Any], Any], discord.ui.View]] = {}
 
 OK_COLOUR = discord.Colour.from_rgb(46, 125, 50)
 REFUSED_COLOUR = discord.Colour.from_rgb(198, 40, 40)
@@ -49,14 +53,18 @@ class Outgoing:
     content: str | None = None
     embeds: tuple[discord.Embed, ...] = field(default=())
     files: tuple[tuple[str, bytes], ...] = field(default=())
+    view: Callable[[], discord.ui.View] | None = field(default=None, compare=False)
 
     def kwargs(self) -> dict[str, Any]:
         """Keyword arguments for `send`/`followup.send`/`edit_message`; each call gets fresh
-        `discord.File`s (a File is read once), so a retried send attaches the same bytes."""
+        `discord.File`s (a File is read once), so a retried send attaches the same bytes, and
+        a fresh view (its buttons persistent: `DynamicItem`s)."""
         kwargs: dict[str, Any] = {"content": self.content, "embeds": list(self.embeds)}
         if self.files:
             kwargs["files"] = [discord.File(io.BytesIO(data), filename=name)
                                for name, data in self.files]
+        if self.view is not None:
+            kwargs["view"] = self.view()
         return kwargs
 
 
@@ -277,12 +285,18 @@ def render_message(message: Message, locale: Any = "sk", *, attach: bool = True)
     out (reading a channel back compares text only)."""
     params = {k: v for k, v in message.params.items() if k != IMAGE_PARAM}
     pieces = _chat_pieces(message.key, params, locale)
+    buttons = MESSAGE_VIEWS.get(message.key)
+    if buttons is not None:
+        last = pieces[-1]
+        pieces[-1] = Outgoing(last.content, last.embeds, last.files,
+                              partial(buttons, message.params, locale))
     image = message.params.get(IMAGE_PARAM)
     if attach and isinstance(image, Mapping):
         picture = board_picture(image, message.params.get("round"))
         if picture is not None:
             first = pieces[0]
-            pieces[0] = Outgoing(first.content, first.embeds, (*first.files, picture))
+            pieces[0] = Outgoing(first.content, first.embeds, (*first.files, picture),
+                                 first.view)
     return pieces
 
 

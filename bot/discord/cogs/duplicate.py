@@ -10,13 +10,15 @@ earlier one (the profile's 003 r. 41/42) or came late — never whether the move
 
 The round's public messages (the rack and board image, the warning, the top, the summary,
 evaluations by DM, standings, results, the seed) are the services' outbox messages, rendered by
-`bot.discord.render` with the chat wording of `bot.discord.duplicate_text`.
+`bot.discord.render` with the chat wording of `bot.discord.duplicate_text`; a filed protest
+reaches the head referee with two buttons (uphold / reject, then the reasons), the same
+decision as `/duplikat rozhodnutie`.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -29,13 +31,15 @@ from bot.discord.client import (
     StrediskoBot,
     StrediskoModal,
     mark_saved,
+    report_error,
     require_head_admin,
 )
 from bot.discord.cogs.player import send
-from bot.discord.i18n import app_str, t
+from bot.discord.i18n import SLOVAK, app_str, t
 from bot.discord.markdown import literal
+from bot.discord.persistent import RebuiltFromCustomId
 from bot.discord.ratelimit import RateLimiter, whole_seconds
-from bot.discord.render import render_reply, text_messages
+from bot.discord.render import MESSAGE_VIEWS, render_reply, text_messages
 from bot.services import bounds, lookup
 from bot.services.app import App, Tx
 from bot.services.duplicate.context import event_of
@@ -90,6 +94,64 @@ class SlipModal(StrediskoModal):
                          self.score.value.strip() or None)
 
 
+class DecisionButton(
+    RebuiltFromCustomId,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"stredisko:dup-namietka:(?P<protest>[0-9]+):(?P<how>ano|nie)",
+):
+    """Under a filed protest in the head referee's channel: uphold it or reject it (003 r. 29);
+    the click asks for the reasons first. Works after a restart (rebuilt from its custom_id)."""
+
+    def __init__(self, protest: int, how: str, label: str | None = None) -> None:
+        super().__init__(discord.ui.Button(
+            label=label or t(f"chat.duplicate.button_{how}", SLOVAK),
+            style=discord.ButtonStyle.success if how == "ano" else discord.ButtonStyle.danger,
+            custom_id=f"stredisko:dup-namietka:{protest}:{how}"))
+        self.protest = protest
+        self.how = how
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        try:
+            require_head_admin(interaction)
+            await interaction.response.send_modal(
+                DecisionModal(self.protest, self.how == "ano", interaction.locale))
+        except Exception as error:  # dynamic items have no on_error: answer like commands
+            await report_error(interaction, error)
+
+
+class DecisionModal(StrediskoModal):
+    """The reasons of the head referee's decision (required)."""
+
+    def __init__(self, protest: int, upheld: bool, locale: Any) -> None:
+        super().__init__(title=t("chat.duplicate.decision_title", locale, id=protest)[:45],
+                         custom_id=f"stredisko:dup-rozhodnutie:{protest}:{int(upheld)}")
+        self.protest = protest
+        self.upheld = upheld
+        self.reason = discord.ui.TextInput(
+            label=t("chat.duplicate.decision_reason", locale)[:45], custom_id="odovodnenie",
+            style=discord.TextStyle.paragraph, min_length=3, max_length=bounds.REASON_MAX)
+        self.add_item(self.reason)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        return require_head_admin(interaction)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        await duplicate_cog(interaction).decide(interaction, self.protest, self.upheld,
+                                                self.reason.value)
+
+
+def protest_buttons(params: Mapping[str, Any], locale: Any) -> discord.ui.View:
+    """The two decisions under a filed protest (the message `duplicate.online.protest_filed`)."""
+    view = discord.ui.View(timeout=None)
+    for how in ("ano", "nie"):
+        view.add_item(DecisionButton(int(params["id"]), how,
+                                     t(f"chat.duplicate.button_{how}", locale)))
+    return view
+
+
+MESSAGE_VIEWS["duplicate.online.protest_filed"] = protest_buttons
+
+
 def duplicate_cog(interaction: discord.Interaction) -> DuplicateCog:
     cog = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
     if not isinstance(cog, DuplicateCog):
@@ -128,6 +190,12 @@ class DuplicateCog(commands.Cog, name=COG_NAME):
         self.slug = slug
         self.limiter = limiter or RateLimiter()
         self._duplicate: bool | None = None  # whether the tournament is a duplicate event
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(DecisionButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(DecisionButton)
 
     def limit(self, interaction: discord.Interaction) -> None:
         if not self.slug:
@@ -215,16 +283,21 @@ class DuplicateCog(commands.Cog, name=COG_NAME):
                           cislo: app_commands.Range[int, 1, 1_000_000], uznat: bool,
                           odovodnenie: app_commands.Range[str, 3, bounds.REASON_MAX]) -> None:
         require_head_admin(interaction)  # the role first; the admin policy in the service tx
+        await self.decide(interaction, cislo, uznat, odovodnenie)
+
+    async def decide(self, interaction: discord.Interaction, protest: int, upheld: bool,
+                     reason: str) -> None:
+        """The head referee's decision on a protest, by command or by the buttons under it."""
         if not self.slug:
             raise Refusal("discord.no_tournament")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await self.app.run(_decide, self.slug, cislo, uznat, odovodnenie,
+        result = await self.app.run(_decide, self.slug, protest, upheld, reason,
                                     interaction.user.id)
         if isinstance(result, Reply):
             await send(interaction, render_reply(result, interaction.locale))
             return
-        verdict = t(f"chat.duplicate.{'upheld' if uznat else 'rejected'}", interaction.locale)
-        answer = done("chat.duplicate.decided", id=cislo, verdict=verdict,
+        verdict = t(f"chat.duplicate.{'upheld' if upheld else 'rejected'}", interaction.locale)
+        answer = done("chat.duplicate.decided", id=protest, verdict=verdict,
                       changed=result.changed, rule="003 r. 29; 004 §5D")
         mark_saved(interaction, answer)
         await send(interaction, render_reply(answer, interaction.locale))

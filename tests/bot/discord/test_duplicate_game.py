@@ -309,23 +309,46 @@ async def test_a_whole_duplicate_game_in_chat(game: Game,
     moves = [m.text for m in h.dms(boris) if "Tvoje ťahy v 1. partii" in m.text]
     assert len(moves) == 1 and "1. kolo" in moves[0] and "2. kolo" in moves[0]
 
-    # -- Boris protests that his word was wrongly rejected (003 r. 27); the head referee
-    #    rejects it (r. 29); a player cannot decide
+    # -- protests (003 r. 27): Boris says his word was wrongly rejected; Cyril says round 1's
+    #    top was wrongly accepted. The head referee (r. 29) rejects the first by its buttons
+    #    and upholds the second by command: the scores change, the board never does (004 §5D)
     ex = await h.slash("namietka", user=boris, options={
         "dovod": "Slovo je v slovníku", "kolo": 2, "sporne_slovo": word2[::-1],
         "namietane": "wrongly-rejected"})
     assert ex.ephemeral and "Námietka č. 1 podaná" in ex.content
-    [filed] = h.messages_in(ADMIN_CHANNEL_ID)
-    assert "Námietka č. 1" in filed.text and "/duplikat rozhodnutie cislo:1" in filed.text
     ex = await h.slash("namietka", user=cyril, options={"dovod": "Nesúhlasím s výsledkom"})
     assert ex.ephemeral and "kolo, sporné slovo" in ex.content
-    ex = await h.slash("duplikat", user=cyril, subcommand="rozhodnutie", options={
-        "cislo": 1, "uznat": True, "odovodnenie": "chcem body"}, check=False)
-    assert "hlavn" in answer(ex).lower()
-    ex = await h.slash("duplikat", user=h.head_admin, subcommand="rozhodnutie", options={
-        "cislo": 1, "uznat": False, "odovodnenie": "Slovo v zozname spolku nie je"})
+    ex = await h.slash("namietka", user=cyril, options={
+        "dovod": "Toto slovo v zozname nie je", "kolo": 1, "sporne_slovo": word,
+        "namietane": "wrongly-accepted"})
+    assert ex.ephemeral and "Námietka č. 2 podaná" in ex.content
+    filed = h.messages_in(ADMIN_CHANNEL_ID)
+    assert [("Námietka č. 1" in m.text, "Námietka č. 2" in m.text) for m in filed] == [
+        (True, False), (False, True)]
+    assert "/duplikat rozhodnutie cislo:1" in filed[0].text
+    assert [b["label"] for b in filed[0].buttons] == ["Vyhovieť", "Zamietnuť"]
+
+    ex = await h.click(filed[0], cyril, custom_id="stredisko:dup-namietka:1:nie")
+    assert ex.modal is None and "hlavn" in answer(ex).lower()  # the role first: no form
+    ex = await h.click(filed[0], h.head_admin, custom_id="stredisko:dup-namietka:1:nie")
+    assert ex.modal is not None
+    ex = await h.submit_modal("stredisko:dup-rozhodnutie:1:0",
+                              {"odovodnenie": "Slovo v zozname spolku nie je"}, h.head_admin)
     assert "Námietka č. 1 rozhodnutá: zamietnuté" in answer(ex)
     assert any("zamietnuté" in m.text and "č. 1" in m.text for m in h.dms(boris))
+    ex = await h.click(filed[0], h.head_admin, custom_id="stredisko:dup-namietka:1:ano")
+    ex = await h.submit_modal("stredisko:dup-rozhodnutie:1:1", {"odovodnenie": "omyl"},
+                              h.head_admin)
+    assert "už rozhodnutá" in answer(ex)  # final (r. 29): decided once
+
+    ex = await h.slash("duplikat", user=cyril, subcommand="rozhodnutie", options={
+        "cislo": 2, "uznat": True, "odovodnenie": "chcem body"}, check=False)
+    assert "hlavn" in answer(ex).lower()
+    ex = await h.slash("duplikat", user=h.head_admin, subcommand="rozhodnutie", options={
+        "cislo": 2, "uznat": True, "odovodnenie": "Tvar chýba v PSP"})
+    # Ana's 14 points go; Boris's 0 stays 0 but for another reason (the word, not his score)
+    assert "Námietka č. 2 rozhodnutá: vyhovené. Zmenené skóre hráčov v kole: 2" in answer(ex)
+    assert any("Oprava po partii" in m.text and f"{score}" in m.text for m in h.dms(ana))
 
     # -- final results and the seed: anyone can replay the racks from it
     seen = len(game.channel())
@@ -345,7 +368,8 @@ async def test_a_whole_duplicate_game_in_chat(game: Game,
     assert sum("**1. partia, 2. kolo**" in c for c in everything) == 1
     assert all(m.channel_id == CONTROL_CHANNEL_ID for m in game.channel())
     scores = await game.app.store.read(lambda db: current_scores(db, rnd1.id))
-    assert sorted(s.points for s in scores) == sorted([score, 0, 0])
+    assert sorted(s.points for s in scores) == [0, 0, 0]  # the upheld protest
+    assert f"Ana Ábelová — {score2} z {score + score2}" in final
 
     # every message the game queued has its chat wording in both languages (no fallback to
     # the service's text for want of a parameter), and every one was delivered
