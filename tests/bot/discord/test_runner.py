@@ -332,7 +332,8 @@ def test_the_runner_wires_both_cogs_and_the_nightly_sync_only_with_a_herna_login
     factory = herna_factory(Config(herna=HernaConfig(user="sss", password="tajne")))
     assert factory is not None
     bot = build_bot([], "kt", factory)
-    assert len(bot._cog_factories) == 4  # player, head admin, season ladder (14), /slovo (22)
+    # player, head admin, season ladder (14), /slovo (22), duplicate (24)
+    assert len(bot._cog_factories) == 5
     store = _Store(tmp_path / "s.db")
     try:
         app = _App(store, SystemClock(), RecordingNotifier())
