@@ -247,7 +247,7 @@ async def test_a_whole_duplicate_game_in_chat(game: Game,
 
     # -- 30 seconds before the deadline: the warning
     seen = len(game.channel())
-    assert await game.to_deadline(1, before=WARNING_S) == 1
+    assert await game.to_deadline(1, before=WARNING_S) >= 1  # the warning (and the tops)
     [warning] = game.channel(seen)
     assert "zostáva 30 s" in warning.content and "(003 r. 18; 004 §5C)" in warning.content
 
@@ -257,7 +257,7 @@ async def test_a_whole_duplicate_game_in_chat(game: Game,
     ex = await h.slash("tah", user=cyril, options={"suradnica": coord, "hlavne_slovo": word,
                                                    "body": score})
     assert ex.ephemeral and "po uzávierke kola: za kolo dostaneš 0 bodov (003 r. 19)" in ex.content
-    assert await game.advance(0) == 1  # the deadline's timer: the round closes
+    assert await game.advance(0) >= 1  # the deadline's timer: the round closes
 
     # -- the close of round 1 (the last of part 1): the top withheld (003 r. 22), the summary,
     #    each player's evaluation by DM, the standings after the part (003 r. 24)
