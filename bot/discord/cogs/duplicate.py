@@ -17,9 +17,10 @@ decision as `/duplikat rozhodnutie`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Awaitable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -34,7 +35,7 @@ from bot.discord.client import (
     report_error,
     require_head_admin,
 )
-from bot.discord.cogs.player import send
+from bot.discord.cogs.player import DEFER_AFTER_S, send
 from bot.discord.i18n import SLOVAK, app_str, t
 from bot.discord.markdown import literal
 from bot.discord.persistent import RebuiltFromCustomId
@@ -49,6 +50,7 @@ from bot.services.replies import Reply, done
 from bot.store.duplicate import get_event
 from bot.store.tournaments import get_tournament_by_slug
 
+T = TypeVar("T")
 log = logging.getLogger("stredisko.discord.duplicate")
 
 COG_NAME = "DuplicateCog"
@@ -189,6 +191,7 @@ class DuplicateCog(commands.Cog, name=COG_NAME):
         self.app = app
         self.slug = slug
         self.limiter = limiter or RateLimiter()
+        self.defer_after = DEFER_AFTER_S
         self._duplicate: bool | None = None  # whether the tournament is a duplicate event
 
     async def cog_load(self) -> None:
@@ -215,6 +218,17 @@ class DuplicateCog(commands.Cog, name=COG_NAME):
             self._duplicate = await self.app.store.read(read)
         return bool(self._duplicate)
 
+    async def in_time(self, interaction: discord.Interaction, work: Awaitable[T]) -> T:
+        """The service's result; when it takes longer than `defer_after` (a busy machine at a
+        round's deadline, the move generator running), "thinking…" first, so Discord keeps
+        waiting: the slip's time is Discord's anyway, the answer may come later."""
+        task = asyncio.ensure_future(work)
+        try:
+            return await asyncio.wait_for(asyncio.shield(task), self.defer_after)
+        except TimeoutError:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            return await task
+
     # -- /tah ------------------------------------------------------------------------------
 
     @app_commands.command(name=app_str("app.tah.name"), description=app_str("app.tah.description"))
@@ -240,9 +254,9 @@ class DuplicateCog(commands.Cog, name=COG_NAME):
         """Hand the slip to the service; answer privately with how it was read."""
         received_at = interaction.created_at  # when Discord received it (snowflake time)
         text = f"{coord.strip()} {word.strip()}"
-        result = await self.app.run(submit_slip, self.slug, text, received_at=received_at,
-                                    discord_id=interaction.user.id, declared=declared,
-                                    source="discord")
+        result = await self.in_time(interaction, self.app.run(
+            submit_slip, self.slug, text, received_at=received_at,
+            discord_id=interaction.user.id, declared=declared, source="discord"))
         if isinstance(result, Reply):  # the service's refusal, one Slovak line
             await send(interaction, render_reply(result, interaction.locale))
             return

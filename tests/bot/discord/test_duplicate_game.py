@@ -404,3 +404,17 @@ async def test_a_slip_is_judged_by_when_discord_received_it_not_by_the_bots_cloc
     assert [s.received_at for s in slips] == [sent_at, rnd.deadline + timedelta(seconds=1)]
     assert all(s.recorded_at == game.clock.now() for s in slips)  # the bot's own time
     assert [s.source for s in slips] == ["discord", "discord"]
+
+
+async def test_a_slow_answer_is_deferred_and_still_arrives(game: Game) -> None:
+    """Discord waits 3 s for an answer: when the service is slow (here: any wait at all), the
+    player sees "thinking…" first and the slip's answer follows; the slip keeps its time."""
+    h, ana = game.h, game.players["ana"]
+    await game.app.run(start_game, SLUG, seed=SEED)
+    game.h.bot.get_cog("DuplicateCog").defer_after = 0  # type: ignore[union-attr]
+    ex = await h.slash("tah", user=ana, options={"suradnica": "H4", "hlavne_slovo": "SLOVO",
+                                                 "body": 14})
+    assert ex.deferred and "H4 SLOVO, 14 bodov" in answer(ex)
+    rnd = await game.round(1)
+    slips = await game.app.store.read(lambda db: list_slips(db, rnd.id))
+    assert [s.received_at for s in slips] == [START]
