@@ -214,7 +214,7 @@ def highlight_of(rnd: DupRound | None) -> list[list[int]]:
 
 def image(event: Event, board: str, rack: str, highlight: list[list[int]]) -> dict[str, Any]:
     """What the Discord side renders the board PNG from (bot/publish/board_image.py)."""
-    return {"board": board, "highlight": highlight, "tiles": event.tiles.name, "rack": rack}
+    return {"board": board, "highlight": highlight, "tiles": event.settings.tiles, "rack": rack}
 
 
 def rack_values(event: Event, rack: str) -> str:

@@ -73,9 +73,8 @@ def ten_tiles(path: Path) -> Path:
     text = re.sub(r'^"(.)" = \{ count = \d+,',
                   lambda m: f'"{m.group(1)}" = {{ count = {BAG.get(m.group(1), 0)},', text,
                   flags=re.M)
-    # named by its path: the board image's parameters carry the tile set's name, and only a
-    # bundled set is found by a bare name
-    text = text.replace('name = "sss-100"', f'name = "{path}"')
+    # its own name (not its path): the board image finds the set by what the propozície named
+    text = text.replace('name = "sss-100"', 'name = "sss-10-test"')
     text = text.replace("tiles = 100", f"tiles = {sum(BAG.values())}")
     text = re.sub(r"(\[blank\]\ncount = )\d+", r"\g<1>0", text)
     path.write_text(text, encoding="utf-8")
