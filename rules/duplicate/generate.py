@@ -315,7 +315,9 @@ class _Pass:
         # a tile right after this square: a letter the graph cannot continue with it is
         # skipped here rather than in a call that would fail at once
         then = row[col + 1] if col + 1 < SIZE else None
+        extend = self._extend
         if self.blanks:
+            blank_letters = self.blank_letters
             for letter, nxt in node_arcs.items():
                 if (crossed and letter not in allowed) or \
                         (then is not None and then not in arcs(nxt)):  # type: ignore[operator]
@@ -325,15 +327,17 @@ class _Pass:
                     rack[letter] = n - 1
                     points = values[letter] * lm
                     laid.append((col, letter, False))
-                    self._extend(r, anchor, nxt, col + 1, start, left, laid, main + points, factor,
-                                 cross + (cross_points + points) * wm if crossed else cross)
+                    extend(r, anchor, nxt, col + 1, start, left, laid, main + points, factor,
+                           cross + (cross_points + points) * wm if crossed else cross)
                     laid.pop()
                     rack[letter] = n
-                if letter in self.blank_letters:
+                if letter in blank_letters:
+                    if self.blanks == 1 and then is None and self._dead_end(nxt, col):
+                        continue  # the last blank, and nothing can follow it
                     self.blanks -= 1
                     laid.append((col, letter, True))
-                    self._extend(r, anchor, nxt, col + 1, start, left, laid, main, factor,
-                                 cross + cross_points * wm if crossed else cross)
+                    extend(r, anchor, nxt, col + 1, start, left, laid, main, factor,
+                           cross + cross_points * wm if crossed else cross)
                     laid.pop()
                     self.blanks += 1
             return
@@ -345,12 +349,25 @@ class _Pass:
                     (then is not None and then not in arcs(nxt)):  # type: ignore[operator]
                 continue
             rack[letter] = n - 1
+            if then is None and self._dead_end(nxt, col):
+                rack[letter] = n
+                continue
             points = values[letter] * lm
             laid.append((col, letter, False))
-            self._extend(r, anchor, nxt, col + 1, start, left, laid, main + points, factor,
-                         cross + (cross_points + points) * wm if crossed else cross)
+            extend(r, anchor, nxt, col + 1, start, left, laid, main + points, factor,
+                   cross + (cross_points + points) * wm if crossed else cross)
             laid.pop()
             rack[letter] = n
+
+    def _dead_end(self, node: int, col: int) -> bool:
+        """With no blank left, a tile on `col` reaching `node`, and `col + 1` empty: True when
+        the call would find nothing — `node` ends no word and no rack letter continues it."""
+        if self.final(node):
+            return False
+        if col + 1 == SIZE:
+            return True
+        rack = self.rack
+        return not any(rack.get(letter) for letter in self.arcs(node))
 
     def _record(self, r: int, start: int, end: int, left: Sequence[tuple[str, bool]],
                 laid: list[tuple[int, str, bool]], main: int, factor: int, cross: int) -> None:
