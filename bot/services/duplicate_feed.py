@@ -150,8 +150,9 @@ def duplicate_report(read: EventResults, now: datetime) -> DuplicateReport:
 
 
 def _round(rnd: DupRound) -> DuplicateRound:
+    # the tops of equal score first, then the next best below them (issue 24.2's sub-tops)
     tops = tuple(TopMove(str(m["coord"]), str(m["word"]), int(m["score"]))
-                 for m in rnd.tops.get("tops", ()))
+                 for m in (*rnd.tops.get("tops", ()), *rnd.tops.get("next", ())))
     after = rnd.board_after or rnd.board_before
     return DuplicateRound(rnd.number, rnd.rack, tops, after,
                           placed_squares(rnd.board_before, after), rnd.part)

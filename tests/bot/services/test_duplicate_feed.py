@@ -7,6 +7,7 @@ Then the page through `stredisko publish` and the ladder through `stredisko seas
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -296,6 +297,11 @@ async def test_a_hall_game_run_by_the_services_reads_back_as_closed(app: App,
         closed.top["coord"], closed.top["word"], closed.top["score"])
     assert shown.placed == {(r, c) for r, c, *_ in closed.top["tiles"]}
     assert shown.board_after == closed.board_after
+    # after the tops of equal score, the sub-tops the close announced (issue 24.2)
+    stored = await app.run(lambda tx: get_round_tops(tx, world.slug))
+    assert [(m.coord, m.word, m.score) for m in shown.tops] == [
+        (m["coord"], m["word"], m["score"]) for m in (*stored["tops"], *stored["next"])]
+    assert stored["next"] and all(m["score"] < closed.top["score"] for m in stored["next"])
     scores = report.games[0].result.rounds[0].scores
     assert {p: (s.points, s.outcome) for p, s in scores.items()} == {
         str(s.player_id): (s.points, s.outcome) for s in closed.scores}
@@ -309,3 +315,11 @@ def _read_slug(tx: Tx, slug: str) -> Any:
     event = duplicate_event(tx.db, get_tournament_by_slug(tx.db, slug))
     assert event is not None
     return duplicate_report(event_results(tx.db, event), tx.now)
+
+
+def get_round_tops(tx: Tx, slug: str) -> Any:
+    """Round 1's stored tops as the close wrote them (its "tops" and "next")."""
+    event = duplicate_event(tx.db, get_tournament_by_slug(tx.db, slug))
+    assert event is not None
+    row = tx.db.execute("SELECT tops FROM dup_rounds WHERE number = 1").fetchone()
+    return json.loads(row[0])
