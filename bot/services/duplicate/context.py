@@ -113,16 +113,21 @@ def _still_in(event: Event, entry: Entry, player: Player) -> Player:
 def player_by_label(db: Database, event: Event, label: str, *, playing: bool = True
                     ) -> Player:
     """The entrant an arbiter names: his registration number (the slip's "číslo hráča",
-    003 r. 38), his name or herna nick (case ignored). Refusal when none or several match."""
+    003 r. 38), his id in the propozície, his name or herna nick (case ignored). Refusal when
+    none or several match."""
+    from bot.services.setup import no_herna_nick  # setup reads the duplicate settings
+
     text = label.strip()
-    entrants = players_of(db, event)
-    if text.isdigit():
-        found = [(e, p) for e, p in entrants if e.registration_no == int(text)]
-    else:
-        key = text.casefold()
-        found = [(e, p) for e, p in entrants
-                 if key in (p.name.casefold(), p.herna_nick.casefold())]
-    if len(found) != 1:
+    number = int(text) if text.isdigit() else None
+    key = text.casefold()
+    as_id = no_herna_nick(event.tournament.slug, text).casefold()
+    found = [(e, p) for e, p in players_of(db, event)
+             if e.registration_no == number or p.herna_nick.casefold() == as_id
+             or key in (p.name.casefold(), p.herna_nick.casefold())]
+    if len(found) > 1:  # e.g. one player's id is another's name: the arbiter says which
+        raise Refusal("duplicate.online.several_players", who=text[:60],
+                      players=", ".join(f"{e.registration_no}. {p.name}" for e, p in found))
+    if not found:
         raise Refusal("duplicate.online.not_in_event", who=text[:60],
                       event=event.tournament.name)
     return _still_in(event, *found[0]) if playing else found[0][1]

@@ -152,3 +152,22 @@ def test_a_slip_for_a_closed_round_and_bad_racks(
                        "--declared", "3")
     assert code == 2 and "je už uzavreté" in err
     assert slips(db) == 0
+
+
+def test_the_arbiter_names_a_player_by_his_id_in_the_propozicie(
+        hall: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A duplicate entrant without a herna nick is found by his id in the file too (as well as
+    by his number, name or nick); a label two players answer to is refused, nothing stored."""
+    prop = hall / "propozicie.toml"
+    text = prop.read_text(encoding="utf-8").replace('id = "3"', 'id = "peter"')
+    prop.write_text(text + '\n[[player]]\nid = "1a"\nname = "peter"\n', encoding="utf-8")
+    db = hall / "sala.db"
+    assert cli(capsys, db, "create", str(prop))[0] == 0
+    assert cli(capsys, db, "duplicate", "start", "sala", "--seed", SEED)[0] == 0
+    assert cli(capsys, db, "duplicate", "rack", "sala", "1", "AKLOSVE")[0] == 0
+    code, out, err = cli(capsys, db, "duplicate", "slip", "sala", "1", "1A", "8H KOSA",
+                         "--declared", "9")
+    assert code == 0 and "peter: Lístok prijatý (1. kolo): 8H KOSA" in out, err
+    code, out, err = cli(capsys, db, "duplicate", "slip", "sala", "1", "Peter", "8H KOS",
+                         "--declared", "5")  # "peter" is one's id and the other's name
+    assert code == 2 and "zodpovedá viacerým hráčom" in err and slips(db) == 1
