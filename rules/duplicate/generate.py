@@ -73,21 +73,24 @@ def best_and_next(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
     (unordered; the sub-tops a round's close announces). Whole score levels are kept, so the
     caller's tie order decides among equal scores, never the order generation found them."""
     count, best = 0, -1
-    kept: list[tuple[Board, Raw, bool]] = []
+    shown: dict[bool, _Shown] = {}
+    kept: list[tuple[Raw, bool]] = []
     parts = _left_parts(rack, graph, tiles)
     for across in (True, False):
         frame = board if across else board.transposed()
+        shown[across] = _Shown(frame)
         found = _Pass(frame, rack, graph, tiles, across, best, parts, levels)
         raws = found.run()
         # a one-tile play read both ways was counted by the across pass already
         count += found.count - (0 if across else found.doubles)
         best = max(best, found.best)
-        kept.extend((frame, raw, across) for raw in raws)
-        kept.extend((frame, raw, across) for level in found.below.values() for raw in level)
-    moves = _one_reading([_to_move(frame, raw, across) for frame, raw, across in kept], one_tile)
-    tops = [move for move in moves if move.score == best]
-    below = sorted({move.score for move in moves if move.score < best}, reverse=True)[:levels]
-    return count, tops, [move for move in moves if move.score < best and move.score in below]
+        kept.extend((raw, across) for raw in raws)
+        kept.extend((raw, across) for level in found.below.values() for raw in level)
+    # a `Move` only for what is returned: the top and the `levels` best scores below it
+    below = set(sorted({raw[4] for raw, _ in kept if raw[4] < best}, reverse=True)[:levels])
+    moves = _one_reading([shown[across].move(raw, across) for raw, across in kept
+                          if raw[4] == best or raw[4] in below], one_tile)
+    return count, [m for m in moves if m.score == best], [m for m in moves if m.score < best]
 
 
 def _rack_counts(rack: str) -> tuple[dict[str, int], int]:
@@ -118,10 +121,6 @@ def _one_reading(moves: list[Move], one_tile: OneTile) -> list[Move]:
             seen[move.placement] = len(out)
         out.append(move)
     return out
-
-
-def _to_move(frame: Board, raw: Raw, across: bool) -> Move:
-    return _Shown(frame).move(raw, across)
 
 
 class _Shown:
