@@ -31,6 +31,7 @@ import json
 import os
 import sys
 from collections import Counter
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -201,7 +202,10 @@ def _tournament(db: Any, slug: str) -> Tournament | None:
         return None
 
 
-def main(argv: list[str]) -> int:
+def run_driver(argv: list[str], game: Callable[[Path, Path, Path, Path], Awaitable[None]],
+               patches: Iterable[Callable[[], None]]) -> int:
+    """A driver's command line (SCENARIO DB SINK PROGRESS [--crash POINT:N] [--counts FILE]):
+    arm the crash, patch the crash points in, play `game`, write the points' hit counts."""
     global CRASH
     parser = argparse.ArgumentParser()
     parser.add_argument("scenario", type=Path)
@@ -212,12 +216,16 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--counts", type=Path)
     args = parser.parse_args(argv)
     CRASH = Crash(args.crash)
-    _patch_store()
-    _patch_http()
-    asyncio.run(play(args.scenario, args.db, args.sink, args.progress))
+    for patch in patches:
+        patch()
+    asyncio.run(game(args.scenario, args.db, args.sink, args.progress))
     if args.counts is not None:
         args.counts.write_text(json.dumps(CRASH.counts), encoding="utf-8")
     return 0
+
+
+def main(argv: list[str]) -> int:
+    return run_driver(argv, play, (_patch_store, _patch_http))
 
 
 if __name__ == "__main__":

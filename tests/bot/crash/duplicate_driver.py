@@ -18,15 +18,12 @@ Crash points: `commit:before`, `commit:after`, `send:before`, `send:after` (driv
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import driver
-from driver import Crash, Sink, _patch_store, _progress, _save_progress, _tournament
+from driver import Sink, _patch_store, _progress, _save_progress, _tournament
 
 from bot import scheduler
 from bot.clock import ManualClock
@@ -97,22 +94,7 @@ async def play(scenario_path: Path, db: Path, sink: Path, progress: Path) -> Non
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("scenario", type=Path)
-    parser.add_argument("db", type=Path)
-    parser.add_argument("sink", type=Path)
-    parser.add_argument("progress", type=Path)
-    parser.add_argument("--crash")
-    parser.add_argument("--counts", type=Path)
-    args = parser.parse_args(argv)
-    driver.CRASH = Crash(args.crash)
-    _patch_store()
-    _patch_board()
-    _patch_deadline()
-    asyncio.run(play(args.scenario, args.db, args.sink, args.progress))
-    if args.counts is not None:
-        args.counts.write_text(json.dumps(driver.CRASH.counts), encoding="utf-8")
-    return 0
+    return driver.run_driver(argv, play, (_patch_store, _patch_board, _patch_deadline))
 
 
 if __name__ == "__main__":
