@@ -15,7 +15,9 @@ premiums under new tiles only, blanks 0, cross words, the bingo.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import gc
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from rules.duplicate.board import LETTER_MULT, SIZE, WORD_MULT, Board
 from rules.duplicate.left_parts import Left, LeftParts
@@ -45,17 +47,35 @@ def across_reading(across: Move, down: Move) -> Move:
     return across
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector for one generation. A two-blank rack allocates some
+    10^5 tuples (left parts, placements, moves) that hold no reference cycle, so the collector
+    can free nothing among them, yet their count alone sets it off again and again (a third
+    of such a call's time, measured). Reference counting frees them as usual; the collector
+    runs again afterwards, as it was before (a concurrent call may find it paused: harmless,
+    for the same reason)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def generate(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
              one_tile: OneTile = longer_reading) -> list[Move]:
     """All legal placements of `rack` (upper-case letters, '?' a blank) on `board`."""
     moves: list[Move] = []
-    parts = _left_parts(rack, graph, tiles)
-    for across in (True, False):
-        frame = board if across else board.transposed()
-        found = _Pass(frame, rack, graph, tiles, across, None, parts)
-        shown = _Shown(frame)
-        moves.extend(shown.move(raw, across) for raw in found.run())
-    return _one_reading(moves, one_tile)
+    with _collector_paused():
+        parts = _left_parts(rack, graph, tiles)
+        for across in (True, False):
+            frame = board if across else board.transposed()
+            found = _Pass(frame, rack, graph, tiles, across, None, parts)
+            shown = _Shown(frame)
+            moves.extend(shown.move(raw, across) for raw in found.run())
+        return _one_reading(moves, one_tile)
 
 
 def best_moves(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
@@ -72,6 +92,12 @@ def best_and_next(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
     """`best_moves`, and every placement of the `levels` highest scores below the top
     (unordered; the sub-tops a round's close announces). Whole score levels are kept, so the
     caller's tie order decides among equal scores, never the order generation found them."""
+    with _collector_paused():
+        return _best_and_next(board, rack, graph, tiles, one_tile, levels)
+
+
+def _best_and_next(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
+                   one_tile: OneTile, levels: int) -> tuple[int, list[Move], list[Move]]:
     count, best = 0, -1
     shown: dict[bool, _Shown] = {}
     kept: list[tuple[Raw, bool]] = []
@@ -155,8 +181,8 @@ class _Pass:
                  across: bool, floor: int | None, parts: LeftParts, levels: int = 0) -> None:
         self.cells = board.cells
         self.graph = graph
-        self.arcs = graph.arcs
-        self.final = graph.final
+        self.arcs = graph.arc_table
+        self.finals = graph.finals
         self.values = tiles.values
         self.blank_letters = tiles.blank_letters
         self.rack_size, self.bingo = tiles.rack_size, tiles.bingo
@@ -194,18 +220,18 @@ class _Pass:
         points = sum(self.points[k][c] for k in range(top, bottom + 1))
         node: int | None = self.graph.root
         for k in range(top, r):
-            node = self.arcs(node).get(cells[k][c] or "")
+            node = self.arcs[node].get(cells[k][c] or "")
             if node is None:
                 return frozenset(), points
         suffix = [cells[k][c] or "" for k in range(r + 1, bottom + 1)]
         allowed = []
-        for letter, nxt in self.arcs(node).items():
+        for letter, nxt in self.arcs[node].items():
             walk: int | None = nxt
             for ch in suffix:
-                walk = self.arcs(walk).get(ch)
+                walk = self.arcs[walk].get(ch)
                 if walk is None:
                     break
-            if walk is not None and self.final(walk):
+            if walk is not None and self.finals[walk]:
                 allowed.append(letter)
         return frozenset(allowed), points
 
@@ -239,7 +265,7 @@ class _Pass:
                     start -= 1
                 node: int | None = self.graph.root
                 for k in range(start, c):
-                    node = self.arcs(node).get(row[k] or "")
+                    node = self.arcs[node].get(row[k] or "")
                     if node is None:
                         break
                 if node is not None:
@@ -265,14 +291,16 @@ class _Pass:
         while end < SIZE and row[end] is not None:
             end += 1
         then = "".join(row[anchor + 1:end])  # type: ignore[arg-type]
-        fits = self.parts.gate(allowed, then, limit)
-        for length, level in enumerate(self.parts.upto(limit)):
-            start = anchor - length
-            for node in level.keys() & fits:
-                for left in level[node]:
-                    self._take(left, -1)
-                    self._extend(r, anchor, node, anchor, start, left, [], 0, 1, 0)
-                    self._take(left, 1)
+        self.parts.upto(limit)
+        for family in self.parts.families:
+            fits = family.gate(allowed, then)
+            for length, level in enumerate(family.levels[:limit + 1]):
+                start = anchor - length
+                for node in level.keys() & fits:
+                    for left in level[node]:
+                        self._take(left, -1)
+                        self._extend(r, anchor, node, anchor, start, left, [], 0, 1, 0)
+                        self._take(left, 1)
 
     def _take(self, left: Left, back: int) -> None:
         """Take the left part's tiles from the rack (`back` -1), or put them back (1)."""
@@ -294,13 +322,13 @@ class _Pass:
             ch = row[col]
             if ch is None:
                 break
-            nxt = arcs(node).get(ch)
+            nxt = arcs[node].get(ch)
             if nxt is None:
                 return
             node = nxt
             main += self.points[r][col]
             col += 1
-        if col > anchor and col - start >= 2 and self.final(node):
+        if col > anchor and col - start >= 2 and self.finals[node]:
             self._record(r, start, col, left, laid, main, factor, cross)
         if col == SIZE:
             return
@@ -310,7 +338,7 @@ class _Pass:
         lm, wm = self.letter_mult[r][col], self.word_mult[r][col]
         factor *= wm
         crossed = allowed is not None
-        node_arcs, rack, values = arcs(node), self.rack, self.values
+        node_arcs, rack, values = arcs[node], self.rack, self.values
         # a tile right after this square: a letter the graph cannot continue with it is
         # skipped here rather than in a call that would fail at once
         then = row[col + 1] if col + 1 < SIZE else None
@@ -319,7 +347,7 @@ class _Pass:
             blank_letters = self.blank_letters
             for letter, nxt in node_arcs.items():
                 if (crossed and letter not in allowed) or \
-                        (then is not None and then not in arcs(nxt)):  # type: ignore[operator]
+                        (then is not None and then not in arcs[nxt]):  # type: ignore[operator]
                     continue
                 n = rack.get(letter)
                 if n:
@@ -345,7 +373,7 @@ class _Pass:
                 continue
             nxt = node_arcs.get(letter)
             if nxt is None or (crossed and letter not in allowed) or \
-                    (then is not None and then not in arcs(nxt)):  # type: ignore[operator]
+                    (then is not None and then not in arcs[nxt]):  # type: ignore[operator]
                 continue
             rack[letter] = n - 1
             if then is None and self._dead_end(nxt, col):
@@ -361,12 +389,12 @@ class _Pass:
     def _dead_end(self, node: int, col: int) -> bool:
         """With no blank left, a tile on `col` reaching `node`, and `col + 1` empty: True when
         the call would find nothing — `node` ends no word and no rack letter continues it."""
-        if self.final(node):
+        if self.finals[node]:
             return False
         if col + 1 == SIZE:
             return True
         rack = self.rack
-        return not any(rack.get(letter) for letter in self.arcs(node))
+        return not any(rack.get(letter) for letter in self.arcs[node])
 
     def _record(self, r: int, start: int, end: int, left: Sequence[tuple[str, bool]],
                 laid: list[tuple[int, str, bool]], main: int, factor: int, cross: int) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules.lexicon.graph import WordGraph
+from rules.lexicon.graph import ArcTable, WordGraph
 
 #: a left part: its tiles from the left, (letter, is a blank)
 Left = tuple[tuple[str, bool], ...]
@@ -23,18 +23,16 @@ Left = tuple[tuple[str, bool], ...]
 Level = dict[int, list[Left]]
 
 
-class LeftParts:
-    """The left parts of `rack` (letter -> count) with `blanks` blanks, by length."""
+class Family:
+    """The left parts that leave the rack able to lay the same letters after them: the
+    table's nodes indexed for the anchor gates. A rack with a blank has two families: left
+    parts that leave a blank (any letter can follow) and those that used every blank (only
+    the rack's own letters can) — most of a two-blank rack's left parts are of the second,
+    and most of their end nodes fail its far narrower gate."""
 
-    def __init__(self, graph: WordGraph, rack: Mapping[str, int], blanks: int,
-                 blank_letters: frozenset[str]) -> None:
-        self.arcs = graph.arcs
-        self.rack = dict(rack)
-        self.blanks = blanks
-        self.blank_letters = blank_letters
-        #: the letters the rack can lay (before any left part takes a tile)
-        self.layable = frozenset(letter for letter, n in rack.items() if n) | (
-            blank_letters if blanks else frozenset())
+    def __init__(self, arcs: ArcTable, layable: frozenset[str]) -> None:
+        self.arcs = arcs
+        self.layable = layable
         self.levels: list[Level] = []
         #: the end nodes so far; of them, by letter x: those with an arc x the rack can lay
         #: (`by_arc`), and by two letters x t: those with such an arc x followed by t
@@ -43,32 +41,99 @@ class LeftParts:
         self.by_pair: dict[str, set[int]] = {}
         #: the end nodes each anchor gate lets through: (cross-check, tiles after) -> nodes
         self.gates: dict[tuple[frozenset[str] | None, str], set[int]] = {}
+
+    def add(self, level: Level) -> None:
+        self.levels.append(level)
+        self.gates.clear()  # found among the shorter left parts only
+        arcs, layable, by_arc, by_pair = self.arcs, self.layable, self.by_arc, self.by_pair
+        for node in level.keys() - self.nodes:
+            for letter, nxt in arcs[node].items():
+                if letter in layable:
+                    by_arc.setdefault(letter, set()).add(node)
+                    for then in arcs[nxt]:
+                        by_pair.setdefault(letter + then, set()).add(node)
+        self.nodes.update(level)
+
+    def gate(self, allowed: frozenset[str] | None, then: str) -> set[int]:
+        """The end nodes (of the left parts so far) that can go on through an anchor whose
+        square allows `allowed` (None: any letter) and is followed by the board's tiles
+        `then`: some arc is a letter the square allows and the rack can lay, and `then`
+        follows it. Found by set operations on the indexes, a node tested arc by arc only
+        where they do not decide; memoised per (allowed, then)."""
+        key = (allowed, then)
+        known = self.gates.get(key)
+        if known is not None:
+            return known
+        letters = self.layable if allowed is None else allowed & self.layable
+        if then:
+            nodes = set().union(*(self.by_pair.get(x + then[0], ()) for x in letters))
+        else:
+            nodes = set().union(*(self.by_arc.get(x, ()) for x in letters))
+        if len(then) > 1:
+            nodes = {node for node in nodes if self._goes_on(node, letters, then)}
+        self.gates[key] = nodes
+        return nodes
+
+    def _goes_on(self, node: int, letters: frozenset[str], then: str) -> bool:
+        """Whether an arc of `node` with one of `letters` is followed by all of `then`."""
+        arcs = self.arcs
+        for letter, walk in arcs[node].items():
+            if letter not in letters:
+                continue
+            for ch in then:
+                if walk is None:
+                    break
+                walk = arcs[walk].get(ch)
+            if walk is not None:
+                return True
+        return False
+
+
+class LeftParts:
+    """The left parts of `rack` (letter -> count) with `blanks` blanks, by length, and split
+    into their families."""
+
+    def __init__(self, graph: WordGraph, rack: Mapping[str, int], blanks: int,
+                 blank_letters: frozenset[str]) -> None:
+        self.arcs = graph.arc_table
+        self.rack = dict(rack)
+        self.blanks = blanks
+        self.blank_letters = blank_letters
+        own = frozenset(letter for letter, n in rack.items() if n)
+        #: every blank used, then some blank left (the rack's families, see `Family`)
+        self.families = [Family(self.arcs, own)]
+        if blanks:
+            self.families.append(Family(self.arcs, own | blank_letters))
+        self.levels: list[Level] = []
         self._add({graph.root: [()]})
 
     def upto(self, length: int) -> list[Level]:
-        """The left parts of at most `length` tiles, shortest first."""
+        """The left parts of at most `length` tiles, shortest first (all families)."""
         while len(self.levels) <= length and self.levels[-1]:
             self._add(self._longer(self.levels[-1]))
         return self.levels[: length + 1]
 
     def _add(self, level: Level) -> None:
         self.levels.append(level)
-        self.gates.clear()  # found among the shorter left parts only
-        arcs, layable, by_arc, by_pair = self.arcs, self.layable, self.by_arc, self.by_pair
-        for node in level.keys() - self.nodes:
-            for letter, nxt in arcs(node).items():
-                if letter in layable:
-                    by_arc.setdefault(letter, set()).add(node)
-                    for then in arcs(nxt):
-                        by_pair.setdefault(letter + then, set()).add(node)
-        self.nodes.update(level)
+        if not self.blanks:
+            self.families[0].add(level)
+            return
+        spent: Level = {}
+        left_over: Level = {}
+        blanks = self.blanks
+        for node, lefts in level.items():
+            for left in lefts:
+                used = sum(1 for _, blank in left if blank)
+                (spent if used == blanks else left_over).setdefault(node, []).append(left)
+        self.families[0].add(spent)
+        self.families[1].add(left_over)
 
     def _longer(self, level: Level) -> Level:
         """The left parts one tile longer than those of `level`."""
         out: Level = {}
         rack, blank_letters = self.rack, self.blank_letters
         for node, lefts in level.items():
-            arcs = self.arcs(node)
+            arcs = self.arcs[node]
             for left in lefts:
                 used: dict[str, int] = {}
                 blanks = self.blanks
@@ -89,38 +154,3 @@ class LeftParts:
                     if letter in blank_letters:
                         out.setdefault(nxt, []).append((*left, (letter, True)))
         return out
-
-    def gate(self, allowed: frozenset[str] | None, then: str, length: int) -> set[int]:
-        """The end nodes (of left parts of at most `length` tiles) that can go on through an
-        anchor whose square allows `allowed` (None: any letter) and is followed by the
-        board's tiles `then`: some arc is a letter the square allows and the rack can lay,
-        and `then` follows it. Found by set operations on the indexes, a node tested arc by
-        arc only where they do not decide; memoised per (allowed, then)."""
-        self.upto(length)
-        key = (allowed, then)
-        known = self.gates.get(key)
-        if known is not None:
-            return known
-        letters = self.layable if allowed is None else allowed & self.layable
-        if then:
-            nodes = set().union(*(self.by_pair.get(x + then[0], ()) for x in letters))
-        else:
-            nodes = set().union(*(self.by_arc.get(x, ()) for x in letters))
-        if len(then) > 1:
-            nodes = {node for node in nodes if self._goes_on(node, letters, then)}
-        self.gates[key] = nodes
-        return nodes
-
-    def _goes_on(self, node: int, letters: frozenset[str], then: str) -> bool:
-        """Whether an arc of `node` with one of `letters` is followed by all of `then`."""
-        arcs = self.arcs
-        for letter, walk in arcs(node).items():
-            if letter not in letters:
-                continue
-            for ch in then:
-                if walk is None:
-                    break
-                walk = arcs(walk).get(ch)
-            if walk is not None:
-                return True
-        return False

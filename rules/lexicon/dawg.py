@@ -8,9 +8,10 @@ already registered. The result has one node per distinct right language — the 
 
 Stored compactly (why not a library: docs/decisions.md): nodes are numbered breadth-first
 from the root (0); node n's arcs are positions `first[n]:first[n + 1]` of `labels` (one byte,
-an index into `letters`, sorted) and `targets`; `finals` holds one byte per node. `arcs()`
-builds a node's letter -> node dict once and keeps it, so the move generator's inner loop gets
-a ready mapping; `__contains__` walks the arrays without filling that cache. Pure: no I/O.
+an index into `letters`, sorted) and `targets`; `finals` holds one byte per node. A node's
+letter -> node dict is built the first time it is asked for and kept (`arc_table`, a dict whose
+misses build the entry), so the move generator's inner loop gets a ready mapping by one
+subscription; `__contains__` walks the arrays without filling that table. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -25,10 +26,27 @@ _EMPTY: Mapping[str, int] = MappingProxyType({})
 MAX_LETTERS = 255  # a label is one byte
 
 
+class _ArcTable(dict[int, Mapping[str, int]]):
+    """node -> its arcs, each built on the first look-up: a hit is one C-level subscription
+    (the generator's commonest step), not a method call."""
+
+    __slots__ = ("graph",)
+
+    def __init__(self, graph: CompiledGraph) -> None:
+        super().__init__()
+        self.graph = graph
+
+    def __missing__(self, node: int) -> Mapping[str, int]:
+        if not 0 <= node < len(self.graph.finals):
+            raise KeyError(node)
+        arcs = self[node] = self.graph._build_arcs(node)
+        return arcs
+
+
 class CompiledGraph:
     """A `WordGraph` over flat arrays; built by `compile_graph` or read by `from_bytes`."""
 
-    __slots__ = ("_cache", "_codes", "finals", "first", "forms", "labels", "letters", "targets")
+    __slots__ = ("_codes", "finals", "first", "forms", "labels", "letters", "table", "targets")
 
     def __init__(self, letters: str, first: array, labels: bytes, targets: array,
                  finals: bytes, forms: int) -> None:
@@ -41,7 +59,7 @@ class CompiledGraph:
         self.finals = finals
         self.forms = forms
         self._codes = {letter: i for i, letter in enumerate(letters)}
-        self._cache: list[Mapping[str, int] | None] = [None] * len(finals)
+        self.table = _ArcTable(self)
 
     @property
     def root(self) -> int:
@@ -55,17 +73,19 @@ class CompiledGraph:
     def arc_count(self) -> int:
         return len(self.labels)
 
+    @property
+    def arc_table(self) -> _ArcTable:
+        return self.table
+
     def arcs(self, node: int) -> Mapping[str, int]:
-        cached = self._cache[node]
-        if cached is None:
-            lo, hi = self.first[node], self.first[node + 1]
-            if lo == hi:
-                cached = _EMPTY
-            else:
-                letters, labels, targets = self.letters, self.labels, self.targets
-                cached = {letters[labels[i]]: targets[i] for i in range(lo, hi)}
-            self._cache[node] = cached
-        return cached
+        return self.table[node]
+
+    def _build_arcs(self, node: int) -> Mapping[str, int]:
+        lo, hi = self.first[node], self.first[node + 1]
+        if lo == hi:
+            return _EMPTY
+        letters, labels, targets = self.letters, self.labels, self.targets
+        return {letters[labels[i]]: targets[i] for i in range(lo, hi)}
 
     def final(self, node: int) -> bool:
         return self.finals[node] == 1

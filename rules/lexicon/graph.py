@@ -9,8 +9,14 @@ this protocol; the compiled lexicon (`rules.lexicon`) and the small in-memory `T
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol, runtime_checkable
+
+
+class ArcTable(Protocol):
+    """node -> its arcs (letter -> next node) by subscription."""
+
+    def __getitem__(self, node: int, /) -> Mapping[str, int]: ...
 
 
 @runtime_checkable
@@ -28,6 +34,16 @@ class WordGraph(Protocol):
 
     def final(self, node: int) -> bool:
         """True when the prefix that leads to `node` is itself a form."""
+        ...
+
+    @property
+    def arc_table(self) -> ArcTable:
+        """`arcs` as a subscription, `arc_table[node]`: the generator's inner loop."""
+        ...
+
+    @property
+    def finals(self) -> Sequence[int]:
+        """`final` as a subscription: `finals[node]` is truthy when `final(node)`."""
         ...
 
     def __contains__(self, word: object) -> bool: ...
@@ -62,6 +78,14 @@ class TrieGraph:
 
     def final(self, node: int) -> bool:
         return self._final[node]
+
+    @property
+    def arc_table(self) -> list[dict[str, int]]:
+        return self._arcs
+
+    @property
+    def finals(self) -> list[bool]:
+        return self._final
 
     def __contains__(self, word: object) -> bool:
         if not isinstance(word, str) or not word:

@@ -55,17 +55,42 @@ def test_every_left_part_once_at_its_end_node() -> None:
         assert set(got) == _expected(rack, 4)
 
 
+def test_the_families_split_the_left_parts_by_whether_a_blank_is_left() -> None:
+    for rack, families in (("KOSAVLE", 1), ("KOS?A??", 2), ("OO?", 2)):
+        parts = _table(rack)
+        assert len(parts.families) == families
+        every = [(length, node, left) for length, level in enumerate(parts.upto(4))
+                 for node, lefts in level.items() for left in lefts]
+        split = [(length, node, left) for family in parts.families
+                 for length, level in enumerate(family.levels)
+                 for node, lefts in level.items() for left in lefts]
+        assert sorted(split) == sorted(every)
+        if families == 2:
+            spent, left_over = parts.families
+            blanks = rack.count("?")
+            assert all(sum(b for _, b in left) == blanks
+                       for level in spent.levels for lefts in level.values() for left in lefts)
+            assert all(sum(b for _, b in left) < blanks
+                       for level in left_over.levels for lefts in level.values()
+                       for left in lefts)
+            assert spent.layable == frozenset(rack.replace("?", "").lower())
+            assert "w" in left_over.layable
+
+
 def test_a_gate_keeps_exactly_the_nodes_that_go_on_and_grows_with_the_table() -> None:
     parts = _table("KOS?AVL")
     cases = [(None, "a", 1), (frozenset("s"), "", 1), (None, "a", 3),
-             (frozenset("so"), "a", 3), (None, "va", 3), (frozenset("x"), "", 2)]
+             (frozenset("so"), "a", 3), (None, "va", 3), (frozenset("x"), "", 2),
+             (frozenset("w"), "o", 2), (None, "ow", 2)]
     for allowed, then, length in cases:
-        fits = parts.gate(allowed, then, length)
-        nodes = {n for level in parts.upto(length) for n in level}
-        expected = {n for n in nodes if any(
-            (allowed is None or x in allowed) and _walk(nxt, then) is not None
-            for x, nxt in GRAPH.arcs(n).items())}
-        assert fits & nodes == expected, (allowed, then, length)
+        parts.upto(length)
+        for family in parts.families:
+            fits = family.gate(allowed, then)
+            nodes = {n for level in family.levels[:length + 1] for n in level}
+            expected = {n for n in nodes if any(
+                (allowed is None or x in allowed) and x in family.layable
+                and _walk(nxt, then) is not None for x, nxt in GRAPH.arcs(n).items())}
+            assert fits & nodes == expected, (allowed, then, length, family.layable)
 
 
 def _walk(node: int | None, letters: str) -> int | None:
