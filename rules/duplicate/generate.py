@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from rules.duplicate.board import LETTER_MULT, SIZE, WORD_MULT, Board
-from rules.duplicate.left_parts import Left, LeftParts
+from rules.duplicate.left_parts import LeftParts
 from rules.duplicate.move import Move, Tile
 from rules.duplicate.tiles import BLANK, TileSet
 from rules.lexicon.graph import WordGraph
@@ -195,6 +195,8 @@ class _Pass:
         self.rack, self.blanks = _rack_counts(rack)
         self.parts = parts
         self.tiles_in_rack = len(rack)
+        self.tiles_left = len(rack)  # in the rack, as the left part and `laid` leave it
+        self.full = (self.rack, self.blanks, self.tiles_left)
         self.keep_all = floor is None
         self.best = -1 if floor is None else floor
         self.count = 0
@@ -235,6 +237,20 @@ class _Pass:
                 allowed.append(letter)
         return frozenset(allowed), points
 
+    def _after(self, r: int) -> list[tuple[str, int, int]]:
+        """For each square of row `r`: the board's tiles right after it (up to the next
+        empty square), their points, and that empty square's column (SIZE: the edge)."""
+        row, points = self.cells[r], self.points[r]
+        out: list[tuple[str, int, int]] = [("", 0, SIZE)] * SIZE
+        for c in range(SIZE - 2, -1, -1):
+            nxt = row[c + 1]
+            if nxt is None:
+                out[c] = ("", 0, c + 1)
+            else:
+                then, got, end = out[c + 1]
+                out[c] = (nxt + then, points[c + 1] + got, end)
+        return out
+
     def _anchors(self) -> list[tuple[int, int]]:
         cells = self.cells
         if all(cell is None for row in cells for cell in row):
@@ -251,6 +267,7 @@ class _Pass:
         anchor_set = set(anchors)
         none: tuple[None, int] = (None, 0)
         self.cross = [[none] * SIZE for _ in range(SIZE)]
+        self.after = [self._after(r) for r in range(SIZE)]
         for r, c in anchors:
             self.cross[r][c] = self._cross(r, c)
         cells = self.cells
@@ -292,109 +309,87 @@ class _Pass:
             end += 1
         then = "".join(row[anchor + 1:end])  # type: ignore[arg-type]
         self.parts.upto(limit)
+        rack_of = self.parts.rack
         for family in self.parts.families:
             fits = family.gate(allowed, then)
             for length, level in enumerate(family.levels[:limit + 1]):
                 start = anchor - length
                 for node in level.keys() & fits:
-                    for left in level[node]:
-                        self._take(left, -1)
+                    for left, rest, blanks in level[node]:
+                        self.rack, self.blanks = rack_of(rest), blanks
+                        self.tiles_left = len(rest) + blanks
                         self._extend(r, anchor, node, anchor, start, left, [], 0, 1, 0)
-                        self._take(left, 1)
-
-    def _take(self, left: Left, back: int) -> None:
-        """Take the left part's tiles from the rack (`back` -1), or put them back (1)."""
-        rack = self.rack
-        for letter, blank in left:
-            if blank:
-                self.blanks += back
-            else:
-                rack[letter] += back
+        self.rack, self.blanks, self.tiles_left = self.full
 
     def _extend(self, r: int, anchor: int, node: int, col: int, start: int,
                 left: Sequence[tuple[str, bool]], laid: list[tuple[int, str, bool]],
                 main: int, factor: int, cross: int) -> None:
-        """Extend to the right from `col`: `left` is the new left part (from `start`),
+        """Lay each tile the rack can on the empty square `col` and follow the board's
+        tiles right after it; record the word that ends there, and go on to the next empty
+        square only when a tile is left for it. `left` is the new left part (from `start`),
         `laid` the new tiles from the anchor on; `main`, `factor` and `cross` score what lies
-        from the anchor on (and the board's tiles before it)."""
-        row, arcs = self.cells[r], self.arcs
-        while col < SIZE:  # tiles already there: follow them
-            ch = row[col]
-            if ch is None:
-                break
-            nxt = arcs[node].get(ch)
-            if nxt is None:
-                return
-            node = nxt
-            main += self.points[r][col]
-            col += 1
-        if col > anchor and col - start >= 2 and self.finals[node]:
-            self._record(r, start, col, left, laid, main, factor, cross)
-        if col == SIZE:
-            return
+        before `col` from the anchor on (and the board's tiles before it). Recording in the
+        caller, not on entry, spares a call for every word's last tile."""
         allowed, cross_points = self.cross[r][col]
         if allowed is not None and not allowed:
             return
+        crossed = allowed is not None
+        arcs, finals, rack, blanks = self.arcs, self.finals, self.rack, self.blanks
         lm, wm = self.letter_mult[r][col], self.word_mult[r][col]
         factor *= wm
-        crossed = allowed is not None
-        node_arcs, rack, values = arcs[node], self.rack, self.values
-        # a tile right after this square: a letter the graph cannot continue with it is
-        # skipped here rather than in a call that would fail at once
-        then = row[col + 1] if col + 1 < SIZE else None
-        extend = self._extend
-        if self.blanks:
-            blank_letters = self.blank_letters
-            for letter, nxt in node_arcs.items():
-                if (crossed and letter not in allowed) or \
-                        (then is not None and then not in arcs[nxt]):  # type: ignore[operator]
+        then, then_points, end = self.after[r][col]
+        more = self.tiles_left > 1 and end < SIZE
+        self.tiles_left -= 1
+        node_arcs = arcs[node]
+        values, blank_letters = self.values, self.blank_letters
+        # with a blank: every arc; without: the rack's letters (fewer, near the root)
+        for letter, nxt in node_arcs.items() if blanks else rack.items():
+            if not blanks:  # `nxt` is the letter's count: no comprehension, no call
+                nxt = node_arcs.get(letter) if nxt else None  # type: ignore[assignment]
+                if nxt is None:
                     continue
-                n = rack.get(letter)
-                if n:
-                    rack[letter] = n - 1
+            if crossed and letter not in allowed:  # type: ignore[operator]
+                continue
+            for ch in then:
+                nxt = arcs[nxt].get(ch)  # type: ignore[assignment]
+                if nxt is None:
+                    break
+            if nxt is None:
+                continue
+            n = rack.get(letter, 0)
+            for blank in (False, True):
+                if blank:
+                    if not blanks or letter not in blank_letters:
+                        break
+                    points = 0
+                    self.blanks = blanks - 1
+                else:
+                    if not n:
+                        continue
                     points = values[letter] * lm
-                    laid.append((col, letter, False))
-                    extend(r, anchor, nxt, col + 1, start, left, laid, main + points, factor,
-                           cross + (cross_points + points) * wm if crossed else cross)
-                    laid.pop()
+                    rack[letter] = n - 1
+                laid.append((col, letter, blank))
+                gained = main + points + then_points
+                crosses = cross + (cross_points + points) * wm if crossed else cross
+                if finals[nxt] and end - start >= 2:
+                    self._record(r, start, end, left, laid, gained, factor, crosses)
+                if more:  # and a tile left in the rack continues the word
+                    go_on = arcs[nxt]
+                    if go_on and not self.blanks:
+                        for x, k in rack.items():
+                            if k and x in go_on:
+                                break
+                        else:
+                            go_on = None  # type: ignore[assignment]
+                    if go_on:
+                        self._extend(r, anchor, nxt, end, start, left, laid, gained, factor,
+                                     crosses)
+                laid.pop()
+                if blank:
+                    self.blanks = blanks
+                else:
                     rack[letter] = n
-                if letter in blank_letters:
-                    if self.blanks == 1 and then is None and self._dead_end(nxt, col):
-                        continue  # the last blank, and nothing can follow it
-                    self.blanks -= 1
-                    laid.append((col, letter, True))
-                    extend(r, anchor, nxt, col + 1, start, left, laid, main, factor,
-                           cross + cross_points * wm if crossed else cross)
-                    laid.pop()
-                    self.blanks += 1
-            return
-        for letter, n in rack.items():
-            if not n:
-                continue
-            nxt = node_arcs.get(letter)
-            if nxt is None or (crossed and letter not in allowed) or \
-                    (then is not None and then not in arcs[nxt]):  # type: ignore[operator]
-                continue
-            rack[letter] = n - 1
-            if then is None and self._dead_end(nxt, col):
-                rack[letter] = n
-                continue
-            points = values[letter] * lm
-            laid.append((col, letter, False))
-            extend(r, anchor, nxt, col + 1, start, left, laid, main + points, factor,
-                   cross + (cross_points + points) * wm if crossed else cross)
-            laid.pop()
-            rack[letter] = n
-
-    def _dead_end(self, node: int, col: int) -> bool:
-        """With no blank left, a tile on `col` reaching `node`, and `col + 1` empty: True when
-        the call would find nothing — `node` ends no word and no rack letter continues it."""
-        if self.finals[node]:
-            return False
-        if col + 1 == SIZE:
-            return True
-        rack = self.rack
-        return not any(rack.get(letter) for letter in self.arcs[node])
+        self.tiles_left += 1
 
     def _record(self, r: int, start: int, end: int, left: Sequence[tuple[str, bool]],
                 laid: list[tuple[int, str, bool]], main: int, factor: int, cross: int) -> None:

@@ -19,8 +19,10 @@ from rules.lexicon.graph import ArcTable, WordGraph
 
 #: a left part: its tiles from the left, (letter, is a blank)
 Left = tuple[tuple[str, bool], ...]
+#: a left part with the rack it leaves: its own letters (sorted) and its blanks
+Part = tuple[Left, str, int]
 #: one length's left parts: end node -> the left parts that end there
-Level = dict[int, list[Left]]
+Level = dict[int, list[Part]]
 
 
 class Family:
@@ -30,9 +32,12 @@ class Family:
     the rack's own letters can) — most of a two-blank rack's left parts are of the second,
     and most of their end nodes fail its far narrower gate."""
 
-    def __init__(self, arcs: ArcTable, layable: frozenset[str]) -> None:
+    def __init__(self, arcs: ArcTable, layable: frozenset[str],
+                 walks: dict[tuple[int, str], bool]) -> None:
         self.arcs = arcs
         self.layable = layable
+        #: whether the board's tiles `then` can be walked from a node (shared, memoised)
+        self.walks = walks
         self.levels: list[Level] = []
         #: the end nodes so far; of them, by letter x: those with an arc x the rack can lay
         #: (`by_arc`), and by two letters x t: those with such an arc x followed by t
@@ -76,81 +81,88 @@ class Family:
 
     def _goes_on(self, node: int, letters: frozenset[str], then: str) -> bool:
         """Whether an arc of `node` with one of `letters` is followed by all of `then`."""
-        arcs = self.arcs
-        for letter, walk in arcs[node].items():
+        arcs, walks = self.arcs, self.walks
+        for letter, nxt in arcs[node].items():
             if letter not in letters:
                 continue
-            for ch in then:
-                if walk is None:
-                    break
-                walk = arcs[walk].get(ch)
-            if walk is not None:
+            key = (nxt, then)
+            ok = walks.get(key)
+            if ok is None:
+                walk: int | None = nxt
+                for ch in then:
+                    walk = arcs[walk].get(ch)
+                    if walk is None:
+                        break
+                ok = walks[key] = walk is not None
+            if ok:
                 return True
         return False
 
 
 class LeftParts:
-    """The left parts of `rack` (letter -> count) with `blanks` blanks, by length, and split
-    into their families."""
+    """The left parts of `rack` (letter -> count) with `blanks` blanks, by length, in their
+    families; each left part with the rack it leaves (`Part`)."""
 
     def __init__(self, graph: WordGraph, rack: Mapping[str, int], blanks: int,
                  blank_letters: frozenset[str]) -> None:
-        self.arcs = graph.arc_table
-        self.rack = dict(rack)
-        self.blanks = blanks
+        arcs = graph.arc_table
+        self.arcs = arcs
         self.blank_letters = blank_letters
         own = frozenset(letter for letter, n in rack.items() if n)
+        walks: dict[tuple[int, str], bool] = {}
         #: every blank used, then some blank left (the rack's families, see `Family`)
-        self.families = [Family(self.arcs, own)]
+        self.families = [Family(arcs, own, walks)]
         if blanks:
-            self.families.append(Family(self.arcs, own | blank_letters))
-        self.levels: list[Level] = []
-        self._add({graph.root: [()]})
+            self.families.append(Family(arcs, own | blank_letters, walks))
+        rest = "".join(sorted(letter * n for letter, n in rack.items()))
+        self._racks: dict[str, dict[str, int]] = {}
+        self.families[-1].add({graph.root: [((), rest, blanks)]})
+        if blanks:
+            self.families[0].add({})
 
-    def upto(self, length: int) -> list[Level]:
-        """The left parts of at most `length` tiles, shortest first (all families)."""
-        while len(self.levels) <= length and self.levels[-1]:
-            self._add(self._longer(self.levels[-1]))
-        return self.levels[: length + 1]
+    def upto(self, length: int) -> None:
+        """Grow the families' levels to the left parts of `length` tiles (or as far as the
+        rack and the graph go)."""
+        families = self.families
+        while len(families[0].levels) <= length and any(f.levels[-1] for f in families):
+            grown = self._longer()
+            for family, level in zip(families, grown, strict=True):
+                family.add(level)
 
-    def _add(self, level: Level) -> None:
-        self.levels.append(level)
-        if not self.blanks:
-            self.families[0].add(level)
-            return
+    def rack(self, rest: str) -> dict[str, int]:
+        """The rack a left part leaves, letter -> count: one dict per distinct rest, which
+        a generator may change while it extends as long as it puts every tile back."""
+        counts = self._racks.get(rest)
+        if counts is None:
+            counts = self._racks[rest] = {}
+            for letter in rest:
+                counts[letter] = counts.get(letter, 0) + 1
+        return counts
+
+    def _longer(self) -> list[Level]:
+        """The left parts one tile longer than the longest so far, by family."""
         spent: Level = {}
-        left_over: Level = {}
-        blanks = self.blanks
-        for node, lefts in level.items():
-            for left in lefts:
-                used = sum(1 for _, blank in left if blank)
-                (spent if used == blanks else left_over).setdefault(node, []).append(left)
-        self.families[0].add(spent)
-        self.families[1].add(left_over)
-
-    def _longer(self, level: Level) -> Level:
-        """The left parts one tile longer than those of `level`."""
-        out: Level = {}
-        rack, blank_letters = self.rack, self.blank_letters
-        for node, lefts in level.items():
-            arcs = self.arcs[node]
-            for left in lefts:
-                used: dict[str, int] = {}
-                blanks = self.blanks
-                for letter, blank in left:
-                    if blank:
-                        blanks -= 1
-                    else:
-                        used[letter] = used.get(letter, 0) + 1
-                if not blanks:  # the rack's letters only: fewer than the arcs near the root
-                    for letter, n in rack.items():
-                        nxt = arcs.get(letter)
-                        if nxt is not None and n > used.get(letter, 0):
-                            out.setdefault(nxt, []).append((*left, (letter, False)))
-                    continue
-                for letter, nxt in arcs.items():
-                    if rack.get(letter, 0) > used.get(letter, 0):
-                        out.setdefault(nxt, []).append((*left, (letter, False)))
-                    if letter in blank_letters:
-                        out.setdefault(nxt, []).append((*left, (letter, True)))
+        out = [spent, {}] if len(self.families) == 2 else [spent]
+        left_over = out[-1]
+        blank_letters = self.blank_letters
+        for family in self.families:
+            for node, parts in family.levels[-1].items():
+                arcs = self.arcs[node]
+                for left, rest, blanks in parts:
+                    into = left_over if blanks else spent
+                    previous = ""
+                    for letter in rest:  # sorted: each distinct letter once
+                        if letter != previous:
+                            previous = letter
+                            nxt = arcs.get(letter)
+                            if nxt is not None:
+                                into.setdefault(nxt, []).append(
+                                    ((*left, (letter, False)), rest.replace(letter, "", 1),
+                                     blanks))
+                    if blanks:
+                        into = left_over if blanks > 1 else spent
+                        for letter, nxt in arcs.items():
+                            if letter in blank_letters:
+                                into.setdefault(nxt, []).append(
+                                    ((*left, (letter, True)), rest, blanks - 1))
         return out

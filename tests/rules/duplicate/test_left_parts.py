@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 
-from rules.duplicate.left_parts import LeftParts
+from rules.duplicate.left_parts import LeftParts, Part
 from rules.duplicate.tiles import TileSet
 from rules.lexicon.graph import TrieGraph
 
@@ -41,16 +41,29 @@ def _table(rack: str) -> LeftParts:
     return LeftParts(GRAPH, counts, rack.count("?"), TILES.blank_letters)
 
 
-def test_every_left_part_once_at_its_end_node() -> None:
+def _parts(table: LeftParts, length: int) -> list[tuple[int, int, Part]]:
+    """(length, end node, part) of every left part of at most `length` tiles, all families."""
+    table.upto(length)
+    return [(k, node, part) for family in table.families
+            for k, level in enumerate(family.levels[:length + 1])
+            for node, parts in level.items() for part in parts]
+
+
+def test_every_left_part_once_at_its_end_node_with_the_rack_it_leaves() -> None:
     for rack in ("KOSAVLE", "KOS?A??", "OO?"):
-        parts = _table(rack)
+        table = _table(rack)
         got = []
-        for length, level in enumerate(parts.upto(4)):
-            for node, lefts in level.items():
-                for left in lefts:
-                    assert len(left) == length
-                    assert _node("".join(letter for letter, _ in left)) == node
-                    got.append(left)
+        for length, node, (left, rest, blanks) in _parts(table, 4):
+            assert len(left) == length
+            assert _node("".join(letter for letter, _ in left)) == node
+            own = sorted(rack.replace("?", "").lower())
+            for letter, blank in left:
+                if not blank:
+                    own.remove(letter)
+            assert rest == "".join(own)
+            assert blanks == rack.count("?") - sum(blank for _, blank in left)
+            assert table.rack(rest) == {x: rest.count(x) for x in rest}
+            got.append(left)
         assert len(got) == len(set(got))
         assert set(got) == _expected(rack, 4)
 
@@ -59,20 +72,14 @@ def test_the_families_split_the_left_parts_by_whether_a_blank_is_left() -> None:
     for rack, families in (("KOSAVLE", 1), ("KOS?A??", 2), ("OO?", 2)):
         parts = _table(rack)
         assert len(parts.families) == families
-        every = [(length, node, left) for length, level in enumerate(parts.upto(4))
-                 for node, lefts in level.items() for left in lefts]
-        split = [(length, node, left) for family in parts.families
-                 for length, level in enumerate(family.levels)
-                 for node, lefts in level.items() for left in lefts]
-        assert sorted(split) == sorted(every)
+        parts.upto(4)
         if families == 2:
             spent, left_over = parts.families
-            blanks = rack.count("?")
-            assert all(sum(b for _, b in left) == blanks
-                       for level in spent.levels for lefts in level.values() for left in lefts)
-            assert all(sum(b for _, b in left) < blanks
-                       for level in left_over.levels for lefts in level.values()
-                       for left in lefts)
+            assert len(spent.levels) == len(left_over.levels)
+            assert all(blanks == 0 for level in spent.levels
+                       for lefts in level.values() for _, _, blanks in lefts)
+            assert all(blanks > 0 for level in left_over.levels
+                       for lefts in level.values() for _, _, blanks in lefts)
             assert spent.layable == frozenset(rack.replace("?", "").lower())
             assert "w" in left_over.layable
 
@@ -84,7 +91,7 @@ def test_a_gate_keeps_exactly_the_nodes_that_go_on_and_grows_with_the_table() ->
              (frozenset("w"), "o", 2), (None, "ow", 2)]
     for allowed, then, length in cases:
         parts.upto(length)
-        for family in parts.families:
+        for family in parts.families:  # the gate is built from the levels grown so far
             fits = family.gate(allowed, then)
             nodes = {n for level in family.levels[:length + 1] for n in level}
             expected = {n for n in nodes if any(
