@@ -40,10 +40,11 @@ class Family:
         self.walks = walks
         self.levels: list[Level] = []
         #: the end nodes so far; of them, by letter x: those with an arc x the rack can lay
-        #: (`by_arc`), and by two letters x t: those with such an arc x followed by t
+        #: (`by_arc`), and by two letters x t: those with such an arc x followed by t, each
+        #: with the node after both (`by_pair`)
         self.nodes: set[int] = set()
         self.by_arc: dict[str, set[int]] = {}
-        self.by_pair: dict[str, set[int]] = {}
+        self.by_pair: dict[str, dict[int, int]] = {}
         #: the end nodes each anchor gate lets through: (cross-check, tiles after) -> nodes
         self.gates: dict[tuple[frozenset[str] | None, str], set[int]] = {}
 
@@ -55,8 +56,8 @@ class Family:
             for letter, nxt in arcs[node].items():
                 if letter in layable:
                     by_arc.setdefault(letter, set()).add(node)
-                    for then in arcs[nxt]:
-                        by_pair.setdefault(letter + then, set()).add(node)
+                    for then, after in arcs[nxt].items():
+                        by_pair.setdefault(letter + then, {})[node] = after
         self.nodes.update(level)
 
     def gate(self, allowed: frozenset[str] | None, then: str) -> set[int]:
@@ -70,33 +71,30 @@ class Family:
         if known is not None:
             return known
         letters = self.layable if allowed is None else allowed & self.layable
-        if then:
-            nodes = set().union(*(self.by_pair.get(x + then[0], ()) for x in letters))
-        else:
+        if not then:
             nodes = set().union(*(self.by_arc.get(x, ()) for x in letters))
-        if len(then) > 1:
-            nodes = {node for node in nodes if self._goes_on(node, letters, then)}
+        elif len(then) == 1:
+            nodes = set().union(*(self.by_pair.get(x + then, ()) for x in letters))
+        else:  # the pair's node must go on along the rest of `then`
+            nodes, rest = set(), then[1:]
+            arcs, walks = self.arcs, self.walks
+            for x in letters:
+                for node, after in self.by_pair.get(x + then[0], {}).items():
+                    if node in nodes:
+                        continue
+                    step = (after, rest)
+                    ok = walks.get(step)
+                    if ok is None:
+                        walk: int | None = after
+                        for ch in rest:
+                            walk = arcs[walk].get(ch)
+                            if walk is None:
+                                break
+                        ok = walks[step] = walk is not None
+                    if ok:
+                        nodes.add(node)
         self.gates[key] = nodes
         return nodes
-
-    def _goes_on(self, node: int, letters: frozenset[str], then: str) -> bool:
-        """Whether an arc of `node` with one of `letters` is followed by all of `then`."""
-        arcs, walks = self.arcs, self.walks
-        for letter, nxt in arcs[node].items():
-            if letter not in letters:
-                continue
-            key = (nxt, then)
-            ok = walks.get(key)
-            if ok is None:
-                walk: int | None = nxt
-                for ch in then:
-                    walk = arcs[walk].get(ch)
-                    if walk is None:
-                        break
-                ok = walks[key] = walk is not None
-            if ok:
-                return True
-        return False
 
 
 class LeftParts:
