@@ -67,15 +67,22 @@ def _collector_paused() -> Iterator[None]:
 def generate(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
              one_tile: OneTile = longer_reading) -> list[Move]:
     """All legal placements of `rack` (upper-case letters, '?' a blank) on `board`."""
-    moves: list[Move] = []
     with _collector_paused():
-        parts = _left_parts(rack, graph, tiles)
-        for across in (True, False):
-            frame = board if across else board.transposed()
-            found = _Pass(frame, rack, graph, tiles, across, None, parts)
-            shown = _Shown(frame)
-            moves.extend(shown.move(raw, across) for raw in found.run())
-        return _one_reading(moves, one_tile)
+        return _one_reading(_every_move(board, rack, graph, tiles), one_tile)
+
+
+def _every_move(board: Board, rack: str, graph: WordGraph, tiles: TileSet) -> list[Move]:
+    """`generate`'s moves, a one-tile play read both ways twice. Its own function so the
+    left-part table and the passes are freed before the collector runs again (it would
+    otherwise look at all of them once more)."""
+    moves: list[Move] = []
+    parts = _left_parts(rack, graph, tiles)
+    for across in (True, False):
+        frame = board if across else board.transposed()
+        found = _Pass(frame, rack, graph, tiles, across, None, parts)
+        shown = _Shown(frame)
+        moves.extend(shown.move(raw, across) for raw in found.run())
+    return moves
 
 
 def best_moves(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
@@ -196,6 +203,8 @@ class _Pass:
         self.parts = parts
         self.tiles_in_rack = len(rack)
         self.tiles_left = len(rack)  # in the rack, as the left part and `laid` leave it
+        #: the left part being extended: its points, word factor and tiles (`_left_part`)
+        self.prefix: tuple[int, int, tuple[tuple[int, str, bool], ...]] | None = None
         self.full = (self.rack, self.blanks, self.tiles_left)
         self.keep_all = floor is None
         self.best = -1 if floor is None else floor
@@ -316,6 +325,7 @@ class _Pass:
                 start = anchor - length
                 for node in level.keys() & fits:
                     for left, rest, blanks in level[node]:
+                        self.prefix = None
                         self.rack, self.blanks = rack_of(rest), blanks
                         self.tiles_left = len(rest) + blanks
                         self._extend(r, anchor, node, anchor, start, left, [], 0, 1, 0)
@@ -397,12 +407,14 @@ class _Pass:
         if tiles == 1 and self.cross[r][laid[0][0]][0] is not None:
             self.doubles += 1
         self.count += 1
-        if left:
-            lm, wm, values = self.letter_mult[r], self.word_mult[r], self.values
-            for col, (letter, blank) in enumerate(left, start):
-                if not blank:
-                    main += values[letter] * lm[col]
-                factor *= wm[col]
+        placed: tuple[tuple[int, str, bool], ...] = ()
+        if left:  # what the left part adds, once per left part and anchor
+            prefix = self.prefix
+            if prefix is None:
+                prefix = self.prefix = self._left_part(r, start, left)
+            main += prefix[0]
+            factor *= prefix[1]
+            placed = prefix[2]
         score = main * factor + cross + (self.bingo if tiles == self.rack_size else 0)
         if self.keep_all or score >= self.best:
             if score > self.best and not self.keep_all:
@@ -410,15 +422,22 @@ class _Pass:
                     self._keep_below(self.best, self.found)
                 self.best = score
                 self.found = []
-            self.found.append(self._raw(r, start, end, left, laid, score))
+            self.found.append((r, start, end, placed + tuple(laid), score))
         elif self.levels and (len(self.below) < self.levels or score >= min(self.below)):
-            self._keep_below(score, [self._raw(r, start, end, left, laid, score)])
+            self._keep_below(score, [(r, start, end, placed + tuple(laid), score)])
 
-    @staticmethod
-    def _raw(r: int, start: int, end: int, left: Sequence[tuple[str, bool]],
-             laid: list[tuple[int, str, bool]], score: int) -> Raw:
-        placed = tuple((col, letter, blank) for col, (letter, blank) in enumerate(left, start))
-        return (r, start, end, placed + tuple(laid), score)
+    def _left_part(self, r: int, start: int, left: Sequence[tuple[str, bool]]
+                   ) -> tuple[int, int, tuple[tuple[int, str, bool], ...]]:
+        """A left part laid from (r, start): its letters' points, its word factor, and its
+        tiles as a placement lists them."""
+        lm, wm, values = self.letter_mult[r], self.word_mult[r], self.values
+        main, factor, placed = 0, 1, []
+        for col, (letter, blank) in enumerate(left, start):
+            if not blank:
+                main += values[letter] * lm[col]
+            factor *= wm[col]
+            placed.append((col, letter, blank))
+        return main, factor, tuple(placed)
 
     def _keep_below(self, score: int, raws: list[Raw]) -> None:
         """Keep `raws` (all scoring `score`, below the best) among the best `levels` scores."""
