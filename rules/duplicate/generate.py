@@ -28,9 +28,9 @@ from rules.lexicon.graph import WordGraph
 _LETTER_MULT_T = tuple(zip(*LETTER_MULT, strict=True))
 _WORD_MULT_T = tuple(zip(*WORD_MULT, strict=True))
 
-#: a placement as the generator finds it, in its pass's frame: (row, first column, end column,
-#: new tiles ((col, letter, blank), …), score)
-Raw = tuple[int, int, int, tuple[tuple[int, str, bool], ...], int]
+#: a placement as the generator finds it: in its pass's frame (row, first column, end column),
+#: then its new tiles as a `Move` lists them (board coordinates) and its score
+Raw = tuple[int, int, int, tuple[Tile, ...], int]
 
 
 #: of the two readings of a one-tile play that makes a word both ways (across, down): the one
@@ -168,14 +168,13 @@ class _Shown:
                       for c, cell in enumerate(row)] for r, row in enumerate(frame.cells)]
 
     def move(self, raw: Raw, across: bool) -> Move:
-        row, start, end, laid_cols, score = raw
+        row, start, end, laid, score = raw
         spelled = self.rows[row][start:end]
-        for col, letter, blank in laid_cols:
-            spelled[col - start] = letter if blank else letter.upper()
+        at = 1 if across else 0  # a tile's column in the frame
+        for tile in laid:
+            spelled[tile[at] - start] = tile[2] if tile[3] else tile[2].upper()
         if across:
-            laid = tuple((row, col, letter, blank) for col, letter, blank in laid_cols)
             return Move(row, start, True, "".join(spelled), score, laid)
-        laid = tuple((col, row, letter, blank) for col, letter, blank in laid_cols)
         return Move(start, row, False, "".join(spelled), score, laid)
 
 
@@ -187,6 +186,7 @@ class _Pass:
     def __init__(self, board: Board, rack: str, graph: WordGraph, tiles: TileSet,
                  across: bool, floor: int | None, parts: LeftParts, levels: int = 0) -> None:
         self.cells = board.cells
+        self.across = across
         self.graph = graph
         self.arcs = graph.arc_table
         self.finals = graph.finals
@@ -204,7 +204,7 @@ class _Pass:
         self.tiles_in_rack = len(rack)
         self.tiles_left = len(rack)  # in the rack, as the left part and `laid` leave it
         #: the left part being extended: its points, word factor and tiles (`_left_part`)
-        self.prefix: tuple[int, int, tuple[tuple[int, str, bool], ...]] | None = None
+        self.prefix: tuple[int, int, tuple[Tile, ...]] | None = None
         self.full = (self.rack, self.blanks, self.tiles_left)
         self.keep_all = floor is None
         self.best = -1 if floor is None else floor
@@ -332,7 +332,7 @@ class _Pass:
         self.rack, self.blanks, self.tiles_left = self.full
 
     def _extend(self, r: int, anchor: int, node: int, col: int, start: int,
-                left: Sequence[tuple[str, bool]], laid: list[tuple[int, str, bool]],
+                left: Sequence[tuple[str, bool]], laid: list[Tile],
                 main: int, factor: int, cross: int) -> None:
         """Lay each tile the rack can on the empty square `col` and follow the board's
         tiles right after it; record the word that ends there, and go on to the next empty
@@ -351,7 +351,7 @@ class _Pass:
         more = self.tiles_left > 1 and end < SIZE
         self.tiles_left -= 1
         node_arcs = arcs[node]
-        values, blank_letters = self.values, self.blank_letters
+        values, blank_letters, across = self.values, self.blank_letters, self.across
         # with a blank: every arc; without: the rack's letters (fewer, near the root)
         for letter, nxt in node_arcs.items() if blanks else rack.items():
             if not blanks:  # `nxt` is the letter's count: no comprehension, no call
@@ -378,7 +378,7 @@ class _Pass:
                         continue
                     points = values[letter] * lm
                     rack[letter] = n - 1
-                laid.append((col, letter, blank))
+                laid.append((r, col, letter, blank) if across else (col, r, letter, blank))
                 gained = main + points + then_points
                 crosses = cross + (cross_points + points) * wm if crossed else cross
                 if finals[nxt] and end - start >= 2:
@@ -402,12 +402,12 @@ class _Pass:
         self.tiles_left += 1
 
     def _record(self, r: int, start: int, end: int, left: Sequence[tuple[str, bool]],
-                laid: list[tuple[int, str, bool]], main: int, factor: int, cross: int) -> None:
+                laid: list[Tile], main: int, factor: int, cross: int) -> None:
         tiles = len(left) + len(laid)
-        if tiles == 1 and self.cross[r][laid[0][0]][0] is not None:
+        if tiles == 1 and self.cross[r][laid[0][1 if self.across else 0]][0] is not None:
             self.doubles += 1
         self.count += 1
-        placed: tuple[tuple[int, str, bool], ...] = ()
+        placed: tuple[Tile, ...] = ()
         if left:  # what the left part adds, once per left part and anchor
             prefix = self.prefix
             if prefix is None:
@@ -427,7 +427,7 @@ class _Pass:
             self._keep_below(score, [(r, start, end, placed + tuple(laid), score)])
 
     def _left_part(self, r: int, start: int, left: Sequence[tuple[str, bool]]
-                   ) -> tuple[int, int, tuple[tuple[int, str, bool], ...]]:
+                   ) -> tuple[int, int, tuple[Tile, ...]]:
         """A left part laid from (r, start): its letters' points, its word factor, and its
         tiles as a placement lists them."""
         lm, wm, values = self.letter_mult[r], self.word_mult[r], self.values
@@ -436,7 +436,7 @@ class _Pass:
             if not blank:
                 main += values[letter] * lm[col]
             factor *= wm[col]
-            placed.append((col, letter, blank))
+            placed.append((r, col, letter, blank) if self.across else (col, r, letter, blank))
         return main, factor, tuple(placed)
 
     def _keep_below(self, score: int, raws: list[Raw]) -> None:
