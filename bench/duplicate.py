@@ -26,6 +26,8 @@ import time
 import unicodedata
 from pathlib import Path
 
+from verdicts import Verdicts
+
 from rules.duplicate.board import Board
 from rules.duplicate.generate import generate
 from rules.duplicate.tiles import BLANK, TileSet
@@ -137,11 +139,13 @@ def main() -> None:
     print(f"times are CPU seconds of this process (load average {os.getloadavg()[0]:.1f} on "
           f"{os.cpu_count()} cores: wall time on a shared machine says little)")
 
+    verdicts = Verdicts()
     game, boards = play_game(graph, rng, args.rounds)
     total = sum(game)
     print(f"a whole game's tops (count + every top, 003 tie order): {len(game)} rounds in "
           f"{total:.2f} s "
           f"(slowest round {max(game) * 1000:.0f} ms) — target < 10 s: {verdict(total < 10)}")
+    verdicts.add(f"a whole {len(game)}-round game's tops < 10 s", total < 10, f"{total:.2f} s")
 
     mid = [b for b in boards[5:30] if not b.is_empty] or boards
     letters = [ch for ch, n in TILES.bag.items() if ch != BLANK for _ in range(n)]
@@ -157,6 +161,8 @@ def main() -> None:
           f"max {max(plain) * 1000:.1f} ms over {len(plain)} racks "
           f"(median {statistics.median(counts):.0f} moves) — target < 20 ms median: "
           f"{verdict(median < 0.020)}")
+    verdicts.add("all moves, no blank, mid-game: median < 20 ms", median < 0.020,
+                 f"{median * 1000:.1f} ms")
 
     blanks = []
     for board in mid:
@@ -167,12 +173,14 @@ def main() -> None:
     print(f"two blanks, mid-game: worst {worst[0] * 1000:.0f} ms ({worst[1]:,} moves), median "
           f"{statistics.median(t for t, _ in blanks) * 1000:.0f} ms over {len(blanks)} racks "
           f"— target < 1 s worst: {verdict(worst[0] < 1.0)}")
+    verdicts.add("two blanks, mid-game: worst < 1 s", worst[0] < 1.0, f"{worst[0] * 1000:.0f} ms")
 
     digest = hashlib.sha256(repr(found).encode()).hexdigest()[:16]
     check = "" if args.expect is None else \
         (" — same as --expect" if digest == args.expect else " — DIFFERS from --expect")
     print(f"moves found (count and best score of each of the {len(found)} racks above): "
           f"{sum(n for n, _ in found):,} in all, digest {digest}{check}")
+    verdicts.print("CPU seconds of this process")
 
 
 if __name__ == "__main__":

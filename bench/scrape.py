@@ -15,6 +15,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from verdicts import Verdicts
 
 from scrapers.herna.client import Credentials, HernaClient, HernaSettings
 from scrapers.herna.generate import generate_round
@@ -49,7 +52,10 @@ async def main() -> None:
         f"wall time over {RUNS} runs: best {best:.3f} s, median {median:.3f} s, "
         f"worst {max(times):.3f} s"
     )
-    print(f"target < {TARGET:.1f} s: {'OK' if median < TARGET else 'ABOVE TARGET'}")
+    verdicts = Verdicts()
+    verdicts.add(f"a 64-player round's history and records: median < {TARGET:.1f} s",
+                 median < TARGET, f"{median:.3f} s")
+    verdicts.print(f"median of {RUNS} runs")
 
 
 if __name__ == "__main__":
