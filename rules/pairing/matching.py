@@ -154,8 +154,9 @@ class _Weigher:
             place[i] = seen[p.points] = seen.get(p.points, -1) + 1
         self.size = [sizes[p.points] for p in players]
         at = {p.id: k for k, p in enumerate(players)}
-        # whom each may not meet, by index in the field (an int set: the hot loop tests it)
-        self.blocked = [{at[x] for x in p.blocked if x in at} for p in players]
+        # whom each may not meet, by index in the field (an int set: the hot loop tests it; None
+        # stands for those not in the field)
+        self.blocked = [set(map(at.get, p.blocked)) for p in players]
         # the start clash of a pair depends only on both players' side costs: players with the
         # same costs share a kind, and a table by kind holds the pair's tier-3 weight (None:
         # neither orientation is legal)
@@ -178,7 +179,7 @@ class _Weigher:
         place, size, halves = self.place, self.size, self.halves
         kind, clash, blocked = self.kind, self.clash, self.blocked
         out: list[tuple[int, int, int]] = []
-        extend = out.extend
+        append = out.append  # plain loops: faster here than comprehensions with cells
         for i, js in rows:
             clash_i, blocked_i, half_i, place_i = clash[kind[i]], blocked[i], halves[i], place[i]
             # js ascend and score groups are runs in pairing order: his group's players first
@@ -186,14 +187,20 @@ class _Weigher:
             # inside a score group, Dutch order: best half the group apart (at most 2n; j comes
             # after i, so his place is higher)
             partner = place_i + size[i] // 2
-            extend([(i, j, top - (c + abs(place[j] - partner))) for j in js[:split]
-                    if (c := clash_i[kind[j]]) is not None and j not in blocked_i])
+            for j in js[:split]:
+                c = clash_i[kind[j]]
+                if c is None or j in blocked_i:
+                    continue
+                dutch = place[j] - partner
+                append((i, j, top - c - (dutch if dutch >= 0 else -dutch)))
             # a floater from the bottom of his group meets the top of the next; the score gap
             # (in half points) costs its square
             base = top - (size[i] - 1 - place_i)
-            extend([(i, j, base - (gap_cost[half_i - halves[j]] + c + place[j]))
-                    for j in js[split:]
-                    if (c := clash_i[kind[j]]) is not None and j not in blocked_i])
+            for j in js[split:]:
+                c = clash_i[kind[j]]
+                if c is None or j in blocked_i:
+                    continue
+                append((i, j, base - (gap_cost[half_i - halves[j]] + c + place[j])))
         return out
 
 
@@ -205,14 +212,18 @@ def _side(cost: Cost, units: _Units) -> int:
 
 def _sparse_rows(place: list[int], size: list[int]) -> list[tuple[int, range]]:
     """Near neighbours in pairing order, and the places around each player's Dutch partner
-    (two rows for the same player, near first)."""
+    (one row when they touch, else two for the same player, near first)."""
     n = len(place)
     rows: list[tuple[int, range]] = []
     for i in range(n):
-        near = range(i + 1, min(n, i + NEIGHBOURS + 1))
-        rows.append((i, near))
+        stop = min(n, i + NEIGHBOURS + 1)
         if place[i] < size[i] // 2:
             partner = i + size[i] // 2
-            far = range(max(near.stop, partner - NEIGHBOURS), min(n, partner + NEIGHBOURS + 1))
-            rows.append((i, far))
+            start = partner - NEIGHBOURS
+            if start > stop:
+                rows.append((i, range(i + 1, stop)))
+                rows.append((i, range(start, min(n, partner + NEIGHBOURS + 1))))
+                continue
+            stop = max(stop, min(n, partner + NEIGHBOURS + 1))
+        rows.append((i, range(i + 1, stop)))
     return rows
