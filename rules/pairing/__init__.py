@@ -66,6 +66,8 @@ def pair_round(
     history = ordered_results(results, round_no)
     avoid = [tuple(pair) for pair in avoid]
     players = build(entrants, history, avoid, profile)
+    if (event_format or profile.pairing.format) == "swiss":  # whatever the field's size
+        return _swiss(players, round_no, rounds, profile)
     roster = [p.id for p in sorted(players, key=lambda p: p.seed)]
     past = {r.case.first for r in history}
     past |= {r.case.second for r in history if r.case.second is not None}

@@ -21,6 +21,8 @@ each player's Dutch partner); if that has no perfect matching, the full graph de
 
 from __future__ import annotations
 
+import operator
+from bisect import bisect_left
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -32,6 +34,7 @@ SPARSE_ABOVE = 48  # players; up to this the full graph (exact), about a millise
 NEIGHBOURS = 12  # places below in pairing order, and either side of the Dutch partner
 Pairs = list[tuple[Player, Player]]
 Edge = tuple[int, int]
+Cost = tuple[int, int] | None  # a side's (reaches the start limit, repeats his side); None: barred
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,16 +49,15 @@ class Solved:
 class _Units:
     """Weights of the tiers for a field of n players (m pairs) and the largest score gap."""
 
+    widest: int  # the largest score gap in the field, in half points
     clash: int  # one unit of tier 3: more than any tier-4 sum
     gap: int  # one unit of tier 2: more than any tier-3 (and tier-4) sum
     repeat: int  # inside tier 3: one player at the limit outweighs all repeats
     top: int  # more than any single pair's cost: pair weight = top − cost > 0
 
     @classmethod
-    def of(cls, players: Sequence[Player]) -> _Units:
-        n = len(players)
+    def of(cls, n: int, halves: Sequence[int]) -> _Units:
         m = n // 2
-        halves = [round(p.points * 2) for p in players]
         widest = (max(halves) - min(halves)) if halves else 0
         rank_max = 2 * n  # _dutch_cost of one pair
         repeat = n + 1  # repeats in a round <= n
@@ -63,7 +65,7 @@ class _Units:
         clash = m * rank_max + 1
         gap = (m * clash_max + 1) * clash
         top = widest * widest * gap + clash_max * clash + rank_max + 1
-        return cls(clash, gap, repeat, top)
+        return cls(widest, clash, gap, repeat, top)
 
 
 def solve(
@@ -85,12 +87,11 @@ def solve(
         index = players.index(candidate)
         if any(index in edge for edge in force):
             continue
-        field = [p for p in players if p is not candidate]
-        renumber = {i: i - (i > index) for i in range(len(players)) if i != index}
-        found = solve_field(
+        field = [*players[:index], *players[index + 1:]]
+        found = solve_field(  # the pairs renumbered without the candidate
             field,
-            [(renumber[a], renumber[b]) for a, b in force],
-            [(renumber[a], renumber[b]) for a, b in ban if index not in (a, b)],
+            [(a - (a > index), b - (b > index)) for a, b in force],
+            [(a - (a > index), b - (b > index)) for a, b in ban if index not in (a, b)],
         )
         if found is not None:
             return Solved(found.pairs, candidate, found.cost)
@@ -107,7 +108,7 @@ def solve_field(
     weigh = _Weigher(players)
     fixed = {i for edge in force for i in edge}
     banned = set(ban)
-    attempts = [_sparse_rows(weigh.places), None] if n > SPARSE_ABOVE else [None]
+    attempts = [_sparse_rows(weigh.place, weigh.size), None] if n > SPARSE_ABOVE else [None]
     for rows in attempts:
         if rows is None:
             rows = [(i, range(i + 1, n)) for i in range(n)]
@@ -117,15 +118,17 @@ def solve_field(
                      or not ((i, j) in banned or i in fixed or j in fixed)])
                 for i, js in rows
             ]
-        edges = weigh.edges(rows)
         graph = rx.PyGraph(multigraph=False)
         graph.add_nodes_from(range(n))
-        graph.add_edges_from(edges)
-        matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
+        graph.add_edges_from(weigh.edges(rows))
+        matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=operator.index)
         if 2 * len(matching) == n:
-            pairs = [tuple(sorted((players[u], players[v]), key=lambda p: p.order))
-                     for u, v in matching]
-            weight = sum(graph.get_edge_data(u, v) for u, v in matching)
+            pairs = []
+            weight = 0
+            for u, v in matching:
+                a, b = players[u], players[v]
+                pairs.append((a, b) if a.order < b.order else (b, a))
+                weight += graph.get_edge_data(u, v)
             return Solved(pairs, None, weigh.units.top * (n // 2) - weight)
     return None
 
@@ -138,70 +141,89 @@ class _Weigher:
     """
 
     def __init__(self, players: Sequence[Player]) -> None:
-        self.units = units = _Units.of(players)
-        self.places = [(0, 0)] * len(players)
+        n = len(players)
+        self.halves = halves = [round(p.points * 2) for p in players]
+        self.units = units = _Units.of(n, halves)
+        # place in the score group and the group's size
         sizes: dict[float, int] = {}
         for p in players:
             sizes[p.points] = sizes.get(p.points, 0) + 1
         seen: dict[float, int] = {}
+        self.place = place = [0] * n
         for i, p in enumerate(players):
-            self.places[i] = (seen.get(p.points, 0), sizes[p.points])
-            seen[p.points] = seen.get(p.points, 0) + 1
-        self.place = [p for p, _ in self.places]
-        self.size = [s for _, s in self.places]
-        self.halves = [round(p.points * 2) for p in players]
+            place[i] = seen[p.points] = seen.get(p.points, -1) + 1
+        self.size = [sizes[p.points] for p in players]
         at = {p.id: k for k, p in enumerate(players)}
-        # whom each may not meet, by index in the field (an int set: the hot loop tests it)
-        self.blocked = [{at[x] for x in p.blocked if x in at} for p in players]
+        # whom each may not meet, by index in the field (an int set: the hot loop tests it; None
+        # stands for those not in the field)
+        self.blocked = [set(map(at.get, p.blocked)) for p in players]
+        # the start clash of a pair depends only on both players' side costs: players with the
+        # same costs share a kind, and a table by kind holds the pair's tier-3 weight (None:
+        # neither orientation is legal)
         never = 4 * units.repeat  # above any legal side cost: marks a forbidden side
-        self.never = never
-        self.first = [never if c is None else c[0] * units.repeat + c[1]
-                      for c in (p.first_cost for p in players)]
-        self.second = [never if c is None else c[0] * units.repeat + c[1]
-                       for c in (p.second_cost for p in players)]
+        kinds: dict[tuple[Cost, Cost], int] = {}
+        self.kind = [kinds.setdefault((p.first_cost, p.second_cost), len(kinds)) for p in players]
+        sides = [(_side(first, units), _side(second, units)) for first, second in kinds]
+        self.clash: list[list[int | None]] = [[None] * len(kinds) for _ in kinds]
+        for a, (first_a, second_a) in enumerate(sides):
+            for b, (first_b, second_b) in enumerate(sides):
+                cost = min(first_a + second_b, first_b + second_a)
+                self.clash[a][b] = None if cost >= never else cost * units.clash
+        # tier 2 of a pair by its score gap in half points
+        self.gap_cost = [gap * gap * units.gap for gap in range(units.widest + 1)]
 
-    def edges(self, rows: Iterable[tuple[int, Iterable[int]]]) -> list[tuple[int, int, int]]:
+    def edges(self, rows: Iterable[tuple[int, Sequence[int]]]) -> list[tuple[int, int, int]]:
         """(i, j, weight) for the candidate pairs (each row: i and the js below him) that may
         meet."""
-        units = self.units
-        top, unit_gap, unit_clash = units.top, units.gap, units.clash
-        first, second, never = self.first, self.second, self.never
-        place, size, halves, blocked = self.place, self.size, self.halves, self.blocked
-        out = []
-        append = out.append
+        top, gap_cost = self.units.top, self.gap_cost
+        place, size, halves = self.place, self.size, self.halves
+        kind, clash, blocked = self.kind, self.clash, self.blocked
+        out: list[tuple[int, int, int]] = []
+        append = out.append  # plain loops: faster here than comprehensions with cells
         for i, js in rows:
-            first_i, second_i, place_i, half_i, blocked_i = (
-                first[i], second[i], place[i], halves[i], blocked[i])
-            bottom, middle = size[i] - 1 - place_i, size[i] // 2
-            # the weight without the pair's side cost and Dutch order, per score gap
-            base = top - bottom
-            for j in js:
-                a = first_i + second[j]
-                b = first[j] + second_i
-                if b < a:
-                    a = b
-                if a >= never or j in blocked_i:
+            clash_i, blocked_i, half_i, place_i = clash[kind[i]], blocked[i], halves[i], place[i]
+            # js ascend and score groups are runs in pairing order: his group's players first
+            split = bisect_left(js, i - place_i + size[i])
+            # inside a score group, Dutch order: best half the group apart (at most 2n; j comes
+            # after i, so his place is higher)
+            partner = place_i + size[i] // 2
+            for j in js[:split]:
+                c = clash_i[kind[j]]
+                if c is None or j in blocked_i:
                     continue
-                gap = half_i - halves[j]
-                if gap:  # a floater from the bottom of his group meets the top of the next
-                    append((i, j, base - (gap * gap * unit_gap + a * unit_clash + place[j])))
-                else:  # Dutch order inside a group: half a group apart (at most 2n)
-                    dutch = place_i - place[j]
-                    dutch = (-dutch if dutch < 0 else dutch) - middle
-                    append((i, j, top - (a * unit_clash + (-dutch if dutch < 0 else dutch))))
+                dutch = place[j] - partner
+                append((i, j, top - c - (dutch if dutch >= 0 else -dutch)))
+            # a floater from the bottom of his group meets the top of the next; the score gap
+            # (in half points) costs its square
+            base = top - (size[i] - 1 - place_i)
+            for j in js[split:]:
+                c = clash_i[kind[j]]
+                if c is None or j in blocked_i:
+                    continue
+                append((i, j, base - (gap_cost[half_i - halves[j]] + c + place[j])))
         return out
 
 
-def _sparse_rows(places: list[tuple[int, int]]) -> list[tuple[int, Iterable[int]]]:
-    """Near neighbours in pairing order, and the places around each player's Dutch partner."""
-    n = len(places)
-    rows: list[tuple[int, Iterable[int]]] = []
-    for i, (place, size) in enumerate(places):
-        near = range(i + 1, min(n, i + NEIGHBOURS + 1))
-        if place < size // 2:
-            partner = i + size // 2
-            far = range(max(near.stop, partner - NEIGHBOURS), min(n, partner + NEIGHBOURS + 1))
-            rows.append((i, (*near, *far)))
-        else:
-            rows.append((i, near))
+def _side(cost: Cost, units: _Units) -> int:
+    """A side's cost as one number (reaching the limit outweighs every repeat); a forbidden
+    side costs more than any two legal ones."""
+    return 4 * units.repeat if cost is None else cost[0] * units.repeat + cost[1]
+
+
+def _sparse_rows(place: list[int], size: list[int]) -> list[tuple[int, range]]:
+    """Near neighbours in pairing order, and the places around each player's Dutch partner
+    (one row when they touch, else two for the same player, near first)."""
+    n = len(place)
+    rows: list[tuple[int, range]] = []
+    for i in range(n):
+        stop = min(n, i + NEIGHBOURS + 1)
+        if place[i] < size[i] // 2:
+            partner = i + size[i] // 2
+            start = partner - NEIGHBOURS
+            if start > stop:
+                rows.append((i, range(i + 1, stop)))
+                rows.append((i, range(start, min(n, partner + NEIGHBOURS + 1))))
+                continue
+            stop = max(stop, min(n, partner + NEIGHBOURS + 1))
+        rows.append((i, range(i + 1, stop)))
     return rows

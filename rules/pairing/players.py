@@ -13,12 +13,15 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from rules.model import End, Entrant, Result
 from rules.profile import Profile
 
 #: Ends of a pairing at which no game was started: they leave the start history alone.
 UNPLAYED = frozenset({End.NO_SHOW, End.BOTH_NO_SHOW, End.BYE})
+
+_ROUND = attrgetter("case.round")
 
 #: Strength of a start preference: only one side legal > unbalanced > alternation > none.
 ABSOLUTE, IMBALANCE, ALTERNATION, NONE = 3, 2, 1, 0
@@ -68,22 +71,28 @@ def seeded(entrants: Sequence[Entrant], profile: Profile) -> list[Entrant]:
 
 def ordered_results(results: Iterable[Result], round_no: int) -> list[Result]:
     """Earlier rounds' results in round order; anything else is refused with a clear message."""
-    seen: set[tuple[int, str]] = set()
-    ordered = sorted(results, key=lambda r: r.case.round)
+    ordered = sorted(results, key=_ROUND)
+    # sorted by round: the range is checked where a round begins, a player twice inside one
+    current: int | None = None
+    seen: set[str | None] = set()
     for result in ordered:
         case = result.case
         number = case.round
-        if not 1 <= number < round_no:
-            raise ValueError(
-                f"výsledok {case.first} – {case.second} má kolo {number}; pri párovaní "
-                f"{round_no}. kola sa berú len výsledky kôl 1 až {round_no - 1}"
-            )
-        for player in (case.first, case.second):
-            if player is None:
-                continue
-            if (number, player) in seen:
-                raise ValueError(f"hráč {player!r} má v {number}. kole viac výsledkov")
-            seen.add((number, player))
+        if number != current:
+            if not 1 <= number < round_no:
+                raise ValueError(
+                    f"výsledok {case.first} – {case.second} má kolo {number}; pri párovaní "
+                    f"{round_no}. kola sa berú len výsledky kôl 1 až {round_no - 1}"
+                )
+            current = number
+            seen = {None}  # a bye's empty seat
+        first, second = case.first, case.second
+        if first in seen or second in seen or first == second:  # a player twice, or a bye
+            twice = first if first in seen or first == second else second
+            if twice is not None:
+                raise ValueError(f"hráč {twice!r} má v {number}. kole viac výsledkov")
+        seen.add(first)
+        seen.add(second)
     return ordered
 
 
@@ -95,36 +104,47 @@ def build(
 ) -> list[Player]:
     """The entrants as Players, in pairing order (points descending, then seed)."""
     players = {e.id: Player(e.id, seed) for seed, e in enumerate(seeded(entrants, profile))}
+    get = players.get
     for result in results:
         # each seat spelled out (not case.players / opponent()): this loop runs for every
         # result of the event on every pairing
         case = result.case
-        first, second = case.first, case.second
+        first, second = get(case.first), case.second
         if second is None:
-            player = players.get(first)
-            if player is not None:  # a missed round (ČAS 14.4) is no bye: it does not bar one
-                player.points += result.first_points
-                player.byes += case.end is End.BYE
+            if first is not None:  # a missed round (ČAS 14.4) is no bye: it does not bar one
+                first.points += result.first_points
+                first.byes += case.end is End.BYE
             continue
         played = case.end not in UNPLAYED
-        for pid, opponent, points, starts in ((first, second, result.first_points, True),
-                                              (second, first, result.second_points, False)):
-            player = players.get(pid)
-            if player is None:  # withdrawn or excluded: still a past opponent of others
-                continue
-            player.points += points
-            player.met.add(opponent)
+        if first is not None:  # None: withdrawn or excluded, still a past opponent of others
+            first.points += result.first_points
+            first.met.add(second)
             if played:
-                player.starts.append(starts)
+                first.starts.append(True)
+        other = get(second)
+        if other is not None:
+            other.points += result.second_points
+            other.met.add(case.first)
+            if played:
+                other.starts.append(False)
     for a, b in avoid:
         for x, y in ((a, b), (b, a)):
             if x in players:
                 players[x].blocked.add(y)
     ranked = sorted(players.values(), key=lambda p: (-p.points, p.seed))
+    # the start rules depend only on the balance and the last sides: worked out once per state
+    keep = max(1, profile.pairing.max_same_in_a_row)
+    states: dict[tuple[int, tuple[bool, ...]], StartState] = {}
     for order, player in enumerate(ranked):
         player.order = order
         player.blocked |= player.met
-        start_rules(player, profile)
+        starts = player.starts
+        key = (2 * sum(starts) - len(starts), tuple(starts[-keep:]))
+        state = states.get(key)
+        if state is None:
+            state = states[key] = start_state(starts, profile)
+        (player.can_first, player.can_second, player.want, player.strength,
+         player.first_cost, player.second_cost) = state
     return ranked
 
 
@@ -143,27 +163,35 @@ def sides(starts: Sequence[bool], limit: int, run: int) -> tuple[bool, bool]:
     return can_first, can_second
 
 
+#: (may start, may go second, wish, its strength, cost of starting, of going second)
+StartState = tuple[bool, bool, int, int, tuple[int, int] | None, tuple[int, int] | None]
+
+
 def start_rules(player: Player, profile: Profile) -> None:
     """Which sides the player may take this round (SP 1.3) and which one he would rather."""
+    (player.can_first, player.can_second, player.want, player.strength,
+     player.first_cost, player.second_cost) = start_state(player.starts, profile)
+
+
+def start_state(starts: Sequence[bool], profile: Profile) -> StartState:
+    """The start rules after the played `starts`: the sides allowed, the wish and what each
+    side costs (reaches ±limit, repeats his last side; None = not allowed)."""
     limit = profile.pairing.max_start_difference
-    balance = player.balance
-    player.can_first, player.can_second = sides(
-        player.starts, limit, profile.pairing.max_same_in_a_row
-    )
-    if player.can_first != player.can_second:
-        player.want, player.strength = (1 if player.can_first else -1), ABSOLUTE
+    balance = 2 * sum(starts) - len(starts)
+    can_first, can_second = sides(starts, limit, profile.pairing.max_same_in_a_row)
+    want, strength = 0, NONE
+    if can_first != can_second:
+        want, strength = (1 if can_first else -1), ABSOLUTE
     elif balance:
-        player.want, player.strength = (-1 if balance > 0 else 1), IMBALANCE
-    elif player.starts:
-        player.want, player.strength = (-1 if player.starts[-1] else 1), ALTERNATION
-    for side, allowed in ((True, player.can_first), (False, player.can_second)):
+        want, strength = (-1 if balance > 0 else 1), IMBALANCE
+    elif starts:
+        want, strength = (-1 if starts[-1] else 1), ALTERNATION
+    costs = []
+    for side, allowed in ((True, can_first), (False, can_second)):
         after = balance + (1 if side else -1)
-        cost = (int(abs(after) >= limit > abs(balance)),
-                int(bool(player.starts) and player.starts[-1] == side))
-        if side:
-            player.first_cost = cost if allowed else None
-        else:
-            player.second_cost = cost if allowed else None
+        cost = (int(abs(after) >= limit > abs(balance)), int(bool(starts) and starts[-1] == side))
+        costs.append(cost if allowed else None)
+    return can_first, can_second, want, strength, costs[0], costs[1]
 
 
 def legal(a: Player, b: Player) -> bool:

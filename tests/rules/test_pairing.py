@@ -351,6 +351,23 @@ def test_bad_input_gets_a_clear_message() -> None:
         pair_round(entrants, [played(1, "p1", "p2"), played(1, "p1", "p3")], 2, 7, ONLINE)
 
 
+def test_results_are_checked_round_by_round() -> None:
+    """The checks run where each round begins and inside it: a round 0 or a later round is
+    named whatever comes before it, two byes in one round are no repeat, a player twice is named
+    in either seat or against himself."""
+    entrants = field(2000, 1900, 1800, 1700, 1600, 1500)
+    one = [played(1, "p1", "p2"), played(1, "p3", "p4"), bye(1, "p5"), bye(1, "p6")]
+    assert len(pair_round(entrants, one, 2, 7, SWISS)) == 3  # two byes: no "viac výsledkov"
+    with pytest.raises(ValueError, match="p1 – p2 má kolo 0"):
+        pair_round(entrants, [*one, played(0, "p1", "p2")], 2, 7, SWISS)
+    with pytest.raises(ValueError, match="p5 – p6 má kolo 3"):
+        pair_round(entrants, [*one, played(2, "p1", "p3"), played(3, "p5", "p6")], 3, 7, SWISS)
+    with pytest.raises(ValueError, match=r"'p2' má v 1\. kole viac výsledkov"):
+        pair_round(entrants, [*one, played(1, "gone", "p2")], 2, 7, SWISS)
+    with pytest.raises(ValueError, match=r"'p6' má v 1\. kole viac výsledkov"):
+        pair_round(entrants, [*one[:3], played(1, "p6", "p6")], 2, 7, SWISS)
+
+
 # --- round robin (SP 1.3) ------------------------------------------------------------------------
 
 
