@@ -221,10 +221,13 @@ class Sender:
     between its read and its marks' commit when the snapshot was read, and none has begun
     since; then every row it lists as pending is still undelivered.
 
-    Nobody waits for a pass's marks: they are queued ahead of the use cases
-    (`Store.submit_urgent`), so whatever reads the outbox after them sees them, and the pass
-    counts as delivering until they commit. A caller is answered once its messages are
-    delivered, one store round trip sooner.
+    Nobody waits for a pass's marks: they ride at the head of the store's next transaction
+    (`Store.defer`), so whatever reads the outbox after them sees them — in that same
+    transaction too — and the pass counts as delivering until they are applied there (a use
+    case's snapshot read in a later savepoint of that transaction sees them as sent; if the
+    transaction then fails, that use case fails with it and its snapshot is never used). A
+    caller is answered once its messages are delivered, and one by one a report is one
+    transaction, not two.
     """
 
     def __init__(self, app: App) -> None:
@@ -235,7 +238,7 @@ class Sender:
         self._last = Flushed()
         self._handled: frozenset[str] = frozenset()  # keys the last pass sent or dropped
         self._epoch = 0  # passes begun
-        # passes between their read and their marks' commit (the store's thread ends them)
+        # passes between their read and their marks (the store's thread ends them)
         self._delivering = 0
         self._counting = threading.Lock()
         # From when to look for messages an outage delayed (None: no failure since the last
@@ -251,13 +254,27 @@ class Sender:
             return None
         return Snapshot(_pending_and_stale(db, now), epoch)
 
-    def _delivered(self, marks: Future[int] | None = None) -> None:
-        """A pass is no longer delivering: its marks have committed (or failed: then its
-        messages stay pending and go out again, with the same nonce)."""
-        if marks is not None and marks.exception() is not None:
-            log.error("delivered messages not marked sent: %s", marks.exception())
+    def _delivered(self, ended: list[bool]) -> None:
+        """A pass is no longer delivering (once: `ended` says whether it already was ended):
+        its marks are applied in the store's transaction, or failed — then its messages stay
+        pending and go out again, with the same nonce."""
         with self._counting:
-            self._delivering -= 1
+            if not ended:
+                ended.append(True)
+                self._delivering -= 1
+
+    def _mark(self, db: Database, row_ids: list[int], at: datetime, ended: list[bool]) -> int:
+        """On the store's thread, at the head of a transaction: a pass's marks, after which
+        the pass is no longer delivering (a snapshot read later in this transaction sees
+        them)."""
+        marked = mark_all_sent(db, row_ids, at)
+        self._delivered(ended)
+        return marked
+
+    def _marks_done(self, marks: Future[int], ended: list[bool]) -> None:
+        if marks.exception() is not None:
+            log.error("delivered messages not marked sent: %s", marks.exception())
+        self._delivered(ended)
 
     async def flush(self, refs: Iterable[str] = (), snapshot: Snapshot | None = None
                     ) -> Flushed:
@@ -279,24 +296,25 @@ class Sender:
             return self._last
 
     async def _pass(self, snapshot: Snapshot | None = None) -> Flushed:
-        """One delivery pass. It counts as delivering (`_delivering`) until its marks have
-        committed — or, without marks, until it ends."""
+        """One delivery pass. It counts as delivering (`_delivering`) until its marks are
+        applied — or, without marks, until it ends."""
         with self._counting:
             self._delivering += 1
         delivered: list[OutboxRow] = []
-        marks: Future[int] | None = None
+        ended: list[bool] = []  # the pass no longer counts as delivering
         try:
             flushed, retrying, oldest = await self._deliver(snapshot, delivered)
-        finally:  # what was delivered is marked, in one transaction, even if the pass broke off
+        finally:  # what was delivered is marked, in one statement, even if the pass broke off
+            marks: Future[int] | None = None
             try:
                 if delivered:  # nobody waits for the marks
-                    marks = self.app.store.submit_urgent(
-                        mark_all_sent, [row.id for row in delivered], self.app.clock.now())
+                    marks = self.app.store.defer(
+                        self._mark, [row.id for row in delivered], self.app.clock.now(), ended)
             finally:
                 if marks is None:
-                    self._delivered()
+                    self._delivered(ended)
                 else:
-                    marks.add_done_callback(self._delivered)
+                    marks.add_done_callback(lambda done: self._marks_done(done, ended))
         await self._tell_if_back(retrying, oldest)
         return flushed
 

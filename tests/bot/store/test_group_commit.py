@@ -78,9 +78,9 @@ async def test_a_group_holds_at_most_the_limit(held: Any, tmp_path: Path) -> Non
     sizes: list[int] = []
     run_group = store._execute_group
 
-    def recording(db: Any, jobs: list[Any]) -> None:
+    def recording(db: Any, jobs: list[Any], lead: Any = ()) -> None:
         sizes.append(len(jobs))
-        run_group(db, jobs)
+        run_group(db, jobs, lead)
 
     store._execute_group = recording
     jobs = [asyncio.ensure_future(store.call(_note, str(n))) for n in range(GROUP_LIMIT + 5)]
