@@ -23,8 +23,9 @@ from bot.store.rows import (
     ResultStatus,
     StoredResult,
     VersionConflictError,
+    row_builder,
 )
-from bot.store.sql import must, one, returning, rows, to_db
+from bot.store.sql import must, one, rows, to_db
 
 _JOINED = "SELECT r.* FROM results r JOIN pairings p ON p.id = r.pairing_id"
 
@@ -45,6 +46,7 @@ def put_result(
     status = ResultStatus(fields.status)
     version = expected_version + 1
     values: dict[str, Any] = {
+        "pairing_id": pairing_id,
         **{name: getattr(fields, name) for name in _FIELDS},  # shallow: written at once
         "status": status,
         "version": version,
@@ -54,26 +56,26 @@ def put_result(
         "reason": by.reason,
         "confirmed_at": by.at if status is ResultStatus.CONFIRMED else None,
     }
+    for points in ("first_points", "second_points"):  # REAL columns: stored as floats
+        if values[points] is not None:
+            values[points] = float(values[points])
+    params = [to_db(value) for value in values.values()]
     # The write itself checks the version (and that a confirmed result stays frozen): it
     # matches no row otherwise, and only then is the current result read to say why. Inside
-    # the store's BEGIN IMMEDIATE transaction nobody can slip in between.
+    # the store's BEGIN IMMEDIATE transaction nobody can slip in between. The row is built
+    # from what was written, as a read would build it (no RETURNING: issue 21).
     if expected_version == 0:
-        columns = ["pairing_id", *values]
-        stored = returning(
-            db, StoredResult,
-            f"INSERT INTO results ({', '.join(columns)}) "
-            f"VALUES ({', '.join('?' for _ in columns)}) ON CONFLICT (pairing_id) DO NOTHING",
-            [pairing_id, *values.values()])
+        written = db.execute(
+            f"INSERT INTO results ({', '.join(values)}) VALUES "
+            f"({', '.join('?' for _ in params)}) ON CONFLICT (pairing_id) DO NOTHING", params)
     else:
-        assignments = ", ".join(f"{column} = ?" for column in values)
-        stored = returning(
-            db, StoredResult,
-            f"UPDATE results SET {assignments} "
+        written = db.execute(  # the values after pairing_id (the key)
+            f"UPDATE results SET {', '.join(f'{column} = ?' for column in list(values)[1:])} "
             "WHERE pairing_id = ? AND version = ? AND status != 'confirmed'",
-            [*values.values(), pairing_id, expected_version],
-        )
-    if stored is None:
+            [*params[1:], pairing_id, expected_version])
+    if written.rowcount != 1:
         _refuse_write(db, pairing_id, expected_version)
+    stored = row_builder(StoredResult, tuple(values))(params)
     record(db, by, "result.put", tournament_id=tournament_id,
            subject=f"pairing:{pairing_id}",
            data={"version": version, "status": status, "end": fields.end_kind,

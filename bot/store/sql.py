@@ -89,6 +89,17 @@ def insert_row(db: Database, cls: type[R], table: str, values: Mapping[str, Any]
     return must(returning(db, cls, sql, list(values.values())), f"new {table} row")
 
 
+def insert_written(db: Database, cls: type[R], table: str, values: Mapping[str, Any]) -> R:
+    """`insert_row` for a row whose every field but its rowid `id` is in `values`: built from
+    the values as written (through the readers a SELECT would use), without reading it back —
+    the RETURNING costs more than the row is worth on the hot path (issue 21). Not for REAL
+    columns given an int (SQLite would store a float)."""
+    params = [to_db(v) for v in values.values()]
+    cursor = db.execute(f"INSERT INTO {table} ({', '.join(values)}) "
+                        f"VALUES ({', '.join('?' for _ in params)})", params)
+    return row_builder(cls, ("id", *values))((cursor.lastrowid, *params))
+
+
 def check_columns(changes: Mapping[str, Any], allowed: Iterable[str], what: str) -> None:
     unknown = set(changes) - set(allowed)
     if unknown:
