@@ -9,6 +9,7 @@ version is copied into `result_versions` by a trigger; a confirmed result is fro
 from __future__ import annotations
 
 from dataclasses import fields as dataclass_fields
+from functools import cache
 from typing import Any, NoReturn
 
 from sqlite_utils import Database
@@ -64,18 +65,14 @@ def put_result(
     # matches no row otherwise, and only then is the current result read to say why. Inside
     # the store's BEGIN IMMEDIATE transaction nobody can slip in between. The row is built
     # from what was written, as a read would build it (no RETURNING: issue 21).
+    columns = tuple(values)
     if expected_version == 0:
-        written = db.execute(
-            f"INSERT INTO results ({', '.join(values)}) VALUES "
-            f"({', '.join('?' for _ in params)}) ON CONFLICT (pairing_id) DO NOTHING", params)
-    else:
-        written = db.execute(  # the values after pairing_id (the key)
-            f"UPDATE results SET {', '.join(f'{column} = ?' for column in list(values)[1:])} "
-            "WHERE pairing_id = ? AND version = ? AND status != 'confirmed'",
-            [*params[1:], pairing_id, expected_version])
+        written = db.execute(_insert_sql(columns), params)
+    else:  # the values after pairing_id (the key)
+        written = db.execute(_update_sql(columns), [*params[1:], pairing_id, expected_version])
     if written.rowcount != 1:
         _refuse_write(db, pairing_id, expected_version)
-    stored = row_builder(StoredResult, tuple(values))(params)
+    stored = row_builder(StoredResult, columns)(params)
     record(db, by, "result.put", tournament_id=tournament_id,
            subject=f"pairing:{pairing_id}",
            data={"version": version, "status": status, "end": fields.end_kind,
@@ -84,6 +81,18 @@ def put_result(
 
 
 _FIELDS = tuple(f.name for f in dataclass_fields(ResultFields))
+
+
+@cache
+def _insert_sql(columns: tuple[str, ...]) -> str:
+    return (f"INSERT INTO results ({', '.join(columns)}) VALUES "
+            f"({', '.join('?' for _ in columns)}) ON CONFLICT (pairing_id) DO NOTHING")
+
+
+@cache
+def _update_sql(columns: tuple[str, ...]) -> str:
+    return (f"UPDATE results SET {', '.join(f'{column} = ?' for column in columns[1:])} "
+            "WHERE pairing_id = ? AND version = ? AND status != 'confirmed'")
 
 
 def _refuse_write(db: Database, pairing_id: int, expected_version: int) -> NoReturn:

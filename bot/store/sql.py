@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
+from operator import itemgetter
 from typing import Any, TypeVar
 
 from sqlite_utils import Database
@@ -13,13 +14,12 @@ from bot.store.rows import NotFoundError, row_builder
 from bot.store.times import to_text
 
 R = TypeVar("R")
+_name = itemgetter(0)  # a cursor description's column name
 
 
 def dumps(value: Any) -> str:
     """Canonical JSON (sorted keys, no spaces), so equal data gives equal text."""
-    return json.dumps(
-        value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=_json_default
-    )
+    return _ENCODER.encode(value)
 
 
 def _json_default(value: Any) -> Any:
@@ -30,6 +30,9 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"cannot store {type(value).__name__} as JSON: {value!r}")
 
 
+# one encoder for every call: json.dumps with options builds a new one each time (issue 21)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"),
+                            default=_json_default)
 _AS_IS = frozenset({int, str, float, type(None), bytes})  # exact types: bool and enums are not
 
 
@@ -50,7 +53,7 @@ def rows(db: Database, cls: type[R], sql: str, params: Sequence[Any] = ()) -> li
     # A plain cursor, not db.query(): that wraps every SELECT in a savepoint, which costs
     # more than the query itself here; we always run inside the store's transaction anyway.
     cursor = db.execute(sql, [to_db(p) for p in params])
-    build = row_builder(cls, tuple(column[0] for column in cursor.description))
+    build = row_builder(cls, tuple(map(_name, cursor.description)))
     return [build(row) for row in cursor.fetchall()]
 
 
