@@ -40,6 +40,8 @@ def to_db(value: Any) -> Any:
     """A Python value as SQLite stores it."""
     if type(value) in _AS_IS:  # most parameters: one set lookup instead of four isinstance
         return value
+    if isinstance(value, str):  # a StrEnum member: SQLite stores its text
+        return value
     if isinstance(value, datetime):
         return to_text(value)
     if isinstance(value, bool):
