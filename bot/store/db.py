@@ -366,17 +366,6 @@ class Store:
         that has committed, like the outbox's delivery pass)."""
         return await self._await(fn, args, kwargs, write=True, urgent=True)
 
-    def submit_urgent(
-        self,
-        fn: Callable[Concatenate[Database, P], T],
-        *args: P.args,
-        **kwargs: P.kwargs,
-    ) -> Future[T]:
-        """`call_urgent` whose caller does not wait: the job's future (answered on the owner
-        thread, after its COMMIT) — for a write nobody needs to wait for, like a delivery
-        pass's marks."""
-        return self._submit(fn, args, kwargs, write=True, urgent=True)
-
     def defer(
         self,
         fn: Callable[Concatenate[Database, P], T],
