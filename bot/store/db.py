@@ -241,20 +241,21 @@ class Store:
         # A job alone has its transaction as its savepoint (2 statements fewer) — unless
         # deferred jobs share it: a refused job must not undo them.
         solo = len(started) == 1 and not lead
+        run = db.conn.execute  # transaction control past sqlite_utils' bookkeeping (issue 21)
         try:
-            db.execute("BEGIN IMMEDIATE" if lead or any(job[3] for job in started) else "BEGIN")
+            run("BEGIN IMMEDIATE" if lead or any(job[3] for job in started) else "BEGIN")
             cache.begin()
             for fn, args, kwargs, _write, _future, _waiter in (*lead, *started):
                 outcomes.append(self._execute(db, fn, args, kwargs,
                                               savepoint=not solo and len(outcomes) >= len(lead)))
             if solo and not outcomes[0][0]:
-                db.execute("ROLLBACK")
+                run("ROLLBACK")
             else:
-                db.execute("COMMIT")
+                run("COMMIT")
         except BaseException as error:  # BEGIN/COMMIT failed, or SQLite undid the whole group
             cache.clear()
             if db.conn.in_transaction:
-                db.execute("ROLLBACK")
+                run("ROLLBACK")
             outcomes = [(False, error)] * (len(lead) + len(started))
         started = [*lead, *started]
         self._finished(len(started) - len(lead))
@@ -282,8 +283,9 @@ class Store:
         back). Raises only when SQLite ended the whole transaction (the group then fails).
         Without `savepoint` (a group of one: the caller rolls the transaction back; a deferred
         job: what it did stays) nothing is rolled back here."""
+        run = db.conn.execute
         if savepoint:
-            db.execute("SAVEPOINT job")
+            run("SAVEPOINT job")
         try:
             result = fn(db, *args, **kwargs)
             if isinstance(result, types.GeneratorType):
@@ -298,11 +300,11 @@ class Store:
             assert self._cache is not None
             self._cache.clear()  # it may hold rows the undone writes made
             if savepoint:
-                db.execute("ROLLBACK TO job")
-                db.execute("RELEASE job")
+                run("ROLLBACK TO job")
+                run("RELEASE job")
             return False, error
         if savepoint:
-            db.execute("RELEASE job")
+            run("RELEASE job")
         return True, result
 
     # -- the callers' side -----------------------------------------------------------------
