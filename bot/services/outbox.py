@@ -68,6 +68,8 @@ NONCE_WINDOW = timedelta(minutes=2)
 CLOCK_SKEW = timedelta(seconds=30)  # our clock against Discord's, when reading back
 #: how far back a freshly started bot looks for what an outage before its start delayed
 REPORT_LOOKBACK = timedelta(days=2)
+#: transactions whose newest snapshot is kept for their callers' passes
+KEPT_SNAPSHOTS = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,10 +202,12 @@ async def deliver(notifier: Notifier, destination: Destination, target: int,
 @dataclass(frozen=True, slots=True)
 class Snapshot:
     """The pending outbox (with each row's staleness) as a use case's own transaction saw it,
-    and how many passes had begun then (`Sender.snapshot`)."""
+    how many passes had begun then, and which of the store's transactions it was
+    (`Sender.snapshot`)."""
 
     rows: list[tuple[OutboxRow, str | None]]
     epoch: int
+    transaction: int = 0
 
 
 class Sender:
@@ -218,8 +222,11 @@ class Sender:
 
     A use case's transaction may read the outbox for the pass that follows it (`snapshot`),
     saving that pass its own read. Never twice: the snapshot is used only if no pass was
-    between its read and its marks' commit when the snapshot was read, and none has begun
-    since; then every row it lists as pending is still undelivered.
+    between its read and its marks when the snapshot was read, and none has begun since; then
+    every row it lists as pending is still undelivered. A caller uses the newest snapshot of
+    its own transaction (a group's last use case's: committed with it, listing the whole
+    group's messages), so one pass serves a group instead of one for its first caller and a
+    fresh read for the others.
 
     Nobody waits for a pass's marks: they ride at the head of the store's next transaction
     (`Store.defer`), so whatever reads the outbox after them sees them — in that same
@@ -237,6 +244,8 @@ class Sender:
         self._served = 0  # every flush asked for up to this one has had a pass after it
         self._last = Flushed()
         self._handled: frozenset[str] = frozenset()  # keys the last pass sent or dropped
+        # each recent transaction's newest snapshot (written on the store's thread)
+        self._newest: dict[int, Snapshot] = {}
         self._epoch = 0  # passes begun
         # passes between their read and their marks (the store's thread ends them)
         self._delivering = 0
@@ -248,11 +257,16 @@ class Sender:
 
     def snapshot(self, db: Database, now: datetime) -> Snapshot | None:
         """On the store's thread, inside a use case's transaction: the outbox for the pass
-        after its commit (None while a pass is delivering: its rows may be in flight)."""
+        after its commit (None while a pass is delivering: its rows may be in flight). Kept as
+        its transaction's newest, which every caller of that (group) transaction uses."""
         epoch = self._epoch
         if self._delivering:
             return None
-        return Snapshot(_pending_and_stale(db, now), epoch)
+        transaction = self.app.store.transaction
+        found = Snapshot(_pending_and_stale(db, now), epoch, transaction)
+        self._newest[transaction] = found
+        self._newest.pop(transaction - KEPT_SNAPSHOTS, None)
+        return found
 
     def _delivered(self, ended: list[bool]) -> None:
         """A pass is no longer delivering (once: `ended` says whether it already was ended):
@@ -289,6 +303,8 @@ class Sender:
             if self._served >= mine or (wanted and wanted <= self._handled):
                 return self._last
             serves = self._asked
+            if snapshot is not None:  # its group's newest: it lists the whole group's messages
+                snapshot = self._newest.get(snapshot.transaction, snapshot)
             fresh = snapshot if snapshot is not None and snapshot.epoch == self._epoch else None
             self._epoch += 1
             self._last = await self._pass(fresh)

@@ -115,6 +115,8 @@ class Store:
         self._close_lock = threading.Lock()
         self._unfinished = 0  # jobs submitted and not yet finished (under _close_lock)
         self._cache: ReadCache | None = None  # the owner thread's (`bot.store.cache`)
+        #: the number of the owner thread's latest transaction (read by a job: its own)
+        self.transaction = 0
         self._commits = 0  # since the last checkpoint (only approximately: two threads count)
         self._wrote = threading.Event()  # set by the first commit after a checkpoint
         self._stopping = threading.Event()  # the checkpointer's last round
@@ -242,6 +244,7 @@ class Store:
         # deferred jobs share it: a refused job must not undo them.
         solo = len(started) == 1 and not lead
         run = db.conn.execute  # transaction control past sqlite_utils' bookkeeping (issue 21)
+        self.transaction += 1
         try:
             run("BEGIN IMMEDIATE" if lead or any(job[3] for job in started) else "BEGIN")
             cache.begin()

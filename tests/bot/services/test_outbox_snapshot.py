@@ -105,3 +105,25 @@ async def test_a_pass_counts_as_delivering_until_its_marks_are_applied(
     await asyncio.gather(slow, first)
     assert [m.params["slug"] for _, _, m in notifier.sent] == ["a", "b"]
     assert {row.status for row in await store.read(list_outbox)} == {OutboxStatus.SENT}
+
+
+async def test_one_pass_serves_a_whole_group_from_its_newest_snapshot(
+        store: Store, clock: ManualClock) -> None:
+    """Use cases committed together (a group) are delivered by one pass that reads nothing
+    again: each caller takes its transaction's newest snapshot, which lists every message of
+    the group (its first caller's own lists only its own)."""
+    notifier = RecordingNotifier()
+    app = App(store, clock, notifier)
+    tid = (await make_world(app)).tournament.id
+    notifier.sent.clear()
+    gate = threading.Event()
+    blocker = asyncio.ensure_future(store.call(lambda db: gate.wait(5)))
+    await asyncio.sleep(0.05)
+    passes_before = app.sender._epoch
+    said = [asyncio.ensure_future(app.run(_say, tid, slug)) for slug in "abcde"]
+    await asyncio.sleep(0.05)
+    gate.set()
+    await asyncio.gather(blocker, *said)
+    assert sorted(m.params["slug"] for _, _, m in notifier.sent) == list("abcde")
+    assert app.sender._epoch - passes_before == 1
+    assert {row.status for row in await store.read(list_outbox)} == {OutboxStatus.SENT}
