@@ -8,8 +8,10 @@ the latency of each call as the caller sees it (queueing and delivery included):
 p99, the throughput, and the process's CPU time per report (all threads: on a shared machine
 the steadier figure) — and, a figure no load moves, the SQL statements one report costs (the
 writer connection's, as SQLite's trace hook reports them: an INSERT … RETURNING counts once
-per step). Targets (issue 21): one report at a time ≤ 0.6 ms median; 200 at once p99
-< 100 ms with the median at most half of it. The verdict takes the median over the runs.
+per step) and the Python function calls one report costs (cProfile on the store's thread and
+the event loop's, in a last untimed run). Targets (issue 21): one report at a time ≤ 0.6 ms
+median; 200 at once p99 < 100 ms with the median at most half of it. The verdict takes the
+median over the runs.
 
     .venv/bin/python bench/reports.py [--tables 200] [--repeat 3]
 """
@@ -18,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
+import pstats
 import statistics
 import tempfile
 import time
@@ -71,6 +75,18 @@ def count_statements(db: Database, counts: list[str] | None) -> None:
     db.conn.set_trace_callback(None if counts is None else counts.append)
 
 
+async def count_calls(app: App, slug: str, discord_ids: list[int]) -> float:
+    """Python function calls per report, one by one, on the store's thread and the loop's."""
+    profiles = [cProfile.Profile(), cProfile.Profile()]
+    await app.store.call(lambda db: profiles[0].enable())
+    profiles[1].enable()
+    for d in discord_ids:
+        await one(app, slug, d, [])
+    profiles[1].disable()
+    await app.store.call(lambda db: profiles[0].disable())
+    return sum(pstats.Stats(p).total_calls for p in profiles) / len(discord_ids)  # type: ignore[attr-defined]
+
+
 async def one(app: App, slug: str, discord_id: int, latencies: list[float]) -> None:
     began = time.perf_counter()
     reply = await report_result(app, slug, discord_id, "412", "388")
@@ -118,6 +134,10 @@ async def main(tables: int, repeat: int) -> None:
             print(f"{how:>10}: median {statistics.median(ms):6.2f} ms   p99 {p99:6.1f} ms   "
                   f"max {ms[-1]:6.1f} ms   total {wall * 1000:7.1f} ms   "
                   f"{len(ms) / wall:5.0f} reports/s   CPU {cpu * 1000 / len(ms):5.2f} ms/report")
+        slug = "calls"
+        discord_ids = await app.run(setup, tables, slug, 100_000 * (2 * repeat + 1))
+        assert isinstance(discord_ids, list)
+        calls = await count_calls(app, slug, discord_ids)
         await store.close()
     one_median = statistics.median(r[0] for r in runs["one by one"])
     burst_median = statistics.median(r[0] for r in runs["concurrent"])
@@ -131,7 +151,8 @@ async def main(tables: int, repeat: int) -> None:
     verdicts.add(f"{tables} at once: median ≤ half the p99", burst_median <= burst_p99 / 2,
                  f"median {burst_median:.1f} ms, p99 {burst_p99:.1f} ms")
     verdicts.print(f"medians of {repeat} runs each; CPU one by one {cpu:.2f} ms/report; "
-                   f"SQL statements per report {statements:.1f}")
+                   f"SQL statements per report {statements:.1f}; Python calls per report "
+                   f"{calls:.0f}")
 
 
 if __name__ == "__main__":

@@ -68,6 +68,8 @@ NONCE_WINDOW = timedelta(minutes=2)
 CLOCK_SKEW = timedelta(seconds=30)  # our clock against Discord's, when reading back
 #: how far back a freshly started bot looks for what an outage before its start delayed
 REPORT_LOOKBACK = timedelta(days=2)
+#: transactions whose newest snapshot is kept for their callers' passes
+KEPT_SNAPSHOTS = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,10 +202,12 @@ async def deliver(notifier: Notifier, destination: Destination, target: int,
 @dataclass(frozen=True, slots=True)
 class Snapshot:
     """The pending outbox (with each row's staleness) as a use case's own transaction saw it,
-    and how many passes had begun then (`Sender.snapshot`)."""
+    how many passes had begun then, and which of the store's transactions it was
+    (`Sender.snapshot`)."""
 
     rows: list[tuple[OutboxRow, str | None]]
     epoch: int
+    transaction: int = 0
 
 
 class Sender:
@@ -218,13 +222,19 @@ class Sender:
 
     A use case's transaction may read the outbox for the pass that follows it (`snapshot`),
     saving that pass its own read. Never twice: the snapshot is used only if no pass was
-    between its read and its marks' commit when the snapshot was read, and none has begun
-    since; then every row it lists as pending is still undelivered.
+    between its read and its marks when the snapshot was read, and none has begun since; then
+    every row it lists as pending is still undelivered. A caller uses the newest snapshot of
+    its own transaction (a group's last use case's: committed with it, listing the whole
+    group's messages), so one pass serves a group instead of one for its first caller and a
+    fresh read for the others.
 
-    Nobody waits for a pass's marks: they are queued ahead of the use cases
-    (`Store.submit_urgent`), so whatever reads the outbox after them sees them, and the pass
-    counts as delivering until they commit. A caller is answered once its messages are
-    delivered, one store round trip sooner.
+    Nobody waits for a pass's marks: they ride at the head of the store's next transaction
+    (`Store.defer`), so whatever reads the outbox after them sees them — in that same
+    transaction too — and the pass counts as delivering until they are applied there (a use
+    case's snapshot read in a later savepoint of that transaction sees them as sent; if the
+    transaction then fails, that use case fails with it and its snapshot is never used). A
+    caller is answered once its messages are delivered, and one by one a report is one
+    transaction, not two.
     """
 
     def __init__(self, app: App) -> None:
@@ -234,8 +244,10 @@ class Sender:
         self._served = 0  # every flush asked for up to this one has had a pass after it
         self._last = Flushed()
         self._handled: frozenset[str] = frozenset()  # keys the last pass sent or dropped
+        # each recent transaction's newest snapshot (written on the store's thread)
+        self._newest: dict[int, Snapshot] = {}
         self._epoch = 0  # passes begun
-        # passes between their read and their marks' commit (the store's thread ends them)
+        # passes between their read and their marks (the store's thread ends them)
         self._delivering = 0
         self._counting = threading.Lock()
         # From when to look for messages an outage delayed (None: no failure since the last
@@ -245,19 +257,38 @@ class Sender:
 
     def snapshot(self, db: Database, now: datetime) -> Snapshot | None:
         """On the store's thread, inside a use case's transaction: the outbox for the pass
-        after its commit (None while a pass is delivering: its rows may be in flight)."""
+        after its commit (None while a pass is delivering: its rows may be in flight). Kept as
+        its transaction's newest, which every caller of that (group) transaction uses."""
         epoch = self._epoch
         if self._delivering:
             return None
-        return Snapshot(_pending_and_stale(db, now), epoch)
+        transaction = self.app.store.transaction
+        found = Snapshot(_pending_and_stale(db, now), epoch, transaction)
+        self._newest[transaction] = found
+        self._newest.pop(transaction - KEPT_SNAPSHOTS, None)
+        return found
 
-    def _delivered(self, marks: Future[int] | None = None) -> None:
-        """A pass is no longer delivering: its marks have committed (or failed: then its
-        messages stay pending and go out again, with the same nonce)."""
-        if marks is not None and marks.exception() is not None:
-            log.error("delivered messages not marked sent: %s", marks.exception())
+    def _delivered(self, ended: list[bool]) -> None:
+        """A pass is no longer delivering (once: `ended` says whether it already was ended):
+        its marks are applied in the store's transaction, or failed — then its messages stay
+        pending and go out again, with the same nonce."""
         with self._counting:
-            self._delivering -= 1
+            if not ended:
+                ended.append(True)
+                self._delivering -= 1
+
+    def _mark(self, db: Database, row_ids: list[int], at: datetime, ended: list[bool]) -> int:
+        """On the store's thread, at the head of a transaction: a pass's marks, after which
+        the pass is no longer delivering (a snapshot read later in this transaction sees
+        them)."""
+        marked = mark_all_sent(db, row_ids, at)
+        self._delivered(ended)
+        return marked
+
+    def _marks_done(self, marks: Future[int], ended: list[bool]) -> None:
+        if marks.exception() is not None:
+            log.error("delivered messages not marked sent: %s", marks.exception())
+        self._delivered(ended)
 
     async def flush(self, refs: Iterable[str] = (), snapshot: Snapshot | None = None
                     ) -> Flushed:
@@ -272,6 +303,8 @@ class Sender:
             if self._served >= mine or (wanted and wanted <= self._handled):
                 return self._last
             serves = self._asked
+            if snapshot is not None:  # its group's newest: it lists the whole group's messages
+                snapshot = self._newest.get(snapshot.transaction, snapshot)
             fresh = snapshot if snapshot is not None and snapshot.epoch == self._epoch else None
             self._epoch += 1
             self._last = await self._pass(fresh)
@@ -279,24 +312,25 @@ class Sender:
             return self._last
 
     async def _pass(self, snapshot: Snapshot | None = None) -> Flushed:
-        """One delivery pass. It counts as delivering (`_delivering`) until its marks have
-        committed — or, without marks, until it ends."""
+        """One delivery pass. It counts as delivering (`_delivering`) until its marks are
+        applied — or, without marks, until it ends."""
         with self._counting:
             self._delivering += 1
         delivered: list[OutboxRow] = []
-        marks: Future[int] | None = None
+        ended: list[bool] = []  # the pass no longer counts as delivering
         try:
             flushed, retrying, oldest = await self._deliver(snapshot, delivered)
-        finally:  # what was delivered is marked, in one transaction, even if the pass broke off
+        finally:  # what was delivered is marked, in one statement, even if the pass broke off
+            marks: Future[int] | None = None
             try:
                 if delivered:  # nobody waits for the marks
-                    marks = self.app.store.submit_urgent(
-                        mark_all_sent, [row.id for row in delivered], self.app.clock.now())
+                    marks = self.app.store.defer(
+                        self._mark, [row.id for row in delivered], self.app.clock.now(), ended)
             finally:
                 if marks is None:
-                    self._delivered()
+                    self._delivered(ended)
                 else:
-                    marks.add_done_callback(self._delivered)
+                    marks.add_done_callback(lambda done: self._marks_done(done, ended))
         await self._tell_if_back(retrying, oldest)
         return flushed
 

@@ -365,11 +365,10 @@ def _report_result(tx: Tx, slug: str, discord_id: int, own: int | str,
     if _repeated(tx, seat, EvidenceKind.SCORE_REPORT, report, evidence=evidence):
         result = current  # a repeat: nothing new to weigh, the same answer
     else:
-        added = append_evidence(tx.db, seat.pairing.id, EvidenceKind.SCORE_REPORT,
-                                tx.by_player(me.id), payload=report,
-                                tournament_id=seat.tournament.id)
-        result = _refresh(tx, seat, tx.by_player(me.id), current, opponent,
-                          with_evidence(evidence, added))
+        by = tx.by_player(me.id)
+        added = append_evidence(tx.db, seat.pairing.id, EvidenceKind.SCORE_REPORT, by,
+                                payload=report, tournament_id=seat.tournament.id)
+        result = _refresh(tx, seat, by, current, opponent, with_evidence(evidence, added))
     params = {"own": mine, "opponent_score": theirs, "opponent": opponent.name}
     if result is not None and result.verdict.get("code") == "report_conflicts_record":
         return done("play.result_conflict", rule=DISPUTE_RULE, **params)

@@ -12,7 +12,8 @@ from typing import Any
 from sqlite_utils import Database
 
 from bot.store.rows import AuditEntry, Change
-from bot.store.sql import insert, rows
+from bot.store.sql import dumps, rows
+from bot.store.times import to_text
 
 
 def record(
@@ -25,20 +26,14 @@ def record(
     data: dict[str, Any] | None = None,
 ) -> int:
     """Append one audit row; returns its id. `by.reason` is stored as the reason."""
-    return insert(
-        db,
-        "audit",
-        {
-            "at": by.at,
-            "actor_kind": by.actor,
-            "actor_id": by.actor_id,
-            "tournament_id": tournament_id,
-            "action": action,
-            "subject": subject,
-            "reason": by.reason,
-            "data": data or {},
-        },
-    )
+    # one fixed statement, its parameters converted here: every write pays for this (issue 21)
+    cursor = db.execute(_INSERT, (to_text(by.at), str(by.actor), by.actor_id, tournament_id,
+                                  action, subject, by.reason, dumps(data) if data else "{}"))
+    return int(cursor.lastrowid or 0)
+
+
+_INSERT = ("INSERT INTO audit (at, actor_kind, actor_id, tournament_id, action, subject, "
+           "reason, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 
 
 def list_audit(

@@ -1,10 +1,12 @@
 """The store's read cache: rows that nearly every use case reads and that rarely change (a
-tournament, its rounds), kept in the process between transactions (issue 21).
+tournament, its rounds, when herna.net was last searched), kept in the process between
+transactions (issue 21).
 
 Only a `Store`'s own connection has one (`attach`); on any other connection `cached` just reads.
 It is emptied whenever what it holds may have changed:
-- a write by this connection to `tournaments` or `rounds`: temporary triggers (this connection
-  only, no migration) call back into Python, whichever store helper or raw SQL wrote;
+- a write by this connection to `tournaments`, `rounds` or `sync_runs`: temporary triggers
+  (this connection only, no migration) call back into Python, whichever helper or raw SQL
+  wrote;
 - a commit by another connection (the CLI's process): `PRAGMA data_version` differs, read once
   per transaction on the first cached read — it also pins the transaction's snapshot, so what
   the cache serves and what the transaction reads are the same version;
@@ -24,7 +26,7 @@ from sqlite_utils import Database
 T = TypeVar("T")
 
 #: the tables whose rows are cached: a write to one of them empties the cache
-WATCHED = ("tournaments", "rounds")
+WATCHED = ("tournaments", "rounds", "sync_runs")
 _BUMP = "stredisko_cache_changed"
 
 

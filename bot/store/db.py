@@ -19,7 +19,7 @@ import queue
 import sqlite3
 import threading
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -78,7 +78,9 @@ CHECKPOINT_EVERY = 128
 #: SQLite's automatic checkpoint (by a commit), kept as the fallback for a WAL the checkpointer
 #: has not kept small (a long burst of writes it could not catch up with)
 AUTOCHECKPOINT_PAGES = 4000
-_WAKE = object()  # put on the queue with an urgent job, so a waiting owner thread wakes up
+#: how long a deferred job waits for a transaction to share before it gets one of its own
+DEFER_S = 0.002
+_WAKE = object()  # put on the queue with an urgent or deferred job: the owner thread wakes up
 
 
 class Store:
@@ -91,8 +93,10 @@ class Store:
     its own SAVEPOINT inside one transaction (so each is still all-or-nothing: a job that
     raises is rolled back alone), and none of their callers is answered before the COMMIT.
     Under a burst this is one BEGIN/COMMIT per group instead of per job. Urgent jobs (the
-    outbox's reads and marks) go before the queued ones, so delivering what has committed
-    does not wait behind everything queued after it.
+    outbox's reads) go before the queued ones, so delivering what has committed does not wait
+    behind everything queued after it. Deferred jobs (a delivery pass's marks: nobody waits
+    for them) ride at the head of the next transaction, or get their own after `DEFER_S`
+    without one — one transaction per report instead of two when reports come one by one.
 
     Checkpoints (copying the WAL into the database file, with an fsync) are not made by a
     commit, as SQLite's automatic checkpoint would — one in ~100 commits then took ~25 ms, 70 %
@@ -106,10 +110,13 @@ class Store:
         self.path = Path(path)
         self._jobs: queue.SimpleQueue[_Job | object | None] = queue.SimpleQueue()
         self._urgent: collections.deque[_Job] = collections.deque()
+        self._deferred: collections.deque[_Job] = collections.deque()
         self._closed = False
         self._close_lock = threading.Lock()
         self._unfinished = 0  # jobs submitted and not yet finished (under _close_lock)
         self._cache: ReadCache | None = None  # the owner thread's (`bot.store.cache`)
+        #: the number of the owner thread's latest transaction (read by a job: its own)
+        self.transaction = 0
         self._commits = 0  # since the last checkpoint (only approximately: two threads count)
         self._wrote = threading.Event()  # set by the first commit after a checkpoint
         self._stopping = threading.Event()  # the checkpointer's last round
@@ -148,10 +155,14 @@ class Store:
         self._checkpointer.start()
         opened.set_result(None)
         try:
-            while (first := self._jobs.get()) is not None:
+            stop = False
+            while not stop:
+                first = self._jobs.get()
+                if first is _WAKE and self._deferred and not self._urgent:
+                    # only deferred work: wait a moment for a transaction to share
+                    with contextlib.suppress(queue.Empty):
+                        first = self._jobs.get(timeout=DEFER_S)
                 stop = self._drain(db, first)
-                if stop:
-                    break
         finally:
             self._stopping.set()
             self._wrote.set()  # its last checkpoint, then it ends
@@ -182,12 +193,13 @@ class Store:
 
     def _drain(self, db: Database, first: _Job | object) -> bool:
         """Run the urgent jobs, then `first` and the jobs queued behind it, in groups of at most
-        GROUP_LIMIT; True when the close marker was met."""
+        GROUP_LIMIT, the deferred jobs at the head of the first transaction; True when the
+        close marker was met."""
         group: list[_Job] = []
-        stop = False
-        if first is not _WAKE:
+        stop = first is None
+        if first is not _WAKE and first is not None:
             group.append(first)  # type: ignore[arg-type]
-        while len(group) < GROUP_LIMIT:
+        while not stop and len(group) < GROUP_LIMIT:
             try:
                 job = self._jobs.get_nowait()
             except queue.Empty:
@@ -197,44 +209,59 @@ class Store:
                 break
             if job is not _WAKE:
                 group.append(job)  # type: ignore[arg-type]
-        while self._urgent:
+        while self._urgent:  # deferred jobs taken at each BEGIN: they come in meanwhile
             urgent = [self._urgent.popleft() for _ in range(min(len(self._urgent), GROUP_LIMIT))]
-            self._execute_group(db, urgent)
-        if group:
-            self._execute_group(db, group)
+            self._execute_group(db, urgent, self._take_deferred())
+        lead = self._take_deferred()
+        if group or lead:
+            self._execute_group(db, group, lead)
         return stop
+
+    def _take_deferred(self) -> list[_Job]:
+        with self._close_lock:
+            taken = list(self._deferred)
+            self._deferred.clear()
+        return taken
 
     def _finished(self, count: int = 1) -> None:
         # Counted before the caller is woken, so a caller sees its own job gone from `backlog`.
         with self._close_lock:
             self._unfinished -= count
 
-    def _execute_group(self, db: Database, jobs: list[_Job]) -> None:
-        """One transaction for `jobs`, each in its own savepoint; every caller is answered after
-        the COMMIT (or gets the error that undid its job)."""
+    def _execute_group(self, db: Database, jobs: list[_Job], lead: Sequence[_Job] = ()) -> None:
+        """One transaction for `jobs`, each in its own savepoint, after the deferred jobs
+        `lead` (no savepoint: they leave the database right even when they fail halfway);
+        every caller is answered after the COMMIT (or gets the error that undid its job)."""
         started = [job for job in jobs if job[4].set_running_or_notify_cancel()]
         self._finished(len(jobs) - len(started))  # cancelled before we started: not run
-        if not started:
+        lead = [job for job in lead if job[4].set_running_or_notify_cancel()]
+        if not started and not lead:
             return
         outcomes: list[tuple[bool, Any]] = []
         cache = self._cache
         assert cache is not None
-        solo = len(started) == 1  # its own transaction is its savepoint: 2 statements fewer
+        # A job alone has its transaction as its savepoint (2 statements fewer) — unless
+        # deferred jobs share it: a refused job must not undo them.
+        solo = len(started) == 1 and not lead
+        run = db.conn.execute  # transaction control past sqlite_utils' bookkeeping (issue 21)
+        self.transaction += 1
         try:
-            db.execute("BEGIN IMMEDIATE" if any(job[3] for job in started) else "BEGIN")
+            run("BEGIN IMMEDIATE" if lead or any(job[3] for job in started) else "BEGIN")
             cache.begin()
-            for fn, args, kwargs, _write, _future, _waiter in started:
-                outcomes.append(self._execute(db, fn, args, kwargs, savepoint=not solo))
+            for fn, args, kwargs, _write, _future, _waiter in (*lead, *started):
+                outcomes.append(self._execute(db, fn, args, kwargs,
+                                              savepoint=not solo and len(outcomes) >= len(lead)))
             if solo and not outcomes[0][0]:
-                db.execute("ROLLBACK")
+                run("ROLLBACK")
             else:
-                db.execute("COMMIT")
+                run("COMMIT")
         except BaseException as error:  # BEGIN/COMMIT failed, or SQLite undid the whole group
             cache.clear()
             if db.conn.in_transaction:
-                db.execute("ROLLBACK")
-            outcomes = [(False, error)] * len(started)
-        self._finished(len(started))
+                run("ROLLBACK")
+            outcomes = [(False, error)] * (len(lead) + len(started))
+        started = [*lead, *started]
+        self._finished(len(started) - len(lead))
         self._commits += 1
         if self._commits == 1:
             self._wrote.set()
@@ -257,9 +284,11 @@ class Store:
                  kwargs: dict[str, Any], savepoint: bool) -> tuple[bool, Any]:
         """Run one job in a savepoint: (True, its value) or (False, the error that rolled it
         back). Raises only when SQLite ended the whole transaction (the group then fails).
-        Without `savepoint` (a group of one) the caller rolls the transaction back."""
+        Without `savepoint` (a group of one: the caller rolls the transaction back; a deferred
+        job: what it did stays) nothing is rolled back here."""
+        run = db.conn.execute
         if savepoint:
-            db.execute("SAVEPOINT job")
+            run("SAVEPOINT job")
         try:
             result = fn(db, *args, **kwargs)
             if isinstance(result, types.GeneratorType):
@@ -274,18 +303,18 @@ class Store:
             assert self._cache is not None
             self._cache.clear()  # it may hold rows the undone writes made
             if savepoint:
-                db.execute("ROLLBACK TO job")
-                db.execute("RELEASE job")
+                run("ROLLBACK TO job")
+                run("RELEASE job")
             return False, error
         if savepoint:
-            db.execute("RELEASE job")
+            run("RELEASE job")
         return True, result
 
     # -- the callers' side -----------------------------------------------------------------
 
     def _submit(
         self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], write: bool,
-        urgent: bool = False, waiter: _Waiter = None,
+        urgent: bool = False, waiter: _Waiter = None, deferred: bool = False,
     ) -> Future[Any]:
         if threading.current_thread() is self._thread:
             # Waiting for our own queue from the owner thread would wait forever.
@@ -294,6 +323,10 @@ class Store:
         with self._close_lock:
             if self._closed:
                 raise StoreClosedError("the store is closed")
+            if deferred:  # not in `backlog`: nobody's answer waits behind it
+                self._deferred.append((fn, args, kwargs, write, future, waiter))
+                self._jobs.put(_WAKE)
+                return future
             if urgent:
                 self._urgent.append((fn, args, kwargs, write, future, waiter))
                 self._jobs.put(_WAKE)
@@ -338,16 +371,17 @@ class Store:
         that has committed, like the outbox's delivery pass)."""
         return await self._await(fn, args, kwargs, write=True, urgent=True)
 
-    def submit_urgent(
+    def defer(
         self,
         fn: Callable[Concatenate[Database, P], T],
         *args: P.args,
         **kwargs: P.kwargs,
     ) -> Future[T]:
-        """`call_urgent` whose caller does not wait: the job's future (answered on the owner
-        thread, after its COMMIT) — for a write nobody needs to wait for, like a delivery
-        pass's marks."""
-        return self._submit(fn, args, kwargs, write=True, urgent=True)
+        """A write nobody waits for (a delivery pass's marks), run at the head of the next
+        transaction — or in one of its own when none comes within `DEFER_S` — and before the
+        store closes. It runs without a savepoint: `fn` must leave the database right even when
+        it fails halfway. Its future is answered on the owner thread after the COMMIT."""
+        return self._submit(fn, args, kwargs, write=True, deferred=True)
 
     async def read_urgent(
         self,

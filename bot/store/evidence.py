@@ -16,7 +16,7 @@ from bot.store.rows import (
     PlatformRecord,
     RecordChange,
 )
-from bot.store.sql import dumps, insert, insert_row, must, one, rows, to_db
+from bot.store.sql import dumps, insert, insert_written, must, one, rows, to_db
 
 
 def append_evidence(
@@ -35,7 +35,7 @@ def append_evidence(
     kind = EvidenceKind(kind)
     if tournament_id is None:
         tournament_id = tournament_of_pairing(db, pairing_id)  # NotFoundError if none
-    evidence = insert_row(db, Evidence, "evidence", {
+    evidence = insert_written(db, Evidence, "evidence", {
         "pairing_id": pairing_id,
         "kind": kind,
         "actor_kind": by.actor,

@@ -65,8 +65,13 @@ class OutboxRow:
 # -- typed parameters ----------------------------------------------------------------------
 
 
+_PLAIN = frozenset({str, int, float, type(None)})  # exact types: most parameters, as they are
+
+
 def encode_params(value: Any) -> Any:
     """Parameters as JSON-safe data; datetimes tagged so they come back as datetimes."""
+    if type(value) in _PLAIN:  # one set lookup before the isinstance chain (issue 21)
+        return value
     if isinstance(value, datetime):
         return {_DATETIME_TAG: to_text(value)}
     if isinstance(value, Mapping):
@@ -95,8 +100,15 @@ def message_key(destination: str, target: int, key: str, params: Mapping[str, An
     return _key_of(destination, target, key, encode_params(dict(params)), to_text(at))
 
 
-def _key_of(destination: str, target: int, key: str, encoded: Any, at_text: str) -> str:
-    text = dumps([destination, target, key, encoded, at_text])
+def _key_of(destination: str, target: int, key: str, encoded: Any, at_text: str,
+            encoded_text: str | None = None) -> str:
+    """The hash of `dumps([destination, target, key, encoded, at_text])`; `encoded_text`:
+    `dumps(encoded)` when the caller has it — canonical JSON writes a list's items as they are
+    written alone, so the text is put together from it instead of encoding the params again."""
+    if encoded_text is None:
+        encoded_text = dumps(encoded)
+    text = (f"[{dumps(str(destination))},{dumps(int(target))},{dumps(key)},{encoded_text},"
+            f"{dumps(at_text)}]")
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
@@ -118,16 +130,16 @@ def queue_message(
 ) -> str:
     """Store one pending message (idempotent on its key: `ref`, by default its
     `message_key`); returns the key."""
-    encoded = encode_params(dict(params))  # once, for the key and for the row
+    encoded_text = dumps(encode_params(dict(params)))  # once, for the key and for the row
     at_text = to_text(at)
-    ref = ref or _key_of(destination, target, key, encoded, at_text)
+    ref = ref or _key_of(destination, target, key, None, at_text, encoded_text)
     db.execute(
         """INSERT INTO outbox (key, destination, target, tournament_id, round_no, valid_until,
                                message_key, params, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING""",
         [ref, Destination(destination), target, tournament_id, round_no,
          None if valid_until is None else to_text(valid_until), key,
-         dumps(encoded), at_text],
+         encoded_text, at_text],
     )
     return ref
 

@@ -9,6 +9,7 @@ version is copied into `result_versions` by a trigger; a confirmed result is fro
 from __future__ import annotations
 
 from dataclasses import fields as dataclass_fields
+from functools import cache
 from typing import Any, NoReturn
 
 from sqlite_utils import Database
@@ -23,8 +24,9 @@ from bot.store.rows import (
     ResultStatus,
     StoredResult,
     VersionConflictError,
+    row_builder,
 )
-from bot.store.sql import must, one, returning, rows, to_db
+from bot.store.sql import must, one, rows, to_db
 
 _JOINED = "SELECT r.* FROM results r JOIN pairings p ON p.id = r.pairing_id"
 
@@ -45,6 +47,7 @@ def put_result(
     status = ResultStatus(fields.status)
     version = expected_version + 1
     values: dict[str, Any] = {
+        "pairing_id": pairing_id,
         **{name: getattr(fields, name) for name in _FIELDS},  # shallow: written at once
         "status": status,
         "version": version,
@@ -54,26 +57,22 @@ def put_result(
         "reason": by.reason,
         "confirmed_at": by.at if status is ResultStatus.CONFIRMED else None,
     }
+    for points in ("first_points", "second_points"):  # REAL columns: stored as floats
+        if values[points] is not None:
+            values[points] = float(values[points])
+    params = [to_db(value) for value in values.values()]
     # The write itself checks the version (and that a confirmed result stays frozen): it
     # matches no row otherwise, and only then is the current result read to say why. Inside
-    # the store's BEGIN IMMEDIATE transaction nobody can slip in between.
+    # the store's BEGIN IMMEDIATE transaction nobody can slip in between. The row is built
+    # from what was written, as a read would build it (no RETURNING: issue 21).
+    columns = tuple(values)
     if expected_version == 0:
-        columns = ["pairing_id", *values]
-        stored = returning(
-            db, StoredResult,
-            f"INSERT INTO results ({', '.join(columns)}) "
-            f"VALUES ({', '.join('?' for _ in columns)}) ON CONFLICT (pairing_id) DO NOTHING",
-            [pairing_id, *values.values()])
-    else:
-        assignments = ", ".join(f"{column} = ?" for column in values)
-        stored = returning(
-            db, StoredResult,
-            f"UPDATE results SET {assignments} "
-            "WHERE pairing_id = ? AND version = ? AND status != 'confirmed'",
-            [*values.values(), pairing_id, expected_version],
-        )
-    if stored is None:
+        written = db.execute(_insert_sql(columns), params)
+    else:  # the values after pairing_id (the key)
+        written = db.execute(_update_sql(columns), [*params[1:], pairing_id, expected_version])
+    if written.rowcount != 1:
         _refuse_write(db, pairing_id, expected_version)
+    stored = row_builder(StoredResult, columns)(params)
     record(db, by, "result.put", tournament_id=tournament_id,
            subject=f"pairing:{pairing_id}",
            data={"version": version, "status": status, "end": fields.end_kind,
@@ -82,6 +81,18 @@ def put_result(
 
 
 _FIELDS = tuple(f.name for f in dataclass_fields(ResultFields))
+
+
+@cache
+def _insert_sql(columns: tuple[str, ...]) -> str:
+    return (f"INSERT INTO results ({', '.join(columns)}) VALUES "
+            f"({', '.join('?' for _ in columns)}) ON CONFLICT (pairing_id) DO NOTHING")
+
+
+@cache
+def _update_sql(columns: tuple[str, ...]) -> str:
+    return (f"UPDATE results SET {', '.join(f'{column} = ?' for column in columns[1:])} "
+            "WHERE pairing_id = ? AND version = ? AND status != 'confirmed'")
 
 
 def _refuse_write(db: Database, pairing_id: int, expected_version: int) -> NoReturn:

@@ -416,10 +416,22 @@ def _readers(cls: type) -> tuple[tuple[str, Any], ...]:
         elif kind is bool:
             readers.append((f.name, bool))
         elif isinstance(kind, type) and issubclass(kind, Enum):
-            readers.append((f.name, kind))
+            readers.append((f.name, _enum_reader(kind)))
         else:
             readers.append((f.name, None))
     return tuple(readers)
+
+
+def _enum_reader(kind: type[Enum]) -> Callable[[Any], Any]:
+    """`kind(value)` by one dict lookup for a known value (the enum's own call is two Python
+    frames: every row pays it for each enum column)."""
+    members = kind._value2member_map_
+
+    def read(value: Any) -> Any:
+        member = members.get(value)
+        return kind(value) if member is None else member
+
+    return read
 
 
 def from_row(cls: type[R], row: dict[str, Any]) -> R:

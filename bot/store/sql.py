@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
+from operator import itemgetter
 from typing import Any, TypeVar
 
 from sqlite_utils import Database
@@ -13,13 +14,12 @@ from bot.store.rows import NotFoundError, row_builder
 from bot.store.times import to_text
 
 R = TypeVar("R")
+_name = itemgetter(0)  # a cursor description's column name
 
 
 def dumps(value: Any) -> str:
     """Canonical JSON (sorted keys, no spaces), so equal data gives equal text."""
-    return json.dumps(
-        value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=_json_default
-    )
+    return _ENCODER.encode(value)
 
 
 def _json_default(value: Any) -> Any:
@@ -30,12 +30,17 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"cannot store {type(value).__name__} as JSON: {value!r}")
 
 
+# one encoder for every call: json.dumps with options builds a new one each time (issue 21)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"),
+                            default=_json_default)
 _AS_IS = frozenset({int, str, float, type(None), bytes})  # exact types: bool and enums are not
 
 
 def to_db(value: Any) -> Any:
     """A Python value as SQLite stores it."""
     if type(value) in _AS_IS:  # most parameters: one set lookup instead of four isinstance
+        return value
+    if isinstance(value, str):  # a StrEnum member: SQLite stores its text
         return value
     if isinstance(value, datetime):
         return to_text(value)
@@ -50,7 +55,7 @@ def rows(db: Database, cls: type[R], sql: str, params: Sequence[Any] = ()) -> li
     # A plain cursor, not db.query(): that wraps every SELECT in a savepoint, which costs
     # more than the query itself here; we always run inside the store's transaction anyway.
     cursor = db.execute(sql, [to_db(p) for p in params])
-    build = row_builder(cls, tuple(column[0] for column in cursor.description))
+    build = row_builder(cls, tuple(map(_name, cursor.description)))
     return [build(row) for row in cursor.fetchall()]
 
 
@@ -87,6 +92,17 @@ def insert_row(db: Database, cls: type[R], table: str, values: Mapping[str, Any]
     marks = ", ".join("?" for _ in values)
     sql = f"INSERT INTO {table} ({columns}) VALUES ({marks})"
     return must(returning(db, cls, sql, list(values.values())), f"new {table} row")
+
+
+def insert_written(db: Database, cls: type[R], table: str, values: Mapping[str, Any]) -> R:
+    """`insert_row` for a row whose every field but its rowid `id` is in `values`: built from
+    the values as written (through the readers a SELECT would use), without reading it back —
+    the RETURNING costs more than the row is worth on the hot path (issue 21). Not for REAL
+    columns given an int (SQLite would store a float)."""
+    params = [to_db(v) for v in values.values()]
+    cursor = db.execute(f"INSERT INTO {table} ({', '.join(values)}) "
+                        f"VALUES ({', '.join('?' for _ in params)})", params)
+    return row_builder(cls, ("id", *values))((cursor.lastrowid, *params))
 
 
 def check_columns(changes: Mapping[str, Any], allowed: Iterable[str], what: str) -> None:

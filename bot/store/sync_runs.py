@@ -8,6 +8,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from bot.store.audit import record
+from bot.store.cache import cached
 from bot.store.rows import Change, StoreError, SyncKind, SyncOutcome, SyncRun
 from bot.store.sql import insert, must, one, rows, to_db
 from bot.store.times import from_text
@@ -74,12 +75,16 @@ def last_ok_start(db: Database, tournament_id: int) -> datetime | None:
     """When the latest successful sync of the tournament (round or nightly) started; None if
     none did. One query where `last_sync_run` per kind would take two: it runs with every
     recomputation of a result. Stored times are uniform UTC text, so MAX orders instants."""
-    (started,) = db.execute(
-        "SELECT MAX(started_at) FROM sync_runs WHERE tournament_id = ? AND outcome = ? "
-        "AND kind IN (?, ?)",
-        [tournament_id, SyncOutcome.OK, SyncKind.ROUND, SyncKind.NIGHTLY],
-    ).fetchone()
-    return None if started is None else from_text(started)
+    def load() -> datetime | None:
+        (started,) = db.execute(
+            "SELECT MAX(started_at) FROM sync_runs WHERE tournament_id = ? AND outcome = ? "
+            "AND kind IN (?, ?)",
+            [tournament_id, SyncOutcome.OK, SyncKind.ROUND, SyncKind.NIGHTLY],
+        ).fetchone()
+        return None if started is None else from_text(started)
+
+    # cached (issue 21): every result report reads it; a sync run's write empties the cache
+    return cached(db, ("last ok sync start", tournament_id), load)
 
 
 def get_sync_run(db: Database, run_id: int) -> SyncRun:

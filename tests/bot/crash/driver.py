@@ -85,7 +85,7 @@ def _patch_store() -> None:
     (`commit:before`), and once its group has committed (`commit:after`)."""
     execute_group = StoreClass._execute_group
 
-    def crashing(self: Store, db: Any, jobs: list[Any]) -> None:
+    def crashing(self: Store, db: Any, jobs: list[Any], lead: list[Any] = ()) -> None:  # type: ignore[assignment]
         def at_commit(fn: Any) -> Any:
             def work(db: Any, *a: Any, **k: Any) -> Any:
                 value = fn(db, *a, **k)
@@ -93,10 +93,11 @@ def _patch_store() -> None:
                 return value
             return work
 
-        writes = sum(1 for job in jobs if job[3])
-        # a job is (fn, args, kwargs, write, …): only its function is wrapped
-        execute_group(self, db, [(at_commit(job[0]), *job[1:]) if job[3] else job
-                                 for job in jobs])
+        writes = sum(1 for job in (*lead, *jobs) if job[3])
+        # a job is (fn, args, kwargs, write, …): only its function is wrapped; `lead`: the
+        # deferred jobs (a delivery pass's marks) heading the transaction
+        execute_group(self, db, *([(at_commit(job[0]), *job[1:]) if job[3] else job
+                                   for job in group] for group in (jobs, lead)))
         for _ in range(writes):
             CRASH.hit("commit:after")
 

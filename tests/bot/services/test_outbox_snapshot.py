@@ -73,11 +73,11 @@ async def test_a_snapshot_older_than_a_pass_is_not_used(store: Store,
     assert len(notifier.sent) == 1
 
 
-async def test_a_pass_counts_as_delivering_until_its_marks_commit(
+async def test_a_pass_counts_as_delivering_until_its_marks_are_applied(
         store: Store, clock: ManualClock) -> None:
-    """The caller does not wait for its pass's marks (issue 21): a use case whose transaction
-    runs between the delivery and the marks' commit still sees the message pending, and the
-    pass after it must not believe that snapshot."""
+    """The caller does not wait for its pass's marks (issue 21; they are deferred to the next
+    transaction): a use case whose transaction runs between the delivery and the marks still
+    sees the message pending, and the pass after it must not believe that snapshot."""
     notifier = RecordingNotifier()
     app = App(store, clock, notifier)
     tid = (await make_world(app)).tournament.id
@@ -101,7 +101,29 @@ async def test_a_pass_counts_as_delivering_until_its_marks_commit(
     first = asyncio.ensure_future(sender.flush(snapshot=snapshot))  # delivers "a"
     while not notifier.sent:
         await asyncio.sleep(0.01)
-    gate.set()  # "b"'s transaction reads the outbox before the marks of "a" commit
+    gate.set()  # "b"'s transaction reads the outbox before the marks of "a" are applied
     await asyncio.gather(slow, first)
     assert [m.params["slug"] for _, _, m in notifier.sent] == ["a", "b"]
+    assert {row.status for row in await store.read(list_outbox)} == {OutboxStatus.SENT}
+
+
+async def test_one_pass_serves_a_whole_group_from_its_newest_snapshot(
+        store: Store, clock: ManualClock) -> None:
+    """Use cases committed together (a group) are delivered by one pass that reads nothing
+    again: each caller takes its transaction's newest snapshot, which lists every message of
+    the group (its first caller's own lists only its own)."""
+    notifier = RecordingNotifier()
+    app = App(store, clock, notifier)
+    tid = (await make_world(app)).tournament.id
+    notifier.sent.clear()
+    gate = threading.Event()
+    blocker = asyncio.ensure_future(store.call(lambda db: gate.wait(5)))
+    await asyncio.sleep(0.05)
+    passes_before = app.sender._epoch
+    said = [asyncio.ensure_future(app.run(_say, tid, slug)) for slug in "abcde"]
+    await asyncio.sleep(0.05)
+    gate.set()
+    await asyncio.gather(blocker, *said)
+    assert sorted(m.params["slug"] for _, _, m in notifier.sent) == list("abcde")
+    assert app.sender._epoch - passes_before == 1
     assert {row.status for row in await store.read(list_outbox)} == {OutboxStatus.SENT}

@@ -14,11 +14,16 @@ from sqlite_utils import Database
 from bot.store import (
     Change,
     Store,
+    SyncKind,
+    SyncOutcome,
     connect,
+    finish_sync_run,
     get_round,
     get_tournament,
     get_tournament_by_slug,
+    last_ok_start,
     last_published_round,
+    start_sync_run,
     update_round,
     update_tournament,
 )
@@ -85,6 +90,31 @@ def test_a_rolled_back_write_is_not_served(store: Store, admin: Change) -> None:
     with pytest.raises(ValueError):
         store.call_sync(rename_read_and_fail)
     assert store.call_sync(get_tournament_by_slug, t.slug).name == t.name
+
+
+def test_the_last_sync_is_read_once_and_again_after_a_sync_run(store: Store,
+                                                                admin: Change) -> None:
+    """`last_ok_start` (every result report reads it) is cached; a sync run's write empties
+    the cache, a run by another process too (its commit)."""
+    t = store.call_sync(seed, admin).tournament
+
+    def sync_reads(db: Database) -> tuple[object, int]:
+        seen: list[str] = []
+        db.conn.set_trace_callback(seen.append)
+        try:
+            return last_ok_start(db, t.id), sum("FROM sync_runs" in s for s in seen)
+        finally:
+            db.conn.set_trace_callback(None)
+
+    def sync_ok(db: Database) -> None:
+        run = start_sync_run(db, SyncKind.ROUND, admin, tournament_id=t.id)
+        finish_sync_run(db, run.id, SyncOutcome.OK, admin)
+
+    assert store.call_sync(sync_reads) == (None, 1)
+    assert store.call_sync(sync_reads) == (None, 0)
+    store.call_sync(sync_ok)
+    assert store.call_sync(sync_reads) == (admin.at, 1)
+    assert store.call_sync(sync_reads) == (admin.at, 0)
 
 
 BURST = 32  # commits

@@ -78,9 +78,9 @@ async def test_a_group_holds_at_most_the_limit(held: Any, tmp_path: Path) -> Non
     sizes: list[int] = []
     run_group = store._execute_group
 
-    def recording(db: Any, jobs: list[Any]) -> None:
+    def recording(db: Any, jobs: list[Any], lead: Any = ()) -> None:
         sizes.append(len(jobs))
-        run_group(db, jobs)
+        run_group(db, jobs, lead)
 
     store._execute_group = recording
     jobs = [asyncio.ensure_future(store.call(_note, str(n))) for n in range(GROUP_LIMIT + 5)]
@@ -100,3 +100,49 @@ async def test_urgent_jobs_go_before_the_queued_ones(held: Any) -> None:
     gate.set()
     await asyncio.gather(queued, urgent)
     assert order == ["urgent", "queued"]
+
+
+async def test_a_deferred_job_rides_at_the_head_of_the_next_transaction(
+        held: Any, tmp_path: Path) -> None:
+    """A delivery pass's marks (`Store.defer`): nobody waits for them, they share the next
+    job's transaction — and a refusal of that job does not undo them."""
+    store, gate = held
+    groups: list[tuple[list[str], list[str]]] = []
+    run_group = store._execute_group
+
+    def recording(db: Any, jobs: list[Any], lead: Any = ()) -> None:
+        groups.append(([job[0].__name__ for job in jobs], [job[0].__name__ for job in lead]))
+        run_group(db, jobs, lead)
+
+    store._execute_group = recording
+    marks = store.defer(_note, "marks")
+    refused = asyncio.ensure_future(store.call(_fail_after_writing))
+    await asyncio.sleep(0.05)
+    gate.set()
+    with pytest.raises(ValueError, match="refused"):
+        await refused
+    assert await asyncio.wrap_future(marks) == 1
+    assert groups == [(["_fail_after_writing"], ["_note"])]  # one transaction for both
+    assert _notes(tmp_path / "s.db") == ["marks"]
+
+
+async def test_a_deferred_job_alone_gets_a_transaction_soon(tmp_path: Path) -> None:
+    async with await Store.open(tmp_path / "s.db") as store:
+        await store.call(lambda db: db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text)"))
+        marks = store.defer(_note, "marks")
+        assert await asyncio.wait_for(asyncio.wrap_future(marks), 1) == 1
+        assert _notes(tmp_path / "s.db") == ["marks"]
+
+
+def test_a_deferred_job_still_runs_when_the_store_closes(tmp_path: Path) -> None:
+    with Store(tmp_path / "s.db") as store:
+        store.call_sync(lambda db: db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text)"))
+        gate = threading.Event()
+        store._submit(lambda db: gate.wait(5), (), {}, write=True)  # the owner thread is busy
+        marks = store.defer(_note, "marks")
+        closing = threading.Thread(target=store.close_sync)
+        closing.start()
+        gate.set()
+        closing.join(5)
+    assert marks.result(1) == 1
+    assert _notes(tmp_path / "s.db") == ["marks"]
