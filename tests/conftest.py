@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import signal
+
 import pytest
 from hypothesis import HealthCheck, settings
+
+# A run started in the background by a non-interactive shell inherits SIGINT ignored, and so
+# would every subprocess a test stops with SIGINT (the simulator, `stredisko … simulator`):
+# they would not stop and the test fails after its wait. Python's own disposition back.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # No wall-clock deadlines in property tests: CI machines are shared; speed lives in bench/.
 settings.register_profile(
