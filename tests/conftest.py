@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 
 import pytest
@@ -41,4 +42,5 @@ def _rank(item: pytest.Item) -> int:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=_rank)  # stable: within a file and among the rest, collection order stays
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # a serial run keeps the collection order
+        items.sort(key=_rank)  # stable: within a file and among the rest, the order stays
