@@ -6,13 +6,12 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
-import struct
 import subprocess
 import tempfile
-import zlib
 from pathlib import Path
 
 import pytest
+from PIL import Image, ImageChops
 
 ROOT = Path(__file__).parents[2]
 
@@ -94,42 +93,14 @@ def run_chromium(binary: str, args: list[str], *extra: str) -> str:
 
 
 def png_pixels(path: Path) -> tuple[int, int, list[bytes]]:
-    """Width, height and RGB(A) rows of an 8-bit, non-interlaced PNG (what Chromium writes)."""
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    pos, idat, header = 8, b"", b""
-    while pos < len(data):
-        (length,) = struct.unpack(">I", data[pos : pos + 4])
-        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
-        header = body if kind == b"IHDR" else header
-        idat += body if kind == b"IDAT" else b""
-        pos += 12 + length
-    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
-    assert depth == 8 and colour in (2, 6) and interlace == 0, "unexpected PNG format"
-    bpp = 3 if colour == 2 else 4
-    raw, stride, rows, prev = zlib.decompress(idat), width * bpp, [], bytes(width * bpp)
-    for y in range(height):
-        kind, line = (
-            raw[y * (stride + 1)],
-            bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)]),
-        )
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
-            if kind == 1:
-                line[i] = (line[i] + a) & 0xFF
-            elif kind == 2:
-                line[i] = (line[i] + b) & 0xFF
-            elif kind == 3:
-                line[i] = (line[i] + (a + b) // 2) & 0xFF
-            elif kind == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                pred = a if pa <= pb and pa <= pc else b if pb <= pc else c
-                line[i] = (line[i] + pred) & 0xFF
-        rows.append(bytes(line))
-        prev = bytes(line)
-    return width, height, rows
+    """Width, height and RGB(A) rows of an 8-bit PNG (what Chromium writes). Pillow decodes
+    it: a pure-Python decoder took seconds per full-page screenshot (issue 21)."""
+    with Image.open(path) as image:
+        assert image.format == "PNG", "not a PNG"
+        assert image.mode in ("RGB", "RGBA"), f"unexpected PNG mode {image.mode}"
+        data, (width, height) = image.tobytes(), image.size
+    stride = len(data) // height
+    return width, height, [data[y * stride : (y + 1) * stride] for y in range(height)]
 
 
 def screenshots_dir() -> Path:
@@ -141,10 +112,16 @@ def screenshots_dir() -> Path:
 
 
 def ink_of(shot: Path, size: tuple[int, int]) -> tuple[float, int, list[bytes]]:
-    """How much of a screenshot is dark, how many shades it has, and its pixels."""
-    width, height, rows = png_pixels(shot)
-    assert (width, height) == size
-    bpp = len(rows[0]) // width
-    pixels = [row[i : i + 3] for row in rows for i in range(0, len(row), bpp)]
-    ink = sum(1 for p in pixels if min(p) < 200) / len(pixels)
-    return ink, len(set(pixels)), pixels
+    """How much of a screenshot is dark (a pixel whose darkest channel is below 200), how many
+    shades it has, and its RGB pixels (an alpha channel is left out)."""
+    with Image.open(shot) as image:
+        assert image.format == "PNG", "not a PNG"
+        assert image.mode in ("RGB", "RGBA"), f"unexpected PNG mode {image.mode}"
+        assert image.size == size
+        rgb = image.convert("RGB")  # from RGBA: the alpha is dropped, not composited
+    darkest = ImageChops.darker(ImageChops.darker(*rgb.split()[:2]), rgb.split()[2])
+    total = size[0] * size[1]
+    ink = sum(darkest.histogram()[:200]) / total
+    shades = len(rgb.getcolors(total) or ())
+    data = rgb.tobytes()
+    return ink, shades, [data[i : i + 3] for i in range(0, len(data), 3)]

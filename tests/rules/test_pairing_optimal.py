@@ -224,7 +224,10 @@ def oriented(ids: list[str], met: frozenset, state: dict) -> Iterator[list[tuple
                     yield [(f, s), *tail]
 
 
-@settings(max_examples=60)
+# Derandomized (issue 21): random seeds swung this test 13–28 s (a few events reach rounds where
+# the look-ahead exhausts its budget); the fixed 60 take ~5 s and still fail with the
+# look-ahead off (lookahead.UP_TO = 0: "stuck in round 7 though the event could go on").
+@settings(max_examples=60, derandomize=True)
 @given(size=st.integers(min_value=9, max_value=16), seed=st.integers(min_value=0, max_value=10**6),
        withdraw_at=st.integers(min_value=2, max_value=6))
 def test_small_fields_never_walk_into_a_dead_end(size: int, seed: int, withdraw_at: int) -> None:

@@ -4,6 +4,10 @@ everything that matters with a run that was never killed (tests/bot/crash/test_c
 test_crash_duplicate.py run a fixed set; bench/kill_campaign.py a random one and prints the
 figures).
 
+Every run is a process of its own, forked from a zygote (zygote.py) that imported the drivers
+once: a run ends as abruptly as before (os._exit at its crash point, or SIGKILL), without paying
+Python's start-up and the imports each time.
+
 What "the same" means: every result (status, end, points, scores, rule), the evidence at every
 table (nothing recorded twice by a repeated step), every timer (fired once, at the same
 moment), every outbox message (sent or dropped alike), the screlo history — and what reached
@@ -13,20 +17,27 @@ and no sync run is left "running".
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import random
+import select
 import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 DRIVER = Path(__file__).with_name("driver.py")
+# runs are forked from a process that imported the drivers once (see zygote.py)
+ZYGOTE = Path(__file__).with_name("zygote.py")
 SCENARIO = Path(__file__).parents[1] / "rehearse" / "scenarios" / "small.toml"
 POINTS = ("commit:before", "commit:after", "send:before", "send:after", "http")
 KILLED = 137
@@ -159,44 +170,137 @@ def compare(clean: Final, other: Final) -> Comparison:
     return out
 
 
-def _command(folder: Path, crash: str | None, counts: bool, game: Game) -> list[str]:
-    command = [sys.executable, str(game.driver), str(game.scenario), str(folder / "db"),
-               str(folder / "sink"), str(folder / "progress")]
+def _argv(folder: Path, crash: str | None, counts: bool, game: Game) -> list[str]:
+    argv = [str(game.scenario), str(folder / "db"), str(folder / "sink"),
+            str(folder / "progress")]
     if crash:
-        command += ["--crash", crash]
+        argv += ["--crash", crash]
     if counts:
-        command += ["--counts", str(folder / "counts.json")]
-    return command
+        argv += ["--counts", str(folder / "counts.json")]
+    return argv
+
+
+class Zygote:
+    """One fork server (zygote.py): the drivers imported once, a fresh forked process per run."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen([sys.executable, str(ZYGOTE)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE)
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self._in, self._out, self._buffer = self.process.stdin, self.process.stdout, b""
+        assert self._answer(RUN_TIMEOUT_S) == {"ready": True}, "the zygote did not start"
+
+    def start(self, folder: Path, argv: list[str], game: Game) -> int:
+        """Fork a run of `game`'s driver with `argv`; its pid."""
+        request = {"driver": game.driver.name, "argv": argv, "stderr": str(folder / "stderr")}
+        self._in.write((json.dumps(request) + "\n").encode())
+        self._in.flush()
+        answer = self._answer(RUN_TIMEOUT_S)
+        assert answer is not None, "the zygote did not fork"
+        return int(answer["pid"])
+
+    def _answer(self, timeout: float) -> dict[str, Any] | None:
+        """The zygote's next line, or None when none came within `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self._out], [], [], left)[0]:
+                return None
+            chunk = os.read(self._out.fileno(), 4096)
+            if not chunk:
+                raise RuntimeError(f"the zygote ended ({self.process.wait()})")
+            self._buffer += chunk
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        return dict(json.loads(line))
+
+    def wait(self, timeout: float) -> int | None:
+        """The run's exit code (minus the signal that ended it), or None after `timeout`."""
+        answer = self._answer(timeout)
+        return None if answer is None else int(answer["code"])
+
+    def close(self) -> None:
+        self._in.close()  # its end of input ends it
+        self.process.wait(timeout=30)
+
+
+class _Zygotes:
+    """Idle zygotes; a run takes one (a new one when all are busy: one per concurrent run)."""
+
+    def __init__(self) -> None:
+        self._idle: list[Zygote] = []
+        self._lock = threading.Lock()
+        atexit.register(self.close)
+
+    def warm(self) -> None:
+        """One zygote started and idle: a timed run does not pay for its imports."""
+        with self.one():
+            pass
+
+    @contextmanager
+    def one(self) -> Iterator[Zygote]:
+        with self._lock:
+            zygote = self._idle.pop() if self._idle else None
+        zygote = zygote or Zygote()
+        try:
+            yield zygote
+        except BaseException:
+            zygote.process.kill()  # its state is unknown: not used again
+            zygote.process.wait()
+            raise
+        with self._lock:
+            self._idle.append(zygote)
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for zygote in idle:
+            zygote.close()
+
+
+ZYGOTES = _Zygotes()
+
+
+def _ended(code: int, folder: Path) -> int:
+    if code not in (0, KILLED):
+        stderr = (folder / "stderr").read_text(encoding="utf-8", errors="replace")
+        raise RuntimeError(f"the driver failed ({code}):\n{stderr[-3000:]}")
+    return code
+
+
+def _kill(zygote: Zygote, pid: int) -> int:
+    with suppress(ProcessLookupError):  # it ended (and was reaped) just now: its code follows
+        os.kill(pid, signal.SIGKILL)
+    code = zygote.wait(RUN_TIMEOUT_S)
+    assert code is not None, f"run {pid} outlived SIGKILL"
+    return code
 
 
 def run(folder: Path, crash: str | None = None, *, counts: bool = False,
         game: Game = CLASSIC) -> int:
     """One process of the driver; its exit code (KILLED when the crash point was reached)."""
-    done = subprocess.run(_command(folder, crash, counts, game), capture_output=True,
-                          text=True, timeout=RUN_TIMEOUT_S, check=False)
-    if done.returncode not in (0, KILLED):
-        raise RuntimeError(f"the driver failed ({done.returncode}):\n{done.stderr[-3000:]}")
-    return done.returncode
+    with ZYGOTES.one() as zygote:
+        pid = zygote.start(folder, _argv(folder, crash, counts, game), game)
+        code = zygote.wait(RUN_TIMEOUT_S)
+        if code is None:
+            _kill(zygote, pid)
+            raise RuntimeError(f"the driver ran over {RUN_TIMEOUT_S} s")
+        return _ended(code, folder)
 
 
 def sigkill_after(folder: Path, seconds: float, game: Game = CLASSIC) -> int:
     """Start the driver and SIGKILL it after `seconds` (if it is still running)."""
-    process = subprocess.Popen(_command(folder, None, False, game), stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True)
-    try:
-        process.wait(timeout=seconds)
-    except subprocess.TimeoutExpired:
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait()
-        return KILLED
-    if process.returncode != 0:
-        raise RuntimeError(f"the driver failed ({process.returncode}): {process.stderr}")
-    return 0
+    with ZYGOTES.one() as zygote:
+        pid = zygote.start(folder, _argv(folder, None, False, game), game)
+        code = zygote.wait(seconds)
+        if code is None:
+            code = _kill(zygote, pid)
+        return KILLED if code == -signal.SIGKILL else _ended(code, folder)
 
 
 def clean_run(folder: Path, game: Game = CLASSIC) -> tuple[Final, dict[str, int], float]:
     """The run nobody kills: its end state, how often it passed each crash point, seconds."""
     folder.mkdir(parents=True, exist_ok=True)
+    ZYGOTES.warm()  # the run's seconds are its own: a SIGKILL is placed by a share of them
     started = time.perf_counter()
     assert run(folder, counts=True, game=game) == 0
     counts = json.loads((folder / "counts.json").read_text(encoding="utf-8"))
