@@ -6,9 +6,11 @@ squares have no neighbour, so a left part depends on the rack alone, not on the 
 table holds each one once, grouped by length and by the graph node it ends on, and grows only
 as deep as some anchor needs. An anchor then looks at each end node once and drops, with all
 its left parts, a node whose arcs cannot go on: no letter the anchor square allows (its
-cross-check) that the rack can lay and after which the tiles right of the anchor spell on
-(`AnchorGate`). With two blanks most of the ~28 000 left parts of length ≤ 6 end on nodes
-that fail that test, so the extension is tried for few of them. Pure: no I/O.
+cross-check) that the rack can still lay and after which the tiles right of the anchor spell
+on (`Family.gate`). Each left part carries the rack it leaves, and the table is split into
+families by what that rack can lay (a blank left, or only its own letters), each family with
+its own gate. With two blanks most of the ~28 000 left parts of length ≤ 6 end on nodes that
+fail their family's test, so the extension is tried for few of them. Pure: no I/O.
 """
 
 from __future__ import annotations
