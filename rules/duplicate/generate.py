@@ -23,7 +23,7 @@ from rules.duplicate.board import LETTER_MULT, SIZE, WORD_MULT, Board
 from rules.duplicate.left_parts import LeftParts
 from rules.duplicate.move import Move, Tile
 from rules.duplicate.tiles import BLANK, TileSet
-from rules.lexicon.graph import WordGraph
+from rules.lexicon.graph import WordGraph, arc_table_of, finals_of
 
 _LETTER_MULT_T = tuple(zip(*LETTER_MULT, strict=True))
 _WORD_MULT_T = tuple(zip(*WORD_MULT, strict=True))
@@ -188,8 +188,8 @@ class _Pass:
         self.cells = board.cells
         self.across = across
         self.graph = graph
-        self.arcs = graph.arc_table
-        self.finals = graph.finals
+        self.arcs = arc_table_of(graph)
+        self.finals = finals_of(graph)
         self.values = tiles.values
         self.blank_letters = tiles.blank_letters
         self.rack_size, self.bingo = tiles.rack_size, tiles.bingo

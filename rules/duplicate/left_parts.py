@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from rules.lexicon.graph import ArcTable, WordGraph
+from rules.lexicon.graph import ArcTable, WordGraph, arc_table_of
 
 #: a left part: its tiles from the left, (letter, is a blank)
 Left = tuple[tuple[str, bool], ...]
@@ -105,7 +105,7 @@ class LeftParts:
 
     def __init__(self, graph: WordGraph, rack: Mapping[str, int], blanks: int,
                  blank_letters: frozenset[str]) -> None:
-        arcs = graph.arc_table
+        arcs = arc_table_of(graph)
         self.arcs = arcs
         self.blank_letters = blank_letters
         own = frozenset(letter for letter, n in rack.items() if n)

@@ -9,7 +9,7 @@ this protocol; the compiled lexicon (`rules.lexicon`) and the small in-memory `T
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
 
@@ -36,17 +36,49 @@ class WordGraph(Protocol):
         """True when the prefix that leads to `node` is itself a form."""
         ...
 
-    @property
-    def arc_table(self) -> ArcTable:
-        """`arcs` as a subscription, `arc_table[node]`: the generator's inner loop."""
-        ...
-
-    @property
-    def finals(self) -> Sequence[int]:
-        """`final` as a subscription: `finals[node]` is truthy when `final(node)`."""
-        ...
 
     def __contains__(self, word: object) -> bool: ...
+
+
+class _ArcsOnDemand(dict[int, Mapping[str, int]]):
+    """`arc_table` for a graph that has only `arcs`: each node's arcs asked once."""
+
+    __slots__ = ("arcs",)
+
+    def __init__(self, arcs: Callable[[int], Mapping[str, int]]) -> None:
+        super().__init__()
+        self.arcs = arcs
+
+    def __missing__(self, node: int) -> Mapping[str, int]:
+        found = self[node] = self.arcs(node)
+        return found
+
+
+class _FinalsOnDemand:
+    """`finals` for a graph that has only `final`."""
+
+    __slots__ = ("final",)
+
+    def __init__(self, final: Callable[[int], bool]) -> None:
+        self.final = final
+
+    def __getitem__(self, node: int) -> bool:
+        return self.final(node)
+
+
+def arc_table_of(graph: WordGraph) -> ArcTable:
+    """`graph.arcs` as a subscription, `table[node]` — the move generator's commonest step. A
+    graph may offer its own (`arc_table`, as the compiled DAWG and `TrieGraph` do: one C-level
+    look-up); any other `WordGraph` gets one that asks `arcs` once per node."""
+    table = getattr(graph, "arc_table", None)
+    return table if table is not None else _ArcsOnDemand(graph.arcs)
+
+
+def finals_of(graph: WordGraph) -> Sequence[int] | _FinalsOnDemand:
+    """`graph.final` as a subscription (`finals[node]` truthy for a form): the graph's own
+    `finals` where it has one."""
+    own = getattr(graph, "finals", None)
+    return own if own is not None else _FinalsOnDemand(graph.final)
 
 
 class TrieGraph:

@@ -161,3 +161,36 @@ def test_sub_tops_are_the_next_best_of_all_moves_in_tie_order(
     assert found.count == len(every)
     assert [m.as_dict() for m in found.next] == [m.as_dict() for m in below[:wanted]]
     assert found.tops == tuple(m for m in every if m.score == found.score and every)
+
+
+class _PlainGraph:
+    """A `WordGraph` with only the protocol's four members (no `arc_table`, no `finals`): what
+    someone else's graph may offer."""
+
+    def __init__(self, words: list[str]) -> None:
+        self._trie = TrieGraph(words)
+        self.root = self._trie.root
+
+    def arcs(self, node: int):  # type: ignore[no-untyped-def]
+        return self._trie.arcs(node)
+
+    def final(self, node: int) -> bool:
+        return self._trie.final(node)
+
+    def __contains__(self, word: object) -> bool:
+        return word in self._trie
+
+
+def test_a_graph_with_only_the_protocol_gives_the_same_moves() -> None:
+    words = ["kosa", "osa", "sa", "as", "kos", "oka", "ako", "okolo", "los", "sol", "wa"]
+    plain = _PlainGraph(words)
+    assert not hasattr(plain, "arc_table")
+    rng = random.Random(11)
+    for plays in (0, 2, 4):
+        text = _position(rng, words, plays)
+        board = parse_board(text, frozenset(TILES.letters), TILES.blank_letters)
+        for rack in ("KOSALO?", "??OSAKL"):
+            got = generate(board, rack, plain, TILES)  # type: ignore[arg-type]
+            assert got == generate(board, rack, TrieGraph(words), TILES)
+            assert {m.placement: m.score for m in got} == {
+                p: s for p, (s, _, _) in brute_moves(text, rack, words, VALUES).items()}
