@@ -30,6 +30,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -333,6 +334,25 @@ def planned_kills(plan: list[tuple[str, float] | float], counts: dict[str, int],
     share is a SIGKILL after that share of the clean run's time."""
     return [k * seconds if isinstance(k, float) else
             f"{k[0]}:{max(1, round(k[1] * counts[k[0]]))}" for k in plan]
+
+
+def planned_campaign(folder: Path, plans: list[list[tuple[str, float] | float]],
+                     counts: dict[str, int], seconds: float, clean: Final,
+                     game: Game = CLASSIC) -> list[Outcome]:
+    """Each plan a killed run of its own (two at a time, under `folder`): every one must
+    really have been killed and end as the clean run did. Their outcomes, for the counts a
+    test asks about (repeats, notices)."""
+    cases = [planned_kills(plan, counts, seconds) for plan in plans]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        outcomes = list(pool.map(
+            lambda n: killed_run(folder / f"case{n}", cases[n], clean, game),
+            range(len(cases))))
+    unkilled = [cases[n] for n, o in enumerate(outcomes) if o.kills < 1]
+    assert unkilled == [], f"never killed: {unkilled}"
+    failing = [f"{cases[n]}: {o.comparison}" for n, o in enumerate(outcomes)
+               if not o.comparison.clean]
+    assert not failing, "\n".join(failing)
+    return outcomes
 
 
 def random_kills(rng: random.Random, counts: dict[str, int], run_seconds: float,
