@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.discord.i18n import CatalogueTranslator, t
 from bot.discord.markdown import literal_params
+from bot.discord.ratelimit import RateLimiter, whole_seconds
 from bot.discord.render import render_reply
 from bot.services.replies import Reply
 
@@ -50,6 +51,13 @@ class Refusal(app_commands.CheckFailure):
 
     def render(self, locale: discord.Locale | str | None) -> str:
         return t(self.key, locale, **literal_params(self.params))  # shown as typed
+
+
+def refuse_if_too_fast(limiter: RateLimiter, user_id: int) -> None:
+    """A user sending commands too fast is refused, told how long to wait."""
+    wait = limiter.hit(user_id)
+    if wait is not None:
+        raise Refusal("discord.rate_limited", seconds=whole_seconds(wait))
 
 
 async def reply_ephemeral(interaction: discord.Interaction, content: str) -> None:

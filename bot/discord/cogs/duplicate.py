@@ -32,6 +32,7 @@ from bot.discord.client import (
     StrediskoBot,
     StrediskoModal,
     mark_saved,
+    refuse_if_too_fast,
     report_error,
     require_head_admin,
 )
@@ -39,7 +40,7 @@ from bot.discord.cogs.player import DEFER_AFTER_S, send
 from bot.discord.i18n import SLOVAK, app_str, t
 from bot.discord.markdown import literal
 from bot.discord.persistent import RebuiltFromCustomId
-from bot.discord.ratelimit import RateLimiter, whole_seconds
+from bot.discord.ratelimit import RateLimiter
 from bot.discord.render import MESSAGE_VIEWS, render_reply, text_messages
 from bot.services import bounds, lookup
 from bot.services.app import App, Tx
@@ -203,9 +204,7 @@ class DuplicateCog(commands.Cog, name=COG_NAME):
     def limit(self, interaction: discord.Interaction) -> None:
         if not self.slug:
             raise Refusal("discord.no_tournament")
-        wait = self.limiter.hit(interaction.user.id)
-        if wait is not None:
-            raise Refusal("discord.rate_limited", seconds=whole_seconds(wait))
+        refuse_if_too_fast(self.limiter, interaction.user.id)
 
     async def is_duplicate(self) -> bool:
         """Whether the bot's tournament is a duplicate event (read once: it never changes)."""

@@ -21,11 +21,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.client import Refusal, mark_saved, report_error
+from bot.discord.client import Refusal, mark_saved, refuse_if_too_fast, report_error
 from bot.discord.i18n import SLOVAK, CatalogueError, app_str, t
 from bot.discord.markdown import literal, mention
 from bot.discord.persistent import RebuiltFromCustomId
-from bot.discord.ratelimit import RateLimiter, whole_seconds
+from bot.discord.ratelimit import RateLimiter
 from bot.discord.render import Outgoing, render_reply
 from bot.services import bounds, lookup, play, views
 from bot.services.app import App, Tx
@@ -254,9 +254,7 @@ class PlayerCog(commands.Cog, name=COG_NAME):
         """Refuse a user who sends commands too fast, or any user when no tournament is set."""
         if not self.slug:
             raise Refusal("discord.no_tournament")
-        wait = self.limiter.hit(interaction.user.id)
-        if wait is not None:
-            raise Refusal("discord.rate_limited", seconds=whole_seconds(wait))
+        refuse_if_too_fast(self.limiter, interaction.user.id)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
         self.limit(interaction)  # a check for every command of this cog

@@ -12,10 +12,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.client import CogFactory, Refusal, StrediskoBot
+from bot.discord.client import CogFactory, StrediskoBot, refuse_if_too_fast
 from bot.discord.cogs.player import send
 from bot.discord.i18n import app_str
-from bot.discord.ratelimit import RateLimiter, whole_seconds
+from bot.discord.ratelimit import RateLimiter
 from bot.discord.render import Outgoing, render_reply, text_messages
 from bot.services import season
 from bot.services.app import App
@@ -41,9 +41,8 @@ class SeasonCog(commands.Cog, name=COG_NAME):
     @app_commands.command(name=app_str("app.rebricek.name"),
                           description=app_str("app.rebricek.description"))
     async def rebricek(self, interaction: discord.Interaction) -> None:
-        wait = self.limiter.hit(interaction.user.id)  # the whole file is read for each call
-        if wait is not None:
-            raise Refusal("discord.rate_limited", seconds=whole_seconds(wait))
+        # the whole file is read for each call
+        refuse_if_too_fast(self.limiter, interaction.user.id)
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = await season.my_row(self.app, self.file, interaction.user.id,
                                      interaction.locale)

@@ -19,10 +19,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.client import CogFactory, Refusal, StrediskoBot
+from bot.discord.client import CogFactory, Refusal, StrediskoBot, refuse_if_too_fast
 from bot.discord.cogs.player import send
 from bot.discord.i18n import app_str
-from bot.discord.ratelimit import RateLimiter, whole_seconds
+from bot.discord.ratelimit import RateLimiter
 from bot.discord.render import render_reply, text_messages
 from bot.services import word_check
 from bot.services.app import App
@@ -57,9 +57,7 @@ class WordCog(commands.Cog, name=COG_NAME):
     @app_commands.rename(slovo=app_str("app.slovo.word"))
     @app_commands.describe(slovo=app_str("app.slovo.word_description"))
     async def slovo(self, interaction: discord.Interaction, slovo: str) -> None:
-        wait = self.limiter.hit(interaction.user.id)
-        if wait is not None:
-            raise Refusal("discord.rate_limited", seconds=whole_seconds(wait))
+        refuse_if_too_fast(self.limiter, interaction.user.id)
         lexicon, rules = await self.lexicon()
         result = await word_check.check(self.app, slovo, interaction.user.id, self.slug,
                                         lexicon, rules, self.policy, self.open_round)
