@@ -32,7 +32,7 @@ from bot.publish.duplicate_report import DuplicateReport
 from bot.rehearse import duplicate_api as api
 from bot.rehearse.duplicate_output import Summary, summary_tx
 from bot.rehearse.duplicate_scenario import DupEvent, DuplicateScenario
-from bot.rehearse.events import ADMIN_ID, DISCORD_BASE
+from bot.rehearse.events import ADMIN_ID, discord_id
 from bot.rehearse.output import Transcript, command_name
 from bot.scheduler import Scheduler
 from bot.services import policy, setup
@@ -74,13 +74,6 @@ class Outcome:
 
 
 Step = tuple[str, Callable[[], Awaitable[None]]]
-
-
-def discord_id(scenario: DuplicateScenario, player: str) -> int:
-    """The synthetic Discord id of a scenario player (his place in the file, as the classic
-    rehearsal's)."""
-    ids = [p.file_id for p in scenario.propozicie.players]
-    return DISCORD_BASE + ids.index(player)
 
 
 @dataclass

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from bot.rehearse.output import ADMIN_LABEL, Transcript, command_name, local_text
 from bot.rehearse.scenario import Event, Scenario, ruling_round
@@ -74,8 +74,16 @@ def scenario_games(prop: Propozicie, events: Iterable[Event]) -> list[tuple[Even
             for game_id, e in enumerate(games, start=FIRST_GAME_ID)]
 
 
-def discord_id(scenario: Scenario, player: str) -> int:
-    """The synthetic Discord id of a scenario player (his place in the file)."""
+class _Cast(Protocol):
+    """A rehearsal's scenario, classic or duplicate: its players are in its propozície."""
+
+    @property
+    def propozicie(self) -> Propozicie: ...
+
+
+def discord_id(scenario: _Cast, player: str) -> int:
+    """The synthetic Discord id of a scenario player (his place in the file), in a classic
+    or a duplicate rehearsal."""
     ids = [p.file_id for p in scenario.propozicie.players]
     return DISCORD_BASE + ids.index(player)
 
