@@ -16,13 +16,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from fractions import Fraction
 from html import escape
-from importlib import resources
 from pathlib import Path
 
 from bot.i18n import SLOVAK, default_catalogue, placeholders, t
 from bot.publish.cells import scroll
 from bot.publish.duplicate_report import DuplicateGameReport, DuplicateReport, DuplicateRound
-from bot.publish.html import CSP, _section, write_page
+from bot.publish.html import CSP, _section, page_css, write_page
 from bot.publish.slovak import local_time
 from rules.duplicate.board import STANDARD_LAYOUT
 from rules.duplicate.players import RoundScore
@@ -39,9 +38,7 @@ def write_duplicate_page(report: DuplicateReport, directory: str | Path) -> Path
 
 
 def render_duplicate(report: DuplicateReport) -> str:
-    files = resources.files("bot.publish")
-    css = "".join(files.joinpath(f).read_text(encoding="utf-8")
-                  for f in ("style.css", "duplicate.css"))
+    css = page_css("duplicate.css")
     title = escape(report.name)
     status = report.status
     sections = [_section("poradie", t("duplicate_page.standings"), _standings(report))]

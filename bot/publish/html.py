@@ -43,9 +43,17 @@ def write_page(page: str, directory: str | Path) -> Path:
     return target
 
 
+def page_css(*extra: str) -> str:
+    """The pages' shared stylesheet, then a page's own (`extra`: file names in bot/publish),
+    to be inlined."""
+    files = resources.files("bot.publish")
+    return "".join(files.joinpath(name).read_text(encoding="utf-8")
+                   for name in ("style.css", *extra))
+
+
 def render(report: TournamentReport) -> str:
     """The whole page as a string."""
-    css = resources.files("bot.publish").joinpath("style.css").read_text(encoding="utf-8")
+    css = page_css()
     title = escape(report.name)
     sections = [
         _section("poradie", "Poradie", standings(report)),

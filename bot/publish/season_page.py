@@ -9,12 +9,11 @@ every tie with the criterion that decided it.
 from __future__ import annotations
 
 from html import escape
-from importlib import resources
 from pathlib import Path
 
 from bot.i18n import SLOVAK
 from bot.publish.cells import scroll as _scroll
-from bot.publish.html import CSP, _section, write_page
+from bot.publish.html import CSP, _section, page_css, write_page
 from bot.publish.slovak import number
 from bot.services.season import (
     SeasonView,
@@ -36,9 +35,7 @@ def write_season_page(view: SeasonView, directory: str | Path) -> Path:
 
 
 def render_season(view: SeasonView) -> str:
-    files = resources.files("bot.publish")
-    css = "".join(files.joinpath(f).read_text(encoding="utf-8")
-                  for f in ("style.css", "season.css"))
+    css = page_css("season.css")
     heading = escape(view.ladder.season)
     sections = [_section("rebricek", "Rebríček", _ladder(view))]
     if view.ladder.ties:
