@@ -45,7 +45,11 @@ def player_by_discord(tx: Tx, discord_id: int) -> Player:
 
 def entry(tx: Tx, t: Tournament, player: Player) -> Entry:
     """The player's entry; refused if he is not registered, withdrawn or excluded."""
-    found = get_entry(tx.db, t.id, player.id)
+    return check_entry(t, get_entry(tx.db, t.id, player.id))
+
+
+def check_entry(t: Tournament, found: Entry | None) -> Entry:
+    """`entry` for an entry already read (None: none)."""
     if found is None:
         raise Refusal("common.not_entered", tournament=t.name, rule="e-SP 2.2")
     if found.out:

@@ -35,6 +35,7 @@ from bot.store import (
     TournamentStatus,
     append_evidence,
     find_pairing,
+    find_seat,
     get_entry,
     get_player,
     get_result,
@@ -71,6 +72,7 @@ class Seat:
     round: Round
     pairing: TablePairing
     clock: RoundClock
+    opponent_row: Player | None  # read with the seat (None: a bye)
 
     @property
     def opponent_id(self) -> int | None:
@@ -84,19 +86,27 @@ class Seat:
         return Timely.of_round(self.round, self.round.limit_at)
 
     def opponent(self, tx: Tx) -> Player:
-        opponent_id = self.opponent_id
-        if opponent_id is None:
+        if self.opponent_row is None:
             raise Refusal("play.bye", round=self.round.number, rule=BYE_RULE)
-        return get_player(tx.db, opponent_id)
+        return self.opponent_row
 
 
 def _seat(tx: Tx, slug: str, discord_id: int) -> Seat:
+    """The seat in one query (`find_seat`); refused in `lookup`'s order: not linked, not
+    entered (or out), no round, not paired."""
     t = lookup.tournament(tx, slug)
-    player = lookup.player_by_discord(tx, discord_id)
-    entry = lookup.entry(tx, t, player)
-    rnd, pairing = lookup.my_table(tx, t, player)
+    rnd = lookup.current_round(tx, t)  # cached: read first, refused in its turn below
+    found = find_seat(tx.db, t.id, None if rnd is None else rnd.number, discord_id)
+    if found is None:
+        raise Refusal("common.not_linked")
+    lookup.check_entry(t, found.entry)
+    if rnd is None:
+        raise Refusal("common.no_round")
+    if found.pairing is None:
+        raise Refusal("common.not_paired", round=rnd.number)
     profile = tx.profile(t.profile)
-    return Seat(t, profile, player, entry, rnd, pairing, round_clock(t, rnd, profile))
+    return Seat(t, profile, found.player, found.entry, rnd, found.pairing,
+                round_clock(t, rnd, profile), found.opponent)
 
 
 def _refresh(tx: Tx, seat: Seat, by: Change, current: StoredResult | None,

@@ -83,6 +83,7 @@ from bot.store.rows import (
     VersionConflictError,
 )
 from bot.store.schema import MIGRATIONS, migrate
+from bot.store.seats import find_seat
 from bot.store.sync_runs import (
     finish_sync_run,
     get_sync_run,
@@ -163,6 +164,7 @@ __all__ = [
     "find_pairing",
     "find_player_by_discord",
     "find_player_by_nick",
+    "find_seat",
     "finish_sync_run",
     "fire_timer",
     "from_text",

@@ -22,7 +22,9 @@ from bot.store import (
     list_evidence,
     pairings_of_round,
     replace_pairings,
+    update_player,
     update_round,
+    withdraw,
 )
 from rules import End
 
@@ -101,6 +103,40 @@ async def test_check_in_refused_without_a_window_or_when_not_in_checkin(
     stranger = await play.check_in(app, world.slug, 424242)
     assert (stranger.ok, stranger.key) == (False, "common.not_linked")
     said(reply)
+
+
+# -- the seat: who asks and where he sits (one query, refused in this order) --------------
+
+
+async def test_seat_refusals_in_order_not_linked_not_entered_out_no_round_not_paired(
+        app: App) -> None:
+    world = await make_world(app, published=False, players=5)  # 5: the last one has a bye
+    status = play.status
+
+    async def key(discord_id: int) -> str:
+        reply = await status(app, world.slug, discord_id)
+        said(reply)
+        return reply.key
+
+    assert await key(424242) == "common.not_linked"
+    outsider = await unlinked(app, world, "Cudzinec", entered=False)
+    await app.run(lambda tx: update_player(tx.db, outsider, tx.by_admin(ADMIN_ID),
+                                           discord_id=5555))
+    assert await key(5555) == "common.not_entered"  # linked, in no tournament: before no round
+    assert await key(world.discord(0)) == "common.no_round"  # round 1 not published yet
+    await app.run(lambda tx: update_round(tx.db, world.tournament.id, 1,
+                                          tx.by_admin(ADMIN_ID), published_at=tx.now))
+    late = await unlinked(app, world, "Neskorý")  # entered after the pairing: no table
+    await app.run(lambda tx: update_player(tx.db, late, tx.by_admin(ADMIN_ID),
+                                           discord_id=6666))
+    assert await key(6666) == "common.not_paired"
+    await app.run(lambda tx: withdraw(tx.db, world.tournament.id, world.players[2].id,
+                                      "odstúpil", tx.by_admin(ADMIN_ID)))
+    assert await key(world.discord(2)) == "common.out"  # out comes before his table
+    assert await key(world.discord(0)) == "play.status"
+    assert await key(world.discord(4)) == "play.status_bye"
+    bye = await play.report_result(app, world.slug, world.discord(4), 400, 300)
+    assert (bye.ok, bye.key) == (False, "play.bye")
 
 
 # -- status -----------------------------------------------------------------------------
