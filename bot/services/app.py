@@ -120,6 +120,7 @@ class App:
         holder: list[Tx] = []
         sender = self.sender if self.delivery == "send" else None  # made on the loop's thread
         snapshots: list[Snapshot | None] = []
+        transactions: list[int] = []
 
         def body(db: Database) -> T:
             tx = Tx(db, now, self)
@@ -127,6 +128,7 @@ class App:
             value = fn(tx, *args, **kwargs)
             if tx.queued and sender is not None:  # the outbox for the pass after the commit
                 snapshots.append(sender.snapshot(db, now))
+                transactions.append(self.store.transaction)
             return value
 
         try:
@@ -135,14 +137,18 @@ class App:
             return refusal.reply
         queued = holder[-1].queued if holder else []
         if queued:
-            await self.after_commit(queued, snapshots[-1] if snapshots else None)
+            await self.after_commit(queued, snapshots[-1] if snapshots else None,
+                                    transactions[-1] if transactions else None)
         return value
 
     async def after_commit(self, queued: list[tuple[Destination, int, Message]],
-                           snapshot: Snapshot | None = None) -> None:
+                           snapshot: Snapshot | None = None,
+                           transaction: int | None = None) -> None:
+        """Deliver what a committed use case queued; `snapshot` / `transaction`: the outbox
+        as its transaction read it, and which of the store's transactions that was."""
         if self.delivery == "send":
             await self.sender.flush((message.ref for _, _, message in queued if message.ref),
-                                    snapshot)
+                                    snapshot, transaction)
             return
         for destination, target, message in queued:  # shown to the operator, left pending
             await deliver(self.notifier, destination, target, message)

@@ -244,6 +244,11 @@ class Sender:
         self._served = 0  # every flush asked for up to this one has had a pass after it
         self._last = Flushed()
         self._handled: frozenset[str] = frozenset()  # keys the last pass sent or dropped
+        # Each flush's pass by the epoch it began at: the keys it (and a pass nested in it)
+        # sent, found sent or dropped — None when one of them failed a message, left one
+        # waiting or broke off: then the rows it read may have changed otherwise.
+        self._passes: dict[int, frozenset[str] | None] = {}
+        self._handling: set[str] | None = None  # the running flush's pass so far (None: failed)
         # each recent transaction's newest snapshot (written on the store's thread)
         self._newest: dict[int, Snapshot] = {}
         self._epoch = 0  # passes begun
@@ -290,12 +295,13 @@ class Sender:
             log.error("delivered messages not marked sent: %s", marks.exception())
         self._delivered(ended)
 
-    async def flush(self, refs: Iterable[str] = (), snapshot: Snapshot | None = None
-                    ) -> Flushed:
+    async def flush(self, refs: Iterable[str] = (), snapshot: Snapshot | None = None,
+                    transaction: int | None = None) -> Flushed:
         """Deliver what is pending (after the caller's commit); returns what the pass that
         served this call did. `refs`: the keys of the caller's own messages — handled by the
         last pass, they need no other. `snapshot`: the outbox as the caller's transaction read
-        it, used if no pass has begun since."""
+        it; `transaction`: the store's transaction the caller's job ran in, whose newest
+        snapshot is used instead (`_still_true`)."""
         self._asked += 1
         mine = self._asked
         wanted = frozenset(refs)
@@ -303,13 +309,41 @@ class Sender:
             if self._served >= mine or (wanted and wanted <= self._handled):
                 return self._last
             serves = self._asked
-            if snapshot is not None:  # its group's newest: it lists the whole group's messages
-                snapshot = self._newest.get(snapshot.transaction, snapshot)
-            fresh = snapshot if snapshot is not None and snapshot.epoch == self._epoch else None
+            if transaction is None and snapshot is not None:
+                transaction = snapshot.transaction
+            if transaction is not None:  # its group's newest: it lists the whole group's messages
+                snapshot = self._newest.get(transaction, snapshot)
+            fresh = self._still_true(snapshot)
+            began = self._epoch
             self._epoch += 1
-            self._last = await self._pass(fresh)
+            self._handling = set()
+            handled: frozenset[str] | None = None
+            try:
+                self._last = await self._pass(fresh)
+                if self._handling is not None:
+                    handled = frozenset(self._handling)
+            finally:
+                self._passes[began] = handled
+                self._passes.pop(began - KEPT_SNAPSHOTS, None)
+                self._handling = None
             self._served = serves
             return self._last
+
+    def _still_true(self, snapshot: Snapshot | None) -> Snapshot | None:
+        """`snapshot` as it stands now, or None when it may be wrong. Passes begun since it
+        was read (passes run one at a time: they have ended) may have delivered some of its
+        rows: those are left out. If one of them failed a message, left one waiting for a
+        retry or broke off, its rows may have changed otherwise: the snapshot is not used."""
+        if snapshot is None or snapshot.epoch == self._epoch:
+            return snapshot
+        handled: set[str] = set()
+        for epoch in range(snapshot.epoch, self._epoch):
+            keys = self._passes.get(epoch)
+            if keys is None:  # failed, or too long ago to know
+                return None
+            handled |= keys
+        return Snapshot([(row, why) for row, why in snapshot.rows if row.key not in handled],
+                        self._epoch, snapshot.transaction)
 
     async def _pass(self, snapshot: Snapshot | None = None) -> Flushed:
         """One delivery pass. It counts as delivering (`_delivering`) until its marks are
@@ -371,6 +405,11 @@ class Sender:
                 continue
             delivered.append(row)
         self._handled = frozenset(row.key for row in (*delivered, *found, *(r for r, _ in stale)))
+        if self._handling is not None:  # a flush's pass (or one nested in it): what it did
+            if waiting or failed:
+                self._handling = None
+            else:
+                self._handling |= self._handled
         return (Flushed(len(delivered) + len(found), len(stale), failed), bool(waiting),
                 rows[0][0].created_at if rows else None)
 

@@ -54,23 +54,86 @@ async def test_a_use_case_committed_during_a_delivery_gets_no_copy_of_it(
     assert {row.status for row in await store.read(list_outbox)} == {OutboxStatus.SENT}
 
 
-async def test_a_snapshot_older_than_a_pass_is_not_used(store: Store,
-                                                         clock: ManualClock) -> None:
+def _counting_reads(app: App) -> list[int]:
+    """Counts the pass's own reads of the outbox (what a usable snapshot saves)."""
+    reads: list[int] = []
+    read_urgent = app.store.read_urgent
+
+    async def counted(*args: object, **kwargs: object) -> object:
+        reads.append(1)
+        return await read_urgent(*args, **kwargs)  # type: ignore[arg-type]
+
+    app.store.read_urgent = counted  # type: ignore[method-assign]
+    return reads
+
+
+async def _two_snapshots(app: App, tid: int) -> tuple[Snapshot, Snapshot]:
+    """"c" queued and the outbox read (lists c); then "d" queued and read again (c and d)."""
+    sender = app.sender
+
+    def queue_and_look(tx: Tx, slug: str) -> Snapshot | None:
+        _say(tx, tid, slug)
+        return sender.snapshot(tx.db, tx.now)
+
+    now = app.clock.now()
+    only_c = await app.store.call(lambda db: queue_and_look(Tx(db, now, app), "c"))
+    c_and_d = await app.store.call(lambda db: queue_and_look(Tx(db, now, app), "d"))
+    assert only_c is not None and c_and_d is not None
+    assert (len(only_c.rows), len(c_and_d.rows)) == (1, 2)
+    return only_c, c_and_d
+
+
+async def test_a_snapshot_older_than_a_pass_is_used_without_what_that_pass_delivered(
+        store: Store, clock: ManualClock) -> None:
+    """A pass that began after the snapshot was read delivered some of its rows: the next pass
+    delivers the rest from the snapshot, reads nothing again, and sends nothing twice."""
     notifier = RecordingNotifier()
     app = App(store, clock, notifier)
     tid = (await make_world(app)).tournament.id
     notifier.sent.clear()
-    sender = app.sender
+    only_c, c_and_d = await _two_snapshots(app, tid)
+    reads = _counting_reads(app)
+    assert (await app.sender.flush(snapshot=only_c)).sent == 1  # "c"
+    assert (await app.sender.flush(snapshot=c_and_d)).sent == 1  # "d" only: "c" went out
+    assert [m.params["slug"] for _, _, m in notifier.sent] == ["c", "d"]
+    assert reads == []
+    assert {row.status for row in await store.read(list_outbox)} == {OutboxStatus.SENT}
 
-    def queue_and_look(tx: Tx) -> object:
-        _say(tx, tid, "c")
-        return sender.snapshot(tx.db, tx.now)
 
-    old = await app.store.call(lambda db: queue_and_look(Tx(db, clock.now(), app)))
-    assert old is not None and len(old.rows) == 1  # "c", pending as that transaction saw it
-    assert (await sender.flush()).sent == 1  # a pass delivers and marks "c"
-    assert (await sender.flush(snapshot=old)).sent == 0  # the old snapshot is not believed
-    assert len(notifier.sent) == 1
+class FailingOnce(RecordingNotifier):
+    """Discord that fails the first announcement (a 5xx), then takes every one."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.attempts: list[str] = []
+
+    async def announce(self, tournament_id: int, message: Message) -> None:
+        self.attempts.append(message.params["slug"])
+        if len(self.attempts) == 1:
+            raise RuntimeError("503 Service Unavailable")
+        await super().announce(tournament_id, message)
+
+
+async def test_a_snapshot_older_than_a_pass_that_failed_a_message_is_not_used(
+        store: Store, clock: ManualClock) -> None:
+    """The pass in between failed "c" (it waits for its retry): the snapshot, which lists "c"
+    as never tried, is not believed — the next pass reads the outbox again and neither tries
+    "c" before its retry is due nor sends "d" past it."""
+    notifier = FailingOnce()
+    app = App(store, clock, notifier)
+    notifier.attempts.append("world")  # the world's own messages go out
+    tid = (await make_world(app)).tournament.id
+    notifier.sent.clear()
+    notifier.attempts.clear()
+    only_c, c_and_d = await _two_snapshots(app, tid)
+    reads = _counting_reads(app)
+    assert (await app.sender.flush(snapshot=only_c)).failed == 1
+    assert (await app.sender.flush(snapshot=c_and_d)).sent == 0
+    assert notifier.attempts == ["c"] and notifier.sent == []
+    assert len(reads) == 1  # read again, not believed
+    pending = {row.params["slug"] for row in await store.read(list_outbox)
+               if row.status is OutboxStatus.PENDING}
+    assert pending == {"c", "d"}
 
 
 async def test_a_pass_counts_as_delivering_until_its_marks_are_applied(

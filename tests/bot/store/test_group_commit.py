@@ -126,6 +126,39 @@ async def test_a_deferred_job_rides_at_the_head_of_the_next_transaction(
     assert _notes(tmp_path / "s.db") == ["marks"]
 
 
+async def test_a_deferred_job_that_comes_in_during_a_group_runs_before_its_next_job(
+        held: Any, tmp_path: Path) -> None:
+    """Marks deferred while a group runs are applied between its jobs, in its transaction:
+    the jobs after them see them (their outbox snapshots need no pass of their own), a refused
+    job after them does not undo them, and all commit together."""
+    store, gate = held
+    seen: list[list[str]] = []
+    inside, go = threading.Event(), threading.Event()
+
+    def first(db: Any) -> None:
+        _note(db, "first")
+        inside.set()
+        go.wait(5)  # the marks are deferred meanwhile, as a pass on the loop's thread would
+
+    def second(db: Any) -> None:
+        seen.append([row[0] for row in db.execute("SELECT text FROM notes ORDER BY id")])
+        _note(db, "second")
+
+    jobs = [asyncio.ensure_future(store.call(fn)) for fn in (first, _fail_after_writing, second)]
+    await asyncio.sleep(0.05)
+    transaction = store.transaction
+    gate.set()
+    await asyncio.to_thread(inside.wait, 5)
+    marks = store.defer(_note, "marks")
+    go.set()
+    results = await asyncio.gather(*jobs, return_exceptions=True)
+    assert isinstance(results[1], ValueError)
+    assert await asyncio.wrap_future(marks) == 2
+    assert seen == [["first", "marks"]]  # the marks came before the group's later jobs
+    assert store.transaction == transaction + 1  # one transaction for all of it
+    assert _notes(tmp_path / "s.db") == ["first", "marks", "second"]
+
+
 async def test_a_deferred_job_alone_gets_a_transaction_soon(tmp_path: Path) -> None:
     async with await Store.open(tmp_path / "s.db") as store:
         await store.call(lambda db: db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text)"))
