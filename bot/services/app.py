@@ -119,7 +119,6 @@ class App:
         now = self.clock.now()
         holder: list[Tx] = []
         sender = self.sender if self.delivery == "send" else None  # made on the loop's thread
-        snapshots: list[Snapshot | None] = []
         transactions: list[int] = []
 
         def body(db: Database) -> T:
@@ -127,7 +126,7 @@ class App:
             holder.append(tx)
             value = fn(tx, *args, **kwargs)
             if tx.queued and sender is not None:  # the outbox for the pass after the commit
-                snapshots.append(sender.snapshot(db, now))
+                sender.snapshot_at_commit(now)
                 transactions.append(self.store.transaction)
             return value
 
@@ -137,8 +136,7 @@ class App:
             return refusal.reply
         queued = holder[-1].queued if holder else []
         if queued:
-            await self.after_commit(queued, snapshots[-1] if snapshots else None,
-                                    transactions[-1] if transactions else None)
+            await self.after_commit(queued, None, transactions[-1] if transactions else None)
         return value
 
     async def after_commit(self, queued: list[tuple[Destination, int, Message]],

@@ -273,6 +273,13 @@ class Sender:
         self._newest.pop(transaction - KEPT_SNAPSHOTS, None)
         return found
 
+    def snapshot_at_commit(self, now: datetime) -> None:
+        """From inside a use case that queued messages: the `snapshot` for the pass after its
+        transaction, read once at the transaction's end (`Store.before_commit`) — so a group of
+        use cases reads the outbox once, not once each, and its snapshot lists every message
+        the group queued."""
+        self.app.store.before_commit("outbox snapshot", lambda db: self.snapshot(db, now))
+
     def _delivered(self, ended: list[bool]) -> None:
         """A pass is no longer delivering (once: `ended` says whether it already was ended):
         its marks are applied in the store's transaction, or failed — then its messages stay

@@ -15,11 +15,12 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import logging
 import queue
 import sqlite3
 import threading
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -28,6 +29,8 @@ from sqlite_utils import Database
 
 from bot.store.cache import ReadCache, attach
 from bot.store.schema import migrate
+
+log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -115,6 +118,8 @@ class Store:
         self._close_lock = threading.Lock()
         self._unfinished = 0  # jobs submitted and not yet finished (under _close_lock)
         self._cache: ReadCache | None = None  # the owner thread's (`bot.store.cache`)
+        #: `before_commit` work of the running transaction (the owner thread's)
+        self._last_words: dict[Hashable, Callable[[Database], object]] = {}
         #: the number of the owner thread's latest transaction (read by a job: its own)
         self.transaction = 0
         self._commits = 0  # since the last checkpoint (only approximately: two threads count)
@@ -253,6 +258,7 @@ class Store:
         self.transaction += 1
         try:
             run("BEGIN IMMEDIATE" if writes else "BEGIN")
+            self._last_words.clear()
             cache.begin()
             for fn, args, kwargs, _write, _future, _waiter in ran:
                 outcomes.append(self._execute(db, fn, args, kwargs, savepoint=False))
@@ -268,6 +274,7 @@ class Store:
             if solo and not outcomes[0][0]:
                 run("ROLLBACK")
             else:
+                self._say_last_words(db)
                 run("COMMIT")
         except BaseException as error:  # BEGIN/COMMIT failed, or SQLite undid the whole group
             cache.clear()
@@ -295,6 +302,27 @@ class Store:
         for loop, settled in waking.items():
             with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits
                 loop.call_soon_threadsafe(_settle, settled)
+
+    def _say_last_words(self, db: Database) -> None:
+        """The transaction's `before_commit` work, each once, after its last job. A failure
+        is logged and leaves the jobs alone: this work only saves later work."""
+        words, self._last_words = self._last_words, {}
+        for fn in words.values():
+            try:
+                fn(db)
+            except Exception:
+                if not db.conn.in_transaction:
+                    raise  # SQLite ended the transaction: the group fails
+                log.exception("work before a commit failed")
+
+    def before_commit(self, key: Hashable, fn: Callable[[Database], object]) -> None:
+        """From inside a job (on the owner thread): run `fn(db)` once at the end of this
+        transaction, after its last job, before its COMMIT — work that a group of jobs needs
+        once, not once per job (the outbox's snapshot for the delivery pass after it). A later
+        call with the same key replaces the earlier. Not run if the transaction rolls back."""
+        if threading.current_thread() is not self._thread:
+            raise RuntimeError("before_commit is for the store's jobs, on its thread")
+        self._last_words[key] = fn
 
     def _execute(self, db: Database, fn: Callable[..., Any], args: tuple[Any, ...],
                  kwargs: dict[str, Any], savepoint: bool) -> tuple[bool, Any]:

@@ -183,10 +183,14 @@ async def test_one_pass_serves_a_whole_group_from_its_newest_snapshot(
     blocker = asyncio.ensure_future(store.call(lambda db: gate.wait(5)))
     await asyncio.sleep(0.05)
     passes_before = app.sender._epoch
+    reads: list[int] = []
+    snapshot = app.sender.snapshot
+    app.sender.snapshot = lambda db, now: reads.append(1) or snapshot(db, now)  # type: ignore[method-assign]
     said = [asyncio.ensure_future(app.run(_say, tid, slug)) for slug in "abcde"]
     await asyncio.sleep(0.05)
     gate.set()
     await asyncio.gather(blocker, *said)
     assert sorted(m.params["slug"] for _, _, m in notifier.sent) == list("abcde")
     assert app.sender._epoch - passes_before == 1
+    assert len(reads) == 1  # the group read the outbox once, at its end
     assert {row.status for row in await store.read(list_outbox)} == {OutboxStatus.SENT}

@@ -159,6 +159,45 @@ async def test_a_deferred_job_that_comes_in_during_a_group_runs_before_its_next_
     assert _notes(tmp_path / "s.db") == ["first", "marks", "second"]
 
 
+async def test_work_before_commit_runs_once_per_transaction_after_its_last_job(
+        held: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """`before_commit`: what a group needs once (the outbox snapshot) runs once, after its
+    last job and inside its transaction; a failure of it is logged and fails no job; a
+    transaction rolled back runs none of it; it is refused off the store's thread."""
+    store, gate = held
+    counted: list[int] = []
+
+    def count(db: Any) -> None:
+        counted.append(db.execute("SELECT count(*) FROM notes").fetchone()[0])
+
+    def broken(db: Any) -> None:
+        raise RuntimeError("this work failed")
+
+    def job(db: Any, text: str) -> None:
+        _note(db, text)
+        store.before_commit("count", count)  # the same key: the last one stands
+        store.before_commit("broken", broken)
+
+    jobs = [asyncio.ensure_future(store.call(job, t)) for t in ("x", "y", "z")]
+    await asyncio.sleep(0.05)
+    gate.set()
+    await asyncio.gather(*jobs)
+    assert counted == [3]  # once, after all three jobs, before the commit
+    assert "this work failed" in caplog.text
+    assert _notes(tmp_path / "s.db") == ["x", "y", "z"]
+
+    def refused(db: Any) -> None:
+        store.before_commit("count", count)
+        raise ValueError("refused")
+
+    with pytest.raises(ValueError, match="refused"):
+        await store.call(refused)  # alone: its transaction is rolled back
+    await store.call(_note, "w")
+    assert counted == [3]
+    with pytest.raises(RuntimeError, match="on its thread"):
+        store.before_commit("count", count)
+
+
 async def test_a_deferred_job_alone_gets_a_transaction_soon(tmp_path: Path) -> None:
     async with await Store.open(tmp_path / "s.db") as store:
         await store.call(lambda db: db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text)"))
