@@ -10,7 +10,12 @@ the steadier figure) — and, a figure no load moves, the SQL statements one rep
 writer connection's, as SQLite's trace hook reports them: an INSERT … RETURNING counts once
 per step) and the Python function calls one report costs (cProfile on the store's thread and
 the event loop's, in a last untimed run). Targets (issue 21): one report at a time ≤ 0.6 ms
-median; 200 at once p99 < 100 ms with the median at most half of it. The verdict takes the
+median; 200 at once p99 < 100 ms with the median "well below it": at most 0.6 of it. (Half, the
+target until session 8, no server can meet that answers callers in the order their reports
+arrive: with 200 reports at once the median caller is answered after about half the burst's
+work plus the start-up, the p99 after all of it plus the start-up, so the median is always a
+little above half. 0.6 tells "each caller answered after his own commit" (about 0.53) from
+"everyone after everyone's delivery" (1.0, the flaw issue 21 found).) The verdict takes the
 median over the runs.
 
     .venv/bin/python bench/reports.py [--tables 200] [--repeat 3]
@@ -97,6 +102,7 @@ async def one(app: App, slug: str, discord_id: int, latencies: list[float]) -> N
 
 ONE_MEDIAN_MS = 0.6
 BURST_P99_MS = 100.0
+BURST_MEDIAN_SHARE = 0.6  # of the p99 (see the module docstring)
 
 
 async def main(tables: int, repeat: int) -> None:
@@ -148,8 +154,10 @@ async def main(tables: int, repeat: int) -> None:
                  f"{one_median:.2f} ms")
     verdicts.add(f"{tables} at once: p99 < {BURST_P99_MS:.0f} ms", burst_p99 < BURST_P99_MS,
                  f"{burst_p99:.1f} ms")
-    verdicts.add(f"{tables} at once: median ≤ half the p99", burst_median <= burst_p99 / 2,
-                 f"median {burst_median:.1f} ms, p99 {burst_p99:.1f} ms")
+    verdicts.add(f"{tables} at once: median ≤ {BURST_MEDIAN_SHARE} × the p99",
+                 burst_median <= BURST_MEDIAN_SHARE * burst_p99,
+                 f"median {burst_median:.1f} ms, p99 {burst_p99:.1f} ms "
+                 f"({burst_median / burst_p99:.2f})")
     verdicts.print(f"medians of {repeat} runs each; CPU one by one {cpu:.2f} ms/report; "
                    f"SQL statements per report {statements:.1f}; Python calls per report "
                    f"{calls:.0f}")
