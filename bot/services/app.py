@@ -24,7 +24,7 @@ from sqlite_utils import Database
 
 from bot.clock import Clock
 from bot.services.notifier import Message, Notifier
-from bot.services.outbox import Sender, Snapshot, Timely, deliver
+from bot.services.outbox import Sender, Timely, deliver
 from bot.services.replies import Refusal, Reply
 from bot.store import Change, Store
 from bot.store.outbox import Destination, queue_message
@@ -136,17 +136,16 @@ class App:
             return refusal.reply
         queued = holder[-1].queued if holder else []
         if queued:
-            await self.after_commit(queued, None, transactions[-1] if transactions else None)
+            await self.after_commit(queued, transactions[-1] if transactions else None)
         return value
 
     async def after_commit(self, queued: list[tuple[Destination, int, Message]],
-                           snapshot: Snapshot | None = None,
                            transaction: int | None = None) -> None:
-        """Deliver what a committed use case queued; `snapshot` / `transaction`: the outbox
-        as its transaction read it, and which of the store's transactions that was."""
+        """Deliver what a committed use case queued; `transaction`: the store's transaction
+        it ran in, whose outbox snapshot the pass may use (`Sender.flush`)."""
         if self.delivery == "send":
             await self.sender.flush((message.ref for _, _, message in queued if message.ref),
-                                    snapshot, transaction)
+                                    transaction=transaction)
             return
         for destination, target, message in queued:  # shown to the operator, left pending
             await deliver(self.notifier, destination, target, message)

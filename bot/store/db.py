@@ -256,20 +256,22 @@ class Store:
         writes = bool(ran) or any(job[3] for job in started)
         run = db.conn.execute  # transaction control past sqlite_utils' bookkeeping (issue 21)
         self.transaction += 1
+        begun = 0  # of `started`
         try:
             run("BEGIN IMMEDIATE" if writes else "BEGIN")
             self._last_words.clear()
             cache.begin()
             for fn, args, kwargs, _write, _future, _waiter in ran:
                 outcomes.append(self._execute(db, fn, args, kwargs, savepoint=False))
-            for k, job in enumerate(started):
-                if k and writes and self._deferred:
+            for job in started:
+                if begun and writes and self._deferred:
                     joined = [j for j in self._take_deferred()
                               if j[4].set_running_or_notify_cancel()]
+                    ran.extend(joined)  # first: answered (with the error) if the group fails
                     for fn, args, kwargs, _write, _future, _waiter in joined:
                         outcomes.append(self._execute(db, fn, args, kwargs, savepoint=False))
-                    ran.extend(joined)
                 ran.append(job)
+                begun += 1
                 outcomes.append(self._execute(db, job[0], job[1], job[2], savepoint=not solo))
             if solo and not outcomes[0][0]:
                 run("ROLLBACK")
@@ -280,8 +282,7 @@ class Store:
             cache.clear()
             if db.conn.in_transaction:
                 run("ROLLBACK")
-            reached = sum(1 for job in ran if any(job is mine for mine in started))
-            ran.extend(started[reached:])  # the jobs it never reached fail with it
+            ran.extend(started[begun:])  # the jobs it never began fail with it
             outcomes = [(False, error)] * len(ran)
         self._finished(len(started))
         started = ran
