@@ -21,6 +21,9 @@ TL = "F2 J2 B6 F6 J6 N6 B10 F10 J10 N10 F14 J14"
 DL = ("D1 L1 G3 I3 A4 H4 O4 C7 G7 I7 M7 D8 L8 C9 G9 I9 M9 A12 H12 O12 G13 I13 D15 L15")
 
 
+STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))  # a square's four neighbours
+
+
 def _squares(names: str) -> set[tuple[int, int]]:
     return {(int(name[1:]) - 1, COLS.index(name[0])) for name in names.split()}
 
@@ -45,6 +48,9 @@ def brute_moves(board_text: str, rack: str, words: list[str], values: dict[str, 
     lexicon = set(words)
     empty_board = all(ch == "." for row in grid for ch in row)
     rack_counts = Counter(rack)
+    # the empty squares next to a tile: a move touches the board iff it covers one of them
+    touching = {(r, c) for r in range(N) for c in range(N) if grid[r][c] == "."
+                and any(_at(grid, r + a, c + b) != "." for a, b in STEPS)}
     found: dict[frozenset, tuple[int, str, str]] = {}
     for word in set(words):
         if len(word) < 2:
@@ -53,7 +59,7 @@ def brute_moves(board_text: str, rack: str, words: list[str], values: dict[str, 
             for r in range(N):
                 for c in range(N):
                     _try(grid, word, r, c, across, rack_counts, lexicon, values, empty_board,
-                         found, one_tile_main)
+                         touching, found, one_tile_main)
     return found
 
 
@@ -61,8 +67,8 @@ def _at(grid: list[list[str]], r: int, c: int) -> str:
     return grid[r][c] if 0 <= r < N and 0 <= c < N else "."
 
 
-def _try(grid, word, r, c, across, rack_counts, lexicon, values, empty_board, found,
-         one_tile_main) -> None:
+def _try(grid, word, r, c, across, rack_counts, lexicon, values, empty_board, touching,
+         found, one_tile_main) -> None:
     dr, dc = (0, 1) if across else (1, 0)
     end_r, end_c = r + dr * (len(word) - 1), c + dc * (len(word) - 1)
     if end_r >= N or end_c >= N:
@@ -82,8 +88,7 @@ def _try(grid, word, r, c, across, rack_counts, lexicon, values, empty_board, fo
     if empty_board:
         if (7, 7) not in squares:
             return
-    elif not any(_at(grid, nr + a, nc + b) != "." for nr, nc in squares
-                 for a, b in ((1, 0), (-1, 0), (0, 1), (0, -1))):
+    elif not squares & touching:
         return
     for k in range(0, min(rack_counts["?"], len(new)) + 1):
         for blank_idx in combinations(range(len(new)), k):
