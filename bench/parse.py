@@ -14,6 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from verdicts import Verdicts
+
 from scrapers.herna import pages, parser
 from scrapers.herna.generate import generate_round
 
@@ -56,9 +58,11 @@ def main() -> None:
         ),
     }
     # The verdict covers every figure printed above: one below the target fails it.
-    below = [name for name, per_second in rates.items() if per_second < TARGET]
-    verdict = f"BELOW TARGET ({', '.join(below)})" if below else "OK"
-    print(f"target ≥ {TARGET:.0f} pages/s for each: {verdict}")
+    verdicts = Verdicts()
+    for name, per_second in rates.items():
+        verdicts.add(f"{name}: ≥ {TARGET:.0f} pages/s (CPU)", per_second >= TARGET,
+                     f"{per_second:,.0f} pages/s")
+    verdicts.print()
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ import random
 import statistics
 import time
 
+from verdicts import Verdicts
+
 from rules import Case, End, Profile, Result, score, standings
 
 SIZES = ((1_000, 7, 0.050), (10_000, 13, 1.0))
@@ -61,6 +63,7 @@ def tournament(
 
 def main() -> None:
     profile = Profile.load("sss-online")
+    verdicts = Verdicts()
     print(f"standings: median of {RUNS} runs (sss-online, random pairings)")
     for players, rounds, target in SIZES:
         ids, results = tournament(players, rounds, profile, seed=players)
@@ -71,14 +74,15 @@ def main() -> None:
             wall.append(time.perf_counter() - start)
             cpu.append(time.process_time() - start_cpu)
         median, median_cpu = statistics.median(wall), statistics.median(cpu)
-        verdict = "OK" if median <= target else "SLOW"
         print(
             f"  {players:>6} players × {rounds:>2} rounds ({len(results):>6} results): "
             f"{median * 1000:8.1f} ms wall, {median_cpu * 1000:8.1f} ms CPU "
-            f"(target {target * 1000:.0f} ms) {verdict}"
+            f"(target {target * 1000:.0f} ms)"
         )
+        verdicts.add(f"{players:,} players × {rounds} rounds ranked in ≤ {target * 1000:.0f} ms "
+                     "(median wall)", median <= target, f"{median * 1000:.1f} ms")
     # wall time includes waiting for the CPU on a busy machine; CPU time is this process only
-    print(f"  load average: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    verdicts.print(f"load average {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":
