@@ -10,10 +10,8 @@ players are paired twice).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from operator import attrgetter
 
 from rules.model import End, Entrant, Result
@@ -57,7 +55,7 @@ class Player:
 def rating_of(entrant: Entrant, profile: Profile) -> float:
     """The seeding rating; a newcomer (no rating: None or NaN) is seeded at 1600 (e-SP 2.4)."""
     value = entrant.rating
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    if value is None or value != value:  # NaN is the one value unequal to itself
         return profile.pairing.newcomer_rating
     return float(value)
 
@@ -68,7 +66,11 @@ def seeded(entrants: Sequence[Entrant], profile: Profile) -> list[Entrant]:
     if len(set(ids)) != len(ids):
         twice = sorted({i for i in ids if ids.count(i) > 1})
         raise ValueError(f"hráč {twice[0]!r} je v zozname hráčov viackrát")
-    return sorted(entrants, key=partial(rating_of, profile=profile), reverse=True)
+    # `rating_of` of each, inline (this runs on every pairing), then a stable sort keyed in C
+    newcomer = profile.pairing.newcomer_rating
+    ratings = [newcomer if (r := e.rating) is None or r != r else float(r) for e in entrants]
+    order = sorted(range(len(entrants)), key=ratings.__getitem__, reverse=True)
+    return [entrants[k] for k in order]
 
 
 def ordered_results(results: Iterable[Result], round_no: int) -> list[Result]:
