@@ -68,8 +68,9 @@ def pair_round(
     # objects and no reference cycle, so the collector could free nothing among them, yet their
     # count alone set it off again and again (a 200-player event: ~5 passes a round, now and then
     # a full pass over the whole process, 10-50 ms inside the round). Reference counting frees
-    # them as usual; a pass that is due runs at the caller's next allocation. Plain calls, not a
-    # context manager: its objects, allocated before the pause, could set the collector off.
+    # them as usual; a pass that is due runs at the caller's next allocation (a concurrent call
+    # may find the collector paused: harmless, for the same reason). Plain calls, not a context
+    # manager: its objects, allocated before the pause, could set the collector off.
     enabled = gc.isenabled()
     gc.disable()
     try:

@@ -149,8 +149,9 @@ class _Weigher:
         self.units = units = _Units.of(n, halves)
         # place in the score group and the group's size; the field is in pairing order (as
         # `solve` always gets it), so a score group is a run of equal points
-        self.place = place = []
-        self.size = size = []
+        place: list[int] = []
+        size: list[int] = []
+        self.place, self.size = place, size
         points = [p.points for p in players]
         start = 0
         for i in range(1, n + 1):
