@@ -118,9 +118,12 @@ def solve_field(
                      or not ((i, j) in banned or i in fixed or j in fixed)])
                 for i, js in rows
             ]
-        graph = rx.PyGraph(multigraph=False)
+        edges = weigh.edges(rows)
+        # no duplicate edges by construction: a multigraph skips the check on each insert (the
+        # same nodes and edges in the same order, so the same matching)
+        graph = rx.PyGraph(multigraph=True, node_count_hint=n, edge_count_hint=len(edges))
         graph.add_nodes_from(range(n))
-        graph.add_edges_from(weigh.edges(rows))
+        graph.extend_from_weighted_edge_list(edges)
         matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=operator.index)
         if 2 * len(matching) == n:
             pairs = []
@@ -144,15 +147,19 @@ class _Weigher:
         n = len(players)
         self.halves = halves = [round(p.points * 2) for p in players]
         self.units = units = _Units.of(n, halves)
-        # place in the score group and the group's size
-        sizes: dict[float, int] = {}
-        for p in players:
-            sizes[p.points] = sizes.get(p.points, 0) + 1
-        seen: dict[float, int] = {}
-        self.place = place = [0] * n
-        for i, p in enumerate(players):
-            place[i] = seen[p.points] = seen.get(p.points, -1) + 1
-        self.size = [sizes[p.points] for p in players]
+        # place in the score group and the group's size; the field is in pairing order (as
+        # `solve` always gets it), so a score group is a run of equal points
+        place: list[int] = []
+        size: list[int] = []
+        self.place, self.size = place, size
+        points = [p.points for p in players]
+        start = 0
+        for i in range(1, n + 1):
+            if i == n or points[i] != points[start]:
+                run = i - start
+                place += range(run)
+                size += [run] * run
+                start = i
         at = {p.id: k for k, p in enumerate(players)}
         # whom each may not meet, by index in the field (an int set: the hot loop tests it; None
         # stands for those not in the field)
@@ -181,21 +188,25 @@ class _Weigher:
         out: list[tuple[int, int, int]] = []
         append = out.append  # plain loops: faster here than comprehensions with cells
         for i, js in rows:
-            clash_i, blocked_i, half_i, place_i = clash[kind[i]], blocked[i], halves[i], place[i]
+            clash_i, blocked_i, place_i, size_i = clash[kind[i]], blocked[i], place[i], size[i]
             # js ascend and score groups are runs in pairing order: his group's players first
-            split = bisect_left(js, i - place_i + size[i])
+            split = bisect_left(js, i - place_i + size_i)
             # inside a score group, Dutch order: best half the group apart (at most 2n; j comes
-            # after i, so his place is higher)
-            partner = place_i + size[i] // 2
+            # after i, so his place is higher); places in a group are consecutive indices, so
+            # the distance from his Dutch partner is that of the indices
+            partner = i + size_i // 2
             for j in js[:split]:
                 c = clash_i[kind[j]]
                 if c is None or j in blocked_i:
                     continue
-                dutch = place[j] - partner
+                dutch = j - partner
                 append((i, j, top - c - (dutch if dutch >= 0 else -dutch)))
+            if split == len(js):
+                continue
             # a floater from the bottom of his group meets the top of the next; the score gap
             # (in half points) costs its square
-            base = top - (size[i] - 1 - place_i)
+            half_i = halves[i]
+            base = top - (size_i - 1 - place_i)
             for j in js[split:]:
                 c = clash_i[kind[j]]
                 if c is None or j in blocked_i:

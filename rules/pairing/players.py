@@ -10,7 +10,6 @@ players are paired twice).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
@@ -22,6 +21,7 @@ from rules.profile import Profile
 UNPLAYED = frozenset({End.NO_SHOW, End.BOTH_NO_SHOW, End.BYE})
 
 _ROUND = attrgetter("case.round")
+_POINTS = attrgetter("points")
 
 #: Strength of a start preference: only one side legal > unbalanced > alternation > none.
 ABSOLUTE, IMBALANCE, ALTERNATION, NONE = 3, 2, 1, 0
@@ -55,7 +55,7 @@ class Player:
 def rating_of(entrant: Entrant, profile: Profile) -> float:
     """The seeding rating; a newcomer (no rating: None or NaN) is seeded at 1600 (e-SP 2.4)."""
     value = entrant.rating
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    if value is None or value != value:  # NaN is the one value unequal to itself
         return profile.pairing.newcomer_rating
     return float(value)
 
@@ -66,7 +66,11 @@ def seeded(entrants: Sequence[Entrant], profile: Profile) -> list[Entrant]:
     if len(set(ids)) != len(ids):
         twice = sorted({i for i in ids if ids.count(i) > 1})
         raise ValueError(f"hráč {twice[0]!r} je v zozname hráčov viackrát")
-    return sorted(entrants, key=lambda e: -rating_of(e, profile))
+    # `rating_of` of each, inline (this runs on every pairing), then a stable sort keyed in C
+    newcomer = profile.pairing.newcomer_rating
+    ratings = [newcomer if (r := e.rating) is None or r != r else float(r) for e in entrants]
+    order = sorted(range(len(entrants)), key=ratings.__getitem__, reverse=True)
+    return [entrants[k] for k in order]
 
 
 def ordered_results(results: Iterable[Result], round_no: int) -> list[Result]:
@@ -131,13 +135,15 @@ def build(
         for x, y in ((a, b), (b, a)):
             if x in players:
                 players[x].blocked.add(y)
-    ranked = sorted(players.values(), key=lambda p: (-p.points, p.seed))
+    # the dict is in seed order and the sort is stable (also reversed): points, then seed
+    ranked = sorted(players.values(), key=_POINTS, reverse=True)
     # the start rules depend only on the balance and the last sides: worked out once per state
     keep = max(1, profile.pairing.max_same_in_a_row)
     states: dict[tuple[int, tuple[bool, ...]], StartState] = {}
     for order, player in enumerate(ranked):
         player.order = order
-        player.blocked |= player.met
+        # met or kept apart; without an `avoid` the met set itself (neither changes from here)
+        player.blocked = player.met | player.blocked if player.blocked else player.met
         starts = player.starts
         key = (2 * sum(starts) - len(starts), tuple(starts[-keep:]))
         state = states.get(key)
