@@ -15,10 +15,9 @@ premiums under new tiles only, blanks 0, cross words, the bingo.
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 
+from rules.collector import collector_paused
 from rules.duplicate.board import LETTER_MULT, SIZE, WORD_MULT, Board
 from rules.duplicate.left_parts import LeftParts
 from rules.duplicate.move import Move, Tile
@@ -47,28 +46,11 @@ def across_reading(across: Move, down: Move) -> Move:
     return across
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector for one generation. A two-blank rack allocates some
-    10^5 tuples (left parts, placements, moves) that hold no reference cycle, so the collector
-    can free nothing among them, yet their count alone sets it off again and again (a third
-    of such a call's time, measured). Reference counting frees them as usual; the collector
-    runs again afterwards, as it was before (a concurrent call may find it paused: harmless,
-    for the same reason)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
+@collector_paused  # ~10^5 short-lived tuples, no cycle (rules/collector.py)
 def generate(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
              one_tile: OneTile = longer_reading) -> list[Move]:
     """All legal placements of `rack` (upper-case letters, '?' a blank) on `board`."""
-    with _collector_paused():
-        return _one_reading(_every_move(board, rack, graph, tiles), one_tile)
+    return _one_reading(_every_move(board, rack, graph, tiles), one_tile)
 
 
 def _every_move(board: Board, rack: str, graph: WordGraph, tiles: TileSet) -> list[Move]:
@@ -93,14 +75,14 @@ def best_moves(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
     return count, best
 
 
+@collector_paused  # as `generate`
 def best_and_next(board: Board, rack: str, graph: WordGraph, tiles: TileSet,
                   one_tile: OneTile = longer_reading, levels: int = 0
                   ) -> tuple[int, list[Move], list[Move]]:
     """`best_moves`, and every placement of the `levels` highest scores below the top
     (unordered; the sub-tops a round's close announces). Whole score levels are kept, so the
     caller's tie order decides among equal scores, never the order generation found them."""
-    with _collector_paused():
-        return _best_and_next(board, rack, graph, tiles, one_tile, levels)
+    return _best_and_next(board, rack, graph, tiles, one_tile, levels)
 
 
 def _best_and_next(board: Board, rack: str, graph: WordGraph, tiles: TileSet,

@@ -15,9 +15,9 @@ raises ValueError. Why this design and not an existing engine: docs/decisions.md
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable, Sequence
 
+from rules.collector import collector_paused
 from rules.model import Entrant, Pairing, Result
 from rules.pairing.errors import PairingError
 from rules.pairing.lookahead import completable_pairing
@@ -64,22 +64,10 @@ def pair_round(
     """
     if not 1 <= round_no <= rounds:
         raise ValueError(f"kolo {round_no} nie je medzi 1 a {rounds}")
-    # The cyclic garbage collector is paused for the call: a pairing allocates many short-lived
-    # objects and no reference cycle, so the collector could free nothing among them, yet their
-    # count alone set it off again and again (a 200-player event: ~5 passes a round, now and then
-    # a full pass over the whole process, 10-50 ms inside the round). Reference counting frees
-    # them as usual; a pass that is due runs at the caller's next allocation (a concurrent call
-    # may find the collector paused: harmless, for the same reason). Plain calls, not a context
-    # manager: its objects, allocated before the pause, could set the collector off.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return _pair_round(entrants, results, round_no, rounds, profile, avoid, event_format)
-    finally:
-        if enabled:
-            gc.enable()
+    return _pair_round(entrants, results, round_no, rounds, profile, avoid, event_format)
 
 
+@collector_paused  # many short-lived objects, no cycle (rules/collector.py)
 def _pair_round(
     entrants: Sequence[Entrant],
     results: Iterable[Result],
