@@ -7,6 +7,8 @@ catalogue key, so the person asking is told why, never a stack trace.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from bot.services.app import Tx
 from bot.services.replies import Refusal
 from bot.store import (
@@ -18,10 +20,14 @@ from bot.store import (
     Tournament,
     find_pairing,
     find_player_by_discord,
+    find_seat,
     get_entry,
     get_tournament_by_slug,
     last_published_round,
 )
+from bot.store.seats import SeatRows
+
+T = TypeVar("T")
 
 
 def rules_id(player_id: int) -> str:
@@ -37,10 +43,14 @@ def tournament(tx: Tx, slug: str) -> Tournament:
 
 
 def player_by_discord(tx: Tx, discord_id: int) -> Player:
-    player = find_player_by_discord(tx.db, discord_id)
-    if player is None:
+    return linked(find_player_by_discord(tx.db, discord_id))
+
+
+def linked(found: T | None) -> T:
+    """What was found for a Discord account (None: nobody is linked to it)."""
+    if found is None:
         raise Refusal("common.not_linked")
-    return player
+    return found
 
 
 def entry(tx: Tx, t: Tournament, player: Player) -> Entry:
@@ -66,9 +76,23 @@ def current_round(tx: Tx, t: Tournament) -> Round | None:
 def my_table(tx: Tx, t: Tournament, player: Player) -> tuple[Round, TablePairing]:
     """The player's round and table now; refused when no round is published or he sits out."""
     rnd = current_round(tx, t)
+    return seated(rnd, None if rnd is None else find_pairing(tx.db, t.id, rnd.number, player.id))
+
+
+def seated(rnd: Round | None, pairing: TablePairing | None) -> tuple[Round, TablePairing]:
+    """`my_table` for a round and table already read (None: none)."""
     if rnd is None:
         raise Refusal("common.no_round")
-    pairing = find_pairing(tx.db, t.id, rnd.number, player.id)
     if pairing is None:
         raise Refusal("common.not_paired", round=rnd.number)
     return rnd, pairing
+
+
+def seat(tx: Tx, t: Tournament, discord_id: int
+         ) -> tuple[SeatRows, Entry, Round, TablePairing]:
+    """Who asks and where he sits, in one query (`find_seat`), refused in the order of the
+    lookups above: not linked, not entered (or out), no round, not paired."""
+    rnd = current_round(tx, t)  # cached: read first, refused in its turn below
+    found = linked(find_seat(tx.db, t.id, None if rnd is None else rnd.number, discord_id))
+    entry = check_entry(t, found.entry)
+    return (found, entry, *seated(rnd, found.pairing))

@@ -35,7 +35,6 @@ from bot.store import (
     TournamentStatus,
     append_evidence,
     find_pairing,
-    find_seat,
     get_entry,
     get_player,
     get_result,
@@ -92,20 +91,10 @@ class Seat:
 
 
 def _seat(tx: Tx, slug: str, discord_id: int) -> Seat:
-    """The seat in one query (`find_seat`); refused in `lookup`'s order: not linked, not
-    entered (or out), no round, not paired."""
     t = lookup.tournament(tx, slug)
-    rnd = lookup.current_round(tx, t)  # cached: read first, refused in its turn below
-    found = find_seat(tx.db, t.id, None if rnd is None else rnd.number, discord_id)
-    if found is None:
-        raise Refusal("common.not_linked")
-    lookup.check_entry(t, found.entry)
-    if rnd is None:
-        raise Refusal("common.no_round")
-    if found.pairing is None:
-        raise Refusal("common.not_paired", round=rnd.number)
+    found, entry, rnd, pairing = lookup.seat(tx, t, discord_id)
     profile = tx.profile(t.profile)
-    return Seat(t, profile, found.player, found.entry, rnd, found.pairing,
+    return Seat(t, profile, found.player, entry, rnd, pairing,
                 round_clock(t, rnd, profile), found.opponent)
 
 

@@ -4,7 +4,6 @@ SELECTs and four row builds here; every chat command starts with this lookup).""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
@@ -72,6 +71,6 @@ def _bounds(columns: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
 @cache
 def _builders(columns: tuple[str, ...]) -> tuple[Any, Any, Any, Any]:
     """A row builder per table, for its own columns (planned once per query shape)."""
-    names: list[Sequence[str]] = [columns[start:end] for start, end in _bounds(columns)]
-    return (row_builder(Player, tuple(names[0])), row_builder(Entry, tuple(names[1])),
-            row_builder(TablePairing, tuple(names[2])), row_builder(Player, tuple(names[3])))
+    player, entry, pairing, opponent = (columns[start:end] for start, end in _bounds(columns))
+    return (row_builder(Player, player), row_builder(Entry, entry),
+            row_builder(TablePairing, pairing), row_builder(Player, opponent))
