@@ -68,7 +68,8 @@ NONCE_WINDOW = timedelta(minutes=2)
 CLOCK_SKEW = timedelta(seconds=30)  # our clock against Discord's, when reading back
 #: how far back a freshly started bot looks for what an outage before its start delayed
 REPORT_LOOKBACK = timedelta(days=2)
-#: transactions whose newest snapshot is kept for their callers' passes
+#: how many recent transactions' snapshots, and recent passes' records of what they handled,
+#: are kept (an older snapshot is not used: its pass reads afresh)
 KEPT_SNAPSHOTS = 64
 
 
@@ -220,13 +221,15 @@ class Sender:
     reads and writes go before the queued use cases (`Store.read_urgent`, `call_urgent`), so a
     caller waits for its own commit and its own messages, not for everyone's.
 
-    A use case's transaction may read the outbox for the pass that follows it (`snapshot`),
-    saving that pass its own read. Never twice: the snapshot is used only if no pass was
-    between its read and its marks when the snapshot was read, and none has begun since; then
-    every row it lists as pending is still undelivered. A caller uses the newest snapshot of
-    its own transaction (a group's last use case's: committed with it, listing the whole
-    group's messages), so one pass serves a group instead of one for its first caller and a
-    fresh read for the others.
+    A use case's transaction reads the outbox for the pass that follows it, once per group at
+    its end (`snapshot_at_commit`), saving that pass its own read. Never twice: a snapshot is
+    read only while no pass is between its read and its marks; passes begun since are left
+    out of it by the rows they handled, and it is not used at all if one of them failed a
+    message, left one waiting or broke off (`_still_true`) — so every row a used snapshot
+    lists as pending is still undelivered and in no pass's hands. A caller uses its own
+    transaction's snapshot (committed with it, listing the whole group's messages), so one
+    pass serves a group instead of one for its first caller and a fresh read for the
+    others.
 
     Nobody waits for a pass's marks: they ride at the head of the store's next transaction
     (`Store.defer`), so whatever reads the outbox after them sees them — in that same

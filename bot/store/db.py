@@ -98,8 +98,9 @@ class Store:
     Under a burst this is one BEGIN/COMMIT per group instead of per job. Urgent jobs (the
     outbox's reads) go before the queued ones, so delivering what has committed does not wait
     behind everything queued after it. Deferred jobs (a delivery pass's marks: nobody waits
-    for them) ride at the head of the next transaction, or get their own after `DEFER_S`
-    without one — one transaction per report instead of two when reports come one by one.
+    for them) ride at the head of the next transaction — or between the jobs of the running
+    group, if they come in while it runs — or get their own after `DEFER_S` without one: one
+    transaction per report instead of two when reports come one by one.
 
     Checkpoints (copying the WAL into the database file, with an fsync) are not made by a
     commit, as SQLite's automatic checkpoint would — one in ~100 commits then took ~25 ms, 70 %
@@ -257,19 +258,22 @@ class Store:
         run = db.conn.execute  # transaction control past sqlite_utils' bookkeeping (issue 21)
         self.transaction += 1
         begun = 0  # of `started`
+
+        def run_deferred(deferred: list[_Job]) -> None:  # no savepoint: their writes stay
+            for fn, args, kwargs, _write, _future, _waiter in deferred:
+                outcomes.append(self._execute(db, fn, args, kwargs, savepoint=False))
+
         try:
             run("BEGIN IMMEDIATE" if writes else "BEGIN")
             self._last_words.clear()
             cache.begin()
-            for fn, args, kwargs, _write, _future, _waiter in ran:
-                outcomes.append(self._execute(db, fn, args, kwargs, savepoint=False))
+            run_deferred(ran)
             for job in started:
                 if begun and writes and self._deferred:
                     joined = [j for j in self._take_deferred()
                               if j[4].set_running_or_notify_cancel()]
                     ran.extend(joined)  # first: answered (with the error) if the group fails
-                    for fn, args, kwargs, _write, _future, _waiter in joined:
-                        outcomes.append(self._execute(db, fn, args, kwargs, savepoint=False))
+                    run_deferred(joined)
                 ran.append(job)
                 begun += 1
                 outcomes.append(self._execute(db, job[0], job[1], job[2], savepoint=not solo))
@@ -423,9 +427,10 @@ class Store:
         **kwargs: P.kwargs,
     ) -> Future[T]:
         """A write nobody waits for (a delivery pass's marks), run at the head of the next
-        transaction — or in one of its own when none comes within `DEFER_S` — and before the
-        store closes. It runs without a savepoint: `fn` must leave the database right even when
-        it fails halfway. Its future is answered on the owner thread after the COMMIT."""
+        transaction (or between the running group's jobs) — or in one of its own when none
+        comes within `DEFER_S` — and before the store closes. It runs without a savepoint: `fn`
+        must leave the database right even when it fails halfway. Its future is answered on the
+        owner thread after the COMMIT."""
         return self._submit(fn, args, kwargs, write=True, deferred=True)
 
     async def read_urgent(
