@@ -54,7 +54,8 @@ from bot.services.views import ranking
 from bot.store import NotFoundError, TournamentStatus, find_player_by_nick, get_player
 from bot.store import get_tournament_by_slug as tournament_by_slug
 from rules import Profile
-from rules.season import PAIRS_KIND, Season, SeasonEvent, ranks_fit
+from rules.season import PAIRS_KIND, Season, SeasonEvent, ranks_fit, season_profile
+from rules.season.profile import KindFormats
 
 #: A live qualifier has some tens of players; a written competition a few hundred.
 FIELD_MAX = 10_000
@@ -224,8 +225,6 @@ def _competitions() -> list[str]:
 
 
 def _profile_kinds(competition: str) -> Collection[str]:
-    from rules.season import season_profile  # the profiles of the pure ladders
-
     return season_profile(competition).kinds
 
 
@@ -398,10 +397,12 @@ class _Players:
         return tuple(self.id_of(r) for r in refs)
 
 
-def _finished(db: Database | None, ref: Ref, players: _Players
+def _finished(db: Database | None, ref: Ref, players: _Players, kind: str,
+              fixed: KindFormats | None
               ) -> tuple[tuple[str, ...], frozenset[str], tuple[int, ...] | None]:
     """A finished tournament's final order, who was out of it (e-SP 3.6), by nick, and the
-    places when some are shared (None: one player a place)."""
+    places when some are shared (None: one player a place). `fixed`: the formats an event of
+    `kind` is played in (a duplicate order in a Swiss qualifier's place is no result of it)."""
     if db is None:
         raise SetupError(ref.line, f"turnaj „{ref.id}“: bez databázy (--db) ho niet odkiaľ "
                                    "načítať")
@@ -411,6 +412,12 @@ def _finished(db: Database | None, ref: Ref, players: _Players
         raise SetupError(ref.line, f"turnaj „{ref.id}“ v databáze nie je") from None
     # issue 24.6: a duplicate event's order is its stored final duplicate results
     event = duplicate_event(db, t)
+    played = "classic" if event is None else "duplicate"
+    if fixed is not None and played not in fixed.formats:
+        raise SetupError(ref.line, f"turnaj „{ref.id}“ je {_FORMAT_TEXT[played]}, no podujatie "
+                                   f"druhu „{kind}“ sa podľa {fixed.rule} hrá ako "
+                                   f"{_FORMAT_TEXT[fixed.formats[0]]} — jeho poradie sem "
+                                   "nepatrí")
     if event is not None:
         order, ranks = finished_order(db, event, ref.line)
         return players.ids(Ref(nick, ref.line) for nick in order), frozenset(), ranks
@@ -425,6 +432,14 @@ def _finished(db: Database | None, ref: Ref, players: _Players
             frozenset(nicks[p] for p in rank.out if p in nicks), None)
 
 
+_FORMAT_TEXT = {"classic": "klasický turnaj (švajčiarsky systém)",
+                "duplicate": "turnaj v duplikátnom (opisovanom) scrabble"}
+
+
+def _format_rule(competition: str, kind: str) -> KindFormats | None:
+    return season_profile(competition).formats_of(kind)
+
+
 def resolve_season(db: Database | None, spec: SeasonSpec) -> ResolvedSeason:
     """The season with every id checked against the registry (`db`; None: only [[player]])
     and every `tournament =` event read from the database; `SetupError` names the line."""
@@ -433,7 +448,8 @@ def resolve_season(db: Database | None, spec: SeasonSpec) -> ResolvedSeason:
     for e in spec.events:
         ranks = e.ranks
         if e.tournament is not None:
-            places, out, shared = _finished(db, e.tournament, players)
+            fixed = _format_rule(spec.competition, e.kind)
+            places, out, shared = _finished(db, e.tournament, players, e.kind, fixed)
             ranks = shared or e.ranks
         else:
             places, out = players.ids(e.places), frozenset(players.ids(e.out))

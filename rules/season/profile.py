@@ -27,6 +27,19 @@ CAS_MODES = ("best", "order")
 #: an SP organiser's credit when he lacks the Nth result: "zero" — no points (the result
 #: does not exist); "last" — his weakest result of those he has
 SHORTFALLS = ("zero", "last")
+#: the formats a tournament of the registry has: a classic (Swiss) event or a duplicate one
+EVENT_FORMATS = ("classic", "duplicate")
+
+
+@dataclass(frozen=True, slots=True)
+class KindFormats:
+    """The formats an event of these kinds is played in, by the rule that says so; a stored
+    tournament of another format is refused when a season file names it for such an event.
+    Kinds no entry names may be of either format (their rules leave it to the organiser)."""
+
+    kinds: list[str]
+    formats: list[str]  # EVENT_FORMATS
+    rule: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,10 +129,15 @@ class SeasonProfile:
     ladder: str  # LADDERS
     rule: str
     kinds: list[str]  # every kind an event of such a season may have
+    formats: list[KindFormats]  # the kinds whose format a rule fixes
     points: PointsTable
     msr: MsrRule | None = None
     cup: CupRule | None = None
     cas: CasRule | None = None
+
+    def formats_of(self, kind: str) -> KindFormats | None:
+        """The rule fixing the format of an event of `kind` (None: either format)."""
+        return next((entry for entry in self.formats if kind in entry.kinds), None)
 
 
 @cache
@@ -162,6 +180,14 @@ def _check(p: SeasonProfile, where: str) -> None:
     subset("ladder", [p.ladder], LADDERS)
     if len(set(p.kinds)) != len(p.kinds) or not p.kinds:
         fail("kinds", "must name at least one kind, each once")
+    fixed = [kind for entry in p.formats for kind in entry.kinds]
+    if len(set(fixed)) != len(fixed):
+        fail("formats", "a kind may be named once")
+    for i, entry in enumerate(p.formats):
+        subset(f"formats[{i}].kinds", entry.kinds, p.kinds)
+        subset(f"formats[{i}].formats", entry.formats, EVENT_FORMATS)
+        if not entry.kinds or not entry.formats:
+            fail(f"formats[{i}]", "must name at least one kind and one format")
     if any(q < 0 for q in p.points.table) or p.points.table != sorted(p.points.table)[::-1]:
         fail("points.table", "must not increase and must not be negative")
     if not 0 <= p.points.given <= len(p.points.table):

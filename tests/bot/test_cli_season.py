@@ -169,6 +169,49 @@ def test_an_unfinished_tournament_is_a_file_error(tmp_path: Path,
     assert "ešte nie je ukončený (stav: running)" in capsys.readouterr().err
 
 
+def _one_event_season(tmp_path: Path, competition: str, kind: str, slug: str) -> Path:
+    path = tmp_path / f"{competition}-{kind}.toml"
+    path.write_text(f'[season]\nname = "Sezóna"\ncompetition = "{competition}"\n'
+                    f'[[event]]\nname = "Podujatie"\nkind = "{kind}"\ndate = 2026-11-21\n'
+                    f'tournament = "{slug}"\n', encoding="utf-8")
+    return path
+
+
+def test_an_event_of_the_wrong_format_is_refused_where_a_rule_fixes_it(
+        run: Any, tmp_path: Path) -> None:
+    """ČAS PoS: the duplicate cup's live qualifiers are duplicate events — a classic
+    tournament's order is no result of one; its online tournament's rules say nothing of
+    the format, so the classic one counts there."""
+    live = _one_event_season(tmp_path, "cas-duplicate-cup", "cas-live", "kt-test")
+    code, out, err = run(str(live))
+    assert (code, out) == (2, "")
+    assert err.strip() == (
+        f"{live}:8: turnaj „kt-test“ je klasický turnaj (švajčiarsky systém), no podujatie "
+        "druhu „cas-live“ sa podľa ČAS PoS: Živé turnaje hrá ako turnaj v duplikátnom "
+        "(opisovanom) scrabble — jeho poradie sem nepatrí")
+    code, out, err = run(str(_one_event_season(tmp_path, "cas-duplicate-cup", "cas-online",
+                                               "kt-test")))
+    assert code == 0 and "Podujatie" in out, err
+
+
+def test_a_duplicate_event_is_no_swiss_qualifier(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """SP A4 8.1: a qualifier is played by the Swiss system — a duplicate event's final order
+    cannot stand for an online qualifier of M-SR; an internet tournament's format is open."""
+    from tests.bot.services.test_duplicate_feed import SLUG, _cli_db
+
+    db = tmp_path / "dup.db"
+    _cli_db(db, ("preliminary", "final"))
+    qualifier = _one_event_season(tmp_path, "sss-msr", "online-qt", SLUG)
+    assert main(["season", str(qualifier), "--db", str(db)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"{qualifier}:8: turnaj „{SLUG}“ je turnaj v duplikátnom (opisovanom) scrabble, no "
+        "podujatie druhu „online-qt“ sa podľa SP A4 8.1 hrá ako klasický turnaj (švajčiarsky "
+        "systém) — jeho poradie sem nepatrí")
+    internet = _one_event_season(tmp_path, "sss-msr", "internet", SLUG)
+    assert main(["season", str(internet), "--db", str(db)]) == 0, capsys.readouterr().err
+
+
 def test_a_database_that_cannot_be_read_exits_1(tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "db").mkdir()

@@ -81,6 +81,22 @@ def test_the_cas_profile_marks_the_table_the_seed_gives_only_in_part() -> None:
     assert cas.cas.fill_from == "live"
 
 
+def test_the_formats_the_rules_fix_and_only_those() -> None:
+    """SP A4 8.1: the qualifiers and M-SR are Swiss; ČAS PoS: the live qualifiers are
+    duplicate; a kind whose rule says nothing may be either (no entry)."""
+    for name in ("sss-msr", "sss-cup"):
+        p = season_profile(name)
+        for kind in ("live-qt", "online-qt", "msr"):
+            fixed = p.formats_of(kind)
+            assert fixed is not None and fixed.formats == ["classic"] and fixed.rule == "SP A4 8.1"
+        assert [k for k in p.kinds if p.formats_of(k) is None] == [
+            "pairs", "m-version", "written", "internet", "msr-vykladacie"]
+    cas = season_profile("cas-duplicate-cup")
+    assert cas.formats_of("cas-live").formats == ["duplicate"]  # type: ignore[union-attr]
+    assert [k for k in cas.kinds if cas.formats_of(k) is None] == [
+        "cas-internet", "cas-correspondence", "cas-online"]
+
+
 def test_an_unknown_profile_names_the_bundled_ones() -> None:
     with pytest.raises(ProfileError, match="sss-msr"):
         season_profile("nope")
@@ -112,6 +128,13 @@ BROKEN = [
     ("cas-duplicate-cup", "cas.fill_from", "internet", "cas.fill_from"),
     ("cas-duplicate-cup", "cas.ladders.1.best", 3, "cas.ladders[1].best"),
     ("cas-duplicate-cup", "cas.ladders.0.tiebreaks", ["coin"], "cas.ladders[0].tiebreaks"),
+    ("cas-duplicate-cup", "formats.0.formats", ["scrabble"], "formats[0].formats: 'scrabble'"),
+    ("cas-duplicate-cup", "formats.0.kinds", ["live-qt"], "formats[0].kinds: 'live-qt'"),
+    ("cas-duplicate-cup", "formats.0.formats", [], "formats[0]: must name"),
+    ("sss-msr", "formats", [{"kinds": ["msr"], "formats": ["classic"], "rule": "x"},
+                            {"kinds": ["msr"], "formats": ["duplicate"], "rule": "y"}],
+     "formats: a kind may be named once"),
+    ("sss-msr", "formats", _DELETE, "formats: missing"),
 ]
 
 
