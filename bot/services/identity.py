@@ -23,6 +23,7 @@ from typing import Any
 
 from bot.services import bounds, lookup
 from bot.services.app import App, Tx
+from bot.services.duplicate.context import event_of, player_by_label
 from bot.services.policy import UNFORESEEN_RULE, AdminRef, require_admin
 from bot.services.replies import Refusal, Reply, done
 from bot.store import (
@@ -39,6 +40,7 @@ from bot.store import (
     record,
     update_player,
 )
+from bot.store.duplicate import get_event
 from bot.store.links import (
     APPROVED,
     PENDING,
@@ -96,7 +98,7 @@ def name_free(tx: Tx, player_id: int | None, name: str | None, where: str) -> No
     taken = namesakes(tx, name, player_id)
     if taken:
         raise Refusal("identity.registry_name_taken", where=where, name=name or "",
-                      nick=taken[0].herna_nick, rule=UNFORESEEN_RULE)
+                      nick=shown(taken[0]), rule=UNFORESEEN_RULE)
 
 
 def registry_proves(player: Player, discord_id: int, discord_name: str) -> bool:
@@ -126,7 +128,7 @@ def _free_for(tx: Tx, player_id: int | None, discord_id: int, where: str) -> Non
     holder = find_player_by_discord(tx.db, discord_id)
     if holder is not None and holder.id != player_id:
         raise Refusal("identity.registry_taken", where=where, discord_id=discord_id,
-                      nick=holder.herna_nick)
+                      nick=shown(holder))
 
 
 def new_player(tx: Tx, by: Change, where: str, *, discord_id: int | None,
@@ -150,7 +152,7 @@ def complete_registry(tx: Tx, player: Player, discord_name: str | None,
         changes["discord_name"] = discord_name
     if discord_id is not None and player.discord_id != discord_id:
         if player.discord_id is not None:
-            raise Refusal("identity.registry_other", where=where, nick=player.herna_nick,
+            raise Refusal("identity.registry_other", where=where, nick=shown(player),
                           discord_id=discord_id, rule=UNFORESEEN_RULE)
         _free_for(tx, player.id, discord_id, where)
         changes["discord_id"] = discord_id
@@ -161,9 +163,30 @@ def complete_registry(tx: Tx, player: Player, discord_name: str | None,
 # -- /registracia ------------------------------------------------------------------------------
 
 
+def shown(player: Player) -> str:
+    """How messages name a player's nick: his herna.net nick — or, for a duplicate entrant
+    without one (his registry nick is a placeholder, `setup.no_herna_nick`), his name."""
+    return player.name if ":" in player.herna_nick else player.herna_nick
+
+
+def entered_as(tx: Tx, t: Tournament, label: str) -> Player | None:
+    """The registry player `label` names: by herna.net nick; in a duplicate event also as its
+    arbiter names entrants (number, id in the propozície, name: `player_by_label`), since an
+    entrant there may have no herna.net account — nor a nick to give (003 r. 38)."""
+    player = find_player_by_nick(tx.db, label) if label else None
+    if player is not None or not label or get_event(tx.db, t.id) is None:
+        return player
+    try:
+        return player_by_label(tx.db, event_of(tx.db, t.slug), label, playing=False)
+    except Refusal as refusal:
+        if refusal.reply.key == "duplicate.online.not_in_event":
+            return None  # the caller's own refusal says it
+        raise  # several entrants match: it names them
+
+
 def _registered_player(tx: Tx, t: Tournament, nick: str) -> Player:
     text = bounds.nick(nick, "prezývka z herna.net") if nick.strip() else ""
-    player = find_player_by_nick(tx.db, text) if text else None
+    player = entered_as(tx, t, text)
     if player is None or get_entry(tx.db, t.id, player.id) is None:
         raise Refusal("play.register_unknown_nick", nick=text, tournament=t.name,
                       rule=REGISTER_RULE)
@@ -177,16 +200,16 @@ def register(tx: Tx, slug: str, discord_id: int, discord_name: str, herna_nick: 
     player = _registered_player(tx, t, herna_nick)
     mine = find_player_by_discord(tx.db, discord_id)
     if mine is not None and mine.id != player.id:
-        raise Refusal("play.register_other_nick", nick=mine.herna_nick)
+        raise Refusal("play.register_other_nick", nick=shown(mine))
     if player.discord_id == discord_id:
-        return done("play.register_already", nick=player.herna_nick, tournament=t.name)
+        return done("play.register_already", nick=shown(player), tournament=t.name)
     if player.discord_id is not None:  # the real owner is never displaced without the admin
-        raise Refusal("play.register_taken", nick=player.herna_nick)
+        raise Refusal("play.register_taken", nick=shown(player))
     earlier = find_link_request(tx.db, player.id, discord_id)
     if earlier is not None and earlier.status == REJECTED:
-        raise Refusal("identity.request_rejected", nick=player.herna_nick,
+        raise Refusal("identity.request_rejected", nick=shown(player),
                       reason=earlier.reason or "—", rule=UNFORESEEN_RULE)
-    pending = done("identity.request_pending", rule=UNFORESEEN_RULE, nick=player.herna_nick,
+    pending = done("identity.request_pending", rule=UNFORESEEN_RULE, nick=shown(player),
                    tournament=t.name)
     if earlier is not None and earlier.status == PENDING:
         return pending  # asked again: the same request, the same answer, no new ping
@@ -197,7 +220,7 @@ def register(tx: Tx, slug: str, discord_id: int, discord_name: str, herna_nick: 
         by = tx.by_player(player.id, "Discord účet podľa registra")
         _link(tx, t, player, discord_id, by, how="registry")
         _close_others(tx, t, player, None, by)
-        return done("play.registered", name=player.name, nick=player.herna_nick,
+        return done("play.registered", name=player.name, nick=shown(player),
                     tournament=t.name)
     # audited as the asking account: he is not (yet) the player
     by = Change.player(f"discord:{discord_id}", tx.now, "žiadosť o prepojenie Discord účtu")
@@ -206,7 +229,7 @@ def register(tx: Tx, slug: str, discord_id: int, discord_name: str, herna_nick: 
     else:  # approved once, unlinked by the admin since: he decides again
         request = reopen_link_request(tx.db, earlier.id, t.id, name, by)
     tx.to_admin(t.id, "identity.request_admin", request_id=request.id, player=player.name,
-                nick=player.herna_nick, account=name, discord_id=discord_id,
+                nick=shown(player), account=name, discord_id=discord_id,
                 recorded=player.discord_name or "—", rule=UNFORESEEN_RULE)
     return pending
 
@@ -232,7 +255,7 @@ def _unlink(tx: Tx, t: Tournament, player: Player, by: Change) -> None:
     update_player(tx.db, player.id, by, discord_id=None)
     record(tx.db, by, UNLINK_ACTION, tournament_id=t.id, subject=f"player:{player.id}",
            data={"discord_id": old})
-    tx.direct(player.id, "identity.unlinked_dm", tournament=t.name, nick=player.herna_nick,
+    tx.direct(player.id, "identity.unlinked_dm", tournament=t.name, nick=shown(player),
               reason=by.reason, rule=UNFORESEEN_RULE, **{DISCORD_ACCOUNT: old})
 
 
@@ -260,7 +283,7 @@ def _request(tx: Tx, t: Tournament, request_id: int) -> LinkRequest:
 def _free_account(tx: Tx, player: Player, discord_id: int) -> None:
     holder = find_player_by_discord(tx.db, discord_id)
     if holder is not None and holder.id != player.id:
-        raise Refusal("identity.account_taken", discord_id=discord_id, nick=holder.herna_nick,
+        raise Refusal("identity.account_taken", discord_id=discord_id, nick=shown(holder),
                       rule=UNFORESEEN_RULE)
 
 
@@ -270,17 +293,17 @@ def _approve(tx: Tx, slug: str, admin: AdminRef, request_id: int, reason: str | 
     request = _request(tx, t, request_id)
     player = get_player(tx.db, request.player_id)
     if player.discord_id is not None:
-        raise Refusal("identity.player_linked", nick=player.herna_nick, rule=UNFORESEEN_RULE)
+        raise Refusal("identity.player_linked", nick=shown(player), rule=UNFORESEEN_RULE)
     _free_account(tx, player, request.discord_id)
     why = (reason or "").strip() or f"žiadosť schválená hlavným administrátorom ({UNFORESEEN_RULE})"
     by = tx.by_admin(actor, why)
     decide_link_request(tx.db, request.id, APPROVED, by)
     _link(tx, t, player, request.discord_id, by, how=f"request:{request.id}")
     _close_others(tx, t, player, request.id, by)
-    tx.direct(player.id, "identity.linked_dm", tournament=t.name, nick=player.herna_nick,
+    tx.direct(player.id, "identity.linked_dm", tournament=t.name, nick=shown(player),
               reason=why, rule=UNFORESEEN_RULE)
     return done("identity.approved", rule=UNFORESEEN_RULE, player=player.name,
-                nick=player.herna_nick, account=request.discord_name)
+                nick=shown(player), account=request.discord_name)
 
 
 async def approve_request(app: App, slug: str, admin: AdminRef, request_id: int,
@@ -296,9 +319,9 @@ def _reject(tx: Tx, slug: str, admin: AdminRef, request_id: int, reason: str) ->
     why = _reason(reason)
     decide_link_request(tx.db, request.id, REJECTED, tx.by_admin(actor, why))
     player = get_player(tx.db, request.player_id)
-    tx.direct(player.id, "identity.rejected_dm", tournament=t.name, nick=player.herna_nick,
+    tx.direct(player.id, "identity.rejected_dm", tournament=t.name, nick=shown(player),
               reason=why, rule=UNFORESEEN_RULE, **{DISCORD_ACCOUNT: request.discord_id})
-    return done("identity.rejected", rule=UNFORESEEN_RULE, nick=player.herna_nick,
+    return done("identity.rejected", rule=UNFORESEEN_RULE, nick=shown(player),
                 account=request.discord_name)
 
 
@@ -310,7 +333,7 @@ async def reject_request(app: App, slug: str, admin: AdminRef, request_id: int,
 
 
 def _entered(tx: Tx, t: Tournament, nick: str) -> Player:
-    player = find_player_by_nick(tx.db, nick.strip()) if nick.strip() else None
+    player = entered_as(tx, t, nick.strip())
     if player is None or get_entry(tx.db, t.id, player.id) is None:
         raise Refusal("identity.unknown_player", nick=nick.strip(), tournament=t.name)
     return player
@@ -323,7 +346,7 @@ def _link_by_admin(tx: Tx, slug: str, admin: AdminRef, nick: str, discord_id: in
     why = _reason(reason)
     player = _entered(tx, t, nick)
     if player.discord_id == discord_id:
-        return done("identity.already_linked", nick=player.herna_nick, discord_id=discord_id)
+        return done("identity.already_linked", nick=shown(player), discord_id=discord_id)
     _free_account(tx, player, discord_id)
     by = tx.by_admin(actor, why)
     if player.discord_id is not None:  # relink: the old account is told it is no longer his
@@ -333,10 +356,10 @@ def _link_by_admin(tx: Tx, slug: str, admin: AdminRef, nick: str, discord_id: in
     if request is not None and request.status == PENDING:
         decide_link_request(tx.db, request.id, APPROVED, by)
     _close_others(tx, t, player, request.id if request else None, by)
-    tx.direct(player.id, "identity.linked_dm", tournament=t.name, nick=player.herna_nick,
+    tx.direct(player.id, "identity.linked_dm", tournament=t.name, nick=shown(player),
               reason=why, rule=UNFORESEEN_RULE)
     return done("identity.linked", rule=UNFORESEEN_RULE, player=player.name,
-                nick=player.herna_nick, discord_id=discord_id)
+                nick=shown(player), discord_id=discord_id)
 
 
 async def link(app: App, slug: str, admin: AdminRef, nick: str, discord_id: int,
@@ -352,11 +375,11 @@ def _unlink_by_admin(tx: Tx, slug: str, admin: AdminRef, nick: str, reason: str)
     why = _reason(reason)
     player = _entered(tx, t, nick)
     if player.discord_id is None:
-        raise Refusal("identity.not_linked", nick=player.herna_nick)
+        raise Refusal("identity.not_linked", nick=shown(player))
     old = player.discord_id
     _unlink(tx, t, player, tx.by_admin(actor, why))
     return done("identity.unlinked", rule=UNFORESEEN_RULE, player=player.name,
-                nick=player.herna_nick, discord_id=old)
+                nick=shown(player), discord_id=old)
 
 
 async def unlink(app: App, slug: str, admin: AdminRef, nick: str, reason: str) -> Reply:
@@ -373,7 +396,7 @@ def link_requests_view(tx: Tx, t: Tournament) -> list[dict[str, Any]]:
     out = []
     for r in list_link_requests(tx.db, t.id):
         player = get_player(tx.db, r.player_id)
-        out.append({"request_id": r.id, "player": player.name, "nick": player.herna_nick,
+        out.append({"request_id": r.id, "player": player.name, "nick": shown(player),
                     "recorded": player.discord_name, "discord_id": r.discord_id,
                     "account": r.discord_name, "requested_at": r.requested_at})
     return out

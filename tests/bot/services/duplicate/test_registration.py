@@ -1,0 +1,69 @@
+"""/registracia and the head admin's link in a duplicate event whose entrants have no herna.net
+account (their registry nick is a placeholder, `setup.no_herna_nick`): they name themselves as
+the arbiter names them — number, name (003 r. 38) — and messages show the name, never the
+placeholder. A classic event still takes the herna.net nick only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.services import identity, play
+from bot.services.app import App, Tx
+from bot.services.notifier import RecordingNotifier
+from bot.services.setup import no_herna_nick
+from bot.store import get_player, update_player
+
+from ...conftest import ADMIN_ID, NAMES, World
+from .conftest import SLUG, make_event
+
+OWNER = 77_000_000_000_000_101  # Ďuro's own account, recorded in the registry by name
+STRANGER = 77_000_000_000_000_102
+
+
+async def nickless(app: App, words: Path) -> list[int]:
+    """A duplicate event of three entrants without herna.net accounts and not linked; the
+    first has his Discord name recorded."""
+    world = await make_event(app, words, mode="online")
+
+    def body(tx: Tx) -> list[int]:
+        by = tx.by_admin(ADMIN_ID, "test: no herna.net accounts")
+        for n, player in enumerate(world.players):
+            update_player(tx.db, player.id, by, herna_nick=no_herna_nick(SLUG, f"h{n + 1}"),
+                          discord_id=None, discord_name="duro.d" if n == 0 else None)
+        return [p.id for p in world.players]
+
+    ids = await app.run(body)
+    assert isinstance(ids, list)
+    return ids
+
+
+async def test_an_entrant_without_a_nick_registers_by_name_or_number(
+        app: App, words: Path, notifier: RecordingNotifier) -> None:
+    ids = await nickless(app, words)
+    reply = await play.register(app, SLUG, OWNER, "duro.d", NAMES[0].upper())
+    assert (reply.ok, reply.key) == (True, "play.registered"), reply
+    assert reply.params["nick"] == NAMES[0]  # his name, not "dup-test:h1"
+    assert (await app.store.read(get_player, ids[0])).discord_id == OWNER
+    # by his registration number: a stranger's claim is the head admin's to decide
+    pending = await play.register(app, SLUG, STRANGER, "niekto", "2")
+    assert (pending.ok, pending.key) == (True, "identity.request_pending"), pending
+    [ping] = [m for where, _, m in notifier.sent if m.key == "identity.request_admin"]
+    assert (ping.params["player"], ping.params["nick"]) == (NAMES[1], NAMES[1])
+    unknown = await play.register(app, SLUG, STRANGER, "niekto", "Nikto Nikde")
+    assert (unknown.ok, unknown.key) == (False, "play.register_unknown_nick")
+    assert (await app.store.read(get_player, ids[1])).discord_id is None
+
+
+async def test_the_head_admin_links_an_entrant_without_a_nick_by_name(
+        app: App, words: Path) -> None:
+    ids = await nickless(app, words)
+    reply = await identity.link(app, SLUG, ADMIN_ID, NAMES[2], STRANGER, "overil som ho")
+    assert (reply.ok, reply.params["nick"]) == (True, NAMES[2]), reply
+    assert (await app.store.read(get_player, ids[2])).discord_id == STRANGER
+    again = await identity.link(app, SLUG, ADMIN_ID, "3", STRANGER, "znova")
+    assert again.key == "identity.already_linked"
+
+
+async def test_a_classic_event_still_wants_the_herna_nick(app: App, world: World) -> None:
+    reply = await play.register(app, world.slug, STRANGER, "niekto", NAMES[0])
+    assert (reply.ok, reply.key) == (False, "play.register_unknown_nick")
