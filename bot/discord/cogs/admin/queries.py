@@ -8,13 +8,12 @@ import re
 from typing import Any
 
 from bot.services import admin as admin_service
-from bot.services import lookup
+from bot.services import identity, lookup
 from bot.services.app import Tx
 from bot.services.policy import CONTROL_RULE, AdminRef, require_admin
 from bot.services.replies import Refusal as ServiceRefusal
 from bot.store import (
     find_player_by_discord,
-    find_player_by_nick,
     get_entry,
     get_player,
     pairings_of_round,
@@ -35,7 +34,9 @@ def review_item(tx: Tx, slug: str, admin: AdminRef, round_no: int,
 
 
 def find_player(tx: Tx, slug: str, who: str) -> int:
-    """A player of the tournament by @mention, Discord id or herna.net nick."""
+    """A player of the tournament by @mention, Discord id or herna.net nick — in a duplicate
+    event also by number or name, for an entrant without a herna.net account
+    (`identity.entered_as`)."""
     t_ = lookup.tournament(tx, slug)
     text = who.strip()
     mention = re.fullmatch(r"<@!?(\d+)>|(\d{15,20})", text)
@@ -43,7 +44,7 @@ def find_player(tx: Tx, slug: str, who: str) -> int:
     if mention:
         player = find_player_by_discord(tx.db, int(mention.group(1) or mention.group(2)))
     if player is None:
-        player = find_player_by_nick(tx.db, text.lstrip("@"))
+        player = identity.entered_as(tx, t_, text.lstrip("@"))
     if player is None or get_entry(tx.db, t_.id, player.id) is None:
         raise ServiceRefusal("discord_admin.unknown_player", who=text[:60])
     return player.id

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.discord.cogs.admin.queries import find_nick, find_player
 from bot.services import identity, play
 from bot.services.app import App, Tx
 from bot.services.notifier import RecordingNotifier
+from bot.services.replies import Reply
 from bot.services.setup import no_herna_nick
 from bot.store import get_player, update_player
 
@@ -67,3 +69,13 @@ async def test_the_head_admin_links_an_entrant_without_a_nick_by_name(
 async def test_a_classic_event_still_wants_the_herna_nick(app: App, world: World) -> None:
     reply = await play.register(app, world.slug, STRANGER, "niekto", NAMES[0])
     assert (reply.ok, reply.key) == (False, "play.register_unknown_nick")
+
+
+async def test_the_chats_admin_commands_find_an_entrant_without_a_nick(
+        app: App, words: Path) -> None:
+    """/admin prepoj | odpoj name the player as `find_player` reads him: his name works."""
+    ids = await nickless(app, words)
+    assert await app.run(find_player, SLUG, NAMES[1]) == ids[1]
+    assert await app.run(find_nick, SLUG, "3") == no_herna_nick(SLUG, "h3")
+    refused = await app.run(find_player, SLUG, "Nikto")
+    assert isinstance(refused, Reply) and refused.key == "discord_admin.unknown_player"
