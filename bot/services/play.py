@@ -84,7 +84,8 @@ class Seat:
         the round closes."""
         return Timely.of_round(self.round, self.round.limit_at)
 
-    def opponent(self, tx: Tx) -> Player:
+    def opponent(self) -> Player:
+        """My opponent (read with the seat); a bye has none (e-SP 4.9)."""
         if self.opponent_row is None:
             raise Refusal("play.bye", round=self.round.number, rule=BYE_RULE)
         return self.opponent_row
@@ -195,7 +196,7 @@ def _status(tx: Tx, slug: str, discord_id: int) -> Reply:
     if seat.opponent_id is None:
         return done("play.status_bye", rule=BYE_RULE, data=data, round=rnd.number,
                     summary=summary, status=status)
-    opponent = seat.opponent(tx)
+    opponent = seat.opponent()
     first = get_player(tx.db, pairing.first_id)
     data["opponent"] = {"name": opponent.name, "nick": opponent.herna_nick,
                         "discord_id": opponent.discord_id}
@@ -217,7 +218,7 @@ async def status(app: App, slug: str, discord_id: int) -> Reply:
 
 def _report_absence(tx: Tx, slug: str, discord_id: int) -> Reply:
     seat = _seat(tx, slug, discord_id)
-    opponent = seat.opponent(tx)
+    opponent = seat.opponent()
     _after_start(tx, seat)
     _before_limit(tx, seat, ABSENCE_RULE)
     if _kinds_by(tx, seat, EvidenceKind.PLATFORM_GAME, None):
@@ -246,7 +247,7 @@ async def report_absence(app: App, slug: str, discord_id: int) -> Reply:
 
 def _arrive(tx: Tx, slug: str, discord_id: int) -> Reply:
     seat = _seat(tx, slug, discord_id)
-    opponent = seat.opponent(tx)
+    opponent = seat.opponent()
     _before_limit(tx, seat)
     me = seat.player
     if not _kinds_by(tx, seat, EvidenceKind.ARRIVAL, me.id):  # else a repeat: same answer
@@ -273,7 +274,7 @@ async def arrive(app: App, slug: str, discord_id: int) -> Reply:
 def _draw(tx: Tx, slug: str, discord_id: int, confirming: bool,
           proposer: int | None = None, round_no: int | None = None) -> Reply:
     seat = _seat(tx, slug, discord_id)
-    opponent = seat.opponent(tx)
+    opponent = seat.opponent()
     if confirming and proposer is not None and (
             opponent.discord_id != proposer or round_no not in (None, seat.round.number)):
         # a prompt addressed to another table (or an earlier round): not this player's to click
@@ -353,7 +354,7 @@ def _report_result(tx: Tx, slug: str, discord_id: int, own: int | str,
     seat = _seat(tx, slug, discord_id)
     bound = seat.profile.plausible.max_score  # the same bound as herna.net's records
     mine, theirs = parse_score(mine, bound), parse_score(theirs, bound)
-    opponent = seat.opponent(tx)
+    opponent = seat.opponent()
     _after_start(tx, seat)
     current = get_result(tx.db, seat.pairing.id)
     if current is not None and current.status is ResultStatus.CONFIRMED:
