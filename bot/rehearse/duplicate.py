@@ -8,13 +8,14 @@ at it with the scenario's seed (round 1 opens at once); from then on the event's
 drive it — the 30-second warning, the deadline (the round is closed and scored), the next
 round after the pause — each fired at its own due time. A player's event runs `after` its
 round's announcement, after every timer due before that moment. When the scenario's events
-are done the timers run on until the game is over (the tiles run out or no move is left), and
-the head admin announces the final results (no protest was filed).
+are done the timers run on until the game is over (the tiles run out or no move is left); the
+scenario's protests are filed a minute apart while the preliminary results stand, the head
+admin decides each a minute apart (003 r. 27–29), and then announces the final results.
 
 `steps()` lists what the run does, one resumable step at a time: the kill campaign's driver
 (tests/bot/crash/duplicate_driver.py) runs them one by one and re-runs the one a kill cut
-short, so each must be safe to repeat (a slip already stored is not handed in again: Discord
-delivers an interaction once).
+short, so each must be safe to repeat (a slip or a protest already stored is not handed in
+again: Discord delivers an interaction once; a decided protest is not decided again).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from bot.publish.duplicate_page import write_duplicate_page
 from bot.publish.duplicate_report import DuplicateReport
 from bot.rehearse import duplicate_api as api
 from bot.rehearse.duplicate_output import Summary, summary_tx
-from bot.rehearse.duplicate_scenario import DupEvent, DuplicateScenario
+from bot.rehearse.duplicate_scenario import DupEvent, DuplicateScenario, ProtestSpec
 from bot.rehearse.events import ADMIN_ID, discord_id
 from bot.rehearse.output import Transcript, command_name
 from bot.scheduler import Scheduler
@@ -50,6 +51,11 @@ MAX_TAIL = timedelta(days=1)
 #: a slip received this long after the deadline is still handed in before the close runs
 IN_FLIGHT = timedelta(seconds=5)
 SLIP_COMMAND = "tah"  # the players' slash command (issue 24.2)
+PROTEST_COMMAND = "namietka"  # and the protest's (003 r. 27)
+DECIDE_COMMAND = "duplikat rozhodnutie"  # the head admin's decision (003 r. 29)
+ADMIN_NAME = "hlavný rozhodca"  # who decides, as the transcript names him
+#: protests are filed, and then decided, this far apart after the game ends
+PROTEST_GAP = timedelta(minutes=1)
 
 
 class RehearsalError(Exception):
@@ -93,10 +99,20 @@ class DuplicateRehearsal:
         for event in self.scenario.events:
             out.append((f"{event.type}:{event.round}:{event.index}", self._bind(event)))
         out.append(("end", self._end))
+        for spec in self.scenario.protests:
+            out.append((f"protest:{spec.index}", self._bind_protest(self._protest, spec)))
+        for spec in self.scenario.protests:
+            out.append((f"decide:{spec.index}", self._bind_protest(self._decide, spec)))
+        out.append(("final", self._final))
         return out
 
     def _bind(self, event: DupEvent) -> Callable[[], Awaitable[None]]:
         return lambda: self._event(event)
+
+    @staticmethod
+    def _bind_protest(act: Callable[[ProtestSpec], Awaitable[None]], spec: ProtestSpec
+                      ) -> Callable[[], Awaitable[None]]:
+        return lambda: act(spec)
 
     async def run(self) -> None:
         await self.create()
@@ -175,16 +191,51 @@ class DuplicateRehearsal:
             if not await self._fire_next(limit):
                 raise RehearsalError("hra neskončila: žiadny časovač ju už neposunie")
         await self._fire_all(limit)
-        # no protest was filed: the head admin closes the window (003 r. 27–29)
+
+    async def _protest(self, spec: ProtestSpec) -> None:
+        """A player's protest while the preliminary results stand (003 r. 27)."""
+        self.clock.set(self.clock.now() + PROTEST_GAP)  # from the step's start: a re-run too
+        me = discord_id(self.scenario, spec.player)
+        if await api.filed_protest(self.app, self.slug, me, spec.round, spec.word) is not None:
+            return  # filed before a restart
+        reply = await api.protest(self.app, self.slug, me, spec.round, spec.word, spec.claim,
+                                  spec.reason)
+        said = f"{spec.round}. kolo {spec.word}: {spec.reason}"
+        self._record(self.transcript.command(PROTEST_COMMAND, self.scenario.name_of(spec.player),
+                                             said, reply), reply, spec.round, spec.player,
+                     "protest", 0)
+
+    async def _decide(self, spec: ProtestSpec) -> None:
+        """The head admin's decision on it (003 r. 29; upheld: 004 §5D's correction)."""
+        self.clock.set(self.clock.now() + PROTEST_GAP)
+        me = discord_id(self.scenario, spec.player)
+        filed = await api.filed_protest(self.app, self.slug, me, spec.round, spec.word)
+        if filed is None:  # its filing was refused (in the transcript): nothing to decide
+            return
+        if filed.status != "pending":
+            return  # decided before a restart
+        reply = await api.decide(self.app, self.slug, filed.id, spec.upheld, spec.decision,
+                                 ADMIN_ID)
+        verdict = "vyhovieť" if spec.upheld else "zamietnuť"
+        self._record(self.transcript.command(DECIDE_COMMAND, ADMIN_NAME,
+                                             f"{filed.id} {verdict}: {spec.decision}", reply),
+                     reply, spec.round, spec.player, "decide", 0)
+
+    async def _final(self) -> None:
+        """Every protest decided: the head admin announces the final results (003 r. 29)."""
         self._need(await api.finalize(self.app, self.slug), "finalize")
 
     def _said(self, e: DupEvent, reply: Reply, key: str, who: str, args: str) -> None:
         command = command_name(key) if "." in key else key
         said = self.transcript.command(command, who, args, reply)
+        self._record(said, reply, e.round, e.player, e.type, int(e.after.total_seconds()))
+
+    def _record(self, said: list[str], reply: Reply, number: int, player: str, kind: str,
+                after: int) -> None:
+        """A refused act in the run's summary (the transcript shows every act)."""
         if not reply.ok:
-            self.refusals.append({"round": e.round, "after": int(e.after.total_seconds()),
-                                  "player": e.player, "type": e.type, "key": reply.key,
-                                  "text": " ".join(said)})
+            self.refusals.append({"round": number, "after": after, "player": player,
+                                  "type": kind, "key": reply.key, "text": " ".join(said)})
 
     # -- the clock and the timers -----------------------------------------------------------
 

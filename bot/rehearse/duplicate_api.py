@@ -7,14 +7,23 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from bot.i18n import t
 from bot.services import play
 from bot.services.app import App, Tx
 from bot.services.duplicate.context import event_of, player_by_discord
 from bot.services.duplicate.game import start_game
+from bot.services.duplicate.protests import decide_protest, file_protest
 from bot.services.duplicate.results import finalize_game
 from bot.services.duplicate.slips import SlipReceipt, submit_slip
 from bot.services.replies import Refusal, Reply, done
-from bot.store.duplicate import DupRound, get_round, list_games, list_slips
+from bot.store.duplicate import (
+    DupProtest,
+    DupRound,
+    get_round,
+    list_games,
+    list_protests,
+    list_slips,
+)
 
 
 def _games_tx(tx: Tx, slug: str) -> list[Any]:
@@ -102,3 +111,43 @@ async def finalize(app: App, slug: str) -> Reply:
     if isinstance(revealed, Reply):
         return revealed
     return done("rehearse.duplicate.finalized", game=revealed.game)
+
+
+def _protests_tx(tx: Tx, slug: str) -> list[DupProtest]:
+    games = _games_tx(tx, slug)
+    return list_protests(tx.db, games[-1].id) if games else []
+
+
+async def filed_protest(app: App, slug: str, discord_id: int, number: int, word: str
+                        ) -> DupProtest | None:
+    """This player's protest of `word` in round `number` of the current game, if filed (a
+    restart re-runs the step that filed it: the interaction is not delivered twice)."""
+    protests = await app.run(_protests_tx, slug)
+    me = await app.run(lambda tx: player_by_discord(tx.db, event_of(tx.db, slug), discord_id,
+                                                    playing=False).id)
+    if not isinstance(protests, list) or not isinstance(me, int):
+        return None
+    return next((p for p in protests if p.player_id == me and p.round_no == number
+                 and p.word == word), None)
+
+
+async def protest(app: App, slug: str, discord_id: int, number: int, word: str, claim: str,
+                  reason: str) -> Reply:
+    """`/namietka` in a duplicate event (003 r. 27): the protest's number, or the refusal."""
+    filed = await app.run(file_protest, slug, number, word, claim, reason,
+                          discord_id=discord_id)
+    if isinstance(filed, Reply):
+        return filed
+    return done("chat.duplicate.protest_filed", id=filed.id, round=filed.round_no,
+                word=filed.word, rule="003 r. 27")
+
+
+async def decide(app: App, slug: str, protest_id: int, upheld: bool, reason: str,
+                 admin: int) -> Reply:
+    """The head admin's decision (003 r. 29): how many round scores it changed."""
+    decided = await app.run(decide_protest, slug, protest_id, upheld, reason, admin)
+    if isinstance(decided, Reply):
+        return decided
+    verdict = t("chat.duplicate.upheld" if upheld else "chat.duplicate.rejected")
+    return done("chat.duplicate.decided", id=protest_id, verdict=verdict,
+                changed=decided.changed, rule="003 r. 29; 004 §5D")

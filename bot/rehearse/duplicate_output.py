@@ -95,7 +95,8 @@ class Summary:
                     "top_score": r.top_score, "found": found(r),
                     "slips": [{"player": s.player, "move": s.move, "points": s.points,
                                "percent": s.percent, "outcome": s.outcome, "rule": s.rule,
-                               "reason": s.reason} for s in r.slips],
+                               "reason": s.reason, "corrected": s.corrected}
+                              for s in r.slips],
                 } for r in g.rounds],
                 "parts": {str(part): [{"player": s.player, "points": s.points, "top": s.top,
                                        "percent": s.percent}

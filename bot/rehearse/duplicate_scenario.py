@@ -13,6 +13,12 @@ the same `SetupError(line, reason)` style with Slovak reasons:
   "8H SLOVO", `declared` points where the profile wants them) — a second slip of a player in a
   round replaces the first (003 r. 41); `type = "leave"` (`player`, `round`, `after`): he
   leaves the game and gets 0 for the remaining rounds (004 §7).
+- [[protest]] — after the game, while its preliminary results stand (003 r. 27–29): a player
+  (`player`) protests a word (`word`) of a round (`round`) as wrongly accepted or rejected
+  (`claim = "prijaté" | "odmietnuté"`, `reason`), and the head admin decides it (`decision =
+  "vyhovieť" | "zamietnuť"`, `decision_reason`). The protests are filed a minute apart in the
+  file's order, then decided in it; the final results follow (an upheld protest corrects the
+  round's scores, never the board: 004 §5D).
 
 The [duplicate] table's `lexicon` may name a word list next to the scenario (a small one the
 rehearsal can carry); the engine resolves it (`duplicate.lexicon_source`).
@@ -30,6 +36,7 @@ from bot import toml_text
 from bot.rehearse.scenario import _array as array_of
 from bot.rehearse.scenario import event_type
 from bot.services.csv_text import decode_utf8
+from bot.services.duplicate.protests import CLAIM_WORDS, REASON_LIMIT, VERDICT_WORDS, WORD_LIMIT
 from bot.services.duplicate.setup import DuplicateSettings
 from bot.services.setup import Propozicie, SetupError, parse_propozicie
 from bot.services.setup import Reader as _Reader
@@ -37,7 +44,7 @@ from bot.services.setup import key_lines as _key_lines
 from rules.duplicate.racks import SeedError, seed_bytes
 
 FORMAT = "duplicate"
-TABLES = ("tournament", "duplicate", "player", "rehearsal", "event")
+TABLES = ("tournament", "duplicate", "player", "rehearsal", "event", "protest")
 #: how long after its round's announcement an event may come (a late slip is still one)
 MAX_AFTER = timedelta(minutes=30)
 MAX_MOVE = 60  # characters of a slip's move as written (the services refuse longer ones)
@@ -53,6 +60,9 @@ EVENT_KEYS: dict[str, Keys] = {
     "leave": _TIMED,
 }
 _REHEARSAL_KEYS: Keys = {"seed": ("str", True)}
+PROTEST_KEYS: Keys = {"player": ("str", True), "round": ("int", True), "word": ("str", True),
+                      "claim": ("str", True), "reason": ("str", True),
+                      "decision": ("str", True), "decision_reason": ("str", True)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,11 +80,27 @@ class DupEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class ProtestSpec:
+    """A protest after the game and the head admin's decision on it (003 r. 27–29)."""
+
+    player: str  # the scenario's player id
+    round: int
+    word: str
+    claim: str  # protests.CLAIMS
+    reason: str
+    upheld: bool
+    decision: str  # the head admin's reason
+    line: int
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
 class DuplicateScenario:
     path: str
     propozicie: Propozicie
     seed: str
     events: tuple[DupEvent, ...]  # by round, then `after`, then file order
+    protests: tuple[ProtestSpec, ...] = ()  # in file order
 
     @property
     def settings(self) -> DuplicateSettings:
@@ -128,8 +154,8 @@ def parse_duplicate_scenario(text: str, path: str = "scenár.toml") -> Duplicate
         if key not in TABLES:
             line = lines.get((key, 0, ""), lines.get(("", 0, key), 1))
             raise SetupError(line, f"neznáma tabuľka alebo kľúč „{key}“ (očakáva sa "
-                                   "[tournament], [duplicate], [[player]], [rehearsal] "
-                                   "a [[event]])")
+                                   "[tournament], [duplicate], [[player]], [rehearsal], "
+                                   "[[event]] a [[protest]])")
     if "rehearsal" not in data:
         raise SetupError(1, "chýba tabuľka [rehearsal] so semienkom stojanov (seed)")
     r = _Reader(lines, "rehearsal", 0, data["rehearsal"], _REHEARSAL_KEYS, single=True)
@@ -144,7 +170,34 @@ def parse_duplicate_scenario(text: str, path: str = "scenár.toml") -> Duplicate
     checked = [_event(lines, n, table, ids) for n, table in enumerate(events)]
     _check_sequence(checked)
     checked.sort(key=lambda e: (e.round, e.after, e.index))
-    return DuplicateScenario(path, prop, seed, tuple(checked))
+    protests = tuple(_protest(lines, n, table, ids)
+                     for n, table in enumerate(array_of(lines, data, "protest")))
+    return DuplicateScenario(path, prop, seed, tuple(checked), protests)
+
+
+def _protest(lines: dict[tuple[str, int, str], int], index: int, table: Any,
+             ids: set[str]) -> ProtestSpec:
+    r = _Reader(lines, "protest", index, table, PROTEST_KEYS)
+    player = r.get("player")
+    if player not in ids:
+        raise r.fail("player", f"neznámy hráč „{player}“")
+    word = r.get("word").strip()
+    if not word.isalpha() or len(word) > WORD_LIMIT:
+        raise r.fail("word", f"„{word[:60]}“: sporné slovo sú len písmená (najviac "
+                             f"{WORD_LIMIT})")
+    claim, decision = r.get("claim").strip(), r.get("decision").strip()
+    if claim not in CLAIM_WORDS:
+        raise r.fail("claim", f"„{claim[:60]}“: slovo bolo neprávom „prijaté“ alebo "
+                              "„odmietnuté“")
+    if decision not in VERDICT_WORDS:
+        raise r.fail("decision", f"„{decision[:60]}“: rozhodnutie je „vyhovieť“ alebo "
+                                 "„zamietnuť“")
+    for key in ("reason", "decision_reason"):
+        if len(r.get(key)) > REASON_LIMIT:
+            raise r.fail(key, f"najviac {REASON_LIMIT} znakov")
+    return ProtestSpec(player, r.get("round"), word.upper(), CLAIM_WORDS[claim],
+                       r.get("reason").strip(), VERDICT_WORDS[decision],
+                       r.get("decision_reason").strip(), r.line(), index)
 
 
 def _event(lines: dict[tuple[str, int, str], int], index: int, table: Any,

@@ -43,6 +43,9 @@ from bot.store.duplicate import (
 from bot.store.players import get_player
 
 CLAIMS = ("wrongly-accepted", "wrongly-rejected")
+#: the claims and the decisions as an arbiter writes them (the hall CLI, a rehearsal scenario)
+CLAIM_WORDS = {"prijaté": "wrongly-accepted", "odmietnuté": "wrongly-rejected"}
+VERDICT_WORDS = {"vyhovieť": True, "zamietnuť": False}
 WORD_LIMIT = 40
 REASON_LIMIT = 1000
 

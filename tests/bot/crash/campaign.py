@@ -75,7 +75,8 @@ CLASSIC = Game(DRIVER, SCENARIO, POINTS, (
 ))
 #: a whole online duplicate game (issue 24.4): same racks and deadlines, every slip kept, each
 #: scored once (one version per player and round: a repeat would add a second), the same
-#: timers fired at the same moments, the same outbox
+#: timers fired at the same moments, the same outbox — and after the game each protest filed
+#: once and decided once, one correction for the upheld one (003 r. 27–29, 004 §5D)
 DUPLICATE = Game(
     DRIVER.with_name("duplicate_driver.py"),
     SCENARIO.with_name("duplicate-small.toml"),
@@ -91,6 +92,10 @@ DUPLICATE = Game(
                   "ORDER BY round_id, player_id, received_at"),
         ("scores", "SELECT round_id, player_id, version, outcome, points, rule, reason, "
                    "verdict FROM dup_scores ORDER BY round_id, player_id, version"),
+        ("protests", "SELECT game_id, round_no, player_id, word, claim, reason, filed_at, "
+                     "status, decided_at, decided_by, decision FROM dup_protests ORDER BY id"),
+        ("corrections", "SELECT game_id, round_no, word, accepted, reason, rule, protest_id, at "
+                        "FROM dup_corrections ORDER BY id"),
         ("timers", _TIMERS),
         ("outbox", _OUTBOX),
     ))

@@ -23,6 +23,9 @@ PLANS: list[list[tuple[str, float] | float]] = [
     [("send:after", 0.7)],
     [0.5],
     [("deadline", 0.2), ("commit:before", 0.05), ("board:after", 0.0)],
+    # after the game: as a protest is filed, and as the upheld one is decided (its correction
+    # and the round's rescoring): the 132nd and 140th of the clean run's 151 commits
+    [("commit:after", 0.874)], [("commit:after", 0.927)],
 ]
 
 
@@ -38,9 +41,14 @@ def test_a_whole_duplicate_game_survives_kills_anywhere(
     final, counts, seconds = clean
     for point in DUPLICATE.points:
         assert counts[point] > 0, point  # the clean run passes every point the cases name
-    # the clean run itself: one score per player and round, every round closed once
-    scored = [(round_id, player) for round_id, player, *_ in final.state["scores"]]
-    assert len(scored) == len(set(scored))
+    # the clean run itself: each player's scores of a round are versions 1, 2 … (a repeat
+    # would add one), and only the upheld protest's correction added a second (004 §5D)
+    versions: dict[tuple[int, int], list[int]] = {}
+    for round_id, player, version, *_ in final.state["scores"]:
+        versions.setdefault((round_id, player), []).append(version)
+    assert all(v == list(range(1, len(v) + 1)) for v in versions.values())
+    assert sum(len(v) - 1 for v in versions.values()) == len(final.state["corrections"]) == 1
+    assert [row[7] for row in final.state["protests"]] == ["upheld", "rejected"]
     # every case really killed, and each ends as the clean run did
     outcomes = planned_campaign(tmp_path, PLANS, counts, seconds, final, DUPLICATE)
     # a board posted just before a kill went out again after the restart: "Discord"

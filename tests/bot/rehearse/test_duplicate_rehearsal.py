@@ -8,7 +8,11 @@ real score of a placement from the sss-100 values and the premium squares):
   = 8, declared 9 → 0 (003 r. 45); dana's KRA is not in the word list → 0 (003 r. 1, 43);
   round 2: anna's second slip replaces her first (003 r. 41) and counts as declared, 10;
   cyril's slip reached Discord 2 s after the limit → 0 (003 r. 19); dana left during round 2
-  → 0 from round 3 on (004 §7); boris's "P5 VLNA" is off the board → refused, nothing stored.
+  → 0 from round 3 on (004 §7); boris's "P5 VLNA" is off the board → refused, nothing stored;
+- after the game (003 r. 27–29): dana's protest that KRA was wrongly rejected is upheld, so
+  her round 1 is judged again (004 §5D): KRA K2 R1 A1 on 8H, doubled = 8 as declared → 8;
+  cyril's protest against NIŤ is rejected (nothing changes); boris's names a round 9 the game
+  never had → refused, nothing to decide.
 """
 
 from __future__ import annotations
@@ -54,7 +58,7 @@ def test_every_slip_scores_what_the_rules_give(small: dict[str, Any]) -> None:
     got = outcomes(small)
     assert got[(1, "Anna Nováková")] == ("scored", 18, "003 r. 45")
     assert got[(1, "Cyril Ďurica")] == ("declared-higher", 0, "003 r. 45")
-    assert got[(1, "Dana Šimková")][:2] == ("word-rejected", 0)
+    assert got[(1, "Dana Šimková")] == ("scored", 8, "003 r. 45")  # KRA, after the protest
     assert got[(2, "Anna Nováková")] == ("scored", 10, "003 r. 45")
     assert got[(2, "Cyril Ďurica")] == ("late", 0, "003 r. 19")
     assert got[(2, "Dana Šimková")][:2] == ("no-slip", 0)
@@ -79,9 +83,9 @@ def test_rounds_tops_and_who_found_them(small: dict[str, Any]) -> None:
 
 def test_final_results_and_the_refused_slip(small: dict[str, Any]) -> None:
     assert [(s["rank"], s["player"], s["points"], s["top"]) for s in small["standings"]] == [
-        (1, "Anna Nováková", 37, 38), (2, "Boris Kováč", 34, 38), (3, "Cyril Ďurica", 4, 38),
-        (4, "Dana Šimková", 0, 38)]
-    [refusal] = small["refusals"]
+        (1, "Anna Nováková", 37, 38), (2, "Boris Kováč", 34, 38), (3, "Dana Šimková", 8, 38),
+        (4, "Cyril Ďurica", 4, 38)]
+    [refusal, _] = small["refusals"]
     assert (refusal["player"], refusal["round"], refusal["key"]) == (
         "boris", 3, "duplicate.online.slip_unreadable")
     assert "P5" in refusal["text"]
@@ -147,3 +151,66 @@ def test_html_writes_the_duplicate_results_page(tmp_path: Path) -> None:
     # the final standings and the revealed seed are on the page the head admin publishes
     assert "Konečné" in page and "Anna Nováková" in page
     assert 'class="board' in page
+
+
+def test_protests_are_filed_decided_and_corrected_before_the_final_results(
+        small: dict[str, Any]) -> None:
+    rounds = small["games"][0]["rounds"]
+    corrected = [(r["round"], s["player"]) for r in rounds for s in r["slips"] if s["corrected"]]
+    assert corrected == [(1, "Dana Šimková")]  # the upheld one; the rejected changed nothing
+    assert {"round": 1, "word": "KRA", "approved": True} in small["words"]
+    assert small["games"][0]["state"] == "final"
+    [_, refused] = small["refusals"]
+    assert (refused["player"], refused["round"], refused["type"], refused["key"]) == (
+        "boris", 9, "protest", "duplicate.online.no_round")
+    lines = small["transcript"]
+
+    def at(text: str) -> int:
+        return next(n for n, line in enumerate(lines) if text in line)
+
+    rejected_kra = at("[DM Dana Šimková]")  # her round 1 evaluation during the game
+    filed = at("/namietka Dana Šimková 1. kolo KRA")
+    corrected_dm = at("Oprava po partii: tvoj výsledok v 1. kole (1. partia) je teraz 8, "
+                      "predtým 0 (004 §5D)")
+    decided = at("/duplikat rozhodnutie hlavný rozhodca 1 vyhovieť")
+    rejected = at("/duplikat rozhodnutie hlavný rozhodca 2 zamietnuť")
+    final = at("Konečné výsledky 1. partie")
+    assert rejected_kra < filed < corrected_dm < decided < rejected < final
+    assert not any("rozhodnutie hlavný rozhodca 3" in line for line in lines)
+
+
+def with_protests(tmp_path: Path, extra: str) -> Path:
+    """The small scenario with `extra` protests after its own, beside its words."""
+    (tmp_path / "duplicate-small.txt").write_bytes((SCENARIOS / "duplicate-small.txt")
+                                                   .read_bytes())
+    path = tmp_path / "s.toml"
+    path.write_text(SMALL.read_text("utf-8") + extra, encoding="utf-8")
+    return path
+
+
+BAD = '''
+[[protest]]
+player = "anna"
+round = 2
+word = "LÁN"
+claim = "prijaté"
+reason = "?"
+decision = "zamietnuť"
+decision_reason = "—"
+'''
+
+
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("claim", '"zlé"', "claim: „zlé“: slovo bolo neprávom „prijaté“ alebo „odmietnuté“"),
+    ("decision", '"možno"', "decision: „možno“: rozhodnutie je „vyhovieť“ alebo „zamietnuť“"),
+    ("player", '"zuzana"', "player: neznámy hráč „zuzana“"),
+    ("word", '"K2"', "word: „K2“: sporné slovo sú len písmená (najviac 40)"),
+])
+def test_a_bad_protest_is_a_scenario_error_on_its_line(tmp_path: Path, key: str, value: str,
+                                                       message: str) -> None:
+    extra = BAD.replace(f'\n{key} = ', f'\n{key} = {value}\n# was: ', 1)
+    path = with_protests(tmp_path, extra)
+    line = SMALL.read_text("utf-8").count("\n") + extra.split(f"\n{key} = ")[0].count("\n") + 2
+    out, err = io.StringIO(), io.StringIO()
+    assert run_command(str(path), out, err) == 2
+    assert err.getvalue().strip() == f"{path}:{line}: [[protest]] č. 4: {message}"
