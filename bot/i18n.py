@@ -6,7 +6,9 @@ A message is a `str.format` template; these kinds of value are rendered for the 
 - a placeholder whose format spec names a plural table (`{n:game}`) renders "3 partie";
 - `{delta:signed}` renders a change with its sign: "+18,2", "−24,6" (a real minus), "0";
 - a `datetime` renders in Europe/Bratislava time ("21. 11. 2026 9:00");
-- a float renders with a decimal comma in Slovak ("2,5").
+- a float renders with a decimal comma in Slovak ("2,5");
+- a `Term` (a catalogue key given as a value) renders as that message in the reader's language
+  (an input error names its field for whoever reads it: "prezývka" / "nick").
 A rendered message cites a rule once: a verdict text ends with its own citation, and a template
 that follows it with the decision's `({rule})` must not show both (see `one_citation`).
 
@@ -36,6 +38,14 @@ ENGLISH_LOCALES = frozenset({"en-US", "en-GB"})
 LOCALES_DIR = Path(__file__).with_name("locales")
 
 _EN_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+class Term(str):
+    """A catalogue key passed as a message parameter, rendered in the reader's language. Made
+    where the reader is not yet known (a refusal raised deep in a use case), it stays a key
+    until a template is filled for someone."""
+
+    __slots__ = ()
 
 
 class CatalogueError(ValueError):
@@ -257,11 +267,17 @@ class _Formatter(string.Formatter):
     """One message's formatter: a later time on the day of the message's first date shows
     the time alone ("od 1. 3. 2025 9:00 do 9:45", not the full date twice)."""
 
-    def __init__(self, lang: Language) -> None:
+    def __init__(self, lang: Language, fallback: Mapping[str, str]) -> None:
         self.lang = lang
+        self.fallback = fallback  # the Slovak messages: a term English lacks
         self.day: date | None = None  # the local day of the first moment shown
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        if isinstance(value, Term):
+            text = self.lang.messages.get(value) or self.fallback.get(value)
+            if text is None:
+                raise CatalogueError(f"unknown term {value!r}")
+            value = text
         number = isinstance(value, int | float) and not isinstance(value, bool)
         if format_spec == SIGNED:
             # not a number (a player without a change): shown as given
@@ -309,7 +325,8 @@ class Catalogue:
         if template is None:
             raise CatalogueError(f"unknown message key {key!r}")
         try:
-            return one_citation(_Formatter(lang).vformat(template, (), params))
+            formatter = _Formatter(lang, self.languages[SLOVAK].messages)
+            return one_citation(formatter.vformat(template, (), params))
         except KeyError as exc:
             raise CatalogueError(f"message {key!r} needs parameter {exc.args[0]!r}") from exc
 

@@ -111,11 +111,11 @@ def _checked(check: Callable[[str], Any], what: str) -> Callable[[str], Any]:
 
 
 def _round(text: str) -> int:
-    return int(bounds.number(text, "round", "kolo"))
+    return int(bounds.number(text, "round", bounds.field_name("round")))
 
 
 def _table(text: str) -> int:
-    return int(bounds.number(text, "table", "stôl"))
+    return int(bounds.number(text, "table", bounds.field_name("table")))
 
 
 def _score(text: str) -> int:
@@ -136,15 +136,16 @@ def _reason(text: str) -> str:
 
 
 def _port(text: str) -> int:
-    return int(bounds.number(text, "port", "port"))
+    return int(bounds.number(text, "port", bounds.field_name("port")))
 
 
 def _slug(text: str) -> str:
-    return bounds.name(text, "skratka turnaja")
+    return bounds.name(text, bounds.field_name("slug"))
 
 
 def _season(text: str) -> str:
-    return bounds.name(text, "sezóna", len("2026/27"))  # its form is the service's to check
+    # its form is the service's to check
+    return bounds.name(text, bounds.field_name("season"), len("2026/27"))
 
 
 def base_url(text: str) -> str:

@@ -17,7 +17,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from bot.i18n import SLOVAK, t
+from bot.i18n import SLOVAK, Term, t
 from bot.services.replies import Refusal
 
 # -- numbers ------------------------------------------------------------------------------------
@@ -109,6 +109,11 @@ class OutOfBounds(Refusal, ValueError):
         return t(self.key, SLOVAK, **self.params)
 
 
+def field_name(name: str) -> Term:
+    """A field's name for an input error, in the reader's language (`input.what.<name>`)."""
+    return Term(f"input.what.{name}")
+
+
 def number(value: Any, key: str, what: str | None = None) -> int | float:
     """`value` (a number, or text as people type it: "1 780,5") within the range of `key`
     (of NUMBERS); `what` names it in the message (a CSV column's Slovak name), else `key`."""
@@ -160,24 +165,24 @@ def _check_text(value: Any, what: str, limit: int, *, lines: bool) -> str:
     return text
 
 
-def name(value: Any, what: str = "meno", limit: int = NAME_MAX) -> str:
+def name(value: Any, what: str = Term("input.what.name"), limit: int = NAME_MAX) -> str:
     """A one-line name (a person, a tournament, a nick): trimmed, NFC, no control characters,
     at most `limit` characters."""
     return _check_text(value, what, limit, lines=False)
 
 
-def nick(value: Any, what: str = "prezývka") -> str:
+def nick(value: Any, what: str = Term("input.what.nick")) -> str:
     return name(value, what, NICK_MAX)
 
 
-def discord_name(value: Any, what: str = "meno na Discorde") -> str:
+def discord_name(value: Any, what: str = Term("input.what.discord_name")) -> str:
     return name(value, what, DISCORD_NAME_MAX)
 
 
-def free_text(value: Any, what: str = "text", limit: int = TEXT_MAX) -> str:
+def free_text(value: Any, what: str = Term("input.what.text"), limit: int = TEXT_MAX) -> str:
     """Free text (a dispute, a reason): may span lines, no other control characters."""
     return _check_text(value, what, limit, lines=True)
 
 
-def reason(value: Any, what: str = "zdôvodnenie") -> str:
+def reason(value: Any, what: str = Term("input.what.reason")) -> str:
     return free_text(value, what, REASON_MAX)

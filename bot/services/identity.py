@@ -185,7 +185,7 @@ def entered_as(tx: Tx, t: Tournament, label: str) -> Player | None:
 
 
 def _registered_player(tx: Tx, t: Tournament, nick: str) -> Player:
-    text = bounds.nick(nick, "prezývka z herna.net") if nick.strip() else ""
+    text = bounds.nick(nick, bounds.field_name("herna_nick")) if nick.strip() else ""
     player = entered_as(tx, t, text)
     if player is None or get_entry(tx.db, t.id, player.id) is None:
         raise Refusal("play.register_unknown_nick", nick=text, tournament=t.name,

@@ -390,7 +390,7 @@ def _dispute(tx: Tx, slug: str, discord_id: int, text: str,
     seat = _seat(tx, slug, discord_id)
     if not text.strip():
         raise Refusal("play.dispute_empty", rule=DISPUTE_RULE)
-    text = bounds.free_text(text, "dôvod sporu")
+    text = bounds.free_text(text, bounds.field_name("dispute"))
     closes = dispute_deadline(tx.db, seat.tournament, seat.round, seat.profile)
     current = get_result(tx.db, seat.pairing.id)
     closed = closes is not None and tx.now >= closes

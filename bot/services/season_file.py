@@ -182,7 +182,7 @@ class _Reader(Reader):
             raise self.fail(key, f"očakáva sa id hráča (text), je tam {value!r}")
         line = self.value_line(key, value)
         try:
-            clean = bounds.name(value, "id hráča")
+            clean = bounds.name(value, bounds.field_name("player_id"))
         except bounds.OutOfBounds as exc:
             raise SetupError(line, f"{self.where}: {exc}") from None
         return Ref(clean, line)

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.i18n import t
+from bot.i18n import default_catalogue, t
 from bot.services import bounds
 from bot.services.bounds import OutOfBounds
 from bot.services.replies import Refusal
@@ -86,6 +86,23 @@ def test_the_reply_speaks_the_readers_language() -> None:
     reply = caught.value.reply
     assert t(reply.key, "en-GB", **reply.params) == (
         "dovod: 2000 characters is too many (at most 1000)")
+    # a field named by the catalogue: each reader reads its name in his language
+    with pytest.raises(OutOfBounds) as caught:
+        bounds.nick("n" * 41)
+    reply = caught.value.reply
+    assert t(reply.key, "en-US", **reply.params) == "nick: 41 characters is too many (at most 40)"
+    assert t(reply.key, "sk", **reply.params) == "prezývka: 41 znakov je priveľa (najviac 40)"
+
+
+def test_every_field_name_has_both_languages() -> None:
+    """An English message must never name a field in Slovak (nor show a term's key)."""
+    catalogue = default_catalogue()
+    names = {key for key in catalogue.languages["sk"].messages if key.startswith("input.what.")}
+    assert names and names == {key for key in catalogue.languages["en"].messages
+                               if key.startswith("input.what.")}
+    for key in names:
+        shown = t("input.empty", "en-US", what=bounds.field_name(key.rsplit(".", 1)[1]))
+        assert "input.what" not in shown and shown.endswith(": must not be empty")
 
 
 @given(st.one_of(st.text(max_size=40), st.integers(), st.floats(), st.booleans(), st.none()))

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.clock import ManualClock
+from bot.i18n import t
 from bot.services import admin, play
 from bot.services.app import App
 from bot.services.lifecycle import refresh_pairing
@@ -46,6 +47,7 @@ async def test_a_hostile_dispute_is_refused_and_stores_nothing(
     sent_before = len(notifier.sent)
     reply = await play.dispute(app, world.slug, world.discord(1), text)
     assert not reply.ok and reply.key == key and "dôvod sporu" in said(reply)
+    assert t(reply.key, "en-GB", **reply.params).startswith("reason for the dispute: ")
     assert await read(app, list_evidence, world.tables[0].id) == before
     assert len(notifier.sent) == sent_before
 
@@ -58,6 +60,7 @@ async def test_a_hostile_reason_of_the_head_admin_is_refused(
     audit = len(await read(app, list_audit))
     reply = await admin.exclude(app, world.slug, ADMIN_ID, who, text)
     assert not reply.ok and reply.key == key and "zdôvodnenie" in said(reply)
+    assert t(reply.key, "en-GB", **reply.params).startswith("reason: ")
     entry = await read(app, get_entry, world.tournament.id, who)
     assert entry.excluded_reason is None and len(await read(app, list_audit)) == audit
 
@@ -66,6 +69,9 @@ async def test_a_nick_of_10000_characters_is_not_echoed(app: App, world: World) 
     reply = await play.register(app, world.slug, 4242, "hrac", "n" * 10_000)
     assert not reply.ok and reply.key == "input.too_long"
     assert said(reply) == "prezývka z herna.net: 10000 znakov je priveľa (najviac 40)"
+    # the field is named in the reader's language too, not in Slovak inside English
+    assert t(reply.key, "en-US", **reply.params) == (
+        "herna.net nick: 10000 characters is too many (at most 40)")
 
 
 @pytest.mark.parametrize(("cell", "ok"), [
