@@ -38,6 +38,7 @@ from bot.rehearse.output import Transcript, command_name
 from bot.scheduler import Scheduler
 from bot.services import policy, setup
 from bot.services.app import App
+from bot.services.duplicate.protests import VERDICT_WORDS
 from bot.services.duplicate_feed import page_report
 from bot.services.policy import Actor
 from bot.services.replies import Reply
@@ -216,7 +217,7 @@ class DuplicateRehearsal:
             return  # decided before a restart
         reply = await api.decide(self.app, self.slug, filed.id, spec.upheld, spec.decision,
                                  ADMIN_ID)
-        verdict = "vyhovieť" if spec.upheld else "zamietnuť"
+        verdict = next(word for word, upheld in VERDICT_WORDS.items() if upheld is spec.upheld)
         self._record(self.transcript.command(DECIDE_COMMAND, ADMIN_NAME,
                                              f"{filed.id} {verdict}: {spec.decision}", reply),
                      reply, spec.round, spec.player, "decide", 0)
