@@ -47,6 +47,7 @@ from bot.store import (
 )
 
 from ..conftest import ADMIN_ID, SLUG, START, make_world
+from .duplicate_world import game  # noqa: F401  (the duplicate event's fixture)
 from .sample_cog import SampleCog
 
 
