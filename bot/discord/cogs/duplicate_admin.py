@@ -33,7 +33,7 @@ from bot.services.duplicate.game import GameEnded, RoundOpened, start_game
 from bot.services.duplicate.protests import PendingProtest, decide_protest, pending_protests
 from bot.services.duplicate.results import event_standings, finalize_game, standing_lines
 from bot.services.notifier import Message
-from bot.services.policy import require_admin
+from bot.services.policy import CONTROL_RULE, require_admin
 from bot.services.replies import Refusal, Reply, done
 from bot.store.audit import record
 from bot.store.duplicate import get_event, list_games
@@ -44,6 +44,9 @@ STANDINGS_RULE = "003 r. 46–48"
 START_RULE = "003 r. 11–13"
 PROTEST_RULE = "003 r. 27–29"
 DECISION_RULE = "003 r. 29; 004 §5D"
+#: whom a refusal by the admin policy cites: the head referee's own acts (003 r. 29: he decides
+#: the protests and announces the final results), the control centre's acts otherwise
+HEAD_REFEREE_RULE = "003 r. 29"
 #: the message that filed a protest; the review queue shows a waiting one the same way, so
 #: its buttons (`render.MESSAGE_VIEWS`) come with it
 FILED = "duplicate.online.protest_filed"
@@ -57,7 +60,7 @@ def final_results(tx: Tx, slug: str, admin: int, locale: Any) -> Reply:
     """The latest game's final results and its seed, once its protests are decided. A game
     already final answers its reveal again (the service: nothing changed, nothing posted), so
     a repeated command answers as the first did."""
-    _head_admin(tx, slug, admin, FINAL_RULE)
+    _head_admin(tx, slug, admin, HEAD_REFEREE_RULE)
     event = event_of(tx.db, slug)
     was_final = game_of(tx.db, event).state == "final"
     revealed = finalize_game(tx, slug)
@@ -71,7 +74,7 @@ def final_results(tx: Tx, slug: str, admin: int, locale: Any) -> Reply:
 def standings_now(tx: Tx, slug: str, admin: int, locale: Any) -> Reply:
     """The event's order over every game so far (closed rounds, corrections included), each
     place with what decided it and its rule (`data`: the rows as shown)."""
-    _head_admin(tx, slug, admin, STANDINGS_RULE)
+    _head_admin(tx, slug, admin, CONTROL_RULE)
     event = event_of(tx.db, slug)
     games = list_games(tx.db, event.id)
     rows = standing_lines(tx.db, event, event_standings(tx.db, event))
@@ -95,7 +98,7 @@ def _standing_row(row: dict[str, Any], *, first: bool, locale: Any) -> str:
 def start_next_game(tx: Tx, slug: str, admin: int, locale: Any) -> Reply:
     """The event's next game now (its start time passed without it, or the next of several):
     the service refuses while a game runs or when every game has started."""
-    _head_admin(tx, slug, admin, START_RULE)
+    _head_admin(tx, slug, admin, CONTROL_RULE)
     started = start_game(tx, slug, admin=str(admin))
     opened = started.opened
     if isinstance(opened, RoundOpened):

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 import time_machine
@@ -23,10 +24,9 @@ from bot.discord.runner import build_bot
 from bot.discord.testkit import DiscordHarness, Exchange, FakeUser, RecordedMessage
 from bot.scheduler import Scheduler
 from bot.services.app import App, Tx
-from bot.services.duplicate.game import start_game
 from bot.services.duplicate.setup import DuplicateSettings, create_event, load_lexicon
 from bot.store import Change, Store, add_entry, create_player, create_tournament
-from bot.store.duplicate import DupRound, get_game, get_round
+from bot.store.duplicate import DupGame, DupRound, get_game, get_round, list_rounds
 from rules.duplicate.board import parse_board
 from rules.duplicate.tiles import TILES_DIR, TileSet
 from rules.duplicate.top import top_moves
@@ -108,13 +108,23 @@ class Game:
         best = top_moves(board, rnd.rack, TrieGraph(WORDS), self.tiles).tops[0]
         return best.coord, best.word, best.score
 
-    async def to_preliminary(self) -> None:
-        """Game 1 played to its preliminary results with nobody handing in a slip: started,
-        round 1 closed, the pause, round 2 closed (it empties the bag, 004 §5B)."""
-        await self.app.run(start_game, SLUG, seed=SEED)
-        await self.to_deadline(1)
-        await self.advance(PAUSE_S)
-        await self.to_deadline(2)
+    async def to_preliminary(self) -> int:
+        """The started game 1 played to its preliminary results with the slips handed in so
+        far, each round closed at its deadline and the next opened after the pause, until the
+        bag runs out (004 §5B: with `SEED`, after round 2; ten tiles end any seed's game
+        within ten rounds). Returns the rounds played."""
+        for _ in range(10):
+            game, rounds = await self.app.store.read(self._latest)
+            if game.state != "running":
+                return len(rounds)
+            await (self.to_deadline(rounds[-1].number) if rounds[-1].is_open
+                   else self.advance(PAUSE_S))
+        raise AssertionError("the ten-tile game did not end")
+
+    def _latest(self, db: Any) -> tuple[DupGame, list[DupRound]]:
+        game = get_game(db, self.tournament_id(db), 1)
+        assert game is not None
+        return game, list_rounds(db, game.id)
 
     def channel(self, since: int = 0) -> list[RecordedMessage]:
         return self.h.channel_messages[since:]
