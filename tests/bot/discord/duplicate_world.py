@@ -111,9 +111,10 @@ class Game:
     async def to_preliminary(self) -> int:
         """The started game 1 played to its preliminary results with the slips handed in so
         far, each round closed at its deadline and the next opened after the pause, until the
-        bag runs out (004 §5B: with `SEED`, after round 2; ten tiles end any seed's game
-        within ten rounds). Returns the rounds played."""
-        for _ in range(10):
+        bag runs out (004 §5B: with `SEED`, after round 2; every top lays a tile, so ten
+        tiles end any seed's game within ten rounds: a close and an opening each). Returns the
+        rounds played."""
+        for _ in range(2 * 10):
             game, rounds = await self.app.store.read(self._latest)
             if game.state != "running":
                 return len(rounds)
