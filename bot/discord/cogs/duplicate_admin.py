@@ -34,7 +34,8 @@ from bot.services.duplicate.protests import PendingProtest, decide_protest, pend
 from bot.services.duplicate.results import event_standings, finalize_game, standing_lines
 from bot.services.notifier import Message
 from bot.services.policy import CONTROL_RULE, require_admin
-from bot.services.replies import Refusal, Reply, done
+from bot.services.replies import Reply, done
+from bot.store import NotFoundError
 from bot.store.audit import record
 from bot.store.duplicate import get_event, list_games
 from bot.store.tournaments import get_tournament_by_slug
@@ -139,11 +140,10 @@ def waiting_protests(db: Database, slug: str) -> list[PendingProtest] | None:
     """The duplicate event's undecided protests, oldest first; None for a classic event (its
     queue stays as it was)."""
     try:
-        if get_event(db, get_tournament_by_slug(db, slug).id) is None:
-            return None
-        return pending_protests(db, slug)
-    except (LookupError, Refusal):  # no such tournament: the queue's own refusal said so
+        tournament = get_tournament_by_slug(db, slug)
+    except NotFoundError:  # the queue's own refusal has said so
         return None
+    return None if get_event(db, tournament.id) is None else pending_protests(db, slug)
 
 
 def protest_messages(protest: PendingProtest, locale: Any) -> list[Outgoing]:

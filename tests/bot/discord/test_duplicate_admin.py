@@ -118,6 +118,9 @@ async def test_the_standings_now_go_to_the_head_referee_alone(game: Game) -> Non
     assert "rozhodol súčet bodov (003 r." in rows[1]
     assert "rovnosť trvá: rozhodne rozstrel (003 r." in rows[2]
     assert await posted(game) == before  # private: nothing in the channel
+    ex = await game.h.slash("duplikat", user=game.h.head_admin, subcommand="poradie",
+                            locale="en-US")
+    assert "The event's standings now" in said(ex) and "still level: a shoot-out" in said(ex)
 
     ex = await duplikat(game, "poradie", game.players["boris"])
     assert said(ex) == REFUSED
