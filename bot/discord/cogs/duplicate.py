@@ -1,5 +1,6 @@
 """Duplicate Scrabble in Discord (issue 24 items 2–3): `/tah`, the duplicate `/namietka`, and
-the head referee's `/duplikat rozhodnutie`.
+the head referee's `/duplikat` — `rozhodnutie`, `koniec`, `poradie`, `start` (what they run:
+`duplicate_admin`).
 
 `/tah suradnica hlavne_slovo [body]` — or `/tah` alone, which opens a form — hands in the
 player's slip for the open round through `bot.services.duplicate.slips.submit_slip`, stamped
@@ -12,14 +13,17 @@ The round's public messages (the rack and board image, the warning, the top, the
 evaluations by DM, standings, results, the seed) are the services' outbox messages, rendered by
 `bot.discord.render` with the chat wording of `bot.discord.duplicate_text`; a filed protest
 reaches the head referee with two buttons (uphold / reject, then the reasons), the same
-decision as `/duplikat rozhodnutie`.
+decision as `/duplikat rozhodnutie`. The head referee's other acts — the final results and
+the seed (003 r. 25–29), the standings now (r. 46–48), the next game started (r. 11–13) — are
+the hall's console commands in chat, answered to him alone.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from functools import partial
 from typing import Any, TypeVar
 
 import discord
@@ -36,17 +40,17 @@ from bot.discord.client import (
     report_error,
     require_head_admin,
 )
+from bot.discord.cogs import duplicate_admin
 from bot.discord.cogs.player import DEFER_AFTER_S, send
 from bot.discord.i18n import SLOVAK, app_str, t
 from bot.discord.markdown import literal
 from bot.discord.persistent import RebuiltFromCustomId
 from bot.discord.ratelimit import RateLimiter
 from bot.discord.render import MESSAGE_VIEWS, render_reply, text_messages
-from bot.services import bounds, lookup
+from bot.services import bounds
 from bot.services.app import App, Tx
 from bot.services.duplicate.context import event_of
 from bot.services.duplicate.slips import SlipReceipt, submit_slip
-from bot.services.policy import require_admin
 from bot.services.replies import Reply, done
 from bot.store.duplicate import get_event
 from bot.store.tournaments import get_tournament_by_slug
@@ -60,7 +64,7 @@ MODAL_ID = "stredisko:tah"
 COORD_MAX = 6  # "15O" or "O15" and a direction letter: far below
 WORD_MAX = 40  # 15 letters, each a blank in parentheses, with room to spare
 SCORE_MAX = 9999
-PROTEST_RULE = "003 r. 27–29"
+PROTEST_RULE = duplicate_admin.PROTEST_RULE
 CLAIMS = ("wrongly-accepted", "wrongly-rejected")  # bot.services.duplicate.protests.CLAIMS
 
 
@@ -160,15 +164,6 @@ def duplicate_cog(interaction: discord.Interaction) -> DuplicateCog:
     if not isinstance(cog, DuplicateCog):
         raise RuntimeError("the duplicate cog is not loaded")
     return cog
-
-
-def _decide(tx: Tx, slug: str, protest_id: int, upheld: bool, decision: str,
-            admin: int) -> Any:
-    """The head admin's decision, after the admin policy (003 r. 29: the chief referee)."""
-    from bot.services.duplicate.protests import decide_protest  # the protest use cases
-
-    require_admin(lookup.tournament(tx, slug), admin, PROTEST_RULE)
-    return decide_protest(tx, slug, protest_id, upheld, decision, admin)
 
 
 def _file(tx: Tx, slug: str, round_no: int, word: str, claim: str, reason: str,
@@ -295,25 +290,42 @@ class DuplicateCog(commands.Cog, name=COG_NAME):
     async def rozhodnutie(self, interaction: discord.Interaction,
                           cislo: app_commands.Range[int, 1, 1_000_000], uznat: bool,
                           odovodnenie: app_commands.Range[str, 3, bounds.REASON_MAX]) -> None:
-        require_head_admin(interaction)  # the role first; the admin policy in the service tx
-        await self.decide(interaction, cislo, uznat, odovodnenie)
+        await self.decide(interaction, cislo, uznat, odovodnenie)  # the role, then the policy
 
     async def decide(self, interaction: discord.Interaction, protest: int, upheld: bool,
                      reason: str) -> None:
         """The head referee's decision on a protest, by command or by the buttons under it."""
+        await self.head_admin_act(interaction, partial(
+            duplicate_admin.decide, protest=protest, upheld=upheld, reason=reason))
+
+    @duplikat.command(name=app_str("app.duplikat.koniec.name"),
+                      description=app_str("app.duplikat.koniec.description"))
+    async def koniec(self, interaction: discord.Interaction) -> None:
+        await self.head_admin_act(interaction, duplicate_admin.final_results)
+
+    @duplikat.command(name=app_str("app.poradie.name"),
+                      description=app_str("app.duplikat.poradie.description"))
+    async def poradie(self, interaction: discord.Interaction) -> None:
+        await self.head_admin_act(interaction, duplicate_admin.standings_now)
+
+    @duplikat.command(name=app_str("app.duplikat.start.name"),
+                      description=app_str("app.duplikat.start.description"))
+    async def start(self, interaction: discord.Interaction) -> None:
+        await self.head_admin_act(interaction, duplicate_admin.start_next_game)
+
+    async def head_admin_act(self, interaction: discord.Interaction,
+                             act: Callable[[Tx, str, int, Any], Reply]) -> None:
+        """One of the head referee's acts (`duplicate_admin`): the role first, then the act in
+        one transaction behind the admin policy; answered to him alone ("thinking…" first: a
+        close or a draw may take a while)."""
+        require_head_admin(interaction)
         if not self.slug:
             raise Refusal("discord.no_tournament")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await self.app.run(_decide, self.slug, protest, upheld, reason,
-                                    interaction.user.id)
-        if isinstance(result, Reply):
-            await send(interaction, render_reply(result, interaction.locale))
-            return
-        verdict = t(f"chat.duplicate.{'upheld' if upheld else 'rejected'}", interaction.locale)
-        answer = done("chat.duplicate.decided", id=protest, verdict=verdict,
-                      changed=result.changed, rule="003 r. 29; 004 §5D")
-        mark_saved(interaction, answer)
-        await send(interaction, render_reply(answer, interaction.locale))
+        reply = await self.app.run(act, self.slug, interaction.user.id, interaction.locale)
+        if reply.ok:
+            mark_saved(interaction, reply)
+        await send(interaction, duplicate_admin.answer(reply, interaction.locale))
 
 
 def duplicate_cog_factory(app: App | Sequence[App], slug: str) -> CogFactory:

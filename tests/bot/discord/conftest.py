@@ -47,6 +47,7 @@ from bot.store import (
 )
 
 from ..conftest import ADMIN_ID, SLUG, START, make_world
+from .duplicate_world import game  # noqa: F401  (the duplicate event's fixture)
 from .sample_cog import SampleCog
 
 
@@ -103,14 +104,17 @@ class Env:
 @asynccontextmanager
 async def make_env(tmp_path: Path, *, players: int = 4,
                    build: Callable[[Tx], Any] | None = None,
+                   cogs: Sequence[Callable[[list[App], str], Any]] = (),
                    **world: Any) -> AsyncIterator[Env]:
     """The admin cog in the harness over a real store: a world of `players` (see
     `make_world`; `world` are its options, by default unpublished) or the one `build` makes in
-    a transaction, the head admin and the players as guild members."""
+    a transaction, the head admin and the players as guild members. `cogs`: more cogs'
+    factories (e.g. `duplicate_cog_factory`), each given the App holder and the slug."""
     store = await Store.open(tmp_path / "stredisko.db")
     clock = ManualClock(START)
     holder: list[App] = []
-    bot = StrediskoBot(cogs=[admin_cog_factory(holder, SLUG)])
+    bot = StrediskoBot(cogs=[admin_cog_factory(holder, SLUG),
+                             *(factory(holder, SLUG) for factory in cogs)])
     app = App(store, clock, DiscordNotifier(bot, store))
     holder.append(app)
     try:

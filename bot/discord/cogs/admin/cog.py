@@ -8,7 +8,9 @@ role holder who is not named is refused too. Every command calls one use case of
 `bot.services` (admin, rounds, setup, sync, identity)
 — the services decide, cite the rules and announce in the control centre; this module only
 asks, shows and offers the next click. Each answer is deferred first (a "thinking…" reply), so
-a slow store or a long pairing never misses Discord's 3 seconds.
+a slow store or a long pairing never misses Discord's 3 seconds. In a duplicate event
+`/admin poradovnik` also lists the undecided protests (003 r. 29), each with the buttons it was
+filed with (`duplicate_admin`).
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ from bot.discord.cogs.admin.round_controls import (
     publish_view,
 )
 from bot.discord.cogs.admin.texts import FORCE_LABELS, WARNINGS, render
+from bot.discord.cogs.duplicate_admin import protest_messages, queue_header, waiting_protests
 from bot.discord.cogs.player import send
 from bot.discord.cogs.season import offer_ladder
 from bot.discord.i18n import app_str, t
@@ -277,9 +280,16 @@ class AdminCog(
         admins = await admin_names(interaction, items[:QUEUE_PAGE])
         for item in items[:QUEUE_PAGE]:
             await self._show_item(interaction, item, admins)
-        if len(items) > QUEUE_PAGE:
-            await send(interaction, text_messages(
-                t("discord_admin.queue_more", locale, n=len(items) - QUEUE_PAGE)))
+        # a duplicate event's protests after them (003 r. 29), each with its two buttons
+        protests = await self.app.store.read(waiting_protests, self.slug)
+        if protests is not None:
+            await send(interaction, queue_header(len(protests), locale))
+        shown = protests[:max(0, QUEUE_PAGE - len(items))] if protests else []
+        for protest in shown:
+            await send(interaction, protest_messages(protest, locale))
+        more = len(items) + len(protests or ()) - QUEUE_PAGE
+        if more > 0:
+            await send(interaction, text_messages(t("discord_admin.queue_more", locale, n=more)))
 
     async def _show_item(self, interaction: discord.Interaction, item: Mapping[str, Any],
                          admins: Mapping[str, str]) -> None:
