@@ -281,10 +281,8 @@ async def _shootout(app: App, a: argparse.Namespace) -> list[str] | Reply:
     if entered.waiting:
         return [*lines, t("duplicate.shoot_out.waiting", level=level,
                           waiting=", ".join(entered.waiting))]
-    lines.append(t("duplicate.shoot_out.decided", level=level))
-    event = await app.store.read(event_of, a.slug)
-    rows = await app.store.read(results.standing_lines, event, list(entered.standings))
-    return lines + [t("duplicate.online.standing_line", **row) for row in rows]
+    # the new order itself is the channel's announcement (`duplicate.online.shoot_out_decided`)
+    return [*lines, t("duplicate.shoot_out.decided", level=level)]
 
 
 def _seconds(text: str) -> float:
