@@ -6,7 +6,8 @@ corrections — so the standings, the percentages and the word list are the rule
 with the stored round scores. Announcements: the standings after a part (003 r. 24), the
 preliminary results when the game ends (each player's moves and evaluations by DM, r. 25; the
 approved and rejected words per round, r. 26; the protest window, r. 27), the final results
-and the seed's reveal once the protests are decided (r. 29).
+and the seed's reveal once the protests are decided (r. 29). The standings take 003 r. 49's
+shoot-out as the arbiter entered it (`shootout.enter_shoot_out`, rows `dup_shoot_outs`).
 """
 
 from __future__ import annotations

@@ -19,7 +19,13 @@ from dataclasses import dataclass
 
 from bot.i18n import t
 from bot.services.app import Tx
-from bot.services.duplicate.context import Event, event_of, player_by_label, players_of
+from bot.services.duplicate.context import (
+    Event,
+    event_of,
+    player_by_discord,
+    player_by_label,
+    players_of,
+)
 from bot.services.duplicate.results import (
     event_standings,
     game_result,
@@ -29,7 +35,7 @@ from bot.services.duplicate.results import (
     standing_lines,
 )
 from bot.services.replies import Refusal
-from bot.store.duplicate import DupShootOut, add_shoot_out, current_shoot_outs, list_games
+from bot.store.duplicate import add_shoot_out, current_shoot_outs, list_games
 from rules.duplicate import Standing, shoot_out_groups
 from rules.duplicate.errors import DuplicateError
 from rules.duplicate.slip import parse_slip
@@ -53,16 +59,18 @@ class ShootOutEntered:
     rule: str
 
 
-def enter_shoot_out(tx: Tx, slug: str, player: str, score: int, seconds: float, *,
+def enter_shoot_out(tx: Tx, slug: str, player: str | None, score: int, seconds: float, *,
                     word: str | None = None, admin: int | str = "arbiter",
-                    reason: str | None = None) -> ShootOutEntered:
+                    reason: str | None = None, discord_id: int | None = None
+                    ) -> ShootOutEntered:
     """Store `player`'s shoot-out result (003 r. 49) in event `slug`: the score of his word,
     the seconds he took (at most the event's time per move, "obvyklý limit"), the move as
     written ("8H SLOVO") if given. `player` as the hall commands take it (number, name, nick or
-    id in the propozície). A different result for a player already entered is a correction and
-    needs `reason`; the same result again writes nothing. Refused with one Slovak line: not a
-    duplicate event, a game not yet ended, a profile without a shoot-out, a player level with
-    nobody, a score, time, move or reason out of bounds."""
+    id in the propozície), or the entrant of `discord_id` (a Discord command's member option).
+    `admin`: who enters it (audited). A different result for a player already entered is a
+    correction and needs `reason`; the same result again writes nothing. Refused with one
+    Slovak line: not a duplicate event, a game not yet ended, a profile without a shoot-out, a
+    player level with nobody, a score, time, move or reason out of bounds."""
     event = event_of(tx.db, slug)
     rule = event.profile.results.shoot_out_rule
     _check_ended(tx, event, rule)
@@ -75,7 +83,8 @@ def enter_shoot_out(tx: Tx, slug: str, player: str, score: int, seconds: float, 
                       rule=rule)
     if reason is not None and len(reason) > REASON_LIMIT:
         raise Refusal("duplicate.shoot_out.reason_long", n=len(reason), limit=REASON_LIMIT)
-    who = player_by_label(tx.db, event, player, playing=False)
+    who = (player_by_discord(tx.db, event, discord_id, playing=False) if discord_id is not None
+           else player_by_label(tx.db, event, player or "", playing=False))
     results = [game_result(tx.db, event, g) for g in list_games(tx.db, event.id)]
     group = next((g for g in shoot_out_groups(results, event.profile) if str(who.id) in g),
                  None)
@@ -89,10 +98,12 @@ def enter_shoot_out(tx: Tx, slug: str, player: str, score: int, seconds: float, 
     if earlier is not None and not same and not (reason or "").strip():
         raise Refusal("duplicate.shoot_out.needs_reason", who=who.name, score=earlier.score,
                       seconds=seconds_text(earlier.seconds), rule=rule)
-    entry: DupShootOut | None = earlier if same else add_shoot_out(
-        tx.db, event.id, who.id, tx.by_admin(admin, (reason or "").strip() or None),
-        score=score, seconds=seconds, word=text, rule=rule)
-    assert entry is not None
+    if earlier is not None and same:
+        entry = earlier
+    else:
+        entry = add_shoot_out(tx.db, event.id, who.id,
+                              tx.by_admin(admin, (reason or "").strip() or None),
+                              score=score, seconds=seconds, word=text, rule=rule)
     shots = shoot_outs_of(tx.db, event)
     names = {str(p.id): p.name for _, p in players_of(tx.db, event)}
     waiting = tuple(names[p] for p in group if p not in shots)
