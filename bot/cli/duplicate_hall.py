@@ -12,10 +12,13 @@ arbiter runs the game from the console on the same services and database as the 
     stredisko duplicate decide SLUG PROTEST vyhovieť|zamietnuť --reason …
     stredisko duplicate final SLUG                       final results, the seed revealed
     stredisko duplicate reveal SLUG / replay SLUG        the seed; the racks re-drawn from it
+    stredisko duplicate shootout SLUG PLAYER SCORE SECONDS [--word "8H SLOVO"] [--reason …]
+                                                         003 r. 49's result of a level player
 
-PLAYER is the player's number (003 r. 38), name or nick. Bad input — a slip for a closed
-round, a player not in the event, a coordinate or word that cannot be read, 10,000
-characters, a rack of 8 letters or letters not in the bag — is one Slovak line on stderr and
+PLAYER is the player's number (003 r. 38), name or nick; SECONDS "95", "95,5" or "1:35". Bad
+input — a slip for a closed round, a player not in the event, a coordinate or word that cannot
+be read, 10,000 characters, a rack of 8 letters or letters not in the bag, a shoot-out for a
+player level with nobody or before the last game ended — is one Slovak line on stderr and
 exit 2; nothing is stored. `--game N` picks a game other than the latest.
 """
 
@@ -32,13 +35,13 @@ from bot.cli.common import admin, config, run
 from bot.i18n import t
 from bot.os_errors import os_error
 from bot.services.app import App, Tx
-from bot.services.duplicate import close, game, protests, results, slips
+from bot.services.duplicate import close, game, protests, results, shootout, slips
 from bot.services.duplicate.context import event_of, players_of
 from bot.services.duplicate.game import GameEnded, RoundOpened, rack_values
 from bot.services.replies import Reply
 
 ACTIONS = ("start", "rack", "draw", "slip", "slips", "close", "standings", "protest", "decide",
-           "final", "reveal", "replay")
+           "final", "reveal", "replay", "shootout")
 CLAIMS = {"prijaté": "wrongly-accepted", "odmietnuté": "wrongly-rejected"}
 VERDICTS = {"vyhovieť": True, "zamietnuť": False}
 FILE_LIMIT = 1_000_000  # bytes of a slips CSV
@@ -46,13 +49,15 @@ FILE_LIMIT = 1_000_000  # bytes of a slips CSV
 
 def add_actions(actions: Any) -> None:
     """Register the hall's actions on `stredisko duplicate`'s subparsers."""
-    def action(name: str, help_text: str, *slots: tuple[str, str]) -> argparse.ArgumentParser:
+    def action(name: str, help_text: str, *slots: tuple[str, str], game: bool = True
+               ) -> argparse.ArgumentParser:
         sub = actions.add_parser(name, help=help_text)
         sub.add_argument("slug", metavar="TURNAJ")
         for dest, metavar in slots:
             sub.add_argument(dest, metavar=metavar)
-        sub.add_argument("--game", type=int, default=None, metavar="N",
-                         help="partia (predvolene posledná začatá)")
+        if game:
+            sub.add_argument("--game", type=int, default=None, metavar="N",
+                             help="partia (predvolene posledná začatá)")
         for option, text in (("--db", "súbor databázy"), ("--config", "konfiguračný súbor"),
                              ("--admin", "hlavný rozhodca, ktorý koná")):
             sub.add_argument(option, default=argparse.SUPPRESS, help=text)
@@ -85,6 +90,12 @@ def add_actions(actions: Any) -> None:
     action("final", "konečné výsledky partie a zverejnenie semena (003 r. 29)")
     action("reveal", "semeno zásobníkov skončenej partie")
     action("replay", "znova vylosovať zásobníky zo zverejneného semena a porovnať ich")
+    shoot = action("shootout", "výsledok rozstrelu hráča v zhode po poslednej partii (003 r. 49)",
+                   ("player", "HRÁČ"), ("score", "BODY"), ("seconds", "SEKUNDY"), game=False)
+    shoot.add_argument("--word", default=None, metavar="ŤAH",
+                       help="ťah rozstrelu ako na lístku, napr. „8H SLOVO“")
+    shoot.add_argument("--reason", default=None,
+                       help="dôvod opravy už zapísaného výsledku (prvý zápis zostane)")
 
 
 def run_action(args: argparse.Namespace) -> int:
@@ -254,9 +265,41 @@ async def _replay(app: App, a: argparse.Namespace) -> list[str] | Reply:
                     for r, s, d in rows]
 
 
+async def _shootout(app: App, a: argparse.Namespace) -> list[str] | Reply:
+    entered = await app.run(shootout.enter_shoot_out, a.slug, a.player,
+                            _number(a.score, "body"), _seconds(a.seconds), word=a.word,
+                            admin=_admin(a), reason=a.reason)
+    if isinstance(entered, Reply):
+        return entered
+    word = f", {entered.word}" if entered.word else ""
+    values = {"name": entered.player, "score": entered.score, "word": word,
+              "seconds": results.seconds_text(entered.seconds), "rule": entered.rule}
+    key = "unchanged" if not entered.stored else "corrected" if entered.version > 1 \
+        else "entered"
+    lines = [t(f"duplicate.shoot_out.{key}", version=entered.version, **values)]
+    level = ", ".join(entered.level)
+    if entered.waiting:
+        return [*lines, t("duplicate.shoot_out.waiting", level=level,
+                          waiting=", ".join(entered.waiting))]
+    # the new order itself is the channel's announcement (`duplicate.online.shoot_out_decided`)
+    return [*lines, t("duplicate.shoot_out.decided", level=level)]
+
+
+def _seconds(text: str) -> float:
+    """Seconds as an arbiter writes them: "95", "95,5", "95.5" or minutes "1:35"."""
+    minutes, _, rest = text.strip().rpartition(":")
+    number = rest.replace(",", ".")
+    parts = number.split(".")
+    if (minutes and not (minutes.isdigit() and parts[0].isdigit() and int(parts[0]) < 60)) \
+            or len(parts) > 2 or len(text) > 12 or not parts[0] \
+            or not all(p.isdigit() for p in parts if p):
+        raise ValueError(t("duplicate.shoot_out.not_number", what="sekundy", value=text[:20]))
+    return int(minutes or 0) * 60 + float(number)
+
+
 Handler = Callable[[App, argparse.Namespace], Any]
 _HANDLERS: dict[str, Handler] = {
     "start": _start, "rack": _open, "draw": _open, "slip": _slip, "slips": _slips,
     "close": _close, "standings": _standings, "protest": _protest, "decide": _decide,
-    "final": _final, "reveal": _final, "replay": _replay,
+    "final": _final, "reveal": _final, "replay": _replay, "shootout": _shootout,
 }

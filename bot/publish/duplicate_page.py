@@ -23,6 +23,7 @@ from bot.publish.cells import scroll
 from bot.publish.duplicate_report import DuplicateGameReport, DuplicateReport, DuplicateRound
 from bot.publish.html import CSP, _section, page_css, write_page
 from bot.publish.slovak import local_time
+from bot.services.duplicate.results import shoot_out_text
 from rules.duplicate.board import STANDARD_LAYOUT
 from rules.duplicate.players import RoundScore
 from rules.duplicate.results import RoundResult, Standing, WordRuling, percent_text
@@ -96,14 +97,15 @@ def _player(report: DuplicateReport, player: str, classes: str = "") -> str:
 # -- standings ---------------------------------------------------------------------------------
 
 
-def decided_text(s: Standing) -> str:
-    """What placed the player where he is, with its rule (003 r. 46–49)."""
+def decided_text(s: Standing, shoot_out_rule: str) -> str:
+    """What placed the player where he is, with its rule (003 r. 46–49): for a place the
+    shoot-out decided, "rozhodol rozstrel" with his word's score and time (r. 49)."""
+    shot = shoot_out_text(s, shoot_out_rule)
+    if shot is not None:
+        return shot
     text = t(f"duplicate.results.{s.decided_by}")
     if s.decided_by == "percent-sum":
         text += f": {percent_shown(s.percent_sum)}"
-    if s.shoot_out is not None:
-        seconds = f"{s.shoot_out.seconds:g}".replace(".", ",")
-        text += "; " + t("duplicate_page.shoot_out", score=s.shoot_out.score, seconds=seconds)
     return f"{text} ({s.rule})"
 
 
@@ -117,7 +119,7 @@ def _standing_row(report: DuplicateReport, s: Standing) -> str:
         f'<td class="num points">{s.points}{mark}</td>'
         f'<td class="num pct">{percent_shown(s.percent)}</td>'
         f'<td class="num psum">{percent_shown(s.percent_sum)}</td>'
-        f'<td class="decided">{escape(decided_text(s))}</td></tr>'
+        f'<td class="decided">{escape(decided_text(s, report.shoot_out_rule))}</td></tr>'
     )
 
 

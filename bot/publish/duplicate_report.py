@@ -94,6 +94,7 @@ class DuplicateReport:
     standings_rule: str  # the profile's results rules, e.g. "003 r. 46–49"
     status_rule: str  # the rule of the status: "003 r. 24", "003 r. 25, 27", "003 r. 29"
     words_rule: str = "003 r. 26"  # the profile's: the approved/rejected words are published
+    shoot_out_rule: str = "003 r. 49"  # the profile's: what decides a tie left after r. 48
     notes: tuple[str, ...] = field(default=())  # shown under the title (e.g. a withheld top)
 
     def __post_init__(self) -> None:

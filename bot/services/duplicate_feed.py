@@ -31,6 +31,7 @@ from bot.services import lookup
 from bot.services.app import App, Tx
 from bot.services.duplicate.context import Event, players_of
 from bot.services.duplicate.results import game_result as stored_result
+from bot.services.duplicate.results import shoot_outs_of
 from bot.services.replies import Reply
 from bot.services.setup import SetupError
 from bot.services.views import build_report
@@ -80,7 +81,8 @@ def duplicate_event(db: Database, tournament: Tournament) -> Event | None:
 
 def event_results(db: Database, event: Event) -> EventResults:
     games = tuple(_read_game(db, event, g) for g in list_games(db, event.id))
-    order = standings([g.result for g in games if g.rounds], event.profile)
+    order = standings([g.result for g in games if g.rounds], event.profile,
+                      shoot_outs_of(db, event))
     players = {str(p.id): p for _, p in players_of(db, event)}
     return EventResults(event.tournament, event, _status(event.settings, games), games,
                         tuple(order), players)
@@ -146,7 +148,8 @@ def duplicate_report(read: EventResults, now: datetime) -> DuplicateReport:
         name=read.tournament.name, profile_title=read.event.profile.title, generated_at=now,
         status=read.status, players=players, games=games, standings=read.standings,
         standings_rule=f"{res.totals_rule}, {res.percent_sum_rule}, {res.shoot_out_rule}",
-        status_rule=STATUS_RULES[read.status], words_rule=res.words_rule, notes=notes)
+        status_rule=STATUS_RULES[read.status], words_rule=res.words_rule,
+        shoot_out_rule=res.shoot_out_rule, notes=notes)
 
 
 def _round(rnd: DupRound) -> DuplicateRound:
@@ -179,7 +182,9 @@ def finished_order(db: Database, event: Event, line: int
                    ) -> tuple[tuple[str, ...], tuple[int, ...] | None]:
     """A finished duplicate event's order for a season ladder (the ČAS duplicate cup): each
     player's herna nick from the first place down, and the places when some are shared (a tie
-    no criterion separated, 003 r. 49's shoot-out not played). Only final results count
+    no criterion separated: 003 r. 49's shoot-out not entered for all of a level group, or
+    level again after it). The order is the one 003 r. 49's shoot-out decided, where it was
+    entered (`shootout.enter_shoot_out`). Only final results count
     (003 r. 29): `SetupError` on `line` otherwise, with the reason."""
     read = event_results(db, event)
     tournament = event.tournament

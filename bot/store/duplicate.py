@@ -1,5 +1,6 @@
-"""Duplicate Scrabble's rows (issue 24; migration 0006_duplicate): an event's settings, its
-games, rounds, slips, round scores (append-only versions), protests and corrections.
+"""Duplicate Scrabble's rows (issue 24; migrations 0006_duplicate, 0007_duplicate_shoot_out):
+an event's settings, its games, rounds, slips, round scores (append-only versions), protests
+and corrections, and the shoot-outs of players level at the end (003 r. 49, versioned too).
 
 Every write here audits itself (as the rest of the store). What a round holds is plain text
 and JSON the services read back: the boards as 15-line text (`rules.duplicate.board`), the
@@ -154,6 +155,25 @@ class DupCorrection:
     reason: str
     rule: str
     protest_id: int | None
+    at: datetime
+    actor_kind: ActorKind
+    actor_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class DupShootOut:
+    """One player's shoot-out result (003 r. 49) as the arbiter entered it; a later version
+    corrects it (the earlier ones stay)."""
+
+    id: int
+    tournament_id: int
+    player_id: int
+    version: int
+    score: int  # the points of his word
+    seconds: float  # how long he took
+    word: str | None  # the move as written ("8H SLOVO"), if given
+    rule: str
+    reason: str | None  # why a version was entered again
     at: datetime
     actor_kind: ActorKind
     actor_id: str | None
@@ -367,3 +387,37 @@ def add_correction(db: Database, game: DupGame, by: Change, **values: Any) -> Du
 def list_corrections(db: Database, game_id: int) -> list[DupCorrection]:
     return rows(db, DupCorrection, "SELECT * FROM dup_corrections WHERE game_id = ? ORDER BY id",
                 [game_id])
+
+
+# -- the shoot-out (003 r. 49) ------------------------------------------------------------
+
+
+def add_shoot_out(db: Database, tournament_id: int, player_id: int, by: Change, *, score: int,
+                  seconds: float, word: str | None, rule: str) -> DupShootOut:
+    """A player's shoot-out result as the next version (1 the first time; `by.reason` says
+    why a correction was entered)."""
+    version = db.execute("SELECT COALESCE(MAX(version), 0) + 1 FROM dup_shoot_outs "
+                         "WHERE tournament_id = ? AND player_id = ?",
+                         [tournament_id, player_id]).fetchone()[0]
+    values = {"score": score, "seconds": float(seconds), "word": word, "rule": rule}
+    entered = insert_row(db, DupShootOut, "dup_shoot_outs", {
+        "tournament_id": tournament_id, "player_id": player_id, "version": version, **values,
+        "reason": by.reason, "at": by.at, "actor_kind": by.actor, "actor_id": by.actor_id})
+    record(db, by, "duplicate.shoot_out", tournament_id=tournament_id, subject=str(player_id),
+           data={**values, "version": version})
+    return entered
+
+
+def current_shoot_outs(db: Database, tournament_id: int) -> list[DupShootOut]:
+    """Each player's latest shoot-out version in the event, by player."""
+    return rows(db, DupShootOut, """SELECT s.* FROM dup_shoot_outs s WHERE tournament_id = ?
+                                    AND version = (SELECT MAX(version) FROM dup_shoot_outs t
+                                      WHERE t.tournament_id = s.tournament_id
+                                        AND t.player_id = s.player_id)
+                                    ORDER BY player_id""", [tournament_id])
+
+
+def shoot_out_history(db: Database, tournament_id: int) -> list[DupShootOut]:
+    """Every version ever entered, in the order entered."""
+    return rows(db, DupShootOut, "SELECT * FROM dup_shoot_outs WHERE tournament_id = ? "
+                "ORDER BY id", [tournament_id])

@@ -574,6 +574,34 @@ def _duplicate(db: Database) -> None:
     )
 
 
+@MIGRATIONS(name="0007_duplicate_shoot_out")
+def _duplicate_shoot_out(db: Database) -> None:
+    """003 r. 49's shoot-out, entered by the arbiter: per event (the tournament's standings,
+    r. 46–48) and player, the score of his word, the seconds he took, the move if written,
+    who entered it and when. Versioned like the round scores: a correction is the next
+    version, the first entry stays (the table is append-only)."""
+    _run(
+        db,
+        [
+            f"""CREATE TABLE dup_shoot_outs (
+                id INTEGER PRIMARY KEY,
+                tournament_id INTEGER NOT NULL REFERENCES dup_events(tournament_id),
+                player_id INTEGER NOT NULL REFERENCES players(id),
+                version INTEGER NOT NULL CHECK (version >= 1),
+                score INTEGER NOT NULL CHECK (score >= 0),
+                seconds REAL NOT NULL CHECK (seconds > 0),
+                word TEXT CHECK (word IS NULL OR (word <> '' AND length(word) <= 60)),
+                rule TEXT NOT NULL CHECK (rule <> ''),
+                reason TEXT CHECK (reason IS NULL OR length(reason) <= 1000),
+                at TEXT NOT NULL,
+                {_ACTOR},
+                UNIQUE (tournament_id, player_id, version)
+            ) STRICT""",
+            *_append_only("dup_shoot_outs"),
+        ],
+    )
+
+
 def migrate(db: Database) -> list[str]:
     """Apply every pending migration; returns the names applied (empty when up to date)."""
     pending = [migration.name for migration in MIGRATIONS.pending(db)]

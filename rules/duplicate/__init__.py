@@ -47,6 +47,7 @@ from rules.duplicate.results import (
     percent,
     percent_text,
     score_game,
+    shoot_out_groups,
     standings,
 )
 
@@ -55,5 +56,6 @@ __all__ = [
     "GameResult", "RackCheck", "RackProblem", "RoundScore", "SeedError", "ShootOut", "Slip",
     "Standing", "WordRuling", "check_rack", "commit", "draw_rack", "duplicate_profile",
     "duplicate_profiles", "load_duplicate_profile", "percent", "percent_text", "replay",
-    "score_game", "score_round", "score_slip", "standings", "verify",
+    "score_game", "score_round", "score_slip", "shoot_out_groups", "standings",
+    "verify",
 ]

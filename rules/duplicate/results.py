@@ -21,7 +21,7 @@ from rules.duplicate.players import Correction, RoundScore, Slip, rejected_words
 from rules.duplicate.profile import DuplicateProfile
 
 #: what decided a place (catalogue: duplicate.results.<code>)
-DECIDERS = ("points", "percent-sum", "shoot-out", "tied")
+DECIDERS = ("points", "percent-sum", "shoot-out", "tied", "tied-after-shoot-out")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,10 +79,12 @@ class GameResult:
 
 @dataclass(frozen=True, slots=True)
 class ShootOut:
-    """003 r. 49's result for one player: his word's score and how long he took (seconds)."""
+    """003 r. 49's result for one player: his word's score and how long he took (seconds;
+    "za jak dlouho slovo vytvořili"); the move as written, if the arbiter gave it."""
 
     score: int
     seconds: float
+    word: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +97,7 @@ class Standing:
     percent_sum: Fraction
     decided_by: str  # DECIDERS: what placed him below the one above ("points" for the first)
     rule: str
-    shoot_out: ShootOut | None = None
+    shoot_out: ShootOut | None = None  # his r. 49 result, when it counted for his place
     above_top: tuple[tuple[str, int], ...] = ()
 
 
@@ -165,11 +167,16 @@ def standings(results: Sequence[GameResult], profile: DuplicateProfile,
               shoot_out: Mapping[str, ShootOut] | None = None) -> list[Standing]:
     """The tournament's order over its games (003 r. 46–47): the total points, then the
     profile's tie-breaks — the sum of per-round percentages (r. 48), the shoot-out (r. 49:
-    the higher score, then the shorter time). A shoot-out separates a tied group only when
-    every one of them has a result in `shoot_out`; players still level share the rank."""
+    the higher score, then the shorter time). A shoot-out counts only for a group level on
+    everything before it (`shoot_out_groups`) and only once every one of the group has a
+    result; players still level share the rank ("tied", or "tied-after-shoot-out" when the
+    shoot-out was played and did not separate them). `Standing.shoot_out` is set only for the
+    players whose shoot-out counted."""
     res = profile.results
-    rows = {p: _sum(p, results) for p in {p for r in results for p in r.game.players}}
-    shots = shoot_out or {}
+    rows = _totals(results)
+    given = shoot_out or {}
+    shots = {p: given[p] for group in shoot_out_groups(results, profile)
+             if all(q in given for q in group) for p in group}
 
     def value(name: str, p: str) -> object:
         if name == "points":
@@ -180,16 +187,35 @@ def standings(results: Sequence[GameResult], profile: DuplicateProfile,
         return (-s.score, s.seconds) if s else None
 
     rules = {"points": res.totals_rule, "percent-sum": res.percent_sum_rule,
-             "shoot-out": res.shoot_out_rule, "tied": res.shoot_out_rule}
+             "shoot-out": res.shoot_out_rule, "tied": res.shoot_out_rule,
+             "tied-after-shoot-out": res.shoot_out_rule}
     out: list[Standing] = []
     for group, decided in _groups(sorted(rows), ["points", *res.tiebreaks], value, "points"):
         rank = len(out) + 1
         for i, p in enumerate(group):
-            how = decided if i == 0 else "tied"
+            how = decided if i == 0 else "tied-after-shoot-out" if p in shots else "tied"
             t = rows[p]
             out.append(Standing(rank, p, t.points, t.top, t.percent, t.percent_sum, how,
                                 rules[how], shots.get(p), t.above_top))
     return out
+
+
+def shoot_out_groups(results: Sequence[GameResult], profile: DuplicateProfile
+                     ) -> list[tuple[str, ...]]:
+    """The groups of two or more players level on every criterion the profile puts before
+    the shoot-out (003 r. 47–48: the points, then the sum of round percentages), best first:
+    the players a shoot-out (r. 49) is for. None when the profile has no shoot-out."""
+    levels = ["points", *profile.results.tiebreaks]
+    if "shoot-out" not in levels:
+        return []
+    rows = _totals(results)
+
+    def value(name: str, p: str) -> object:
+        return -rows[p].points if name == "points" else -rows[p].percent_sum
+
+    before = levels[:levels.index("shoot-out")]
+    return [tuple(group) for group, _ in _groups(sorted(rows), before, value, "points")
+            if len(group) > 1]
 
 
 def _groups(players: list[str], levels: Sequence[str], value: Callable[[str, str], Any],
@@ -205,6 +231,10 @@ def _groups(players: list[str], levels: Sequence[str], value: Callable[[str, str
                 out += _groups(group, levels[1:], value, decided if i == 0 else levels[0])
             return out
     return [(players, decided)]
+
+
+def _totals(results: Sequence[GameResult]) -> dict[str, Total]:
+    return {p: _sum(p, results) for p in {p for r in results for p in r.game.players}}
 
 
 def _sum(player: str, results: Sequence[GameResult]) -> Total:

@@ -9,6 +9,7 @@ same use cases over the same rows (`bot.store.duplicate`). Every decision is `ru
 - `tops`: the move generator started as a round opens (003 r. 17), a per-process cache;
 - `results`: standings, preliminary and final results, the seed's reveal, `replay_game`;
 - `protests`: `file_protest`, `pending_protests`, `decide_protest` (003 r. 27–29; 004 §5D);
+- `shootout`: `enter_shoot_out` (003 r. 49: a level player's shoot-out, after the last game);
 - `view`: `event_view(db, slug)` → plain dataclasses for the results page;
 - `timers`: what the duplicate timer kinds do (`bot.services.timers` dispatches them).
 
@@ -38,6 +39,8 @@ every one also carries `rule`; `image` = {"board": 15-line text, "highlight": [[
   duplicate.online.corrected        DM       game, round, before, after
   duplicate.online.final            channel  game, lines, text
   duplicate.online.seed             channel  game, seed, commitment
-`lines` are {rank, name, points, top, percent, decided_by, rule}; `text` is the list rendered
-in Slovak, one line each.
+  duplicate.online.shoot_out_decided  channel  lines, text  (a level group's order decided)
+`lines` are {rank, name, points, top, percent, decided_by, rule, shoot_out ({score, seconds,
+word} or None), note (" — rozhodol rozstrel …" or "")}; `text` is the list rendered in Slovak,
+one line each.
 """

@@ -6,7 +6,8 @@ corrections — so the standings, the percentages and the word list are the rule
 with the stored round scores. Announcements: the standings after a part (003 r. 24), the
 preliminary results when the game ends (each player's moves and evaluations by DM, r. 25; the
 approved and rejected words per round, r. 26; the protest window, r. 27), the final results
-and the seed's reveal once the protests are decided (r. 29).
+and the seed's reveal once the protests are decided (r. 29). The standings take 003 r. 49's
+shoot-out as the arbiter entered it (`shootout.enter_shoot_out`, rows `dup_shoot_outs`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from bot.store import TournamentStatus
 from bot.store.duplicate import (
     DupGame,
     current_scores,
+    current_shoot_outs,
     list_corrections,
     list_games,
     list_protests,
@@ -36,6 +38,7 @@ from rules.duplicate import (
     Game,
     GameResult,
     RoundScore,
+    ShootOut,
     Slip,
     Standing,
     percent_text,
@@ -81,18 +84,55 @@ def game_result(db: Database, event: Event, game: DupGame) -> GameResult:
 def event_standings(db: Database, event: Event, *, final_only: bool = False
                     ) -> list[Standing]:
     """The event's order over its games (003 r. 46–49): points, then the sum of per-round
-    percentages; a shoot-out is not played here (players still level share the rank)."""
+    percentages, then the shoot-out the arbiter entered (`shootout.enter_shoot_out`) for a
+    group level on both once all of it has a result; players still level share the rank."""
     games = [g for g in list_games(db, event.id) if not final_only or g.state == "final"]
-    return standings([game_result(db, event, g) for g in games], event.profile)
+    return standings([game_result(db, event, g) for g in games], event.profile,
+                     shoot_outs_of(db, event))
+
+
+def shoot_outs_of(db: Database, event: Event) -> dict[str, ShootOut]:
+    """Each player's current shoot-out result (003 r. 49), by rules id."""
+    return {str(s.player_id): ShootOut(s.score, s.seconds, s.word)
+            for s in current_shoot_outs(db, event.id)}
+
+
+def seconds_text(value: float) -> str:
+    """Seconds as people read them: "95,5", "170"."""
+    return f"{value:g}".replace(".", ",")
+
+
+def shoot_out_text(s: Standing, rule: str) -> str | None:
+    """What the shoot-out did for a player whose place it decided, with its score, time and
+    rule: "rozhodol rozstrel … — slovo 24 b., čas 95,5 s, 8H SLOVO (003 r. 49)"; None when
+    no shoot-out counted for him."""
+    if s.shoot_out is None:
+        return None
+    code = s.decided_by if s.decided_by == "tied-after-shoot-out" else "shoot-out"
+    word = f", {s.shoot_out.word}" if s.shoot_out.word else ""
+    return t("duplicate.shoot_out.text", decided=t(f"duplicate.results.{code}"),
+             score=s.shoot_out.score, seconds=seconds_text(s.shoot_out.seconds), word=word,
+             rule=rule)
 
 
 def standing_lines(db: Database, event: Event, rows: list[Standing]) -> list[dict[str, Any]]:
-    """Plain rows for messages: rank, name, points, the top's sum, % and what decided."""
+    """Plain rows for messages: rank, name, points, the top's sum, %, what decided and its
+    rule; `shoot_out` (score, seconds, word) and `note` (its words, " — …") when 003 r. 49's
+    shoot-out decided the place, else None and ""."""
     names = {str(p.id): p.name for _, p in players_of(db, event)}
-    return [{"rank": s.rank, "name": names.get(s.player, s.player), "points": s.points,
-             "top": s.top, "percent": float(percent_text(s.percent, 1)),
-             "decided_by": s.decided_by,
-             "rule": s.rule} for s in rows]
+    rule = event.profile.results.shoot_out_rule
+    lines = []
+    for s in rows:
+        shot = s.shoot_out
+        note = shoot_out_text(s, rule)
+        lines.append({"rank": s.rank, "name": names.get(s.player, s.player),
+                      "points": s.points, "top": s.top,
+                      "percent": float(percent_text(s.percent, 1)),
+                      "decided_by": s.decided_by, "rule": s.rule,
+                      "shoot_out": None if shot is None else {
+                          "score": shot.score, "seconds": shot.seconds, "word": shot.word},
+                      "note": f" — {note}" if note else ""})
+    return lines
 
 
 def lines_text(key: str, lines: list[dict[str, Any]]) -> str:

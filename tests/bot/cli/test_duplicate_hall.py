@@ -5,7 +5,10 @@ and the replay of the racks — and bad input as one Slovak line, exit 2, nothin
 
 from __future__ import annotations
 
+import io
+import shutil
 import sqlite3
+from contextlib import redirect_stderr
 from pathlib import Path
 
 import pytest
@@ -20,6 +23,10 @@ SEED = "3f" * 32
 
 @pytest.fixture
 def hall(tmp_path: Path) -> Path:
+    return write_hall(tmp_path)
+
+
+def write_hall(tmp_path: Path) -> Path:
     words = tmp_path / "slova.txt"
     words.write_text("\n".join(WORDS) + "\n", encoding="utf-8")
     prop = tmp_path / "propozicie.toml"
@@ -171,3 +178,115 @@ def test_the_arbiter_names_a_player_by_his_id_in_the_propozicie(
     code, out, err = cli(capsys, db, "duplicate", "slip", "sala", "1", "Peter", "8H KOS",
                          "--declared", "5")  # "peter" is one's id and the other's name
     assert code == 2 and "zodpovedá viacerým hráčom" in err and slips(db) == 1
+
+
+def shoot_outs(db: Path) -> list[tuple[int, int, int, float, str | None, str | None]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT player_id, version, score, seconds, word, reason "
+                            "FROM dup_shoot_outs ORDER BY id").fetchall()
+
+
+@pytest.fixture(scope="module")
+def tied_hall(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Peter alone scores (1 point, declared lower, 003 r. 45); Ján and Eva hand in nothing,
+    so they end level on points and on the sum of round percentages (r. 47–48). The shoot-out
+    is refused until the game has ended. Played once; each test takes a copy."""
+    hall = write_hall(tmp_path_factory.mktemp("rozstrel"))
+    db = hall / "sala.db"
+
+    def arbiter(*argv: str) -> int:
+        return main(["--db", str(db), *argv])
+
+    assert arbiter("create", str(hall / "propozicie.toml")) == 0
+    assert arbiter("duplicate", "start", "sala", "--seed", SEED) == 0
+    assert arbiter("duplicate", "rack", "sala", "1", "AKLOSVE") == 0
+    assert arbiter("duplicate", "slip", "sala", "1", "3", "8H KOSA", "--declared", "1") == 0
+    assert arbiter("duplicate", "close", "sala", "1") == 0
+    with redirect_stderr(io.StringIO()) as err:
+        assert arbiter("duplicate", "shootout", "sala", "1", "20", "60") == 2
+    assert "až po poslednej partii turnaja: skončené partie 0 z 1" in err.getvalue()
+    for round_no in range(2, 40):
+        if arbiter("duplicate", "draw", "sala", str(round_no)) != 0 or arbiter(
+                "duplicate", "close", "sala", str(round_no)) != 0:
+            break  # the game has ended: nothing to draw, or a round opened after its end
+    ended = sqlite3.connect(db)
+    assert ended.execute("SELECT state FROM dup_games").fetchone()[0] == "preliminary"
+    ended.close()
+    return db
+
+
+@pytest.fixture
+def tied_game(tied_hall: Path, tmp_path: Path) -> Path:
+    db = tmp_path / "sala.db"
+    shutil.copy(tied_hall, db)
+    return db
+
+
+def test_a_shoot_out_orders_the_tie_and_a_correction_keeps_the_first_entry(
+        tied_game: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """003 r. 49: the higher-scoring word, then the shorter time; entered per player, shown
+    with "rozhodol rozstrel" and its score and time once every level player has one."""
+    db = tied_game
+    code, out, _ = cli(capsys, db, "duplicate", "standings", "sala")
+    peter = out.splitlines()[0]  # his % is of every round's top: it depends on the draw
+    assert code == 0 and peter.startswith("1. Peter Veľký — 1 bod (") and peter.endswith(" %)")
+    assert out.splitlines()[1:] == ["2. Ján Novák — 0 bodov (0 %)",
+                                    "2. Eva Malá — 0 bodov (0 %)"]
+    code, _, err = cli(capsys, db, "duplicate", "shootout", "sala", "Peter Veľký", "30", "50")
+    assert code == 2 and err.strip() == (
+        "stredisko: chyba: Hráč Peter Veľký nemá s nikým rovnaký súčet bodov aj súčet percent kôl "
+        "(003 r. 46–47, 003 r. 48): rozstrel (003 r. 49) sa ho netýka.")
+    code, out, err = cli(capsys, db, "duplicate", "shootout", "sala", "1", "20", "61,5",
+                         "--word", "8h  KOSA")
+    assert code == 0, err
+    assert out.splitlines() == [
+        "Rozstrel zapísaný: Ján Novák — slovo 20 b., čas 61,5 s, 8h KOSA (003 r. 49).",
+        "Rovnaký počet bodov aj súčet percent majú: Ján Novák, Eva Malá. Poradie medzi nimi "
+        "rozhodne rozstrel, keď bude zapísaný výsledok každého z nich — chýba: Eva Malá."]
+    # one result of two separates nobody
+    assert cli(capsys, db, "duplicate", "standings", "sala")[1].count("\n2. ") == 2
+    code, out, err = cli(capsys, db, "duplicate", "shootout", "sala", "evam", "20", "1:05")
+    assert code == 0, err
+    assert out.splitlines() == [
+        "[kanál] Poradie turnaja po rozstrele (003 r. 49):", peter,
+        "2. Ján Novák — 0 bodov (0 %) — rozhodol rozstrel (vyššie bodované slovo, potom čas)"
+        " — slovo 20 b., čas 61,5 s, 8h KOSA (003 r. 49)",
+        "3. Eva Malá — 0 bodov (0 %) — rozhodol rozstrel (vyššie bodované slovo, potom čas)"
+        " — slovo 20 b., čas 65 s (003 r. 49)",
+        "Rozstrel zapísaný: Eva Malá — slovo 20 b., čas 65 s (003 r. 49).",
+        "Rozstrel rozhodol poradie medzi: Ján Novák, Eva Malá."]
+    code, _, err = cli(capsys, db, "duplicate", "shootout", "sala", "2", "20", "60")
+    assert code == 2 and "opravu zapíš s dôvodom (--reason), prvý zápis zostane" in err
+    code, out, err = cli(capsys, db, "duplicate", "shootout", "sala", "2", "20", "60",
+                         "--reason", "zle odčítané stopky")
+    assert code == 0 and "\nRozstrel opravený (2. zápis, predchádzajúce zostávajú" in out, err
+    assert [line[:13] for line in out.splitlines()[2:4]] == ["2. Eva Malá —", "3. Ján Novák "]
+    code, out, _ = cli(capsys, db, "duplicate", "shootout", "sala", "2", "20", "60")
+    assert code == 0 and "už je zapísaný: nič sa nemení" in out
+    assert shoot_outs(db) == [(1, 1, 20, 61.5, "8h KOSA", None), (2, 1, 20, 65.0, None, None),
+                              (2, 2, 20, 60.0, None, "zle odčítané stopky")]
+    with sqlite3.connect(db) as conn:
+        told = conn.execute("SELECT COUNT(*) FROM outbox WHERE message_key = "
+                            "'duplicate.online.shoot_out_decided'").fetchone()[0]
+    assert told == 2  # decided, then decided again by the correction; not for the repeat
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (("1", "dvadsať", "60"), "body: „dvadsať“ nie je číslo"),
+    (("1", "1000", "60"), "od 0 do 999"),
+    (("1", "20", "0"), "viac ako 0 a najviac 180 s"),
+    (("1", "20", "180,5"), "najviac 180 s"),
+    (("1", "20", "1:75"), "nie je číslo (sekundy ako 95, 95,5 alebo 1:35)"),
+    (("1", "20", "-5"), "nie je číslo"),
+    (("Nikto", "20", "60"), "nie je prihlásený"),
+    (("1", "20", "60", "--word", "8H K0SA"), "sa nedá prečítať"),
+    (("1", "20", "60", "--word", "X" * 10_000), "príliš dlhý"),
+])
+def test_a_bad_shoot_out_is_one_line_exit_2_nothing_stored(
+        tied_game: Path, capsys: pytest.CaptureFixture[str], argv: tuple[str, ...],
+        says: str) -> None:
+    db = tied_game
+    code, out, err = cli(capsys, db, "duplicate", "shootout", "sala", *argv)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and says in err, err
+    assert shoot_outs(db) == []

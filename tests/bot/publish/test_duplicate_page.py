@@ -11,8 +11,8 @@ from bs4 import BeautifulSoup
 
 from bot.publish.duplicate_page import render_duplicate, write_duplicate_page
 from bot.publish.duplicate_report import DuplicateRound, placed_squares
-from bot.publish.report import ReportError
-from rules.duplicate import duplicate_profile, standings, verify
+from bot.publish.report import Player, ReportError
+from rules.duplicate import ShootOut, duplicate_profile, score_game, standings, verify
 
 from .duplicate_sample import BOARDS, EMPTY, SEED, XSS_NAME, sample_duplicate
 
@@ -156,3 +156,39 @@ def test_the_engines_reason_keeps_its_rule_beside_the_outcomes():
     cell = soup.select_one('#p1-kolo-2 td.player[data-player="cyril"]').parent
     assert cell.select_one("td.outcome").get_text() == (
         "neplatné: ťah používa písmená, ktoré nie sú v zásobníku (004 §6; 003 r. 1, 43)")
+
+
+def test_a_tie_the_shoot_out_decided_says_so_with_the_score_and_the_time():
+    """Eva plays exactly as Boris: level on points and on Σ % (003 r. 47–48). Until both
+    shoot-out results are in they share the place; then the higher word, then the shorter
+    time decides, and the page says "rozhodol rozstrel" with each one's score and time."""
+    report = sample_duplicate()
+    game = report.games[0].result.game
+    twin = dataclasses.replace(game, players=(*game.players, "eva"), slips=game.slips + tuple(
+        dataclasses.replace(s, player="eva") for s in game.slips if s.player == "boris"))
+    profile = duplicate_profile("cas-duplicate")
+    result = score_game(twin, profile)
+    players = {**report.players, "eva": Player("eva", "Eva Malá")}
+    games = (dataclasses.replace(report.games[0], result=result),)
+
+    def decided(shots: dict[str, ShootOut]) -> list[list[str]]:
+        page = dataclasses.replace(report, players=players, games=games,
+                                   standings=tuple(standings([result], profile, shots)))
+        rows = BeautifulSoup(render_duplicate(page), "lxml").select(
+            "table.dup-standings tbody tr")
+        return [[r.select_one("td.rank").get_text(strip=True),
+                 r.select_one("td.player").get_text(strip=True),
+                 r.select_one("td.decided").get_text(strip=True)] for r in rows[1:3]]
+
+    waiting = decided({"eva": ShootOut(31, 80.0)})
+    assert [row[0] for row in waiting] == ["2.", "2."]
+    assert waiting[1][2] == "rovnosť trvá: rozhodne rozstrel (003 r. 49)"
+    assert decided({"boris": ShootOut(31, 95.5, "8H KOSA"), "eva": ShootOut(31, 120.0)}) == [
+        ["2.", "Boris Kováč", "rozhodol rozstrel (vyššie bodované slovo, potom čas) — slovo "
+                              "31 b., čas 95,5 s, 8H KOSA (003 r. 49)"],
+        ["3.", "Eva Malá", "rozhodol rozstrel (vyššie bodované slovo, potom čas) — slovo "
+                           "31 b., čas 120 s (003 r. 49)"]]
+    level = decided({"boris": ShootOut(31, 95.5), "eva": ShootOut(31, 95.5)})
+    assert [row[0] for row in level] == ["2.", "2."]
+    assert level[1][2] == ("rovnosť trvá aj po rozstrele: hráči sa delia o miesto — slovo "
+                           "31 b., čas 95,5 s (003 r. 49)")

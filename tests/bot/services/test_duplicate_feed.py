@@ -22,9 +22,11 @@ from bot.services.duplicate.close import close_in_tx
 from bot.services.duplicate.game import open_round, start_game
 from bot.services.duplicate.protests import decide_protest, file_protest
 from bot.services.duplicate.results import finalize_game
+from bot.services.duplicate.shootout import enter_shoot_out
 from bot.services.duplicate.slips import submit_slip
 from bot.services.duplicate_feed import duplicate_event, duplicate_report, event_results
 from bot.services.notifier import RecordingNotifier
+from bot.services.replies import Reply
 from bot.services.season_file import parse_season, resolve_season
 from bot.store import Change, Store, get_tournament_by_slug
 from bot.store.duplicate import (
@@ -246,6 +248,40 @@ def test_the_cup_takes_only_a_final_order(tmp_path: Path,
     code = main(["season", str(season), "--db", str(db)])
     out = capsys.readouterr().out
     assert code == 0 and "Online duplikát" in out
+
+
+def test_the_shoot_out_orders_the_cup_ladder_and_the_page(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Cyril and Dana end level at 0 with equal Σ % (003 r. 47–48); the arbiter enters the
+    shoot-out after the final results (r. 49): the same word score, Dana faster. The cup
+    takes the decided order, no place shared; the page says "rozhodol rozstrel" with it."""
+    db = tmp_path / "stredisko.db"
+    nicks = _cli_db(db, ("preliminary", "final"))
+
+    async def shoot() -> Any:
+        store = await Store.open(db)
+        try:
+            app = App(store, ManualClock(START), RecordingNotifier())
+            for nick, seconds in ((nicks[2], 150.0), (nicks[3], 42.5)):
+                entered = await app.run(enter_shoot_out, SLUG, nick, 18, seconds,
+                                        admin=ADMIN_ID)
+                assert not isinstance(entered, Reply), entered
+            return await store.read(resolve_season, parse_season(CUP))
+        finally:
+            await store.close()
+
+    event = asyncio.run(shoot()).season.events[0]
+    assert event.places == tuple(nicks[i] for i in (0, 1, 3, 2)) and event.ranks is None
+    assert main(["publish", SLUG, str(tmp_path / "web"), "--db", str(db)]) == 0, \
+        capsys.readouterr().err
+    soup = BeautifulSoup((tmp_path / "web" / "index.html").read_text("utf-8"), "lxml")
+    rows = [[td.get_text(" ", strip=True) for td in tr.select("td.rank, td.decided")]
+            for tr in soup.select("table.dup-standings tbody tr")]
+    assert rows[2:] == [
+        ["3.", "rozhodol rozstrel (vyššie bodované slovo, potom čas) — slovo 18 b., čas "
+               "42,5 s (003 r. 49)"],
+        ["4.", "rozhodol rozstrel (vyššie bodované slovo, potom čas) — slovo 18 b., čas "
+               "150 s (003 r. 49)"]]
 
 
 def test_a_classic_tournament_is_no_duplicate_event(tmp_path: Path) -> None:

@@ -1,16 +1,19 @@
-"""The duplicate rows (migration 0006_duplicate): what the database itself refuses — a closed
-round changed, a slip rewritten, a score version changed or deleted, a protest decided twice —
-and the guarded close that lets exactly one caller close a round."""
+"""The duplicate rows (migrations 0006_duplicate, 0007_duplicate_shoot_out): what the database
+itself refuses — a closed round changed, a slip rewritten, a score or shoot-out version
+changed or deleted, a protest decided twice — the guarded close that lets exactly one caller
+close a round, and 0007 applied to a copy of a database made before it."""
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from sqlite_utils import Database
 
-from bot.store import Change, Store
+from bot.store import MIGRATIONS, Change, Store, list_audit
 from bot.store.duplicate import (
     DupRound,
     add_event,
@@ -18,16 +21,19 @@ from bot.store.duplicate import (
     add_protest,
     add_round,
     add_score,
+    add_shoot_out,
     add_slip,
     close_round_row,
     current_scores,
+    current_shoot_outs,
     decide_protest_row,
     game_by_id,
     get_event,
+    shoot_out_history,
 )
 from rules.duplicate.board import Board
 
-from .conftest import START, Seeded
+from .conftest import START, Seeded, seed
 
 EMPTY = Board.empty().text()
 
@@ -123,3 +129,65 @@ def test_a_protest_is_decided_once(store: Store, seeded: Seeded, admin: Change) 
     assert store.call_sync(body) == (True, False)
     with pytest.raises(sqlite3.IntegrityError, match="decided once"):
         store.call_sync(lambda db: db.execute("UPDATE dup_protests SET status = 'rejected'"))
+
+
+def shoot_out(db: Database, seeded: Seeded, player: int, score: int, seconds: float,
+              by: Change, word: str | None = None) -> None:
+    add_shoot_out(db, seeded.tournament.id, seeded.players[player], by, score=score,
+                  seconds=seconds, word=word, rule="003 r. 49")
+
+
+def test_a_shoot_out_correction_is_a_new_version_and_the_first_stays(
+        store: Store, seeded: Seeded, admin: Change) -> None:
+    """003 r. 49's results are entered, corrected by a later version, never rewritten."""
+    def body(db: Database) -> None:
+        opened(db, seeded, admin)
+        shoot_out(db, seeded, 0, 24, 95.5, admin, "8H SLOVO")
+        shoot_out(db, seeded, 1, 30, 170, admin)
+        shoot_out(db, seeded, 0, 26, 95.5, Change.admin("778", START, "zle sčítané"))
+
+    store.call_sync(body)
+    now = store.read_sync(current_shoot_outs, seeded.tournament.id)
+    assert [(s.player_id, s.version, s.score, s.seconds, s.word, s.actor_id, s.reason)
+            for s in now] == [(seeded.players[0], 2, 26, 95.5, None, "778", "zle sčítané"),
+                              (seeded.players[1], 1, 30, 170.0, None, "777", "test")]
+    history = store.read_sync(shoot_out_history, seeded.tournament.id)
+    assert [(s.version, s.score, s.word) for s in history] == [
+        (1, 24, "8H SLOVO"), (1, 30, None), (2, 26, None)]
+    audit = store.read_sync(lambda db: list_audit(db, action="duplicate.shoot_out"))
+    assert [(a.actor_id, a.reason) for a in audit] == [("777", "test"), ("777", "test"),
+                                                        ("778", "zle sčítané")]
+    for sql in ("UPDATE dup_shoot_outs SET score = 99", "DELETE FROM dup_shoot_outs"):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            store.call_sync(lambda db, sql=sql: db.execute(sql))
+    with pytest.raises(sqlite3.IntegrityError):
+        store.call_sync(shoot_out, seeded, 2, -1, 10, admin)
+    with pytest.raises(sqlite3.IntegrityError):
+        store.call_sync(shoot_out, seeded, 2, 10, 0, admin)
+
+
+def test_0007_upgrades_a_copy_of_a_database_made_before_it(
+        db_path: Path, tmp_path: Path, admin: Change) -> None:
+    """A duplicate event stored by the version before the shoot-out: the copy migrates in
+    place with its rows, takes a shoot-out, and the original is left as it was."""
+    old = Database(sqlite3.connect(str(db_path), isolation_level=None))
+    old.execute("PRAGMA foreign_keys = ON")
+    MIGRATIONS.apply(old, stop_before="0007_duplicate_shoot_out")
+    old.execute("BEGIN")
+    seeded = seed(old, admin)
+    opened(old, seeded, admin)
+    old.execute("COMMIT")
+    old.close()
+    copy = tmp_path / "kopia.db"
+    shutil.copy(db_path, copy)
+
+    with Store(copy) as store:
+        event = store.read_sync(get_event, seeded.tournament.id)
+        assert event is not None and event.profile == "cas-duplicate"
+        store.call_sync(shoot_out, seeded, 0, 24, 95.5, admin)
+        assert [s.score for s in store.read_sync(current_shoot_outs,
+                                                 seeded.tournament.id)] == [24]
+    original = Database(sqlite3.connect(str(db_path)))
+    assert "dup_shoot_outs" not in original.table_names()
+    assert [m.name for m in MIGRATIONS.pending(original)] == ["0007_duplicate_shoot_out"]
+    original.close()

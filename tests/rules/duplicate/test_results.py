@@ -5,6 +5,7 @@ the board (004 §5D), the word list of each round (r. 26); properties of the sta
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -14,10 +15,12 @@ from rules.duplicate import (
     Game,
     ShootOut,
     Slip,
+    Standing,
     duplicate_profile,
     percent,
     percent_text,
     score_game,
+    shoot_out_groups,
     standings,
 )
 
@@ -66,8 +69,36 @@ def test_a_full_tie_waits_for_the_shoot_out_and_then_follows_it():
     assert [(s.rank, s.player, s.decided_by, s.rule) for s in rows] == [
         (1, "p3", "points", "003 r. 46–47"), (2, "p2", "points", "003 r. 46–47"),
         (3, "p1", "shoot-out", "003 r. 49")]
-    # a result for only one of the tied players separates nobody
-    assert [s.rank for s in standings(result, CAS, {"p1": ShootOut(60, 1.0)})] == [1, 2, 2]
+    # a result for only one of the tied players separates nobody, and is not shown
+    rows = standings(result, CAS, {"p1": ShootOut(60, 1.0)})
+    assert [(s.rank, s.decided_by, s.shoot_out) for s in rows] == [
+        (1, "points", None), (2, "points", None), (2, "tied", None)]
+
+
+def test_a_shoot_out_level_again_shares_the_place_and_one_without_a_tie_is_ignored():
+    """003 r. 49 says nothing after the time: equal words in equal times share the place; a
+    result of a player nobody is level with (say, a correction ended his tie) changes
+    nothing and is not shown."""
+    result = [score_game(game((50,), {"p1": [40], "p2": [40], "p3": [50]}), CAS)]
+    assert shoot_out_groups(result, CAS) == [("p1", "p2")]
+    shots = {"p1": ShootOut(30, 12.5, "8H SLOVO"), "p2": ShootOut(30, 12.5),
+             "p3": ShootOut(90, 1.0)}
+    rows = standings(result, CAS, shots)
+    assert [(s.rank, s.player, s.decided_by, s.rule, s.shoot_out) for s in rows] == [
+        (1, "p3", "points", "003 r. 46–47", None),
+        (2, "p1", "points", "003 r. 46–47", shots["p1"]),
+        (2, "p2", "tied-after-shoot-out", "003 r. 49", shots["p2"])]
+
+
+def test_a_three_way_tie_is_ordered_by_score_then_time():
+    result = [score_game(game((50,), {p: [20] for p in ("p1", "p2", "p3", "p4")}), GREEK)]
+    shots = {"p1": ShootOut(30, 100.0), "p2": ShootOut(31, 170.0), "p3": ShootOut(30, 99.5),
+             "p4": ShootOut(30, 100.0)}
+    rows = standings(result, GREEK, shots)
+    assert [(s.rank, s.player, s.decided_by) for s in rows] == [
+        (1, "p2", "points"), (2, "p3", "shoot-out"), (3, "p1", "shoot-out"),
+        (3, "p4", "tied-after-shoot-out")]
+    assert {s.rule for s in rows[1:]} == {"003 r. 49 (analogy)"}
 
 
 def test_several_games_are_summed():
@@ -122,10 +153,10 @@ PLAYERS = ["a", "b", "c", "d", "e"]
 
 
 @st.composite
-def tournaments(draw: st.DrawFn):
+def tournaments(draw: st.DrawFn, top: int = 60):
     results = []
     for g in range(draw(st.integers(1, 3))):
-        tops = tuple(draw(st.lists(st.integers(0, 60), min_size=1, max_size=5)))
+        tops = tuple(draw(st.lists(st.integers(0, top), min_size=1, max_size=5)))
         slips = tuple(
             played(p, r, draw(st.integers(0, top)), declared=draw(st.integers(0, top + 5)),
                    late=draw(st.booleans()))
@@ -148,7 +179,7 @@ def test_standings_are_a_total_order_consistent_with_the_keys(tournament):
         if i:
             above = rows[i - 1]
             assert (above.points, above.percent_sum) >= (row.points, row.percent_sum)
-            assert (row.rank == above.rank) == (row.decided_by == "tied")
+            assert (row.rank == above.rank) == row.decided_by.startswith("tied")
         # nobody beat the top without a correction, so nothing exceeds 100 %
         assert row.percent <= 100 and not row.above_top
         assert row.points == sum(r.totals[row.player].points for r in results)
@@ -161,3 +192,37 @@ def test_every_round_scores_at_most_the_top_and_at_least_zero(tournament):
     for result in results:
         for r in result.rounds:
             assert all(0 <= s.points <= r.top and s.rule for s in r.scores.values())
+
+
+def shot_key(row: Standing) -> tuple[int, float]:
+    assert row.shoot_out is not None
+    return -row.shoot_out.score, row.shoot_out.seconds
+
+
+@given(st.one_of(tournaments(), tournaments(top=3)))
+def test_the_shoot_out_only_reorders_players_level_on_points_and_percentages(tournament):
+    """003 r. 49 comes after r. 47–48: whatever the results, the order of (points, Σ %)
+    stays, a player outside a level group keeps his rank and shows no shoot-out, and a level
+    group is reordered only once all of it has a result — then by the higher score, then the
+    shorter time, players equal on both sharing the place."""
+    results, shots = tournament
+    before = standings(results, CAS)
+    after = standings(results, CAS, shots)
+    assert [(s.points, s.percent_sum) for s in after] == [
+        (s.points, s.percent_sum) for s in before]
+    was = {s.player: s.rank for s in before}
+    groups = {p: g for g in shoot_out_groups(results, CAS) for p in g}
+    for row in after:
+        group = groups.get(row.player, (row.player,))
+        played = len(group) > 1 and all(p in shots for p in group)
+        assert (row.shoot_out is not None) == played
+        assert was[row.player] == min(was[p] for p in group)  # level: one shared rank before
+        assert was[row.player] <= row.rank < was[row.player] + len(group)
+        if not played:
+            assert row.rank == was[row.player] and row.decided_by in ("points",
+                                                                        "percent-sum", "tied")
+    for above, row in pairwise(after):
+        if row.shoot_out is not None and groups[row.player] == groups.get(above.player):
+            assert shot_key(above) <= shot_key(row)
+            assert (row.rank == above.rank) == (shot_key(above) == shot_key(row))
+            assert row.rule == "003 r. 49"
