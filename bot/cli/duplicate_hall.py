@@ -42,8 +42,8 @@ from bot.services.replies import Reply
 
 ACTIONS = ("start", "rack", "draw", "slip", "slips", "close", "standings", "protest", "decide",
            "final", "reveal", "replay", "shootout")
-CLAIMS = {"prijaté": "wrongly-accepted", "odmietnuté": "wrongly-rejected"}
-VERDICTS = {"vyhovieť": True, "zamietnuť": False}
+CLAIMS = protests.CLAIM_WORDS  # as the arbiter writes them (a rehearsal scenario too)
+VERDICTS = protests.VERDICT_WORDS
 FILE_LIMIT = 1_000_000  # bytes of a slips CSV
 
 

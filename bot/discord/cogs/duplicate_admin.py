@@ -28,7 +28,7 @@ from bot.discord.markdown import Markup
 from bot.discord.render import Outgoing, list_messages, render_message, render_reply, reply_text
 from bot.services import lookup
 from bot.services.app import Tx
-from bot.services.duplicate.context import event_of, game_of
+from bot.services.duplicate.context import event_of
 from bot.services.duplicate.game import GameEnded, RoundOpened, start_game
 from bot.services.duplicate.protests import PendingProtest, decide_protest, pending_protests
 from bot.services.duplicate.results import event_standings, finalize_game, standing_lines
@@ -36,7 +36,6 @@ from bot.services.notifier import Message
 from bot.services.policy import CONTROL_RULE, require_admin
 from bot.services.replies import Reply, done
 from bot.store import NotFoundError
-from bot.store.audit import record
 from bot.store.duplicate import get_event, list_games
 from bot.store.tournaments import get_tournament_by_slug
 
@@ -62,12 +61,7 @@ def final_results(tx: Tx, slug: str, admin: int, locale: Any) -> Reply:
     already final answers its reveal again (the service: nothing changed, nothing posted), so
     a repeated command answers as the first did."""
     _head_admin(tx, slug, admin, HEAD_REFEREE_RULE)
-    event = event_of(tx.db, slug)
-    was_final = game_of(tx.db, event).state == "final"
-    revealed = finalize_game(tx, slug)
-    if not was_final:  # the service's rows say "arbiter"; the audit names who acted
-        record(tx.db, tx.by_admin(admin, "/duplikat koniec"), "duplicate.final",
-               tournament_id=event.id, subject=f"game {revealed.game}")
+    revealed = finalize_game(tx, slug, admin=admin)  # audited as his
     return done("chat.duplicate.final_done", game=revealed.game, seed=revealed.seed,
                 commitment=revealed.commitment, rule=FINAL_RULE)
 

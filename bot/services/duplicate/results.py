@@ -193,10 +193,12 @@ def _move_line(round_no: int, top: int, score: RoundScore) -> dict[str, Any]:
                                                                        score.reason)}
 
 
-def finalize_game(tx: Tx, slug: str, game: int | None = None) -> Revealed:
+def finalize_game(tx: Tx, slug: str, game: int | None = None, *,
+                  admin: int | str = "arbiter") -> Revealed:
     """The final results once every protest is decided (003 r. 29), and the seed revealed so
     anyone can replay the racks (`rules.duplicate.replay`). Refused while the game runs or a
-    protest waits; a finalised game answers its reveal again (nothing said twice)."""
+    protest waits; a finalised game answers its reveal again (nothing said twice). `admin`:
+    who announces them (audited with the game's new state; the hall's arbiter by default)."""
     event = event_of(tx.db, slug)
     dup_game = game_of(tx.db, event, game)
     if dup_game.state == "running":
@@ -206,7 +208,7 @@ def finalize_game(tx: Tx, slug: str, game: int | None = None) -> Revealed:
     waiting = list_protests(tx.db, dup_game.id, "pending")
     if waiting:
         raise Refusal("duplicate.online.protests_pending", n=len(waiting), rule="003 r. 29")
-    moved = set_game_state(tx.db, dup_game, "final", tx.by_admin("arbiter", "final results"))
+    moved = set_game_state(tx.db, dup_game, "final", tx.by_admin(admin, "final results"))
     if moved is None:
         raise Refusal("duplicate.online.game_running", game=dup_game.number)
     lines = standing_lines(tx.db, event, event_standings(tx.db, event))
@@ -217,7 +219,7 @@ def finalize_game(tx: Tx, slug: str, game: int | None = None) -> Revealed:
     games = list_games(tx.db, event.id)
     if len(games) >= event.settings.games and all(g.state == "final" for g in games) \
             and event.tournament.status is not TournamentStatus.FINISHED:
-        set_status(tx.db, event.id, TournamentStatus.FINISHED, tx.by_admin("arbiter"))
+        set_status(tx.db, event.id, TournamentStatus.FINISHED, tx.by_admin(admin))
     return Revealed(dup_game.number, dup_game.seed, dup_game.commitment)
 
 

@@ -88,10 +88,9 @@ async def test_final_results_wait_for_the_game_and_its_protests_then_answer_alik
     again = await duplikat(game, "koniec")
     assert said(again) == text
     assert await posted(game) == before
-    audit = await game.app.store.read(list_audit)
-    finals = [row for row in audit if row.action == "duplicate.final"]
-    assert [(row.actor_id, row.subject) for row in finals] == [
-        (str(game.h.head_admin.id), "game 1")]
+    finals = await game.app.store.read(lambda db: list_audit(db, action="duplicate.game.final"))
+    assert [(row.actor_kind.value, row.actor_id) for row in finals] == [
+        ("admin", str(game.h.head_admin.id))]  # once, as his
 
 
 async def test_the_standings_now_go_to_the_head_referee_alone(game: Game) -> None:
