@@ -41,11 +41,17 @@ _EN_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oc
 
 
 class Term(str):
-    """A catalogue key passed as a message parameter, rendered in the reader's language. Made
-    where the reader is not yet known (a refusal raised deep in a use case), it stays a key
-    until a template is filled for someone."""
+    """A catalogue key passed as a message parameter, rendered in the reader's language with
+    its own `params` (Terms among them too). Made where the reader is not yet known (a refusal
+    raised deep in a use case, a list row worded for the chat), it stays a key until a template
+    is filled for someone."""
 
-    __slots__ = ()
+    params: dict[str, Any]
+
+    def __new__(cls, key: str, **params: Any) -> Term:
+        term = super().__new__(cls, key)
+        term.params = params
+        return term
 
 
 class CatalogueError(ValueError):
@@ -274,10 +280,10 @@ class _Formatter(string.Formatter):
 
     def format_field(self, value: Any, format_spec: str) -> str:
         if isinstance(value, Term):
-            text = self.lang.messages.get(value) or self.fallback.get(value)
-            if text is None:
+            template = self.lang.messages.get(value) or self.fallback.get(value)
+            if template is None:
                 raise CatalogueError(f"unknown term {value!r}")
-            value = text
+            value = _Formatter(self.lang, self.fallback).vformat(template, (), value.params)
         number = isinstance(value, int | float) and not isinstance(value, bool)
         if format_spec == SIGNED:
             # not a number (a player without a change): shown as given

@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.discord.i18n import SLOVAK, default_catalogue
 from bot.discord.markdown import Markup
+from bot.i18n import Term
 
 CHAT = "chat."
 #: the list parameters of the services' messages that Discord shows as rows (the services also
@@ -49,6 +50,24 @@ def chat_variant(key: str, params: Mapping[str, Any]) -> tuple[str, dict[str, An
         for name in LIST_PARAMS:
             rows = params.get(name)
             if isinstance(rows, list) and rows and all(isinstance(r, Mapping) for r in rows):
-                values["rows"] = rows
+                values["rows"] = [_shoot_out_worded(row) for row in rows]
                 break
     return CHAT + key, values
+
+
+def _shoot_out_worded(row: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A standings row whose place 003 r. 49's shoot-out decided says so in the reader's
+    language (the service's `note` is the console's Slovak): what decided, the word's score,
+    the time, the move; any other row's note is empty."""
+    if "rank" not in row:
+        return row  # not a standings row
+    shot = row.get("shoot_out")
+    if not isinstance(shot, Mapping):
+        return {**row, "note": ""}
+    code = "tied-after-shoot-out" if row.get("decided_by") == "tied-after-shoot-out" \
+        else "shoot-out"
+    word = f", {shot['word']}" if shot.get("word") else ""
+    text = Term("duplicate.shoot_out.text", decided=Term(f"duplicate.results.{code}"),
+                score=shot["score"], seconds=float(shot["seconds"]), word=word,
+                rule=row.get("rule", ""))
+    return {**row, "note": Term("duplicate.shoot_out.note", text=text)}

@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from bot.discord.i18n import SLOVAK, t
+from bot.i18n import Term
 
 
 class Markup(str):
@@ -29,7 +30,10 @@ def mention(user_id: int) -> Markup:
 
 
 def literal(value: Any) -> Any:
-    """A text value escaped so Discord shows it as typed; anything else as it is."""
+    """A text value escaped so Discord shows it as typed; anything else as it is. A `Term`
+    is the catalogue's own text: its key stays, its parameters are escaped."""
+    if isinstance(value, Term):
+        return Term(value, **literal_params(value.params))
     if not isinstance(value, str) or isinstance(value, Markup):
         return value
     return discord.utils.escape_mentions(discord.utils.escape_markdown(value))

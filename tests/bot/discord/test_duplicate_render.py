@@ -50,6 +50,38 @@ def test_a_list_goes_under_its_header_as_rows_with_names_shown_as_typed() -> Non
                                  "2. Boris \\*Ďurica\\* — 12 z 30 (40,0 %)")
 
 
+SHOT = [
+    {**STANDINGS[0], "note": ""},
+    {"rank": 2, "name": "Cyril Cibuľa", "points": 12, "top": 30, "percent": "40,0",
+     "decided_by": "shoot-out", "rule": "003 r. 49",
+     "shoot_out": {"score": 20, "seconds": 61.5, "word": "8H KOSA"},
+     "note": " — rozhodol rozstrel … (the console's Slovak)"},
+    {**STANDINGS[1], "rank": 3, "note": ""},
+]
+
+
+@pytest.mark.parametrize(("locale", "row"), [
+    (None, "2. Cyril Cibuľa — 12 z 30 (40,0 %) — rozhodol rozstrel (vyššie bodované slovo, "
+           "potom čas) — slovo 20 b., čas 61,5 s, 8H KOSA (003 r. 49)"),
+    ("en-US", "2. Cyril Cibuľa — 12 of 30 (40,0 %) — decided by the shoot-out (the "
+              "higher-scoring word, then the time) — word 20 pts, time 61.5 s, 8H KOSA "
+              "(003 r. 49)"),
+])
+@pytest.mark.parametrize("key", ["duplicate.online.final", "duplicate.online.shoot_out_decided"])
+def test_a_place_the_shoot_out_decided_says_so_in_the_readers_language(
+        key: str, locale: str | None, row: str) -> None:
+    """003 r. 49 on Discord: the service's note is the console's Slovak; the chat words the
+    shoot-out from the row's data for each reader, and the other rows say nothing of it."""
+    [piece] = render_message(Message(key, {
+        "game": 1, "lines": SHOT, "text": "(the console's copy)", "rule": "003 r. 46–49"}),
+        locale or "sk")
+    [embed] = piece.embeds
+    lines = (embed.description or "").split("\n")
+    assert lines[1] == row
+    assert lines[0].startswith("1. Ana Ábelová — 30 ") and lines[0].endswith("(100,0 %)")
+    assert lines[2].endswith("(40,0 %)")
+
+
 def test_a_chat_template_that_does_not_fit_falls_back_to_the_services_text(
         caplog: pytest.LogCaptureFixture) -> None:
     """A service that sends its deadline as text (no Discord timestamp can be made of it)

@@ -280,6 +280,19 @@ async def test_dispute_after_the_window_is_refused_citing_the_rule(w: World) -> 
     assert await _evidence(w, 0) == []
 
 
+async def test_a_bad_dispute_text_names_the_field_in_the_readers_language(w: World) -> None:
+    """The input error reaches an English reader in English — the field too — and a Slovak
+    one in Slovak; nothing is recorded (issue 11.4's bounds, i18n.Term)."""
+    w.at(45)
+    for locale, said in (("en-US", "reason for the dispute: contains an invisible control "
+                                    "character (U+001B)"),
+                         (None, "dôvod sporu: obsahuje neviditeľný riadiaci znak (U+001B)")):
+        ex = await w.h.slash("namietka", user=w.users["ana"], locale=locale,
+                             options={"dovod": "Zle\x1b[2J zapísané"})
+        assert ex.ephemeral and ex.content == said
+    assert await _evidence(w, 0) == []
+
+
 async def test_dispute_keeps_the_screenshot_url(w: World) -> None:
     w.at(45)  # something is recorded for the table: a result to dispute
     await w.h.slash("vysledok", user=w.users["ana"],
