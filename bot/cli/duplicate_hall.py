@@ -271,18 +271,7 @@ async def _shootout(app: App, a: argparse.Namespace) -> list[str] | Reply:
                             admin=_admin(a), reason=a.reason)
     if isinstance(entered, Reply):
         return entered
-    word = f", {entered.word}" if entered.word else ""
-    values = {"name": entered.player, "score": entered.score, "word": word,
-              "seconds": results.seconds_text(entered.seconds), "rule": entered.rule}
-    key = "unchanged" if not entered.stored else "corrected" if entered.version > 1 \
-        else "entered"
-    lines = [t(f"duplicate.shoot_out.{key}", version=entered.version, **values)]
-    level = ", ".join(entered.level)
-    if entered.waiting:
-        return [*lines, t("duplicate.shoot_out.waiting", level=level,
-                          waiting=", ".join(entered.waiting))]
-    # the new order itself is the channel's announcement (`duplicate.online.shoot_out_decided`)
-    return [*lines, t("duplicate.shoot_out.decided", level=level)]
+    return [t(key, **params) for key, params in shootout.told(entered)]
 
 
 def _seconds(text: str) -> float:

@@ -50,6 +50,7 @@ from bot.discord.render import MESSAGE_VIEWS, render_reply, text_messages
 from bot.services import bounds
 from bot.services.app import App, Tx
 from bot.services.duplicate.context import event_of
+from bot.services.duplicate.shootout import SCORE_LIMIT as SHOOT_OUT_SCORE_LIMIT
 from bot.services.duplicate.slips import SlipReceipt, submit_slip
 from bot.services.replies import Reply, done
 from bot.store.duplicate import get_event
@@ -64,6 +65,7 @@ MODAL_ID = "stredisko:tah"
 COORD_MAX = 6  # "15O" or "O15" and a direction letter: far below
 WORD_MAX = 40  # 15 letters, each a blank in parentheses, with room to spare
 SCORE_MAX = 9999
+
 PROTEST_RULE = duplicate_admin.PROTEST_RULE
 CLAIMS = ("wrongly-accepted", "wrongly-rejected")  # bot.services.duplicate.protests.CLAIMS
 
@@ -312,6 +314,29 @@ class DuplicateCog(commands.Cog, name=COG_NAME):
                       description=app_str("app.duplikat.start.description"))
     async def start(self, interaction: discord.Interaction) -> None:
         await self.head_admin_act(interaction, duplicate_admin.start_next_game)
+
+    @duplikat.command(name=app_str("app.duplikat.rozstrel.name"),
+                      description=app_str("app.duplikat.rozstrel.description"))
+    @app_commands.rename(hrac=app_str("app.admin.param.hrac"), body=app_str("app.tah.body"),
+                         sekundy=app_str("app.duplikat.rozstrel.sekundy"),
+                         tah_rozstrelu=app_str("app.duplikat.rozstrel.tah_rozstrelu"),
+                         dovod=app_str("app.param.dovod"))
+    @app_commands.describe(hrac=app_str("app.duplikat.rozstrel.hrac_description"),
+                           body=app_str("app.duplikat.rozstrel.body_description"),
+                           sekundy=app_str("app.duplikat.rozstrel.sekundy_description"),
+                           tah_rozstrelu=app_str("app.duplikat.rozstrel.tah_rozstrelu_description"),
+                           dovod=app_str("app.duplikat.rozstrel.dovod_description"))
+    async def rozstrel(self, interaction: discord.Interaction,
+                       hrac: app_commands.Range[str, 1, 60],
+                       body: app_commands.Range[int, 0, SHOOT_OUT_SCORE_LIMIT],
+                       sekundy: app_commands.Range[float, 0.1, 3600.0],
+                       tah_rozstrelu: app_commands.Range[str, 1, 60] | None = None,
+                       dovod: app_commands.Range[str, 1, bounds.REASON_MAX] | None = None
+                       ) -> None:
+        """003 r. 49: the shoot-out's result of a player level after the last game."""
+        await self.head_admin_act(interaction, partial(
+            duplicate_admin.shoot_out, player=hrac, score=body, seconds=sekundy,
+            move=tah_rozstrelu, reason=dovod))
 
     async def head_admin_act(self, interaction: discord.Interaction,
                              act: Callable[[Tx, str, int, Any], Reply]) -> None:

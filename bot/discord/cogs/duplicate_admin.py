@@ -5,6 +5,7 @@ hall's console commands in chat, as `/admin` is for a classic event.
 - `/duplikat poradie` — `standings_now`: `stredisko duplicate standings` (003 r. 46–48);
 - `/duplikat start` — `start_next_game`: `stredisko duplicate start` (003 r. 11–13);
 - `/duplikat rozhodnutie` and the buttons under a protest — `decide`: `… decide` (003 r. 29);
+- `/duplikat rozstrel` — `shoot_out`: `… shootout` (003 r. 49);
 - `/admin poradovnik` — `waiting_protests` and `protest_messages`: each undecided protest as
   it was filed, with its two buttons (`protests.pending_protests`).
 
@@ -16,6 +17,7 @@ classic event the services refuse ("… nie je duplikátny"). Nothing here decid
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -32,9 +34,10 @@ from bot.services.duplicate.context import event_of
 from bot.services.duplicate.game import GameEnded, RoundOpened, start_game
 from bot.services.duplicate.protests import PendingProtest, decide_protest, pending_protests
 from bot.services.duplicate.results import event_standings, finalize_game, standing_lines
+from bot.services.duplicate.shootout import enter_shoot_out, told
 from bot.services.notifier import Message
 from bot.services.policy import CONTROL_RULE, require_admin
-from bot.services.replies import Reply, done
+from bot.services.replies import Refusal, Reply, done
 from bot.store import NotFoundError
 from bot.store.duplicate import get_event, list_games
 from bot.store.tournaments import get_tournament_by_slug
@@ -43,6 +46,7 @@ FINAL_RULE = "003 r. 25–29"
 STANDINGS_RULE = "003 r. 46–48"
 START_RULE = "003 r. 11–13"
 PROTEST_RULE = "003 r. 27–29"
+SHOOT_OUT_RULE = "003 r. 49"
 DECISION_RULE = "003 r. 29; 004 §5D"
 #: whom a refusal by the admin policy cites: the head referee's own acts (003 r. 29: he decides
 #: the protests and announces the final results), the control centre's acts otherwise
@@ -106,6 +110,26 @@ def start_next_game(tx: Tx, slug: str, admin: int, locale: Any) -> Reply:
         then = t("chat.duplicate.started_hall", locale)
     return done("chat.duplicate.started", game=started.game, commitment=started.commitment,
                 then=Markup(then), rule=START_RULE)
+
+
+def shoot_out(tx: Tx, slug: str, admin: int, locale: Any, *, player: str, score: int,
+              seconds: float, move: str | None, reason: str | None) -> Reply:
+    """A player's shoot-out result (003 r. 49), named as the hall names him or by @mention;
+    the answer says what was stored and whom his group still waits for (the order itself is
+    the channel's announcement once it is decided)."""
+    _head_admin(tx, slug, admin, SHOOT_OUT_RULE)
+    mentioned = re.fullmatch(r"<@!?(\d+)>", player.strip())
+    try:
+        entered = enter_shoot_out(tx, slug, None if mentioned else player, score, seconds,
+                                  word=move, admin=admin, reason=reason,
+                                  discord_id=int(mentioned[1]) if mentioned else None)
+    except Refusal as refusal:  # the console's "--reason" is the chat's `dovod` option
+        if refusal.reply.key != "duplicate.shoot_out.needs_reason":
+            raise
+        raise Refusal("chat.duplicate.shoot_out_needs_reason", refusal.reply.rule,
+                      **refusal.reply.params) from None
+    (key, params), *rest = told(entered)
+    return done(key, data=[t(k, locale, **p) for k, p in rest], **params)
 
 
 def decide(tx: Tx, slug: str, admin: int, locale: Any, *, protest: int, upheld: bool,

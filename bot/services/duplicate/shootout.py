@@ -16,6 +16,7 @@ arbiter's score and time are taken as entered.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from bot.i18n import t
 from bot.services.app import Tx
@@ -114,6 +115,23 @@ def enter_shoot_out(tx: Tx, slug: str, player: str | None, score: int, seconds: 
                     text=lines_text("standing_line", lines), rule=rule)
     return ShootOutEntered(who.name, entry.version, not same, entry.score, entry.seconds,
                            entry.word, tuple(names[p] for p in group), waiting, order, rule)
+
+
+def told(entered: ShootOutEntered) -> list[tuple[str, dict[str, Any]]]:
+    """What the arbiter is told (catalogue keys and parameters, for the console and the chat
+    alike): the entry — new, a correction, or unchanged — then whom his group still waits for,
+    or that its order is decided (the order itself is the channel's announcement)."""
+    word = f", {entered.word}" if entered.word else ""
+    key = "unchanged" if not entered.stored else "corrected" if entered.version > 1 \
+        else "entered"
+    lines = [(f"duplicate.shoot_out.{key}", {
+        "version": entered.version, "name": entered.player, "score": entered.score,
+        "word": word, "seconds": seconds_text(entered.seconds), "rule": entered.rule})]
+    level = ", ".join(entered.level)
+    if entered.waiting:
+        return [*lines, ("duplicate.shoot_out.waiting",
+                         {"level": level, "waiting": ", ".join(entered.waiting)})]
+    return [*lines, ("duplicate.shoot_out.decided", {"level": level})]
 
 
 def _check_ended(tx: Tx, event: Event, rule: str) -> None:

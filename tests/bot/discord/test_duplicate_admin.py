@@ -196,3 +196,43 @@ async def test_in_a_classic_event_the_duplicate_commands_refuse_with_one_line(
         assert "Na rozhodnutie čaká" in said(ex) and "duplikáte" not in said(ex)
         rows: Any = await env.app.store.read(list_outbox)
         assert rows == []
+
+
+async def rozstrel(game: Game, user: FakeUser | None = None, locale: str | None = None,
+                   **options: Any) -> Exchange:
+    return await game.h.slash("duplikat", user=user or game.h.head_admin, subcommand="rozstrel",
+                              options=options, locale=locale)
+
+
+async def test_the_head_referee_enters_the_shoot_out_and_the_channel_gets_the_order(
+        game: Game) -> None:
+    """003 r. 49 from Discord: nobody handed in a slip, so all three are level on points and
+    the sum of percentages; each result is entered (by name, number or @mention), the order is
+    announced once the last is in, a correction needs its reason, nobody else may enter one."""
+    ex = await rozstrel(game, hrac="Ana Ábelová", body=20, sekundy=61.5)
+    assert ex.ephemeral and said(ex) == (
+        "Rozstrel (003 r. 49) sa hrá až po poslednej partii turnaja: skončené partie 0 z 1.")
+    await game.app.run(start_game, SLUG, seed=SEED)
+    await game.to_preliminary()
+    ex = await rozstrel(game, hrac="Ana Ábelová", body=20, sekundy=61.5, tah_rozstrelu="8H KOSA")
+    assert ex.ephemeral and said(ex).startswith(
+        "Rozstrel zapísaný: Ana Ábelová — slovo 20 b., čas 61,5 s, 8H KOSA (003 r. 49).")
+    assert "chýba: Boris Ďurica, Cyril Čierny" in said(ex)
+    before = await posted(game)
+    ex = await rozstrel(game, role_holder_not_named(game), hrac="2", body=30, sekundy=10.0)
+    assert said(ex) == not_named("003 r. 49") and await posted(game) == before
+    ex = await rozstrel(game, locale="en-US", hrac="2", body=20, sekundy=70.0)
+    assert said(ex).startswith("Shoot-out entered: Boris Ďurica — word 20 pts, time 70 s")
+    cyril = game.players["cyril"]
+    ex = await rozstrel(game, hrac=f"<@{cyril.id}>", body=15, sekundy=30.0)
+    assert "Rozstrel rozhodol poradie medzi: " in said(ex)
+    order = game.channel_text(before[0])
+    assert "Poradie turnaja po rozstrele" in order
+    assert order.index("Ana Ábelová") < order.index("Boris Ďurica") < order.index("Cyril Čierny")
+    assert "rozhodol rozstrel (vyššie bodované slovo, potom čas) — slovo 20 b., čas 70 s" in order
+    ex = await rozstrel(game, hrac="Cyril Čierny", body=25, sekundy=30.0)
+    assert said(ex).startswith("Rozstrel hráča Cyril Čierny je už zapísaný (15 b., 30 s): "
+                               "opravu zapíš s dôvodom (možnosť `dovod`)")
+    ex = await rozstrel(game, hrac="Cyril Čierny", body=25, sekundy=30.0, dovod="zle sčítané")
+    assert said(ex).startswith("Rozstrel opravený (2. zápis, predchádzajúce zostávajú v "
+                               "zázname): Cyril Čierny — slovo 25 b.")
