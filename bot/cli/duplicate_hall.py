@@ -136,7 +136,7 @@ async def _start(app: App, a: argparse.Namespace) -> list[str] | Reply:
         return started
     lines = [t("duplicate.online.started", game=started.game, commitment=started.commitment)]
     if started.opened is not None:
-        lines += await _opened_lines(app, a.slug, started.opened)
+        lines += await opened_lines(app, a.slug, started.opened)
     return lines
 
 
@@ -146,10 +146,12 @@ async def _open(app: App, a: argparse.Namespace) -> list[str] | Reply:
                            round_no=_number(a.round, "kolo"), game=a.game, admin=_admin(a))
     if isinstance(opened, Reply):
         return opened
-    return await _opened_lines(app, a.slug, opened)
+    return await opened_lines(app, a.slug, opened)
 
 
-async def _opened_lines(app: App, slug: str, opened: RoundOpened | GameEnded) -> list[str]:
+async def opened_lines(app: App, slug: str, opened: RoundOpened | GameEnded) -> list[str]:
+    """What the arbiter is shown when a round opens (the rack, its values, the board) or the
+    draw ends the game (the CLI's and the hall rehearsal's lines)."""
     if isinstance(opened, GameEnded):
         return [t("duplicate.online.ended", game=opened.game, round=opened.after_round,
                   why=t(f"duplicate.online.why_{opened.reason}"), rule=opened.rule)]
@@ -165,10 +167,10 @@ async def _slip(app: App, a: argparse.Namespace) -> list[str] | Reply:
                             declared=a.declared, source="arbiter", late=a.late)
     if isinstance(receipt, Reply):
         return receipt
-    return [_receipt_line(receipt)]
+    return [receipt_line(receipt)]
 
 
-def _receipt_line(receipt: slips.SlipReceipt) -> str:
+def receipt_line(receipt: slips.SlipReceipt) -> str:
     key = "duplicate.online.slip_received_late" if receipt.late \
         else "duplicate.online.slip_received"
     line = f"{receipt.player}: {t(key, round=receipt.round, line=receipt.line)}"
@@ -186,7 +188,7 @@ async def _slips(app: App, a: argparse.Namespace) -> list[str] | Reply:
                              received_at=app.clock.now())
     if isinstance(receipts, Reply):
         return receipts
-    return [_receipt_line(r) for r in receipts]
+    return [receipt_line(r) for r in receipts]
 
 
 async def _close(app: App, a: argparse.Namespace) -> list[str] | Reply:
@@ -195,7 +197,12 @@ async def _close(app: App, a: argparse.Namespace) -> list[str] | Reply:
                                      lexicon_dir=directory)
     if isinstance(closed, Reply):
         return closed
-    names = await app.store.read(_names, a.slug)
+    return closed_lines(closed, await app.store.read(entrant_names, a.slug))
+
+
+def closed_lines(closed: close.RoundClosed, names: dict[int, str]) -> list[str]:
+    """What the arbiter is shown when a round closes: the top, who found it, every player's
+    score with its reason and rule, the board after the top."""
     top = (f"{closed.top['coord']} {closed.top['word']} ({closed.top['score']})"
            if closed.top else t("duplicate.online.no_move"))
     lines = [] if closed.closed_now else [t("duplicate.online.closed_already",
@@ -211,7 +218,7 @@ async def _close(app: App, a: argparse.Namespace) -> list[str] | Reply:
     return lines
 
 
-def _names(tx_db: Any, slug: str) -> dict[int, str]:
+def entrant_names(tx_db: Any, slug: str) -> dict[int, str]:
     event = event_of(tx_db, slug)
     return {p.id: p.name for _, p in players_of(tx_db, event)}
 

@@ -55,6 +55,7 @@ SLIP_COMMAND = "tah"  # the players' slash command (issue 24.2)
 PROTEST_COMMAND = "namietka"  # and the protest's (003 r. 27)
 DECIDE_COMMAND = "duplikat rozhodnutie"  # the head admin's decision (003 r. 29)
 ADMIN_NAME = "hlavný rozhodca"  # who decides, as the transcript names him
+HALL_COMMAND = "[sála] stredisko duplicate"  # the arbiter's console in a hall game
 #: protests are filed, and then decided, this far apart after the game ends
 PROTEST_GAP = timedelta(minutes=1)
 
@@ -97,8 +98,15 @@ class DuplicateRehearsal:
 
     def steps(self) -> list[Step]:
         out: list[Step] = [("start", self._start)]
-        for event in self.scenario.events:
-            out.append((f"{event.type}:{event.round}:{event.index}", self._bind(event)))
+        sc = self.scenario
+        if sc.hall:  # the arbiter opens each round, types its slips, closes it
+            for number in range(1, sc.last_round + 1):
+                out.append((f"open:{number}", self._bind_round(self._open_hall, number)))
+                out += [(f"{e.type}:{e.round}:{e.index}", self._bind(e))
+                        for e in sc.of_round(number) if e.type != "rack"]
+                out.append((f"close:{number}", self._bind_round(self._close_hall, number)))
+        else:
+            out += [(f"{e.type}:{e.round}:{e.index}", self._bind(e)) for e in sc.events]
         out.append(("end", self._end))
         for spec in self.scenario.protests:
             out.append((f"protest:{spec.index}", self._bind_protest(self._protest, spec)))
@@ -109,6 +117,11 @@ class DuplicateRehearsal:
 
     def _bind(self, event: DupEvent) -> Callable[[], Awaitable[None]]:
         return lambda: self._event(event)
+
+    @staticmethod
+    def _bind_round(act: Callable[[int], Awaitable[None]], number: int
+                    ) -> Callable[[], Awaitable[None]]:
+        return lambda: act(number)
 
     @staticmethod
     def _bind_protest(act: Callable[[ProtestSpec], Awaitable[None]], spec: ProtestSpec
@@ -181,17 +194,83 @@ class DuplicateRehearsal:
         received = self.clock.now()
         if await api.slip_stored(self.app, self.slug, me, e.round, received):
             return  # handed in before a restart: Discord delivers an interaction once
+        if self.scenario.hall:
+            await self._hall_slip(e, name, received)
+            return
         reply = await api.slip(self.app, self.slug, me, e.move, e.declared, received)
         said = e.move if e.declared is None else f"{e.move} {e.declared}"
         self._said(e, reply, SLIP_COMMAND, name, said)
 
     async def _end(self) -> None:
-        """The timers run on until the game is over (and whatever it leaves due)."""
+        """The timers run on until the game is over (and whatever it leaves due); in a hall
+        the arbiter draws and closes the rounds left until a draw ends it."""
         limit = self.clock.now() + MAX_TAIL
         while await api.game_running(self.app, self.slug):
-            if not await self._fire_next(limit):
+            if self.scenario.hall:
+                last = await api.last_round(self.app, self.slug)
+                number = 1 if last is None else last.number
+                await (self._close_hall(number) if last is not None and last.is_open
+                       else self._open_hall(number + (last is not None)))
+            elif not await self._fire_next(limit):
                 raise RehearsalError("hra neskončila: žiadny časovač ju už neposunie")
+            if self.clock.now() > limit:
+                raise RehearsalError("hra neskončila ani po dni hry")
         await self._fire_all(limit)
+
+    # -- a hall game (003 "opisované scrabble"): the arbiter at the console ------------------
+
+    async def _open_hall(self, number: int) -> None:
+        """The arbiter opens round `number` with the rack he typed (003 r. 11–13), or one
+        drawn from the seed, after the pause (round 1 at the game's start)."""
+        if number > 1:
+            pause = timedelta(seconds=self.scenario.settings.pause_seconds)
+            await self._advance(self.clock.now() + pause)
+        if await api.round_opened_at(self.app, self.slug, number) is not None:
+            return  # opened before a restart
+        typed = self.scenario.rack_of(number)
+        rack = typed.move if typed else None
+        lines, refused = await api.open_hall(self.app, self.slug, number, rack)
+        args = f"rack {self.slug} {number} „{rack}“" if rack else f"draw {self.slug} {number}"
+        self._console(args, refused, lines)
+        if refused is None:
+            return
+        said = " ".join(render_reply(refused))
+        if typed is not None:  # the scenario's rack cannot be: its line says so
+            raise SetupError(typed.line, f"[[event]] č. {typed.index + 1}: {said}")
+        raise RehearsalError(f"{number}. kolo: {said}")
+
+    async def _hall_slip(self, e: DupEvent, name: str, received: datetime) -> None:
+        """A slip the arbiter collected, typed as he received it (late past the limit)."""
+        assert e.move is not None
+        said = await api.hall_slip(self.app, self.slug, name, e.round, e.move, e.declared,
+                                   received)
+        declared = "" if e.declared is None else f" --declared {e.declared}"
+        args = f"slip {self.slug} {e.round} „{name}“ „{e.move}“{declared}"
+        refused = said if isinstance(said, Reply) else None
+        self._console(args, refused, [] if refused else [str(said)])
+        if refused is not None:
+            self._record(render_reply(refused), refused, e.round, e.player, e.type,
+                         int(e.after.total_seconds()))
+
+    async def _close_hall(self, number: int) -> None:
+        """At the limit the arbiter closes the round: the top, every slip's score."""
+        deadline = await api.deadline(self.app, self.slug, number)
+        if deadline is not None:
+            await self._advance(max(deadline, self.clock.now()))
+        rnd = await api.last_round(self.app, self.slug)
+        if rnd is None or rnd.number != number or not rnd.is_open:
+            return  # closed before a restart
+        said = await api.close_hall(self.app, self.slug, number)
+        refused = said if isinstance(said, Reply) else None
+        self._console(f"close {self.slug} {number}", refused, [] if refused else said)
+        if refused is not None:
+            raise RehearsalError(f"{number}. kolo: " + " ".join(render_reply(refused)))
+
+    def _console(self, args: str, refused: Reply | None, lines: list[str]) -> None:
+        """The arbiter's console command and what it printed, in the transcript."""
+        shown = render_reply(refused) if refused is not None else lines
+        self.transcript.add([f"{HALL_COMMAND} {args} → {shown[0] if shown else ''}",
+                             *(f"    {line}" for text in shown[1:] for line in text.split("\n"))])
 
     async def _protest(self, spec: ProtestSpec) -> None:
         """A player's protest while the preliminary results stand (003 r. 27)."""

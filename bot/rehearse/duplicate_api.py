@@ -7,11 +7,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from bot.cli.duplicate_hall import closed_lines, entrant_names, opened_lines, receipt_line
 from bot.i18n import t
 from bot.services import play
 from bot.services.app import App, Tx
+from bot.services.duplicate.close import close_round
 from bot.services.duplicate.context import event_of, player_by_discord
-from bot.services.duplicate.game import start_game
+from bot.services.duplicate.game import open_round, start_game
 from bot.services.duplicate.protests import decide_protest, file_protest
 from bot.services.duplicate.results import finalize_game
 from bot.services.duplicate.slips import SlipReceipt, submit_slip
@@ -22,6 +24,7 @@ from bot.store.duplicate import (
     get_round,
     list_games,
     list_protests,
+    list_rounds,
     list_slips,
 )
 
@@ -151,3 +154,45 @@ async def decide(app: App, slug: str, protest_id: int, upheld: bool, reason: str
     verdict = t("chat.duplicate.upheld" if upheld else "chat.duplicate.rejected")
     return done("chat.duplicate.decided", id=protest_id, verdict=verdict,
                 changed=decided.changed, rule="003 r. 29; 004 §5D")
+
+
+# -- a hall game: the arbiter opens and closes the rounds and types racks and slips ---------
+
+
+async def last_round(app: App, slug: str) -> DupRound | None:
+    """The current game's latest round (None: none opened yet)."""
+    def read(tx: Tx) -> DupRound | None:
+        games = _games_tx(tx, slug)
+        rounds = list_rounds(tx.db, games[-1].id) if games else []
+        return rounds[-1] if rounds else None
+
+    found = await app.run(read)
+    return found if isinstance(found, DupRound) else None
+
+
+async def open_hall(app: App, slug: str, number: int, rack: str | None
+                    ) -> tuple[list[str], Reply | None]:
+    """`stredisko duplicate rack SLUG N RACK` (the rack typed) or `… draw SLUG N`: the
+    arbiter's lines, or the refusal."""
+    opened = await app.run(open_round, slug, rack=rack, round_no=number, admin="arbiter")
+    if isinstance(opened, Reply):
+        return [], opened
+    return await opened_lines(app, slug, opened), None
+
+
+async def hall_slip(app: App, slug: str, player: str, number: int, move: str,
+                    declared: int | None, received: datetime) -> str | Reply:
+    """`stredisko duplicate slip SLUG N PLAYER "MOVE" [--declared D]`: a slip the arbiter
+    collected, typed as received (late when past the limit, 003 r. 19)."""
+    receipt = await app.run(lambda tx: submit_slip(
+        tx, slug, move, received_at=received, round_no=number, player=player,
+        declared=declared, source="arbiter"))
+    return receipt if isinstance(receipt, Reply) else receipt_line(receipt)
+
+
+async def close_hall(app: App, slug: str, number: int) -> list[str] | Reply:
+    """`stredisko duplicate close SLUG N`: the top and every slip's score."""
+    closed = await close_round(app, slug, number)
+    if isinstance(closed, Reply):
+        return closed
+    return closed_lines(closed, await app.store.read(entrant_names, slug))

@@ -12,7 +12,10 @@ the same `SetupError(line, reason)` style with Slovak reasons:
   its round, not to a clock time): `type = "slip"` (`player`, `round`, `after`, `move`
   "8H SLOVO", `declared` points where the profile wants them) — a second slip of a player in a
   round replaces the first (003 r. 41); `type = "leave"` (`player`, `round`, `after`): he
-  leaves the game and gets 0 for the remaining rounds (004 §7).
+  leaves the game and gets 0 for the remaining rounds (004 §7);
+  in a hall game (`[duplicate] mode = "hall"`) also `type = "rack"` (`round`, `rack`): the
+  rack the arbiter drew from the bag and types (003 r. 11–13) — a round without one is drawn
+  from the seed (`stredisko duplicate draw`); its slips are the ones he collected and types.
 - [[protest]] — after the game, while its preliminary results stand (003 r. 27–29): a player
   (`player`) protests a word (`word`) of a round (`round`) as wrongly accepted or rejected
   (`claim = "prijaté" | "odmietnuté"`, `reason`), and the head admin decides it (`decision =
@@ -58,7 +61,9 @@ _TIMED: Keys = {"type": ("str", True), "player": ("str", True), "round": ("int",
 EVENT_KEYS: dict[str, Keys] = {
     "slip": {**_TIMED, "move": ("str", True), "declared": ("raw", False)},
     "leave": _TIMED,
+    "rack": {"type": ("str", True), "round": ("int", True), "rack": ("str", True)},
 }
+RACK_MAX = 20  # characters of a typed rack (the services refuse more than 7 tiles)
 _REHEARSAL_KEYS: Keys = {"seed": ("str", True)}
 PROTEST_KEYS: Keys = {"player": ("str", True), "round": ("int", True), "word": ("str", True),
                       "claim": ("str", True), "reason": ("str", True),
@@ -75,7 +80,7 @@ class DupEvent:
     after: timedelta
     line: int
     index: int  # its place in the file: ties run in file order
-    move: str | None = None
+    move: str | None = None  # a slip's move; a rack event's rack as typed
     declared: int | None = None
 
 
@@ -117,6 +122,16 @@ class DuplicateScenario:
     @property
     def last_round(self) -> int:
         return max((e.round for e in self.events), default=0)
+
+    @property
+    def hall(self) -> bool:
+        """A hall game: the arbiter opens and closes each round and types racks and slips."""
+        return self.settings.mode == "hall"
+
+    def rack_of(self, number: int) -> DupEvent | None:
+        """The rack event of round `number`: what the arbiter types (None: drawn from the
+        seed)."""
+        return next((e for e in self.events if e.type == "rack" and e.round == number), None)
 
 
 def is_duplicate(text: str) -> bool:
@@ -169,6 +184,7 @@ def parse_duplicate_scenario(text: str, path: str = "scenár.toml") -> Duplicate
     ids = {p.file_id for p in prop.players}
     checked = [_event(lines, n, table, ids) for n, table in enumerate(events)]
     _check_sequence(checked)
+    _check_racks(checked, prop.duplicate.mode)
     checked.sort(key=lambda e: (e.round, e.after, e.index))
     protests = tuple(_protest(lines, n, table, ids)
                      for n, table in enumerate(array_of(lines, data, "protest")))
@@ -207,6 +223,13 @@ def _event(lines: dict[tuple[str, int, str], int], index: int, table: Any,
         raise SetupError(lines.get(("event", index, ""), 1),
                          f"[[event]] č. {index + 1} musí byť tabuľka")
     keys = EVENT_KEYS[str(kind)]
+    if kind == "rack":
+        r = _Reader(lines, "event", index, table, keys)
+        rack = r.get("rack").strip()
+        if not rack or len(rack) > RACK_MAX:
+            raise r.fail("rack", f"„{rack[:RACK_MAX]}“: zásobník sú písmená kameňov "
+                                 f"(najviac {RACK_MAX} znakov), žolík „?“")
+        return DupEvent("rack", "", r.get("round"), timedelta(0), r.line(), index, move=rack)
     # "after" and "declared" are read here (the Reader's bounds know neither): it checks the rest
     raw = {k: table.pop(k) for k in _RAW if k in table}
     r = _Reader(lines, "event", index, table,
@@ -254,10 +277,28 @@ def _after(r: _Reader, value: Any) -> timedelta:
     return after
 
 
+def _check_racks(events: list[DupEvent], mode: str) -> None:
+    """Racks are typed only in a hall game (online, the program draws them), once a round."""
+    seen: dict[int, DupEvent] = {}
+    for e in events:
+        if e.type != "rack":
+            continue
+        if mode != "hall":
+            raise SetupError(e.line, f"[[event]] č. {e.index + 1}: zásobník píše rozhodca len "
+                                     "v sále ([duplicate] mode = \"hall\"); online ho losuje "
+                                     "program (003 r. 11)")
+        if e.round in seen:
+            raise SetupError(e.line, f"[[event]] č. {e.index + 1}: zásobník {e.round}. kola "
+                                     f"je už na riadku {seen[e.round].line}")
+        seen[e.round] = e
+
+
 def _check_sequence(events: list[DupEvent]) -> None:
     """A player who has left does nothing more (004 §7), and leaves once."""
     gone: dict[str, DupEvent] = {}
     for e in sorted(events, key=lambda e: (e.round, e.after, e.index)):
+        if e.type == "rack":
+            continue
         left = gone.get(e.player)
         if left is not None:
             raise SetupError(e.line, f"[[event]] č. {e.index + 1}: hráč „{e.player}“ odišiel "

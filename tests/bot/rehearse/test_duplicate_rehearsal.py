@@ -214,3 +214,58 @@ def test_a_bad_protest_is_a_scenario_error_on_its_line(tmp_path: Path, key: str,
     out, err = io.StringIO(), io.StringIO()
     assert run_command(str(path), out, err) == 2
     assert err.getvalue().strip() == f"{path}:{line}: [[protest]] č. 4: {message}"
+
+
+def hall(tmp_path: Path, extra: str = "") -> Path:
+    """The small scenario played in a hall: the arbiter opens, types and closes each round."""
+    path = with_protests(tmp_path, extra)
+    path.write_text(path.read_text("utf-8").replace('mode = "online"', 'mode = "hall"', 1),
+                    encoding="utf-8")
+    return path
+
+
+RACK_1 = '\n[[event]]\ntype = "rack"\nround = 1\nrack = "{rack}"\n'
+
+
+def test_a_hall_game_at_the_console_ends_as_the_same_game_online(
+        tmp_path: Path, small: dict[str, Any]) -> None:
+    """003 "opisované scrabble": the arbiter types round 1's rack as drawn from the bag and
+    draws the others from the seed, types the slips he collected (the one after the limit is
+    late, 003 r. 19) and closes each round — the same racks, scores, standings, words and
+    refusals as the online game; the transcript shows his console."""
+    document = rehearse_json(hall(tmp_path, RACK_1.format(rack="ŤRKNIÁA")))
+    assert outcomes(document) == outcomes(small)
+    for key in ("standings", "words", "refusals"):
+        assert document[key] == small[key], key
+    assert [r["rack"] for r in document["games"][0]["rounds"]] == [
+        r["rack"] for r in small["games"][0]["rounds"]]
+    lines = document["transcript"]
+    console = [line.split("] ", 2)[-1].split(" → ")[0] for line in lines if "[sála]" in line]
+    assert console[:3] == ["stredisko duplicate rack duplikat-maly 1 „ŤRKNIÁA“",
+                           "stredisko duplicate slip duplikat-maly 1 „Anna Nováková“ "
+                           "„H6 NIŤ“ --declared 18",
+                           "stredisko duplicate slip duplikat-maly 1 „Boris Kováč“ "
+                           "„8H NIŤ“ --declared 18"]
+    assert "stredisko duplicate close duplikat-maly 1" in console
+    assert "stredisko duplicate draw duplikat-maly 2" in console
+    assert any("Lístok prijatý po limite" in line and "Cyril Ďurica" in line for line in lines)
+    assert not any("/tah" in line for line in lines)  # nobody hands in slips by Discord
+
+
+def test_a_rack_that_cannot_be_is_a_scenario_error_on_its_line(tmp_path: Path) -> None:
+    path = hall(tmp_path, RACK_1.format(rack="QQQ"))
+    out, err = io.StringIO(), io.StringIO()
+    assert run_command(str(path), out, err) == 2
+    rows = path.read_text("utf-8").splitlines()
+    line = len(rows) - rows[::-1].index("[[event]]")  # the rack event's header
+    assert err.getvalue().strip() == (
+        f"{path}:{line}: [[event]] č. 15: Zásobník odmietnutý: písmeno Q v tejto súprave "
+        "kameňov nie je (003 r. 1, 31).")
+
+
+def test_an_online_game_takes_no_typed_rack(tmp_path: Path) -> None:
+    """Online the program draws every rack (003 r. 11): a typed one is a scenario error."""
+    path = with_protests(tmp_path, RACK_1.format(rack="AIKNRÁŤ"))
+    out, err = io.StringIO(), io.StringIO()
+    assert run_command(str(path), out, err) == 2
+    assert "zásobník píše rozhodca len v sále" in err.getvalue()
