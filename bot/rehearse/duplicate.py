@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -101,32 +102,18 @@ class DuplicateRehearsal:
         sc = self.scenario
         if sc.hall:  # the arbiter opens each round, types its slips, closes it
             for number in range(1, sc.last_round + 1):
-                out.append((f"open:{number}", self._bind_round(self._open_hall, number)))
-                out += [(f"{e.type}:{e.round}:{e.index}", self._bind(e))
+                out.append((f"open:{number}", partial(self._open_hall, number)))
+                out += [(f"{e.type}:{e.round}:{e.index}", partial(self._event, e))
                         for e in sc.of_round(number) if e.type != "rack"]
-                out.append((f"close:{number}", self._bind_round(self._close_hall, number)))
+                out.append((f"close:{number}", partial(self._close_hall, number)))
         else:
-            out += [(f"{e.type}:{e.round}:{e.index}", self._bind(e)) for e in sc.events]
+            out += [(f"{e.type}:{e.round}:{e.index}", partial(self._event, e))
+                    for e in sc.events]
         out.append(("end", self._end))
-        for spec in self.scenario.protests:
-            out.append((f"protest:{spec.index}", self._bind_protest(self._protest, spec)))
-        for spec in self.scenario.protests:
-            out.append((f"decide:{spec.index}", self._bind_protest(self._decide, spec)))
+        out += [(f"protest:{p.index}", partial(self._protest, p)) for p in sc.protests]
+        out += [(f"decide:{p.index}", partial(self._decide, p)) for p in sc.protests]
         out.append(("final", self._final))
         return out
-
-    def _bind(self, event: DupEvent) -> Callable[[], Awaitable[None]]:
-        return lambda: self._event(event)
-
-    @staticmethod
-    def _bind_round(act: Callable[[int], Awaitable[None]], number: int
-                    ) -> Callable[[], Awaitable[None]]:
-        return lambda: act(number)
-
-    @staticmethod
-    def _bind_protest(act: Callable[[ProtestSpec], Awaitable[None]], spec: ProtestSpec
-                      ) -> Callable[[], Awaitable[None]]:
-        return lambda: act(spec)
 
     async def run(self) -> None:
         await self.create()
