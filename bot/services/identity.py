@@ -174,8 +174,9 @@ def entered_as(tx: Tx, t: Tournament, label: str) -> Player | None:
     arbiter names entrants (number, id in the propozície, name: `player_by_label`), since an
     entrant there may have no herna.net account — nor a nick to give (003 r. 38)."""
     player = find_player_by_nick(tx.db, label) if label else None
-    if player is not None or not label or get_event(tx.db, t.id) is None:
-        return player
+    entered = player is not None and get_entry(tx.db, t.id, player.id) is not None
+    if entered or not label or get_event(tx.db, t.id) is None:
+        return player  # the caller refuses one who is not entered
     try:
         return player_by_label(tx.db, event_of(tx.db, t.slug), label, playing=False)
     except Refusal as refusal:

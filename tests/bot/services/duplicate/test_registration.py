@@ -13,7 +13,8 @@ from bot.services.app import App, Tx
 from bot.services.notifier import RecordingNotifier
 from bot.services.replies import Reply
 from bot.services.setup import no_herna_nick
-from bot.store import get_player, update_player
+from bot.store import create_player, get_player, get_tournament_by_slug, update_player
+from bot.store.links import list_link_requests
 
 from ...conftest import ADMIN_ID, NAMES, World
 from .conftest import SLUG, make_event
@@ -79,3 +80,20 @@ async def test_the_chats_admin_commands_find_an_entrant_without_a_nick(
     assert await app.run(find_nick, SLUG, "3") == no_herna_nick(SLUG, "h3")
     refused = await app.run(find_player, SLUG, "Nikto")
     assert isinstance(refused, Reply) and refused.key == "discord_admin.unknown_player"
+
+
+async def test_a_nick_of_someone_not_entered_does_not_hide_the_entrant(
+        app: App, words: Path) -> None:
+    """A registry player outside the event whose herna.net nick is "2" does not shadow
+    entrant number 2 when the label is looked up in this event."""
+    ids = await nickless(app, words)
+
+    def stranger(tx: Tx) -> None:
+        create_player(tx.db, name="Iný Hráč", herna_nick="2", by=tx.by_admin(ADMIN_ID))
+
+    await app.run(stranger)
+    reply = await play.register(app, SLUG, STRANGER, "niekto", "2")
+    assert reply.key == "identity.request_pending", reply
+    [request] = await app.store.read(list_link_requests, (await app.store.read(
+        get_tournament_by_slug, SLUG)).id)
+    assert request.player_id == ids[1]
