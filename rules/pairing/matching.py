@@ -226,15 +226,18 @@ def _sparse_rows(place: list[int], size: list[int]) -> list[tuple[int, range]]:
     (one row when they touch, else two for the same player, near first)."""
     n = len(place)
     rows: list[tuple[int, range]] = []
+    append = rows.append  # bounds by comparisons, not min()/max() calls: this runs per player
     for i in range(n):
-        stop = min(n, i + NEIGHBOURS + 1)
-        if place[i] < size[i] // 2:
-            partner = i + size[i] // 2
-            start = partner - NEIGHBOURS
-            if start > stop:
-                rows.append((i, range(i + 1, stop)))
-                rows.append((i, range(start, min(n, partner + NEIGHBOURS + 1))))
+        stop = i + NEIGHBOURS + 1
+        half = size[i] // 2
+        if place[i] < half:
+            far = i + half + NEIGHBOURS + 1  # past the places around his Dutch partner
+            start = far - 2 * NEIGHBOURS - 1
+            if start > stop:  # then stop < start < n
+                append((i, range(i + 1, stop)))
+                append((i, range(start, far if far < n else n)))
                 continue
-            stop = max(stop, min(n, partner + NEIGHBOURS + 1))
-        rows.append((i, range(i + 1, stop)))
+            if far > stop:
+                stop = far
+        append((i, range(i + 1, stop if stop < n else n)))
     return rows
