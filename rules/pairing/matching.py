@@ -25,6 +25,7 @@ import operator
 from bisect import bisect_left
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import groupby
 
 import rustworkx as rx
 
@@ -152,14 +153,10 @@ class _Weigher:
         place: list[int] = []
         size: list[int] = []
         self.place, self.size = place, size
-        points = [p.points for p in players]
-        start = 0
-        for i in range(1, n + 1):
-            if i == n or points[i] != points[start]:
-                run = i - start
-                place += range(run)
-                size += [run] * run
-                start = i
+        for _, run in groupby([p.points for p in players]):
+            count = len(list(run))
+            place += range(count)
+            size += [count] * count
         at = {p.id: k for k, p in enumerate(players)}
         # whom each may not meet, by index in the field (an int set: the hot loop tests it; None
         # stands for those not in the field)
