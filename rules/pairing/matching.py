@@ -25,6 +25,7 @@ import operator
 from bisect import bisect_left
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import groupby
 
 import rustworkx as rx
 
@@ -152,14 +153,10 @@ class _Weigher:
         place: list[int] = []
         size: list[int] = []
         self.place, self.size = place, size
-        points = [p.points for p in players]
-        start = 0
-        for i in range(1, n + 1):
-            if i == n or points[i] != points[start]:
-                run = i - start
-                place += range(run)
-                size += [run] * run
-                start = i
+        for _, run in groupby([p.points for p in players]):
+            count = len(list(run))
+            place += range(count)
+            size += [count] * count
         at = {p.id: k for k, p in enumerate(players)}
         # whom each may not meet, by index in the field (an int set: the hot loop tests it; None
         # stands for those not in the field)
@@ -226,15 +223,18 @@ def _sparse_rows(place: list[int], size: list[int]) -> list[tuple[int, range]]:
     (one row when they touch, else two for the same player, near first)."""
     n = len(place)
     rows: list[tuple[int, range]] = []
+    append = rows.append  # bounds by comparisons, not min()/max() calls: this runs per player
     for i in range(n):
-        stop = min(n, i + NEIGHBOURS + 1)
-        if place[i] < size[i] // 2:
-            partner = i + size[i] // 2
-            start = partner - NEIGHBOURS
-            if start > stop:
-                rows.append((i, range(i + 1, stop)))
-                rows.append((i, range(start, min(n, partner + NEIGHBOURS + 1))))
+        stop = i + NEIGHBOURS + 1
+        half = size[i] // 2
+        if place[i] < half:
+            far = i + half + NEIGHBOURS + 1  # past the places around his Dutch partner
+            start = far - 2 * NEIGHBOURS - 1
+            if start > stop:  # then stop < start < n
+                append((i, range(i + 1, stop)))
+                append((i, range(start, far if far < n else n)))
                 continue
-            stop = max(stop, min(n, partner + NEIGHBOURS + 1))
-        rows.append((i, range(i + 1, stop)))
+            if far > stop:
+                stop = far
+        append((i, range(i + 1, stop if stop < n else n)))
     return rows

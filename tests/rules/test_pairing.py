@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from rules.model import Case, End, Entrant, Pairing, Result
 from rules.pairing import PairingError, is_round_robin, pair_round
+from rules.pairing.matching import NEIGHBOURS, _sparse_rows
 from rules.pairing.round_robin import berger_round
 from rules.profile import Profile
 
@@ -492,3 +493,28 @@ def test_round_robin_events_keep_every_rule(size: int, seed: int, withdraw_at: i
     results, _ = simulate(entrants, rounds, rng, withdraw_at if withdraw_at <= rounds else 0)
     games = [frozenset(r.case.players) for r in results if r.case.second is not None]
     assert len(games) == len(set(games))
+
+
+@settings(max_examples=40, deadline=None)
+@given(groups=st.lists(st.integers(min_value=1, max_value=80), min_size=1, max_size=8))
+def test_sparse_rows_name_each_near_and_dutch_candidate_once(groups: list[int]) -> None:
+    """The sparse graph of a large field: each player against the next NEIGHBOURS in pairing
+    order and, in the top half of his score group, the NEIGHBOURS either side of his Dutch
+    partner — every such pair once (the graph is a multigraph: a pair named twice would be two
+    edges) and each player's candidates ascending."""
+    place = [k for size in groups for k in range(size)]
+    size = [size for size in groups for _ in range(size)]
+    n = len(place)
+    named: dict[int, list[int]] = defaultdict(list)
+    for i, js in _sparse_rows(place, size):
+        if js:
+            named[i] += js
+    expected: dict[int, list[int]] = {}
+    for i in range(n):
+        near = set(range(i + 1, min(n, i + NEIGHBOURS + 1)))
+        if place[i] < size[i] // 2:
+            partner = i + size[i] // 2
+            near |= set(range(max(i + 1, partner - NEIGHBOURS), min(n, partner + NEIGHBOURS + 1)))
+        if near:
+            expected[i] = sorted(near)
+    assert dict(named) == expected
