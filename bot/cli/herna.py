@@ -17,13 +17,14 @@ import asyncio
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.cli.common import Add, config
 from bot.config import Config, ConfigError, HernaConfig
 from bot.i18n import t
-from scrapers.herna.check import SiteCheck, Status, save_pages, scrub_text
-from scrapers.herna.client import HernaClient, client_factory
-from scrapers.herna.errors import HernaError, LoginFailed
+
+if TYPE_CHECKING:
+    from scrapers.herna.client import HernaClient
 
 ALL_HOLD, SOME_FAIL, NOT_RUN = 0, 1, 2
 DEFAULT_FOLDER = "herna-kontrola"
@@ -45,6 +46,9 @@ def add_commands(add: Add) -> None:
 
 def check_command(args: argparse.Namespace, config: Callable[[argparse.Namespace], Config]
                   ) -> int:
+    # the scraper (httpx, lxml) only for this command: 0.1 s of every other command's start
+    from scrapers.herna.client import client_factory
+
     try:
         herna = config(args).herna
         open_client = client_factory(herna)
@@ -57,6 +61,9 @@ def check_command(args: argparse.Namespace, config: Callable[[argparse.Namespace
 
 async def _check(herna: HernaConfig, open_client: Callable[[], HernaClient],
                  folder: Path) -> int:
+    from scrapers.herna.check import SiteCheck, Status, save_pages, scrub_text
+    from scrapers.herna.errors import HernaError, LoginFailed
+
     async with open_client() as client:
         site = SiteCheck(client)
 
