@@ -8,13 +8,12 @@ from datetime import datetime
 from typing import Any
 
 from bot.cli.duplicate_hall import closed_lines, entrant_names, opened_lines, receipt_line
-from bot.i18n import t
 from bot.services import play
 from bot.services.app import App, Tx
 from bot.services.duplicate.close import close_round
 from bot.services.duplicate.context import event_of, player_by_discord
 from bot.services.duplicate.game import open_round, start_game
-from bot.services.duplicate.protests import decide_protest, file_protest
+from bot.services.duplicate.protests import decide_protest, decided_reply, file_protest
 from bot.services.duplicate.results import finalize_game
 from bot.services.duplicate.slips import SlipReceipt, submit_slip
 from bot.services.replies import Refusal, Reply, done
@@ -151,9 +150,7 @@ async def decide(app: App, slug: str, protest_id: int, upheld: bool, reason: str
     decided = await app.run(decide_protest, slug, protest_id, upheld, reason, admin)
     if isinstance(decided, Reply):
         return decided
-    verdict = t("chat.duplicate.upheld" if upheld else "chat.duplicate.rejected")
-    return done("chat.duplicate.decided", id=protest_id, verdict=verdict,
-                changed=decided.changed, rule="003 r. 29; 004 §5D")
+    return decided_reply(protest_id, upheld, decided.changed)
 
 
 # -- a hall game: the arbiter opens and closes the rounds and types racks and slips ---------

@@ -50,6 +50,7 @@ from bot.discord.render import MESSAGE_VIEWS, render_reply, text_messages
 from bot.services import bounds
 from bot.services.app import App, Tx
 from bot.services.duplicate.context import event_of
+from bot.services.duplicate.protests import CLAIMS
 from bot.services.duplicate.shootout import SCORE_LIMIT as SHOOT_OUT_SCORE_LIMIT
 from bot.services.duplicate.slips import SlipReceipt, submit_slip
 from bot.services.replies import Reply, done
@@ -67,7 +68,6 @@ WORD_MAX = 40  # 15 letters, each a blank in parentheses, with room to spare
 SCORE_MAX = 9999
 
 PROTEST_RULE = duplicate_admin.PROTEST_RULE
-CLAIMS = ("wrongly-accepted", "wrongly-rejected")  # bot.services.duplicate.protests.CLAIMS
 
 
 def slip_answer(receipt: SlipReceipt, late_rule: str, locale: Any) -> str:

@@ -32,7 +32,12 @@ from bot.services import lookup
 from bot.services.app import Tx
 from bot.services.duplicate.context import event_of
 from bot.services.duplicate.game import GameEnded, RoundOpened, start_game
-from bot.services.duplicate.protests import PendingProtest, decide_protest, pending_protests
+from bot.services.duplicate.protests import (
+    PendingProtest,
+    decide_protest,
+    decided_reply,
+    pending_protests,
+)
 from bot.services.duplicate.results import event_standings, finalize_game, standing_lines
 from bot.services.duplicate.shootout import enter_shoot_out, told
 from bot.services.notifier import Message
@@ -47,7 +52,6 @@ STANDINGS_RULE = "003 r. 46–48"
 START_RULE = "003 r. 11–13"
 PROTEST_RULE = "003 r. 27–29"
 SHOOT_OUT_RULE = "003 r. 49"
-DECISION_RULE = "003 r. 29; 004 §5D"
 #: whom a refusal by the admin policy cites: the head referee's own acts (003 r. 29: he decides
 #: the protests and announces the final results), the control centre's acts otherwise
 HEAD_REFEREE_RULE = "003 r. 29"
@@ -132,15 +136,13 @@ def shoot_out(tx: Tx, slug: str, admin: int, locale: Any, *, player: str, score:
     return done(key, data=[t(k, locale, **p) for k, p in rest], **params)
 
 
-def decide(tx: Tx, slug: str, admin: int, locale: Any, *, protest: int, upheld: bool,
+def decide(tx: Tx, slug: str, admin: int, _locale: Any, *, protest: int, upheld: bool,
            reason: str) -> Reply:
     """The head referee's decision on a protest, final (003 r. 29); upheld, a correction of
     the scores, never of the board (004 §5D)."""
     _head_admin(tx, slug, admin, PROTEST_RULE)
     decided = decide_protest(tx, slug, protest, upheld, reason, admin)
-    verdict = t(f"chat.duplicate.{'upheld' if upheld else 'rejected'}", locale)
-    return done("chat.duplicate.decided", id=protest, verdict=verdict, changed=decided.changed,
-                rule=DECISION_RULE)
+    return decided_reply(protest, upheld, decided.changed)
 
 
 def answer(reply: Reply, locale: Any) -> list[Outgoing]:

@@ -15,7 +15,7 @@ from datetime import datetime
 
 from sqlite_utils import Database
 
-from bot.i18n import t
+from bot.i18n import Term, t
 from bot.services.app import Tx
 from bot.services.duplicate.context import (
     direct,
@@ -26,7 +26,7 @@ from bot.services.duplicate.context import (
     round_of,
 )
 from bot.services.duplicate.results import game_result
-from bot.services.replies import Refusal
+from bot.services.replies import Refusal, Reply, done
 from bot.store import Change
 from bot.store.duplicate import (
     DupProtest,
@@ -41,8 +41,10 @@ from bot.store.duplicate import (
     list_protests,
 )
 from bot.store.players import get_player
+from bot.store.schema import DUP_CLAIMS
 
-CLAIMS = ("wrongly-accepted", "wrongly-rejected")
+CLAIMS = DUP_CLAIMS  # the store's CHECK names them
+DECISION_RULE = "003 r. 29; 004 §5D"
 #: the claims and the decisions as an arbiter writes them (the hall CLI, a rehearsal scenario)
 CLAIM_WORDS = {"prijaté": "wrongly-accepted", "odmietnuté": "wrongly-rejected"}
 VERDICT_WORDS = {"vyhovieť": True, "zamietnuť": False}
@@ -112,8 +114,16 @@ def decide_protest(tx: Tx, slug: str, protest_id: int, upheld: bool, decision: s
               word=protest.word, round=protest.round_no, upheld=upheld, decision=decision,
               verdict=t("duplicate.online.protest_upheld" if upheld
                         else "duplicate.online.protest_rejected"),
-              changed=changed, rule="003 r. 29; 004 §5D")
+              changed=changed, rule=DECISION_RULE)
     return Decided(decided, changed)
+
+
+def decided_reply(protest_id: int, upheld: bool, changed: int) -> Reply:
+    """What the head referee is told of his decision (the chat, a rehearsal), the verdict in
+    the reader's language."""
+    verdict = Term("chat.duplicate.upheld" if upheld else "chat.duplicate.rejected")
+    return done("chat.duplicate.decided", id=protest_id, verdict=verdict, changed=changed,
+                rule=DECISION_RULE)
 
 
 def _rescore(tx: Tx, slug: str, game_no: int, round_no: int, by: Change) -> int:
