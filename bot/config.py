@@ -39,6 +39,9 @@ class ConfigError(ValueError):
 @dataclass(frozen=True, slots=True)
 class StoreConfig:
     path: str = "stredisko.db"
+    #: how long a writer waits for another process's write lock (the bot's, a command's)
+    #: before it gives up with one line saying so
+    lock_wait_seconds: float = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +121,8 @@ _PATHS = {("store", "path"), ("discord", "heartbeat_file"), ("season", "file"),
           ("lexicon", "dir")}
 #: numbers that must be positive (a zero poll or heartbeat would spin); others must not be
 #: negative (0 means "none" or "no limit" where the example says so)
-_POSITIVE = {("discord", "heartbeat_seconds"), ("sync", "poll_minutes"),
-             ("herna", "timeout_seconds"), ("herna", "max_pages"),
+_POSITIVE = {("store", "lock_wait_seconds"), ("discord", "heartbeat_seconds"),
+             ("sync", "poll_minutes"), ("herna", "timeout_seconds"), ("herna", "max_pages"),
              ("herna", "read_deadline_seconds"), ("herna", "max_page_bytes")}
 _CLOCK = re.compile(r"([01]?\d|2[0-3]):[0-5]\d")
 #: how a value's expected type is named in a message (`config.type.*`)

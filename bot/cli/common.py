@@ -55,11 +55,18 @@ def progress(text: str) -> None:
     print(f"stredisko: {text} …", file=sys.stderr, flush=True)
 
 
+def lock_wait_s(args: argparse.Namespace) -> float:
+    """How long a command waits for another process's write lock (`[store]
+    lock_wait_seconds`)."""
+    return config(args).store.lock_wait_seconds
+
+
 def run(args: argparse.Namespace, use_case: UseCase) -> Any:
     path = db_path(args)
+    wait_s = lock_wait_s(args)
 
     async def go() -> Any:
-        store = await Store.open(path)
+        store = await Store.open(path, busy_timeout_ms=round(wait_s * 1000))
         try:
             # No Discord here: messages stay queued for the bot, the console shows them.
             async def name(player_id: int) -> str:  # "[DM Mária Ťažká]", not a store id
@@ -76,7 +83,7 @@ def run(args: argparse.Namespace, use_case: UseCase) -> Any:
     try:
         return asyncio.run(go())
     except sqlite3.DatabaseError as exc:  # SQLite's English, without the file: say both
-        raise ValueError(database_problem(path, exc)) from None
+        raise ValueError(database_problem(path, exc, wait_s)) from None
 
 
 def show(reply: Reply) -> int:

@@ -23,13 +23,13 @@ def database_error(path: Path, error: Exception) -> str:
     return t("os.database", file=str(path), reason=reason)
 
 
-def database_problem(path: Path, error: sqlite3.DatabaseError) -> str:
+def database_problem(path: Path, error: sqlite3.DatabaseError, waited_s: float) -> str:
     """One Slovak line naming the file for what SQLite said in English: another process holds
     the write lock past the busy timeout, the file is no SQLite database (or is truncated,
     damaged), or it cannot be opened at all."""
     text = str(error).lower()
     if "locked" in text or "busy" in text:
-        return t("os.database_locked", file=str(path))
+        return t("os.database_locked", file=str(path), seconds=waited_s)
     if "not a database" in text or "malformed" in text or "corrupt" in text:
         return t("os.database_damaged", file=str(path), reason=str(error))
     return database_error(path, error)

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.cli.common import Add, db_path
+from bot.cli.common import Add, db_path, lock_wait_s
 from bot.cli.notes import database_problem
 from bot.services import season
 from bot.store import Store
@@ -26,13 +26,13 @@ from bot.store import Store
 FILE_ERROR = 2
 
 
-async def _load(file: str, db: Path) -> season.SeasonView:
+async def _load(file: str, db: Path, wait_s: float) -> season.SeasonView:
     if not db.exists():
         return await season.load(file, None)
     try:
-        store = await Store.open(db)
+        store = await Store.open(db, busy_timeout_ms=round(wait_s * 1000))
     except sqlite3.DatabaseError as exc:
-        raise ValueError(database_problem(db, exc)) from None
+        raise ValueError(database_problem(db, exc, wait_s)) from None
     try:
         return await season.load(file, store)
     finally:
@@ -42,7 +42,7 @@ async def _load(file: str, db: Path) -> season.SeasonView:
 def _command() -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
         try:
-            view = asyncio.run(_load(args.file, db_path(args)))
+            view = asyncio.run(_load(args.file, db_path(args), lock_wait_s(args)))
         except season.SeasonFileError as exc:
             print(str(exc), file=sys.stderr)
             return FILE_ERROR

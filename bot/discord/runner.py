@@ -173,11 +173,12 @@ def make_scheduler(
     return Scheduler(app, nightly=nightly_sync, nightly_at=time(hour, minute))
 
 
-async def _open_store(path: str, slug: str) -> tuple[Store, Tournament]:
-    """The existing database and the tournament in it (never a new, empty database)."""
+async def _open_store(path: str, slug: str, wait_s: float) -> tuple[Store, Tournament]:
+    """The existing database and the tournament in it (never a new, empty database); the
+    store waits `wait_s` for another process's write lock."""
     check_database(path, slug)
     try:
-        store = await Store.open(path)
+        store = await Store.open(path, busy_timeout_ms=round(wait_s * 1000))
     except (sqlite3.Error, OSError) as exc:
         raise StartupError.of("database_unusable", path=path, error=exc) from None
     try:
@@ -273,7 +274,8 @@ async def serve(
     slug = check_configured(config.discord)
     signals = _install_signals(stop)
     try:
-        store, tournament = await _open_store(config.store.path, slug)
+        store, tournament = await _open_store(config.store.path, slug,
+                                                 config.store.lock_wait_seconds)
     except BaseException:
         _remove_signals(signals)
         raise

@@ -10,6 +10,7 @@ from bot.config import ConfigError, load_config
 def test_defaults_without_file() -> None:
     cfg = load_config(None, env={})
     assert cfg.store.path == "stredisko.db"
+    assert cfg.store.lock_wait_seconds == 10.0
     assert cfg.sync.nightly == "03:00"
 
 
@@ -37,7 +38,10 @@ def test_environment_overrides_file_secrets(tmp_path: Path) -> None:
          "[discord] channel: očakáva sa text v úvodzovkách, zadané 5"),
         ("[herna]\nper_second = true\n",
          "[herna] per_second: očakáva sa číslo (bez úvodzoviek), zadané true"),
-        ("[store]\npaht = 'x'\n", "[store] paht: neznámy kľúč – nemysleli ste path? (známe: path)"),
+        ("[store]\npaht = 'x'\n",
+         "[store] paht: neznámy kľúč – nemysleli ste path? (známe: path, lock_wait_seconds)"),
+        ("[store]\nlock_wait_seconds = 0\n",
+         "[store] lock_wait_seconds: musí byť viac ako 0, zadané 0"),
         ("[discord]\nfoo = 1\n", "[discord] foo: neznámy kľúč (známe: token, guild_id, "),
         ("store = 1\n", "[store] musí byť tabuľka"),
         ("[sync\n", "config.toml: nie je platný TOML: "),
