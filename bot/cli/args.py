@@ -124,7 +124,7 @@ def _score(text: str) -> int:
 
 def _round_or_folder(text: str) -> int | str:
     """`publish SLUG 3` is a round, `publish SLUG DIR` a folder."""
-    return _round(text) if text.strip().isdigit() else text
+    return _round(text) if text.strip().isdecimal() else text
 
 
 def _nick(text: str) -> str:

@@ -125,7 +125,7 @@ def _fail(line: str) -> int:
 
 
 def _number(text: str, what: str) -> int:
-    if not text.isdigit() or len(text) > 6:
+    if not text.isdecimal() or len(text) > 6:
         raise ValueError(t("duplicate.hall.not_number", what=what, value=text[:20]))
     return int(text)
 
@@ -286,9 +286,9 @@ def _seconds(text: str) -> float:
     minutes, _, rest = text.strip().rpartition(":")
     number = rest.replace(",", ".")
     parts = number.split(".")
-    if (minutes and not (minutes.isdigit() and parts[0].isdigit() and int(parts[0]) < 60)) \
+    if (minutes and not (minutes.isdecimal() and parts[0].isdecimal() and int(parts[0]) < 60)) \
             or len(parts) > 2 or len(text) > 12 or not parts[0] \
-            or not all(p.isdigit() for p in parts if p):
+            or not all(p.isdecimal() for p in parts if p):
         raise ValueError(t("duplicate.shoot_out.not_number", what="sekundy", value=text[:20]))
     return int(minutes or 0) * 60 + float(number)
 

@@ -15,7 +15,7 @@ from bot.services.policy import Actor
 
 def discord_id(text: str) -> int:
     """argparse type: a Discord account id (17–20 digits)."""
-    if not (text.isdigit() and identity.is_discord_id(int(text))):
+    if not (text.isdecimal() and identity.is_discord_id(int(text))):
         raise argparse.ArgumentTypeError(f"„{text}“ nie je číslo Discord účtu (17 – 20 číslic)")
     return int(text)
 

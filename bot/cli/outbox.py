@@ -42,7 +42,7 @@ def _command(a: argparse.Namespace) -> int:
 
 
 def _number(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or len(text) > 12:
+    if not (text.isascii() and text.isdecimal()) or len(text) > 12:
         raise argparse.ArgumentTypeError(t("cli.outbox_bad_number", value=text[:20]))
     return int(text)
 

@@ -16,5 +16,5 @@ class RebuiltFromCustomId:
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
                              match: Any, /) -> Self:
-        groups = (int(g) if g.isdigit() else g for g in match.groups())
+        groups = (int(g) if g.isdecimal() else g for g in match.groups())
         return cls(*groups, item.label)  # type: ignore[call-arg]

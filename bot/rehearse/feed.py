@@ -192,7 +192,7 @@ def _open_quote(text: str) -> bool:
 def _digits(text: str) -> bool:
     """ASCII digits only, at most 9 (`str.isdigit` also takes "¹²" and "٣", and a 5,000-digit
     number is more than `int` reads)."""
-    return 0 < len(text) <= 9 and text.isascii() and text.isdigit()
+    return 0 < len(text) <= 9 and text.isascii() and text.isdecimal()
 
 
 def _shown(value: str) -> str:

@@ -125,7 +125,7 @@ def number(value: Any, key: str, what: str | None = None) -> int | float:
     if isinstance(value, str):
         text = value.strip().replace(" ", "").replace("\u00a0", "").replace(",", ".")
         try:
-            value = float(text) if text and not text.lstrip("+-").isdigit() else int(text)
+            value = float(text) if text and not text.lstrip("+-").isdecimal() else int(text)
         except ValueError:
             raise OutOfBounds("input.not_number", what=what, value=typed) from None
     if isinstance(value, bool) or not isinstance(value, int | float):

@@ -74,7 +74,7 @@ def handle(name: str | None) -> str | None:
     if not text or len(text) > MAX_NAME:
         return None
     base, hash_, discriminator = text.rpartition("#")
-    if hash_ and discriminator.isascii() and discriminator.isdigit() and base:
+    if hash_ and discriminator.isascii() and discriminator.isdecimal() and base:
         text = base if int(discriminator) == 0 else f"{base}#{discriminator}"
     # NFKC: the same name typed with other code points (NFD accents, full-width letters) is the
     # same name. lower(), not casefold(): Discord's usernames are lowercase, so "Anna.Novak" in

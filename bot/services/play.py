@@ -340,7 +340,7 @@ def parse_score(value: int | str, maximum: int = MAX_SCORE) -> int:
         number = value
     else:
         text = str(value).strip()
-        if not text.lstrip("-").isdigit():
+        if not text.lstrip("-").isdecimal():
             raise Refusal("play.score_not_number", value=text)
         number = int(text)
     if not 0 <= number <= maximum:

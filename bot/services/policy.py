@@ -76,7 +76,7 @@ def actor_of(ref: AdminRef) -> Actor:
         return ref
     if isinstance(ref, bool):
         raise TypeError("an admin is an Actor, a Discord id or an operator's name")
-    if isinstance(ref, int) or ref.strip().isdigit():
+    if isinstance(ref, int) or ref.strip().isdecimal():
         return Actor.discord(int(ref))
     return Actor.operator(ref)
 

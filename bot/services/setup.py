@@ -691,7 +691,7 @@ def _discord_id(n: int, value: str) -> int | None:
     text = value.strip()
     if not text:
         return None
-    if not (text.isdigit() and identity.is_discord_id(int(text))):
+    if not (text.isdecimal() and identity.is_discord_id(int(text))):
         raise SetupError(n, f"stĺpec discord_id: „{value}“ nie je číslo Discord účtu")
     return int(text)
 

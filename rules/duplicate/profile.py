@@ -193,14 +193,14 @@ def _line_of(text: str, dotted: str) -> int:
     """The line of key `a.b[1].c` in a TOML text (tables by their [a.b] / [[a.b]] headers);
     for a key not written, its table's header; 1 when nothing matches."""
     parts = [p for p in re.split(r"\.|\[(\d+)\]", dotted) if p]
-    names = [p for p in parts if not p.isdigit()]
+    names = [p for p in parts if not p.isdecimal()]
     if not names:
         return 1
-    if parts[-1].isdigit():
+    if parts[-1].isdecimal():
         key, table, occurrence = None, ".".join(names), int(parts[-1])
     else:
         key, table = names[-1], ".".join(names[:-1])
-        occurrence = int(parts[-2]) if len(parts) > 1 and parts[-2].isdigit() else 0
+        occurrence = int(parts[-2]) if len(parts) > 1 and parts[-2].isdecimal() else 0
     seen = {"": 0}
     current, best = "", 1
     for no, line in enumerate(text.splitlines(), start=1):

@@ -364,7 +364,7 @@ class HernaClient:
         limit = self.settings.max_page_bytes
         async with self._http.stream(method, url, **kwargs) as response:
             declared = response.headers.get("content-length", "")
-            if declared.isdigit() and int(declared) > limit:
+            if declared.isdecimal() and int(declared) > limit:
                 raise PageTooLarge(url, limit)
             body = bytearray()
             async for chunk in response.aiter_bytes():
@@ -401,7 +401,7 @@ def _retry_after(response: httpx.Response) -> float | None:
     value = response.headers.get("retry-after", "").strip()
     if not value:
         return None
-    if value.isdigit():
+    if value.isdecimal():
         return float(value)
     try:
         when = parsedate_to_datetime(value)

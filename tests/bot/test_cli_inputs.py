@@ -100,8 +100,11 @@ _SCRELO = "herna;screlo;partie\n"
      "riadok 2: stĺpec discord: obsahuje neviditeľný riadiaci znak (U+001B)"),
     ("import-players", f"{_PLAYERS}Ján Novák;jano;0;\"{'x' * 200_000}\"\n",
      "riadok 2: súbor CSV sa nedá prečítať: field larger than field limit"),
+    # str.isdigit() says yes to "²", int() says no: a digit check must be isdecimal()
+    ("import-players", "meno;herna;discord_id\nJán Novák;jano;²\n",
+     "riadok 2: stĺpec discord_id: „²“ nie je číslo Discord účtu"),
 ], ids=["players-games-1e20", "screlo-games-1e20", "screlo-nan", "screlo-inf", "screlo-1e300",
-        "name-nul", "name-10000", "nick-41", "discord-escape", "cell-200k"])
+        "name-nul", "name-10000", "nick-41", "discord-escape", "cell-200k", "discord-id-²"])
 def test_a_bad_csv_row_is_one_line_naming_file_and_row(
         db: Path, cli: Cli, created: None, tmp_path: Path,
         command: str, text: str, says: str) -> None:

@@ -118,7 +118,7 @@ def player_by_label(db: Database, event: Event, label: str, *, playing: bool = T
     from bot.services.setup import no_herna_nick  # setup reads the duplicate settings
 
     text = label.strip()
-    number = int(text) if text.isdigit() else None
+    number = int(text) if text.isdecimal() else None
     key = text.casefold()
     as_id = no_herna_nick(event.tournament.slug, text).casefold()
     found = [(e, p) for e, p in players_of(db, event)

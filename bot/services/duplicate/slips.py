@@ -191,7 +191,7 @@ def _declared(value: int | str | None) -> int | None:
         number = value
     else:
         text = value.strip()
-        if not text.isdigit() or len(text) > 4:
+        if not text.isdecimal() or len(text) > 4:
             raise Refusal("duplicate.online.declared_not_number", value=text[:20])
         number = int(text)
     if number is not None and not 0 <= number <= DECLARED_LIMIT:

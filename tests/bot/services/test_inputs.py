@@ -17,6 +17,7 @@ from bot.services import admin, play
 from bot.services.app import App
 from bot.services.lifecycle import refresh_pairing
 from bot.services.notifier import RecordingNotifier
+from bot.services.replies import Refusal
 from bot.services.setup import (
     SetupError,
     import_screlo_list,
@@ -63,6 +64,29 @@ async def test_a_hostile_reason_of_the_head_admin_is_refused(
     assert t(reply.key, "en-GB", **reply.params).startswith("reason: ")
     entry = await read(app, get_entry, world.tournament.id, who)
     assert entry.excluded_reason is None and len(await read(app, list_audit)) == audit
+
+
+#: "digits" str.isdigit() accepts and int() cannot read (superscripts, circled); and ones it
+#: can (Arabic-Indic, full-width), which are read as the numbers they are
+UNREADABLE_DIGITS = ["²", "①", "¹2", "3²"]
+
+
+@pytest.mark.parametrize("text", UNREADABLE_DIGITS)
+def test_a_score_in_superscript_digits_is_refused_not_crashed_on(text: str) -> None:
+    with pytest.raises(Refusal) as refused:
+        play.parse_score(text)
+    assert refused.value.reply.key == "play.score_not_number"
+
+
+def test_a_score_in_other_decimal_digits_is_read_as_the_number() -> None:
+    assert (play.parse_score("٤١٢"), play.parse_score("３８８")) == (412, 388)
+
+
+@pytest.mark.parametrize("text", UNREADABLE_DIGITS)
+async def test_a_player_naming_himself_in_superscript_digits_is_refused(
+        app: App, world: World, text: str) -> None:
+    reply = await play.register(app, world.slug, 4242, "hrac", text)
+    assert not reply.ok and reply.key == "play.register_unknown_nick", reply
 
 
 async def test_a_nick_of_10000_characters_is_not_echoed(app: App, world: World) -> None:

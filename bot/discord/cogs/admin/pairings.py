@@ -28,7 +28,7 @@ def parse_pairings(text: str) -> list[tuple[str, str | None]]:
         if not line or line.startswith("#"):
             continue
         words = [w for w in re.split(r"[\s,:–—]+", line) if w and w != "-"]
-        if words and words[0].rstrip(".").isdigit() and len(words) > 2:
+        if words and words[0].rstrip(".").isdecimal() and len(words) > 2:
             words = words[1:]  # "1. ana bob" or "1 ana bob": the table number
         if len(words) != 2 or not all(_could_be_nick(word) for word in words):
             raise Refusal("discord_admin.bad_line", line=n, text=bounds.printable(line, 100))

@@ -213,7 +213,7 @@ async def admin_names(interaction: discord.Interaction,
     a cached member, or one asked of Discord once (the bot has no member intent). An admin who
     left the server (or a CLI ruling) is not named here; the item then says "head admin"."""
     ids = {str(r.get("actor_id")) for item in items for r in item.get("rulings", [])
-           if r.get("actor_kind") == "admin" and str(r.get("actor_id")).isdigit()}
+           if r.get("actor_kind") == "admin" and str(r.get("actor_id")).isdecimal()}
     guild = interaction.guild
     names: dict[str, str] = {}
     for admin_id in sorted(ids):

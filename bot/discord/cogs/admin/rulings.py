@@ -70,6 +70,6 @@ def ruling_of(choice: str, scores: tuple[int, int] | None) -> tuple[End, dict[st
 
 def parse_score(value: str) -> int:
     text = value.strip()
-    if not text.isdigit() or int(text) > MAX_SCORE:
+    if not text.isdecimal() or int(text) > MAX_SCORE:
         raise Refusal("discord_admin.bad_score", value=text, max=MAX_SCORE)
     return int(text)

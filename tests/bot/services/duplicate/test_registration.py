@@ -57,6 +57,12 @@ async def test_an_entrant_without_a_nick_registers_by_name_or_number(
     assert (await app.store.read(get_player, ids[1])).discord_id is None
 
 
+async def test_a_number_in_superscript_digits_is_no_entrant(app: App, words: Path) -> None:
+    await nickless(app, words)
+    reply = await play.register(app, SLUG, STRANGER, "niekto", "²")  # isdigit() yes, int() no
+    assert (reply.ok, reply.key) == (False, "play.register_unknown_nick"), reply
+
+
 async def test_the_head_admin_links_an_entrant_without_a_nick_by_name(
         app: App, words: Path) -> None:
     ids = await nickless(app, words)
