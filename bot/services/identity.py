@@ -21,6 +21,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from bot.i18n import Term
 from bot.services import bounds, lookup
 from bot.services.app import App, Tx
 from bot.services.duplicate.context import event_of, player_by_label
@@ -163,10 +164,28 @@ def complete_registry(tx: Tx, player: Player, discord_name: str | None,
 # -- /registracia ------------------------------------------------------------------------------
 
 
+def _nickless(player: Player) -> bool:
+    """A duplicate entrant without a herna.net nick: his registry nick is a placeholder
+    (`setup.no_herna_nick`)."""
+    return ":" in player.herna_nick
+
+
 def shown(player: Player) -> str:
-    """How messages name a player's nick: his herna.net nick — or, for a duplicate entrant
-    without one (his registry nick is a placeholder, `setup.no_herna_nick`), his name."""
-    return player.name if ":" in player.herna_nick else player.herna_nick
+    """How messages name a player: his herna.net nick — or, without one, his name."""
+    return player.name if _nickless(player) else player.herna_nick
+
+
+def linked_to(player: Player, role: str = "to") -> Term:
+    """What an account is (to be) linked to, as messages say it: "s prezývkou „anna77“" — or,
+    for an entrant without a herna.net nick, "s hráčom „Ján Novák“" (not a nick). `role`: its
+    place in the sentence (`identity.to_*`, `match_*`, `asked_*`: each language's grammar)."""
+    kind = "name" if _nickless(player) else "nick"
+    return Term(f"identity.{role}_{kind}", nick=player.herna_nick, name=player.name)
+
+
+def herna_of(player: Player) -> Term | str:
+    """" (herna.net: anna77)" after a player's name; nothing for one without a nick."""
+    return "" if _nickless(player) else Term("identity.herna_note", nick=player.herna_nick)
 
 
 def entered_as(tx: Tx, t: Tournament, label: str) -> Player | None:
@@ -201,16 +220,19 @@ def register(tx: Tx, slug: str, discord_id: int, discord_name: str, herna_nick: 
     player = _registered_player(tx, t, herna_nick)
     mine = find_player_by_discord(tx.db, discord_id)
     if mine is not None and mine.id != player.id:
-        raise Refusal("play.register_other_nick", nick=shown(mine))
+        raise Refusal("play.register_other_nick", to=linked_to(mine))
     if player.discord_id == discord_id:
-        return done("play.register_already", nick=shown(player), tournament=t.name)
+        return done("play.register_already", to=linked_to(player), tournament=t.name)
     if player.discord_id is not None:  # the real owner is never displaced without the admin
-        raise Refusal("play.register_taken", nick=shown(player))
+        if _nickless(player):
+            raise Refusal("play.register_taken_name", name=player.name)
+        raise Refusal("play.register_taken", nick=player.herna_nick)
     earlier = find_link_request(tx.db, player.id, discord_id)
     if earlier is not None and earlier.status == REJECTED:
-        raise Refusal("identity.request_rejected", nick=shown(player),
+        raise Refusal("identity.request_rejected", to=linked_to(player),
                       reason=earlier.reason or "—", rule=UNFORESEEN_RULE)
-    pending = done("identity.request_pending", rule=UNFORESEEN_RULE, nick=shown(player),
+    pending = done("identity.request_pending", rule=UNFORESEEN_RULE,
+                   to=linked_to(player, "match"),
                    tournament=t.name)
     if earlier is not None and earlier.status == PENDING:
         return pending  # asked again: the same request, the same answer, no new ping
@@ -221,7 +243,7 @@ def register(tx: Tx, slug: str, discord_id: int, discord_name: str, herna_nick: 
         by = tx.by_player(player.id, "Discord účet podľa registra")
         _link(tx, t, player, discord_id, by, how="registry")
         _close_others(tx, t, player, None, by)
-        return done("play.registered", name=player.name, nick=shown(player),
+        return done("play.registered", name=player.name, to=linked_to(player),
                     tournament=t.name)
     # audited as the asking account: he is not (yet) the player
     by = Change.player(f"discord:{discord_id}", tx.now, "žiadosť o prepojenie Discord účtu")
@@ -230,7 +252,7 @@ def register(tx: Tx, slug: str, discord_id: int, discord_name: str, herna_nick: 
     else:  # approved once, unlinked by the admin since: he decides again
         request = reopen_link_request(tx.db, earlier.id, t.id, name, by)
     tx.to_admin(t.id, "identity.request_admin", request_id=request.id, player=player.name,
-                nick=shown(player), account=name, discord_id=discord_id,
+                herna=herna_of(player), account=name, discord_id=discord_id,
                 recorded=player.discord_name or "—", rule=UNFORESEEN_RULE)
     return pending
 
@@ -256,7 +278,7 @@ def _unlink(tx: Tx, t: Tournament, player: Player, by: Change) -> None:
     update_player(tx.db, player.id, by, discord_id=None)
     record(tx.db, by, UNLINK_ACTION, tournament_id=t.id, subject=f"player:{player.id}",
            data={"discord_id": old})
-    tx.direct(player.id, "identity.unlinked_dm", tournament=t.name, nick=shown(player),
+    tx.direct(player.id, "identity.unlinked_dm", tournament=t.name, to=linked_to(player),
               reason=by.reason, rule=UNFORESEEN_RULE, **{DISCORD_ACCOUNT: old})
 
 
@@ -301,10 +323,10 @@ def _approve(tx: Tx, slug: str, admin: AdminRef, request_id: int, reason: str | 
     decide_link_request(tx.db, request.id, APPROVED, by)
     _link(tx, t, player, request.discord_id, by, how=f"request:{request.id}")
     _close_others(tx, t, player, request.id, by)
-    tx.direct(player.id, "identity.linked_dm", tournament=t.name, nick=shown(player),
+    tx.direct(player.id, "identity.linked_dm", tournament=t.name, to=linked_to(player),
               reason=why, rule=UNFORESEEN_RULE)
     return done("identity.approved", rule=UNFORESEEN_RULE, player=player.name,
-                nick=shown(player), account=request.discord_name)
+                herna=herna_of(player), account=request.discord_name)
 
 
 async def approve_request(app: App, slug: str, admin: AdminRef, request_id: int,
@@ -320,9 +342,9 @@ def _reject(tx: Tx, slug: str, admin: AdminRef, request_id: int, reason: str) ->
     why = _reason(reason)
     decide_link_request(tx.db, request.id, REJECTED, tx.by_admin(actor, why))
     player = get_player(tx.db, request.player_id)
-    tx.direct(player.id, "identity.rejected_dm", tournament=t.name, nick=shown(player),
+    tx.direct(player.id, "identity.rejected_dm", tournament=t.name, to=linked_to(player),
               reason=why, rule=UNFORESEEN_RULE, **{DISCORD_ACCOUNT: request.discord_id})
-    return done("identity.rejected", rule=UNFORESEEN_RULE, nick=shown(player),
+    return done("identity.rejected", rule=UNFORESEEN_RULE, to=linked_to(player, "asked"),
                 account=request.discord_name)
 
 
@@ -357,10 +379,10 @@ def _link_by_admin(tx: Tx, slug: str, admin: AdminRef, nick: str, discord_id: in
     if request is not None and request.status == PENDING:
         decide_link_request(tx.db, request.id, APPROVED, by)
     _close_others(tx, t, player, request.id if request else None, by)
-    tx.direct(player.id, "identity.linked_dm", tournament=t.name, nick=shown(player),
+    tx.direct(player.id, "identity.linked_dm", tournament=t.name, to=linked_to(player),
               reason=why, rule=UNFORESEEN_RULE)
     return done("identity.linked", rule=UNFORESEEN_RULE, player=player.name,
-                nick=shown(player), discord_id=discord_id)
+                herna=herna_of(player), discord_id=discord_id)
 
 
 async def link(app: App, slug: str, admin: AdminRef, nick: str, discord_id: int,
@@ -380,7 +402,7 @@ def _unlink_by_admin(tx: Tx, slug: str, admin: AdminRef, nick: str, reason: str)
     old = player.discord_id
     _unlink(tx, t, player, tx.by_admin(actor, why))
     return done("identity.unlinked", rule=UNFORESEEN_RULE, player=player.name,
-                nick=shown(player), discord_id=old)
+                herna=herna_of(player), discord_id=old)
 
 
 async def unlink(app: App, slug: str, admin: AdminRef, nick: str, reason: str) -> Reply:
@@ -398,6 +420,7 @@ def link_requests_view(tx: Tx, t: Tournament) -> list[dict[str, Any]]:
     for r in list_link_requests(tx.db, t.id):
         player = get_player(tx.db, r.player_id)
         out.append({"request_id": r.id, "player": player.name, "nick": shown(player),
+                    "herna": herna_of(player),
                     "recorded": player.discord_name, "discord_id": r.discord_id,
                     "account": r.discord_name, "requested_at": r.requested_at})
     return out

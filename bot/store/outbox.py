@@ -22,12 +22,14 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from bot.i18n import Term
 from bot.store.audit import record
 from bot.store.rows import Change
 from bot.store.sql import dumps, rows
 from bot.store.times import from_text, to_text
 
 _DATETIME_TAG = "$datetime"
+_TERM_TAG = "$term"  # a catalogue phrase (`i18n.Term`): {"$term": key, "params": {…}}
 
 
 class Destination(StrEnum):
@@ -69,11 +71,14 @@ _PLAIN = frozenset({str, int, float, type(None)})  # exact types: most parameter
 
 
 def encode_params(value: Any) -> Any:
-    """Parameters as JSON-safe data; datetimes tagged so they come back as datetimes."""
+    """Parameters as JSON-safe data; datetimes and catalogue phrases tagged so they come back
+    as what they were (a phrase is rendered in the reader's language when delivered)."""
     if type(value) in _PLAIN:  # one set lookup before the isinstance chain (issue 21)
         return value
     if isinstance(value, datetime):
         return {_DATETIME_TAG: to_text(value)}
+    if isinstance(value, Term):
+        return {_TERM_TAG: str(value), "params": encode_params(value.params)}
     if isinstance(value, Mapping):
         return {str(k): encode_params(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -87,6 +92,8 @@ def decode_params(value: Any) -> Any:
     if isinstance(value, dict):
         if set(value) == {_DATETIME_TAG}:
             return from_text(value[_DATETIME_TAG])
+        if set(value) == {_TERM_TAG, "params"}:
+            return Term(value[_TERM_TAG], **decode_params(value["params"]))
         return {k: decode_params(v) for k, v in value.items()}
     if isinstance(value, list):
         return [decode_params(v) for v in value]

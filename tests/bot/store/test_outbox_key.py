@@ -5,12 +5,14 @@ from the parameters' own text instead of encoding them twice)."""
 from __future__ import annotations
 
 import hashlib
+import json
 from datetime import UTC, datetime
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.store.outbox import Destination, encode_params, message_key
+from bot.i18n import Term, t
+from bot.store.outbox import Destination, decode_params, encode_params, message_key
 from bot.store.sql import dumps
 
 AT = datetime(2025, 3, 1, 9, 55, tzinfo=UTC)
@@ -38,3 +40,18 @@ def test_a_known_message_keeps_its_key() -> None:
                         '"2025-03-01T09:55:00+00:00"},"first":"Hráč ď","points":0.5,'
                         '"round":1,"words":["a","b"]},"2025-03-01T09:55:00+00:00"]'
                         ).encode()).hexdigest()[:32]
+
+
+def test_a_catalogue_phrase_comes_back_from_the_outbox_as_a_phrase() -> None:
+    """A `Term` parameter (a phrase worded in the reader's language when delivered) is stored
+    tagged and read back as a Term with its own parameters, nested ones too; a plain string
+    that happens to spell a key stays a string."""
+    phrase = Term("identity.to_name", name="Ján Novák", inner=Term("identity.herna_note",
+                                                                   nick="jano"))
+    back = decode_params(json.loads(dumps(encode_params({"to": phrase, "key": "identity.x"}))))
+    assert isinstance(back["to"], Term) and back["to"] == "identity.to_name"
+    assert back["to"].params["name"] == "Ján Novák"
+    assert isinstance(back["to"].params["inner"], Term)
+    assert back["to"].params["inner"].params == {"nick": "jano"}
+    assert type(back["key"]) is str
+    assert t("identity.to_name", "sk", **back["to"].params) == "s hráčom „Ján Novák“"

@@ -86,5 +86,5 @@ async def send_link_requests(interaction: discord.Interaction,
                  discord_id=r["discord_id"], at=when(r["requested_at"], locale),
                  recorded=r["recorded"] or "—", rule=UNFORESEEN_RULE)
         title = t("discord_identity.request_title", locale, request_id=r["request_id"],
-                  player=r["player"], nick=r["nick"])
+                  player=r["player"], herna=r["herna"])
         await send(interaction, field_messages(title, [], content=text), view=view)

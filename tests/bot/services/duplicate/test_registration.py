@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.discord.cogs.admin.queries import find_nick, find_player
+from bot.i18n import t
 from bot.services import identity, play
 from bot.services.app import App, Tx
 from bot.services.notifier import RecordingNotifier
@@ -16,7 +17,7 @@ from bot.services.setup import no_herna_nick
 from bot.store import create_player, get_player, get_tournament_by_slug, update_player
 from bot.store.links import list_link_requests
 
-from ...conftest import ADMIN_ID, NAMES, World
+from ...conftest import ADMIN_ID, NAMES, World, render, said
 from .conftest import SLUG, make_event
 
 OWNER = 77_000_000_000_000_101  # Ďuro's own account, recorded in the registry by name
@@ -45,13 +46,17 @@ async def test_an_entrant_without_a_nick_registers_by_name_or_number(
     ids = await nickless(app, words)
     reply = await play.register(app, SLUG, OWNER, "duro.d", NAMES[0].upper())
     assert (reply.ok, reply.key) == (True, "play.registered"), reply
-    assert reply.params["nick"] == NAMES[0]  # his name, not "dup-test:h1"
+    # his name, said as a player's (not "dup-test:h1", nor "s prezývkou" for what is no nick)
+    assert f"tvoj Discord účet je prepojený s hráčom „{NAMES[0]}“ v turnaji" in said(reply)
+    assert f"linked to the player “{NAMES[0]}” in" in t(reply.key, "en-GB", **reply.params)
     assert (await app.store.read(get_player, ids[0])).discord_id == OWNER
     # by his registration number: a stranger's claim is the head admin's to decide
     pending = await play.register(app, SLUG, STRANGER, "niekto", "2")
     assert (pending.ok, pending.key) == (True, "identity.request_pending"), pending
+    assert f"sa s hráčom „{NAMES[1]}“ v registri" in said(pending)
     [ping] = [m for where, _, m in notifier.sent if m.key == "identity.request_admin"]
-    assert (ping.params["player"], ping.params["nick"]) == (NAMES[1], NAMES[1])
+    assert ping.params["player"] == NAMES[1]
+    assert f"chce hrať ako {NAMES[1]}; v registri" in render(ping.key, ping.params)  # no nick
     unknown = await play.register(app, SLUG, STRANGER, "niekto", "Nikto Nikde")
     assert (unknown.ok, unknown.key) == (False, "play.register_unknown_nick")
     assert (await app.store.read(get_player, ids[1])).discord_id is None
@@ -64,11 +69,14 @@ async def test_a_number_in_superscript_digits_is_no_entrant(app: App, words: Pat
 
 
 async def test_the_head_admin_links_an_entrant_without_a_nick_by_name(
-        app: App, words: Path) -> None:
+        app: App, words: Path, notifier: RecordingNotifier) -> None:
     ids = await nickless(app, words)
     reply = await identity.link(app, SLUG, ADMIN_ID, NAMES[2], STRANGER, "overil som ho")
-    assert (reply.ok, reply.params["nick"]) == (True, NAMES[2]), reply
+    assert reply.ok and said(reply).startswith(f"Hotovo — prepojené: {NAMES[2]} a Discord"), reply
     assert (await app.store.read(get_player, ids[2])).discord_id == STRANGER
+    # his DM, through the outbox: a phrase survives the store and is worded when delivered
+    [dm] = [m for where, _, m in notifier.sent if m.key == "identity.linked_dm"]
+    assert f"je teraz prepojený s hráčom „{NAMES[2]}“ v turnaji" in render(dm.key, dm.params)
     again = await identity.link(app, SLUG, ADMIN_ID, "3", STRANGER, "znova")
     assert again.key == "identity.already_linked"
 
