@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from bot.services import periodic
 from bot.services.notifier import Message, Notifier
+from bot.services.queued_before import as_today
 from bot.store import Change, NotFoundError, Round, Tournament, get_round, get_tournament
 from bot.store.outbox import (
     Destination,
@@ -97,7 +98,8 @@ class Flushed:
 
 
 def as_message(row: OutboxRow) -> Message:
-    return Message(row.message_key, decode_params(row.params), ref=row.key)
+    params = as_today(row.message_key, decode_params(row.params))  # queued by an older version
+    return Message(row.message_key, params, ref=row.key)
 
 
 def round_over(t: Tournament, rnd: Round | None) -> str | None:
