@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from bot.i18n import CatalogueError
 from bot.services import periodic
 from bot.services.notifier import Message, Notifier
 from bot.services.queued_before import as_today
@@ -41,6 +42,7 @@ from bot.store.outbox import (
     drop_message,
     failed_attempt,
     found_delivered,
+    give_up,
     mark_all_sent,
     mark_told,
     pending_messages,
@@ -62,6 +64,8 @@ FIRST_RETRY = timedelta(seconds=5)
 LONGEST_RETRY = timedelta(minutes=5)
 #: the head admin's report on what an outage delayed or dropped (never itself reported)
 OUTAGE_REPORT = "outbox.outage_report"
+#: what the head admin is told of a message today's catalogue cannot word
+UNWORDABLE = "outbox.unwordable"
 #: Discord collapses a repeated nonce only within minutes: a message that may have been handed
 #: to it longer ago than this (before a crash, or by an attempt that failed on the way back) is
 #: read back from the channel before it is sent again
@@ -135,6 +139,18 @@ def _drop(db: Database, stale: list[tuple[OutboxRow, str]], now: datetime) -> No
     by = Change.scheduler(now, "správa neodoslaná: jej čas uplynul")
     for row, why in stale:
         drop_message(db, row, why, by)
+
+
+def _unwordable(db: Database, row: OutboxRow, error: str, by: Change) -> None:
+    """A message the catalogue cannot word (its template and its parameters do not fit): no
+    retry would change that, and a pending one would hold back every later message to its
+    place. Given up (audited), and the head admin told, once."""
+    give_up(db, row, error, by)  # no attempt counted: it is no outage to report
+    tournament_id = _report_to(db, row)
+    if tournament_id is not None and row.message_key != UNWORDABLE:
+        queue_message(db, Destination.ADMIN, tournament_id, UNWORDABLE,
+                      {"id": row.id, "message": row.message_key, "error": error[:300],
+                       "rule": "DESIGN.md 4"}, by.at, tournament_id=tournament_id)
 
 
 def _retry_at(now: datetime, attempts: int) -> datetime:
@@ -406,6 +422,13 @@ class Sender:
                     continue
                 await deliver(self.app.notifier, row.destination, row.target,
                               as_message(row))
+            except CatalogueError as error:  # a fault of ours, not Discord's: never retried
+                log.error("message %s (%s) cannot be worded: %s", row.key, row.message_key,
+                          error)
+                failed += 1
+                await store.call_urgent(_unwordable, row, str(error),
+                                        Change.scheduler(now, "správu nemožno zostaviť"))
+                continue
             except Exception as error:  # Discord 5xx, network: retried, never lost
                 log.warning("message %s (%s) not delivered: %s", row.key, row.message_key,
                             error)

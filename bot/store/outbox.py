@@ -208,11 +208,18 @@ def failed_attempt(db: Database, row_id: int, error: str, retry_at: datetime | N
     db.execute("UPDATE outbox SET attempts = attempts + 1 WHERE id = ? AND status = 'pending'",
                [row_id])
     found = get_message(db, row_id)
-    if found is not None and _leave_pending(db, row_id, OutboxStatus.FAILED, by.at,
-                                            error[:500]):
-        record(db, by, "outbox.failed", tournament_id=found.tournament_id, subject=found.key,
-               data={"message": found.message_key, "attempts": found.attempts,
-                     "error": error[:500]})
+    if found is not None:
+        give_up(db, found, error, by)
+
+
+def give_up(db: Database, row: OutboxRow, error: str, by: Change) -> bool:
+    """Never to be sent: given up with the reason, audited. Called as it is for a message
+    that can never go out as it stands (no attempt counted: Discord did not refuse it)."""
+    if not _leave_pending(db, row.id, OutboxStatus.FAILED, by.at, error[:500]):
+        return False
+    record(db, by, "outbox.failed", tournament_id=row.tournament_id, subject=row.key,
+           data={"message": row.message_key, "attempts": row.attempts, "error": error[:500]})
+    return True
 
 
 # -- reading -------------------------------------------------------------------------------
