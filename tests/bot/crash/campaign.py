@@ -115,7 +115,7 @@ DUPLICATE = Game(
 #: (no timer closes a hall's round: the arbiter types every step) and what the console printed
 HALL = replace(DUPLICATE, driver=DRIVER.with_name("hall_driver.py"),
                points=("commit:before", "commit:after", "send:before", "send:after",
-                       "board:before", "board:after", "print:after"),
+                       "board:before", "board:after", "typed:after", "print:after"),
                console=True, name="duplicate-small.toml in a hall")
 
 

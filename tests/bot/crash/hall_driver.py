@@ -19,8 +19,12 @@ What the console printed goes to CONSOLE (next to SINK): one JSON line per comma
 answer with the clean run's (campaign.console_rows).
 
 Crash points: those of duplicate_driver.py that a hall passes (`commit:…`, `send:…`,
-`board:…`; no timer closes a round in a hall) and `print:after` — the answer is on the screen,
-the step not yet noted as done: the next process types it again.
+`board:…`; no timer closes a round in a hall), and two of the console's own:
+- `typed:after` — the command has run (committed, its messages handed over), its answer is not
+  yet on the screen;
+- `print:after` — the answer is on the screen, the step not yet noted as done.
+Either way the next process types the command again. (A kill placed by a commit's number within
+a step is not exact: the outbox's marks commit in the background, in between.)
 """
 
 from __future__ import annotations
@@ -114,6 +118,7 @@ class HallArbiter(DuplicateRehearsal):
     async def _type(self, *argv: str) -> int:
         """Type one command; what it printed goes to the console file. Its exit code."""
         code, lines = await answer(self.app, list(argv))
+        driver.CRASH.hit("typed:after")
         entry = {"step": self.step, "argv": list(argv), "code": code, "lines": lines}
         fd = os.open(self.console, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:  # one write(2): a kill leaves whole lines only
