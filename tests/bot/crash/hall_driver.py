@@ -12,7 +12,9 @@ protests, the decisions, the final results), but every step is what the arbiter 
 handlers (`bot/cli/duplicate_hall.py`) on the services, the real store and the simulated clock.
 A step a kill cut short is typed again in full, as an arbiter unsure whether it was taken
 would, without looking first: the services must recognise a command already taken (answer
-alike, store and say nothing twice).
+alike, store and say nothing twice). The step that draws and closes the rounds left until the
+game ends (the hall rehearsal's loop, by the game's state) types first, after a restart, the
+command it was typing when killed (TYPING, next to SINK).
 
 What the console printed goes to CONSOLE (next to SINK): one JSON line per command typed
 (`step`, `argv`, exit `code`, `lines`), written with one write(2). The campaign compares every
@@ -69,6 +71,7 @@ from bot.services.replies import Reply
 HALL_RACK = '\n[[event]]\ntype = "rack"\nround = 1\nrack = "ŤRKNIÁA"\n'
 ARBITER = "hlavný rozhodca"
 CONSOLE = "console"  # the console file's name, next to SINK
+TYPING = "typing"  # the command being typed (its step and argv), next to SINK
 
 
 def hall_scenario(path: Path) -> DuplicateScenario:
@@ -117,6 +120,10 @@ class HallArbiter(DuplicateRehearsal):
 
     async def _type(self, *argv: str) -> int:
         """Type one command; what it printed goes to the console file. Its exit code."""
+        typing = self.console.with_name(TYPING)  # what he is typing: a restart types it again
+        tmp = typing.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"step": self.step, "argv": argv}), encoding="utf-8")
+        os.replace(tmp, typing)
         code, lines = await answer(self.app, list(argv))
         driver.CRASH.hit("typed:after")
         entry = {"step": self.step, "argv": list(argv), "code": code, "lines": lines}
@@ -131,6 +138,17 @@ class HallArbiter(DuplicateRehearsal):
     async def _start(self) -> None:
         await self._advance(game_start(self.scenario))
         await self._type("start", self.slug, "--seed", self.scenario.seed)
+
+    async def _end(self) -> None:
+        """The rounds left, drawn and closed until the game ends (the rehearsal's loop, which
+        looks at the game's state): first, on a restart, the command this step was typing when
+        the kill came, typed again."""
+        typing = self.console.with_name(TYPING)
+        cut = json.loads(typing.read_text(encoding="utf-8")) if typing.exists() else None
+        if cut is not None and cut["step"] == self.step:
+            action, number = cut["argv"][0], int(cut["argv"][2])
+            await (self._close_hall(number) if action == "close" else self._open_hall(number))
+        await super()._end()
 
     async def _open_hall(self, number: int) -> None:
         if number > 1:  # after the pause (from the step's start: a re-run too)
