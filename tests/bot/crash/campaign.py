@@ -13,7 +13,8 @@ What "the same" means: every result (status, end, points, scores, rule), the evi
 table (nothing recorded twice by a repeated step), every timer (fired once, at the same
 moment), every outbox message (sent or dropped alike), the screlo history — and what reached
 "Discord": the same messages, none missing, none twice. The database passes its integrity check
-and no sync run is left "running".
+and no sync run is left "running". A hall game also compares every answer its console printed:
+a command the arbiter typed again after a kill must be answered as in the clean run.
 """
 
 from __future__ import annotations
