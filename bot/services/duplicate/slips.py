@@ -8,10 +8,10 @@ close. A later slip of the same player replaces the earlier one; what counts is 
 player's standing slip again (unsure it was taken) gets its receipt again, nothing stored. A
 Discord slip received by the deadline that reaches the store after the close is still taken:
 the player's round score is judged again with it (003 r. 19: the time of receipt decides).
-Refused with one Slovak line
-and nothing stored: the round not open (closed, not yet opened), a player not in the event, a
-coordinate or word that cannot be read, a text of more than `TEXT_LIMIT` characters, a
-declared score that is not a number (or missing where the profile wants one, from Discord).
+Refused with one Slovak line and nothing stored: the round not open (closed, not yet opened), a
+player not in the event, a coordinate or word that cannot be read, a text of more than
+`TEXT_LIMIT` characters, a declared score that is not a number (or missing where the profile
+wants one, from Discord).
 """
 
 from __future__ import annotations
