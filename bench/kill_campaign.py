@@ -10,17 +10,26 @@ also at a round's deadline and while the board is being posted; besides the mess
 compares the racks and deadlines, every slip, every score (each slip scored once), the
 timers and the outbox with the clean run.
 
+`--hall` plays the same game in a live hall (tests/bot/crash/hall_driver.py): every arbiter's
+step typed at the console through the hall CLI's parser and handlers (`stredisko duplicate
+start|rack|draw|slip|close|protest|decide|final|standings`), killed also once a command has run
+but before its answer is on the screen (`typed:after`) and once it is (`print:after`); the
+cut-short command is typed again in full after the restart. Besides the tables of
+`--duplicate` it compares every answer the console printed with the clean run's (a command
+typed again must be answered alike).
+
 Prints what it measured: kills, restarts, messages lost and doubled, other state that differed,
 deliveries Discord recognised by their nonce, and the head admin's notices of cut-short sync
 runs; then a verdict on the targets: nothing lost, nothing twice, every campaign's final state
 equal to the clean run's. Asserts nothing.
 
-    python bench/kill_campaign.py [CAMPAIGNS] [SEED] [--duplicate]   (default 40, seed 11)
+    python bench/kill_campaign.py [CAMPAIGNS] [SEED] [--duplicate | --hall]   (default 40, seed 11)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import tempfile
@@ -36,6 +45,7 @@ from verdicts import Verdicts
 from tests.bot.crash.campaign import (
     CLASSIC,
     DUPLICATE,
+    HALL,
     Game,
     Outcome,
     clean_run,
@@ -44,12 +54,22 @@ from tests.bot.crash.campaign import (
 )
 
 
+def _shown_again(folder: Path) -> int:
+    """Console answers beyond the first of one command (a hall game: it was typed again)."""
+    path = folder / "console"
+    if not path.exists():
+        return 0
+    typed = Counter((e["step"], tuple(e["argv"])) for e in
+                    map(json.loads, path.read_text(encoding="utf-8").splitlines()))
+    return sum(n - 1 for n in typed.values())
+
+
 def main(campaigns: int, seed: int, game: Game) -> None:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         clean, counts, seconds = clean_run(root / "clean", game)
-        print(f"{game.scenario.name}: clean run {seconds:.1f} s; passages per point: {counts}")
+        print(f"{game.title}: clean run {seconds:.1f} s; passages per point: {counts}")
         print(f"clean run delivered {sum(clean.delivered.values())} messages; rows compared: "
               + ", ".join(f"{len(rows)} {name}" for name, rows in clean.state.items()))
         plans = [random_kills(rng, counts, seconds, rng.randint(1, 3), game.points)
@@ -60,6 +80,7 @@ def main(campaigns: int, seed: int, game: Game) -> None:
                 lambda n: killed_run(root / f"c{n}", plans[n], clean, game),
                 range(campaigns)))
         took = time.perf_counter() - started
+        shown_again = sum(_shown_again(root / f"c{n}") for n in range(campaigns))
     kinds = Counter(k.rsplit(":", 1)[0] if isinstance(k, str) else "SIGKILL"
                     for plan in plans for k in plan)
     print(f"{campaigns} campaigns in {took:.0f} s; kills asked for: {dict(kinds)}")
@@ -80,6 +101,9 @@ def main(campaigns: int, seed: int, game: Game) -> None:
     print(f"deliveries repeated after a kill and recognised by their nonce: "
           f"{sum(o.repeats for o in outcomes)}")
     print(f"head admin told of a sync run cut short: {sum(o.notices for o in outcomes)}")
+    if game.console:
+        print(f"commands typed again after their answer was on the screen (each answered as the "
+              f"clean run's console, or the campaign differs): {shown_again}")
     lost = sum(o.comparison.lost for o in outcomes)
     doubled = sum(o.comparison.duplicated for o in outcomes)
     leaked = sum(o.comparison.leaked for o in outcomes)
@@ -89,13 +113,17 @@ def main(campaigns: int, seed: int, game: Game) -> None:
     verdicts.add("no message the clean run never sent", leaked == 0, f"{leaked} leaked")
     verdicts.add("every campaign ends as the clean run", not differing,
                  f"{len(differing)} of {campaigns} campaigns differ")
-    verdicts.print(f"{game.scenario.name}: {campaigns} campaigns, seed {seed}")
+    verdicts.print(f"{game.title}: {campaigns} campaigns, seed {seed}")
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("campaigns", type=int, nargs="?", default=40)
     parser.add_argument("seed", type=int, nargs="?", default=11)
-    parser.add_argument("--duplicate", action="store_true", help="a duplicate game (issue 24)")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--duplicate", action="store_true", help="a duplicate game (issue 24)")
+    which.add_argument("--hall", action="store_true",
+                       help="the duplicate game in a hall, at the arbiter's console")
     args = parser.parse_args()
-    main(args.campaigns, args.seed, DUPLICATE if args.duplicate else CLASSIC)
+    main(args.campaigns, args.seed,
+         HALL if args.hall else DUPLICATE if args.duplicate else CLASSIC)

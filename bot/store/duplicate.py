@@ -336,6 +336,16 @@ def current_scores(db: Database, round_id: int) -> list[DupScore]:
                                  ORDER BY s.player_id""", [round_id])
 
 
+def corrected_scores(db: Database, game_id: int, round_no: int, at: datetime,
+                     actor_id: str | None) -> int:
+    """How many later score versions (a correction's, 004 §5D) of a round were written at `at`
+    by `actor_id`: what one decision changed."""
+    return int(db.execute(
+        """SELECT COUNT(*) FROM dup_scores s JOIN dup_rounds r ON r.id = s.round_id
+           WHERE r.game_id = ? AND r.number = ? AND s.version > 1 AND s.at = ?
+           AND s.actor_id IS ?""", [game_id, round_no, to_db(at), actor_id]).fetchone()[0])
+
+
 # -- protests and corrections -------------------------------------------------------------
 
 

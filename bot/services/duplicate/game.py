@@ -6,6 +6,9 @@ are provably fair: `rules.duplicate.racks`); online, round 1 opens at once.
 previous top, the leave kept) or typed by the arbiter (`check_rack`, 003 r. 11) — its deadline
 (now + move time, 003 r. 15), online its timers (the warning, 003 r. 18; the deadline), and the
 announcement with the board image's data. A draw that ends the game (004 §5B, §8.2) ends it.
+The hall's arbiter may type a command again when unsure it was taken (his console died): the
+same `start` before round 1, the same `rack`/`draw` of the round it opened, answer as the first
+time and change nothing.
 """
 
 from __future__ import annotations
@@ -79,11 +82,16 @@ def start_game(tx: Tx, slug: str, *, seed: str | None = None, admin: str | None 
     """Start the event's next game: a fresh secret seed (`seed` only for rehearsals and tests),
     its commitment announced (the seed is revealed when the game is final). Online, round 1
     opens in the same transaction; in a hall the arbiter opens it (`open_round`). `admin`:
-    who acts (None: the scheduler, at the game's start time)."""
+    who acts (None: the scheduler, at the game's start time). Typed again while the game it
+    started waits for its first round: that start again, nothing written or said."""
     event = event_of(tx.db, slug)
     games = list_games(tx.db, event.id)
     if games and games[-1].state == "running":
-        raise Refusal("duplicate.online.game_running", game=games[-1].number)
+        last = games[-1]
+        if seed in (None, last.seed) and not list_rounds(tx.db, last.id):
+            # typed again before any round opened (a hall): the start that was taken
+            return GameStarted(last.number, last.commitment, None)
+        raise Refusal("duplicate.online.game_running", game=last.number)
     if len(games) >= event.settings.games:
         raise Refusal("duplicate.online.no_more_games", games=event.settings.games)
     seed = seed or secrets.token_hex(32)
@@ -122,6 +130,10 @@ def _open(tx: Tx, event: Event, game: DupGame, typed: str | None,
     rounds = list_rounds(tx.db, game.id)
     prev = rounds[-1] if rounds else None
     if prev is not None and prev.is_open:
+        if round_no == prev.number and _same_rack(prev, typed):
+            # typed again, unsure it was taken: the round it opened, nothing written or said
+            return RoundOpened(game.number, prev.number, prev.part, prev.rack, prev.deadline,
+                               prev.board_before, prev.source, str(prev.draw.get("rule", "")))
         raise Refusal("duplicate.online.round_still_open", round=prev.number)
     number = prev.number + 1 if prev else 1
     if round_no is not None and round_no != number:
@@ -162,6 +174,16 @@ def _open(tx: Tx, event: Event, game: DupGame, typed: str | None,
                 image=image(event, board, rnd.rack, highlight_of(prev)))
     return RoundOpened(game.number, number, rnd.part, rnd.rack, deadline, board, source,
                        str(draw["rule"]))
+
+
+def _same_rack(rnd: DupRound, typed: str | None) -> bool:
+    """Whether opening `rnd` again with `typed` (None: drawn from the seed) is the same command:
+    the same source, and a typed rack of the same tiles in any order (as `check_rack` reads
+    it)."""
+    if typed is None or rnd.source != "arbiter":
+        return typed is None and rnd.source == "seed"
+    return len(typed) <= RACK_TEXT_LIMIT and "".join(
+        sorted(c.upper() for c in typed if not c.isspace())) == rnd.rack
 
 
 def _schedule(tx: Tx, event: Event, game: DupGame, rnd: DupRound) -> None:

@@ -33,6 +33,7 @@ from bot.store.duplicate import (
     add_correction,
     add_protest,
     add_score,
+    corrected_scores,
     current_scores,
     decide_protest_row,
     game_by_id,
@@ -63,7 +64,8 @@ def file_protest(tx: Tx, slug: str, round_no: int, word: str, claim: str, reason
                  game: int | None = None) -> DupProtest:
     """File a protest (003 r. 27) by an entrant (Discord account or named by the arbiter).
     Refused: outside the protest window, an unknown round, a claim that is neither, a word
-    or reason too long."""
+    or reason too long. The same protest again (player, round, word, claim, reason) is the
+    one filed: answered with it, nothing stored or said twice."""
     event = event_of(tx.db, slug)
     dup_game = game_of(tx.db, event, game)
     if dup_game.state != "preliminary":
@@ -80,6 +82,10 @@ def file_protest(tx: Tx, slug: str, round_no: int, word: str, claim: str, reason
     # one who left the game may still protest its results (003 r. 27)
     who = (player_by_discord(tx.db, event, discord_id, playing=False) if discord_id is not None
            else player_by_label(tx.db, event, player or "", playing=False))
+    same = (who.id, round_no, text, claim, reason.strip())
+    for filed in list_protests(tx.db, dup_game.id):
+        if (filed.player_id, filed.round_no, filed.word, filed.claim, filed.reason) == same:
+            return filed  # typed (or sent) again: the protest already filed, nothing said
     protest = add_protest(tx.db, dup_game, who.id, tx.by_player(who.id, "protest"),
                           round_no=round_no, word=text, claim=claim, reason=reason.strip())
     tx.to_admin(event.id, "duplicate.online.protest_filed", id=protest.id, game=dup_game.number,
@@ -92,7 +98,8 @@ def file_protest(tx: Tx, slug: str, round_no: int, word: str, claim: str, reason
 def decide_protest(tx: Tx, slug: str, protest_id: int, upheld: bool, decision: str,
                    admin: int | str) -> Decided:
     """The head admin's decision (003 r. 29, final). Upheld: the correction (004 §5D) and the
-    round's scores re-judged; the player is told either way."""
+    round's scores re-judged; the player is told either way. The same decision again (verdict
+    and reason) answers as the first did and changes nothing; another one is refused."""
     event = event_of(tx.db, slug)
     protest = get_protest(tx.db, protest_id)
     if protest is None or game_by_id(tx.db, protest.game_id).tournament_id != event.id:
@@ -100,6 +107,9 @@ def decide_protest(tx: Tx, slug: str, protest_id: int, upheld: bool, decision: s
     game = game_by_id(tx.db, protest.game_id)
     if game.state != "preliminary":
         raise Refusal("duplicate.online.protest_closed", game=game.number, rule="003 r. 29")
+    if protest.status != "pending" and (protest.status == "upheld", protest.decision) == (
+            upheld, decision):  # the same decision typed again: answered as the first time
+        return Decided(protest, _changed_by(tx.db, protest))
     by = tx.by_admin(admin, decision)
     decided = decide_protest_row(tx.db, protest, upheld, decision, by, event.id)
     if decided is None:
@@ -124,6 +134,14 @@ def decided_reply(protest_id: int, upheld: bool, changed: int) -> Reply:
     verdict = Term("chat.duplicate.upheld" if upheld else "chat.duplicate.rejected")
     return done("chat.duplicate.decided", id=protest_id, verdict=verdict, changed=changed,
                 rule=DECISION_RULE)
+
+
+def _changed_by(db: Database, protest: DupProtest) -> int:
+    """The round scores a decided protest changed: the versions its correction added."""
+    if protest.status != "upheld" or protest.decided_at is None:
+        return 0
+    return corrected_scores(db, protest.game_id, protest.round_no, protest.decided_at,
+                            protest.decided_by)
 
 
 def _rescore(tx: Tx, slug: str, game_no: int, round_no: int, by: Change) -> int:

@@ -4,12 +4,14 @@
 received the interaction), typed by the arbiter, or a line of a round's CSV — and answers with
 the slip as read ("8H SLOVO, 24 bodov"), NEVER whether it is valid: that is decided at the
 close. A later slip of the same player replaces the earlier one; what counts is the profile's
-(`slips.several`: the last, 003 r. 41; or none at all, 003 r. 42). A Discord slip received by
-the deadline that reaches the store after the close is still taken: the player's round score
-is judged again with it (003 r. 19: the time of receipt decides). Refused with one Slovak line
-and nothing stored: the round not open (closed, not yet opened), a player not in the event, a
-coordinate or word that cannot be read, a text of more than `TEXT_LIMIT` characters, a
-declared score that is not a number (or missing where the profile wants one, from Discord).
+(`slips.several`: the last, 003 r. 41; or none at all, 003 r. 42) — but the arbiter typing the
+player's standing slip again (unsure it was taken) gets its receipt again, nothing stored. A
+Discord slip received by the deadline that reaches the store after the close is still taken:
+the player's round score is judged again with it (003 r. 19: the time of receipt decides).
+Refused with one Slovak line and nothing stored: the round not open (closed, not yet opened), a
+player not in the event, a coordinate or word that cannot be read, a text of more than
+`TEXT_LIMIT` characters, a declared score that is not a number (or missing where the profile
+wants one, from Discord).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from bot.services.duplicate.context import (
 from bot.services.replies import Refusal
 from bot.store.duplicate import (
     DupRound,
+    DupSlip,
     add_slip,
     game_by_id,
     list_games,
@@ -106,9 +109,15 @@ def submit_slip(tx: Tx, slug: str, text: str, *, received_at: datetime,
     coord = format_coord(parsed.row, parsed.col, parsed.across)
     stamp = _stamp(received_at, rnd, late)
     is_late = stamp > rnd.deadline
+    mine = [s for s in list_slips(tx.db, rnd.id) if s.player_id == who.id]
+    typed = _typed_again(mine, text.strip(), number, source, is_late, rnd.deadline)
+    if typed is not None:  # the arbiter typed it again, unsure it was taken: the same slip
+        return SlipReceipt(typed.id, game_no, rnd.number, who.id, who.name, coord, word, number,
+                           is_late, any(s.replaced_by == typed.id for s in mine),
+                           rule.several_rule, rule.several)
     by = tx.by_player(who.id, "/tah") if source == "discord" else tx.by_admin(
         "arbiter", f"slip ({source})")
-    earlier = any(s.player_id == who.id for s in list_slips(tx.db, rnd.id))
+    earlier = bool(mine)
     slip = add_slip(tx.db, rnd, who.id, by, event.id, text=text.strip(), coord=coord,
                     word=word, declared=number, received_at=stamp, source=source)
     if not rnd.is_open:  # the close has run: his score of the round again, with this slip
@@ -144,6 +153,21 @@ def submit_csv(tx: Tx, slug: str, round_no: int, content: str, *,
             raise Refusal("duplicate.online.csv_line", line=line_no,
                           reason=t(refusal.reply.key, **refusal.reply.params)) from None
     return receipts
+
+
+def _typed_again(mine: list[DupSlip], text: str, declared: int | None, source: str,
+                 late: bool, deadline: datetime) -> DupSlip | None:
+    """The player's standing slip when the arbiter (or a round's CSV) types the same one again:
+    the same text, declared score, source and lateness. One paper slip typed twice is not two
+    slips (a second would replace it, or void both under 003 r. 42). From Discord every
+    interaction is the player's own act: never taken for a repeat here."""
+    if source == "discord":
+        return None
+    standing = next((s for s in mine if s.replaced_by is None), None)
+    if standing is None or (standing.text, standing.declared, standing.source,
+                            standing.received_at > deadline) != (text, declared, source, late):
+        return None
+    return standing
 
 
 def _stamp(received_at: datetime, rnd: DupRound, late: bool | None) -> datetime:

@@ -1,7 +1,8 @@
-"""The kill campaign: play the small tournament (`CLASSIC`) or a duplicate game (`DUPLICATE`)
-with the process killed at chosen or random points, restart it until it finishes, and compare
-everything that matters with a run that was never killed (tests/bot/crash/test_crash.py and
-test_crash_duplicate.py run a fixed set; bench/kill_campaign.py a random one and prints the
+"""The kill campaign: play the small tournament (`CLASSIC`), a duplicate game (`DUPLICATE`) or
+the same game in a live hall at the arbiter's console (`HALL`) with the process killed at
+chosen or random points, restart it until it finishes, and compare everything that matters
+with a run that was never killed (tests/bot/crash/test_crash.py, test_crash_duplicate.py and
+test_crash_hall.py run a fixed set; bench/kill_campaign.py a random one and prints the
 figures).
 
 Every run is a process of its own, forked from a zygote (zygote.py) that imported the drivers
@@ -12,7 +13,8 @@ What "the same" means: every result (status, end, points, scores, rule), the evi
 table (nothing recorded twice by a repeated step), every timer (fired once, at the same
 moment), every outbox message (sent or dropped alike), the screlo history — and what reached
 "Discord": the same messages, none missing, none twice. The database passes its integrity check
-and no sync run is left "running".
+and no sync run is left "running". A hall game also compares every answer its console printed:
+a command the arbiter typed again after a kill must be answered as in the clean run.
 """
 
 from __future__ import annotations
@@ -32,9 +34,11 @@ from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+from bot.i18n import t
 
 DRIVER = Path(__file__).with_name("driver.py")
 # runs are forked from a process that imported the drivers once (see zygote.py)
@@ -55,12 +59,19 @@ _TIMERS = "SELECT key, status, fired_at FROM timers ORDER BY key"
 @dataclass(frozen=True)
 class Game:
     """What a campaign plays: the driver and its scenario, the crash points the driver passes,
-    and the end state compared with the clean run (name, SQL)."""
+    and the end state compared with the clean run (name, SQL); `console`: the driver keeps
+    what the arbiter's console printed (hall_driver.py), compared too (`console_rows`)."""
 
     driver: Path
     scenario: Path
     points: tuple[str, ...]
     tables: tuple[tuple[str, str], ...]
+    console: bool = False
+    name: str = ""  # how the bench names it (default: the scenario's file)
+
+    @property
+    def title(self) -> str:
+        return self.name or self.scenario.name
 
 
 CLASSIC = Game(DRIVER, SCENARIO, POINTS, (
@@ -99,6 +110,32 @@ DUPLICATE = Game(
         ("timers", _TIMERS),
         ("outbox", _OUTBOX),
     ))
+
+
+#: the same game in a live hall, run from the arbiter's console (hall_driver.py): the same tables
+#: (no timer closes a hall's round: the arbiter types every step) and what the console printed
+HALL = replace(DUPLICATE, driver=DRIVER.with_name("hall_driver.py"),
+               points=("commit:before", "commit:after", "send:before", "send:after",
+                       "board:before", "board:after", "typed:after", "print:after"),
+               console=True, name="duplicate-small.toml in a hall")
+
+
+def console_rows(folder: Path) -> list[tuple[Any, ...]]:
+    """Every answer the console printed, once each: (step, command, exit code, lines). A
+    command typed again after a kill and answered alike adds no row; answered otherwise, it
+    does. A close typed again says first that the round was closed before (its one line of
+    recognition, dropped here: the rest must be alike)."""
+    path = folder / "console"
+    entries = [json.loads(line) for line in
+               path.read_text(encoding="utf-8").splitlines() if line] if path.exists() else []
+    rows = set()
+    for e in entries:
+        lines = e["lines"]
+        if e["argv"][0] == "close" and lines and lines[0] == t(
+                "duplicate.online.closed_already", round=int(e["argv"][2])):
+            lines = lines[1:]
+        rows.add((e["step"], " ".join(e["argv"]), e["code"], "\n".join(lines)))
+    return sorted(rows)
 
 
 @dataclass(frozen=True)
@@ -143,6 +180,8 @@ def final_state(folder: Path, game: Game = CLASSIC) -> Final:
     db = sqlite3.connect(folder / "db")
     try:
         state = {name: _query(db, sql) for name, sql in game.tables}
+        if game.console:
+            state["console"] = console_rows(folder)
         integrity = db.execute("PRAGMA integrity_check").fetchone()[0]
         running = db.execute(
             "SELECT count(*) FROM sync_runs WHERE outcome = 'running'").fetchone()[0]

@@ -14,7 +14,8 @@ deduplicated by the message's nonce as Discord's `enforce_nonce` does (a repeat 
 such, not delivered twice).
 
 `--crash POINT:N` ends the process with os._exit (as abruptly as SIGKILL: no cleanup, no
-flush) at the N-th passage of POINT:
+flush) at the N-th passage of POINT (`POINT:N@STEP`: counted from the named step's start, for a
+driver that names its steps — the hall driver):
 - `commit:before` — a transaction's work done, before its COMMIT (the store thread);
 - `commit:after` — right after a COMMIT, before the caller hears of it;
 - `send:before` / `send:after` — around handing a message to "Discord" (after: delivered but
@@ -62,18 +63,26 @@ KILLED = 137  # the exit code of a process killed by SIGKILL
 
 
 class Crash:
-    """Counts passages of the crash points; ends the process at the chosen one."""
+    """Counts passages of the crash points; ends the process at the chosen one. "POINT:N@STEP"
+    (a driver that names its steps, `enter`): the N-th passage counted from STEP's start."""
 
     def __init__(self, spec: str | None) -> None:
         self.counts: Counter[str] = Counter()
-        self.point, self.at = (None, 0)
+        self.point, self.at, self.step = None, 0, None
         if spec:
+            spec, _, step = spec.partition("@")
             point, n = spec.rsplit(":", 1)
-            self.point, self.at = point, int(n)
+            self.point, self.at, self.step = point, int(n), step or None
+
+    def enter(self, step: str) -> None:
+        """The driver starts `step`: a kill named for it is armed from here."""
+        if self.step is not None and step == self.step and self.point is not None:
+            self.at += self.counts[self.point]
+            self.step = None
 
     def hit(self, point: str) -> None:
         self.counts[point] += 1
-        if point == self.point and self.counts[point] == self.at:
+        if point == self.point and self.step is None and self.counts[point] == self.at:
             os._exit(KILLED)
 
 

@@ -19,6 +19,7 @@ Crash points: `commit:before`, `commit:after`, `send:before`, `send:after` (driv
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from driver import Sink, _patch_store, _progress, _save_progress, _tournament
 from bot import scheduler
 from bot.clock import ManualClock
 from bot.rehearse.duplicate import DuplicateRehearsal, start_time
-from bot.rehearse.duplicate_scenario import load_duplicate_scenario
+from bot.rehearse.duplicate_scenario import DuplicateScenario, load_duplicate_scenario
 from bot.rehearse.output import Transcript
 from bot.services import timers as timer_service
 from bot.services.app import App
@@ -66,8 +67,16 @@ def _patch_deadline() -> None:
     scheduler.prepare_timer = preparing  # type: ignore[attr-defined]
 
 
-async def play(scenario_path: Path, db: Path, sink: Path, progress: Path) -> None:
-    scenario = load_duplicate_scenario(scenario_path)
+#: builds the game's rehearsal for a run (the hall driver's arbiter also writes a console file
+#: next to SINK)
+Make = Callable[[DuplicateScenario, App, ManualClock, Transcript, dict[int, str], Path],
+                DuplicateRehearsal]
+
+
+async def play_game(scenario: DuplicateScenario, make: Make, db: Path, sink: Path,
+                    progress: Path) -> None:
+    """Play `scenario`'s steps from the first not yet done (`progress`), each step named to the
+    crash (`POINT:N@STEP`)."""
     done, at = _progress(progress)
     clock = ManualClock(at or start_time(scenario))
     store = await Store.open(db)
@@ -75,22 +84,29 @@ async def play(scenario_path: Path, db: Path, sink: Path, progress: Path) -> Non
         names: dict[int, str] = {}
         app = App(store, clock, Sink(sink))
         transcript = Transcript(clock, lambda pid: names.get(pid, str(pid)))
-        r = DuplicateRehearsal(scenario, app, clock, transcript, names)
+        r = make(scenario, app, clock, transcript, names, sink)
         existing = await store.read(_tournament, scenario.propozicie.slug)
         if existing is None:
             await r.create()
         else:
             await r.attach(existing)
         await app.sender.flush()  # what a restarted bot does first
-        for i, (_, action) in enumerate(r.steps()):
+        for i, (name, action) in enumerate(r.steps()):
             if i < done:
                 continue
             _save_progress(progress, i, clock.now())  # a restart resumes at this moment
+            driver.CRASH.enter(name)
             await action()
             _save_progress(progress, i + 1, clock.now())
         await app.sender.flush()
     finally:
         await store.close()
+
+
+async def play(scenario_path: Path, db: Path, sink: Path, progress: Path) -> None:
+    await play_game(load_duplicate_scenario(scenario_path),
+                    lambda sc, app, clock, transcript, names, _: DuplicateRehearsal(
+                        sc, app, clock, transcript, names), db, sink, progress)
 
 
 def main(argv: list[str]) -> int:

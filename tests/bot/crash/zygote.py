@@ -1,4 +1,4 @@
-"""A fork server for the kill campaign (tests/bot/crash/campaign.py): it imports both drivers
+"""A fork server for the kill campaign (tests/bot/crash/campaign.py): it imports the drivers
 once, then forks one process per run asked of it.
 
     python zygote.py    (requests on stdin, answers on stdout, one JSON line each)
@@ -9,7 +9,8 @@ points in and ends as a driver started from the shell would (its `main`'s exit c
 at the crash point, or SIGKILL from the campaign). What the fork saves is Python's start-up
 and ~1.3 s of imports per process — about half of each run's CPU (issue 21).
 
-A request is `{"driver": "driver.py" | "duplicate_driver.py", "argv": [...], "stderr": PATH}`.
+A request is `{"driver": "driver.py" | "duplicate_driver.py" | "hall_driver.py", "argv": [...],
+"stderr": PATH}`.
 The zygote answers `{"ready": true}` once the drivers are imported, then per request
 `{"pid": N}` at once and `{"code": C}` when the run has ended (C as `subprocess` gives it: the
 exit code, or minus the signal that ended it). Runs are one at a time; the campaign keeps a
@@ -30,8 +31,10 @@ sys.path.insert(0, str(Path(__file__).parent))  # as for `python driver.py`: `im
 
 import driver
 import duplicate_driver
+import hall_driver
 
-DRIVERS: dict[str, ModuleType] = {"driver.py": driver, "duplicate_driver.py": duplicate_driver}
+DRIVERS: dict[str, ModuleType] = {"driver.py": driver, "duplicate_driver.py": duplicate_driver,
+                                  "hall_driver.py": hall_driver}
 
 
 def _answer(**fields: Any) -> None:

@@ -108,5 +108,41 @@ async def test_a_second_game_waits_for_the_first(app: App, words: Path) -> None:
     world = await make_event(app, words, games=2,
                              starts=())
     await app.run(start_game, world.slug, seed=SEED)
+    await app.run(open_round, world.slug, rack="AKLOSVE", round_no=1)
     refused = await app.run(start_game, world.slug)
     assert isinstance(refused, Reply) and refused.key == "duplicate.online.game_running"
+
+
+async def test_the_arbiter_typing_a_start_or_a_rack_again_changes_nothing(
+        app: App, words: Path, notifier: RecordingNotifier) -> None:
+    """His console died: unsure the command was taken, he types it again. The same start
+    before round 1, the same rack (any order) or draw of the round it opened: answered as the
+    first time, nothing stored or said again. Another command meeting that state is refused."""
+    world = await make_event(app, words, games=2, starts=())
+    first = await app.run(start_game, world.slug, seed=SEED)
+    assert await app.run(start_game, world.slug, seed=SEED) == first
+    assert await app.run(start_game, world.slug) == first  # a secret seed: the same start
+    other = await app.run(start_game, world.slug, seed="ab" * 32)
+    assert isinstance(other, Reply) and other.key == "duplicate.online.game_running"
+    opened = await app.run(open_round, world.slug, rack="kos?ale", round_no=1)
+    assert isinstance(opened, RoundOpened)
+    said = len(notifier.sent)
+    assert await app.run(open_round, world.slug, rack="ELA?SOK", round_no=1) == opened
+    for again in ({"rack": "AKLOSVE"}, {"rack": None}, {"rack": "kos?ale", "round_no": None}):
+        refused = await app.run(open_round, world.slug, **{"round_no": 1, **again})
+        assert isinstance(refused, Reply), again
+        assert refused.key == "duplicate.online.round_still_open", again
+    assert len(notifier.sent) == said and rows(app, "SELECT COUNT(*) FROM dup_rounds") == [(1,)]
+    assert rows(app, "SELECT COUNT(*) FROM dup_games") == [(1,)]
+
+
+async def test_a_round_drawn_from_the_seed_drawn_again_is_the_same_round(
+        app: App, words: Path) -> None:
+    world = await make_event(app, words)
+    await app.run(start_game, world.slug, seed=SEED)
+    opened = await app.run(open_round, world.slug, round_no=1)
+    assert isinstance(opened, RoundOpened) and opened.source == "seed"
+    assert await app.run(open_round, world.slug, round_no=1) == opened
+    typed = await app.run(open_round, world.slug, rack=opened.rack, round_no=1)
+    assert isinstance(typed, Reply) and typed.key == "duplicate.online.round_still_open"
+    assert rows(app, "SELECT COUNT(*) FROM dup_rounds") == [(1,)]

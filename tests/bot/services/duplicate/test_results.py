@@ -74,6 +74,11 @@ async def test_preliminary_results_protest_correction_final_and_replay(
     protest = await app.run(file_protest, slug, 1, "kle", "wrongly-rejected", "je v SSSJ",
                             player="1")
     assert not isinstance(protest, Reply)
+    told = len(notifier.sent)
+    # typed again (the arbiter unsure it was taken): the protest filed, nothing said twice
+    assert await app.run(file_protest, slug, 1, "KLE ", "wrongly-rejected", "je v SSSJ ",
+                         player="1") == protest
+    assert len(notifier.sent) == told
     (queued,) = app.store.read_sync(pending_protests, slug)
     assert (queued.id, queued.round, queued.word, queued.claim) == (
         protest.id, 1, "KLE", "wrongly-rejected")
@@ -90,8 +95,16 @@ async def test_preliminary_results_protest_correction_final_and_replay(
     assert app.store.read_sync(lambda db: db.execute(
         "SELECT board_after FROM dup_rounds ORDER BY number").fetchall()) == board_before
     assert app.store.read_sync(pending_protests, slug) == []
+    said = len(notifier.sent)
+    again = await app.run(decide_protest, slug, protest.id, True, "SSSJ: kle", ADMIN_ID)
+    assert isinstance(again, Decided) and again.changed == 1 and again.protest == decided.protest
+    assert len(notifier.sent) == said  # the same decision typed again: nothing said twice
     twice = await app.run(decide_protest, slug, protest.id, False, "znova", ADMIN_ID)
     assert isinstance(twice, Reply) and twice.key == "duplicate.online.protest_decided"
+    assert app.store.read_sync(lambda db: db.execute(
+        "SELECT COUNT(*) FROM dup_protests").fetchone()[0]) == 1
+    assert app.store.read_sync(lambda db: db.execute(
+        "SELECT COUNT(*) FROM dup_corrections").fetchone()[0]) == 1
 
     final = await app.run(finalize_game, slug)
     assert isinstance(final, Revealed) and final.seed == SEED

@@ -61,6 +61,36 @@ async def test_a_later_slip_replaces_the_earlier_and_both_are_kept(
     assert kept == [(1, 2), (2, None)]
 
 
+async def test_the_arbiter_typing_a_slip_again_stores_it_once(
+        app: App, words: Path, clock: ManualClock) -> None:
+    """His console died: unsure the slip was taken, he types it again. One paper slip is one
+    slip (a second would replace it, or void both under 003 r. 42): the same receipt, nothing
+    stored. A different slip, or the same one said late, is a new slip."""
+    slug = await opened(app, words)
+    typed = {"round_no": 1, "player": "1", "declared": "6", "source": "arbiter"}
+    first = await app.run(submit_slip, slug, "8H KOS", received_at=clock.now(), **typed)
+    clock.advance(timedelta(seconds=20))
+    again = await app.run(submit_slip, slug, " 8H KOS ", received_at=clock.now(), **typed)
+    assert isinstance(first, SlipReceipt) and again == first and not again.replaced
+    csv = "hráč,ťah,body\n2,H8 KOSA,8\n"
+    imported = await app.run(submit_csv, slug, 1, csv, received_at=clock.now())
+    assert await app.run(submit_csv, slug, 1, csv, received_at=clock.now()) == imported
+    assert count(app, "dup_slips") == 2
+    other = await app.run(submit_slip, slug, "8H KOSA", received_at=clock.now(), **typed)
+    back = await app.run(submit_slip, slug, "8H KOS", received_at=clock.now(), **typed)
+    late = await app.run(submit_slip, slug, "8H KOS", received_at=clock.now(), late=True,
+                         **typed)
+    assert isinstance(other, SlipReceipt) and isinstance(back, SlipReceipt)
+    assert isinstance(late, SlipReceipt) and other.replaced and back.replaced and late.late
+    assert await app.run(submit_slip, slug, "8H KOS", received_at=clock.now(), late=True,
+                         **typed) == late
+    # from Discord every /tah is the player's own act (Discord delivers an interaction once)
+    for _ in range(2):
+        await app.run(submit_slip, slug, "8H KOS", received_at=clock.now(),
+                      discord_id=discord(2), declared=6)
+    assert count(app, "dup_slips") == 7
+
+
 async def test_a_slip_after_the_deadline_is_taken_as_late(
         app: App, words: Path, clock: ManualClock) -> None:
     slug = await opened(app, words, move_seconds=60)
