@@ -27,6 +27,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from bot.cli.duplicate_hall import receipt_line
 from bot.clock import ManualClock
 from bot.console import render_reply
 from bot.publish.duplicate_page import write_duplicate_page
@@ -40,6 +41,7 @@ from bot.scheduler import Scheduler
 from bot.services import policy, setup
 from bot.services.app import App
 from bot.services.duplicate.protests import VERDICT_WORDS
+from bot.services.duplicate.slips import SlipReceipt
 from bot.services.duplicate_feed import page_report
 from bot.services.policy import Actor
 from bot.services.replies import Reply
@@ -232,9 +234,10 @@ class DuplicateRehearsal:
         said = await api.hall_slip(self.app, self.slug, name, e.round, e.move, e.declared,
                                    received)
         declared = "" if e.declared is None else f" --declared {e.declared}"
-        args = f"slip {self.slug} {e.round} „{name}“ „{e.move}“{declared}"
+        late = " --late" if isinstance(said, SlipReceipt) and said.late else ""
+        args = f"slip {self.slug} {e.round} „{name}“ „{e.move}“{declared}{late}"
         refused = said if isinstance(said, Reply) else None
-        self._console(args, refused, [] if refused else [str(said)])
+        self._console(args, refused, [] if refused else [receipt_line(said)])
         if refused is not None:
             self._record(render_reply(refused), refused, e.round, e.player, e.type,
                          int(e.after.total_seconds()))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from bot.cli.duplicate_hall import closed_lines, entrant_names, opened_lines, receipt_line
+from bot.cli.duplicate_hall import closed_lines, entrant_names, opened_lines
 from bot.services import play
 from bot.services.app import App, Tx
 from bot.services.duplicate.close import close_round
@@ -178,13 +178,13 @@ async def open_hall(app: App, slug: str, number: int, rack: str | None
 
 
 async def hall_slip(app: App, slug: str, player: str, number: int, move: str,
-                    declared: int | None, received: datetime) -> str | Reply:
-    """`stredisko duplicate slip SLUG N PLAYER "MOVE" [--declared D]`: a slip the arbiter
-    collected, typed as received (late when past the limit, 003 r. 19)."""
-    receipt = await app.run(lambda tx: submit_slip(
+                    declared: int | None, received: datetime) -> SlipReceipt | Reply:
+    """`stredisko duplicate slip SLUG N PLAYER "MOVE" [--declared D] [--late]`: a slip the
+    arbiter collected, typed as received (late when past the limit, 003 r. 19: the receipt
+    says which, and so whether the arbiter types `--late`)."""
+    return await app.run(lambda tx: submit_slip(
         tx, slug, move, received_at=received, round_no=number, player=player,
         declared=declared, source="arbiter"))
-    return receipt if isinstance(receipt, Reply) else receipt_line(receipt)
 
 
 async def close_hall(app: App, slug: str, number: int) -> list[str] | Reply:

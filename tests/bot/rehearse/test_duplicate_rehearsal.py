@@ -249,6 +249,12 @@ def test_a_hall_game_at_the_console_ends_as_the_same_game_online(
     assert "stredisko duplicate close duplikat-maly 1" in console
     assert "stredisko duplicate draw duplikat-maly 2" in console
     assert any("Lístok prijatý po limite" in line and "Cyril Ďurica" in line for line in lines)
+    # the console shows what the arbiter types: the late slip with --late (without it the real
+    # command would take it as handed in on time)
+    [late] = [c for c in console if c.startswith("stredisko duplicate slip duplikat-maly 2 "
+                                                  "„Cyril Ďurica“")]
+    assert late.endswith(" --late"), late
+    assert all(not c.endswith("--late") for c in console if c != late)
     assert not any("/tah" in line for line in lines)  # nobody hands in slips by Discord
 
 
