@@ -101,17 +101,27 @@ def add_actions(actions: Any) -> None:
 def run_action(args: argparse.Namespace) -> int:
     """Run one hall action; refusals and bad input: one Slovak line, exit 2."""
     try:
-        handler = _HANDLERS[args.duplicate_action]
-        outcome = run(args, lambda app: handler(app, args))
+        outcome = run(args, lambda app: handle(app, args))
     except ValueError as exc:  # a damaged database file, an unreadable CSV
         return _fail(str(exc))
     except OSError as exc:
         return _fail(os_error(exc))
     if isinstance(outcome, Reply):
-        return _fail(t(outcome.key, **{**outcome.params, "rule": outcome.rule or ""}))
+        return _fail(refusal_reason(outcome))
     for line in outcome:
         print(line)
     return 0
+
+
+async def handle(app: App, args: argparse.Namespace) -> list[str] | Reply:
+    """One parsed hall action on `app`: the lines to print, or the refusal (the CLI runs it on
+    its own store and clock; the kill campaign on its simulated ones)."""
+    return await _HANDLERS[args.duplicate_action](app, args)
+
+
+def refusal_reason(reply: Reply) -> str:
+    """A refused action's reason, as the `cli.error` line says it."""
+    return t(reply.key, **{**reply.params, "rule": reply.rule or ""})
 
 
 def _admin(a: argparse.Namespace) -> str:

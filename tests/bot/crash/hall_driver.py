@@ -95,12 +95,11 @@ async def answer(app: App, argv: list[str]) -> tuple[int, list[str]]:
     and the lines it printed (a refusal: its one `cli.error` line, exit 2)."""
     args = PARSER.parse_args([*argv, "--admin", ARBITER])
     try:
-        outcome: Any = await duplicate_hall._HANDLERS[args.duplicate_action](app, args)
+        outcome = await duplicate_hall.handle(app, args)
     except ValueError as exc:
         return USAGE_ERROR, [t("cli.error", reason=str(exc))]
     if isinstance(outcome, Reply):
-        reason = t(outcome.key, **{**outcome.params, "rule": outcome.rule or ""})
-        return USAGE_ERROR, [t("cli.error", reason=reason)]
+        return USAGE_ERROR, [t("cli.error", reason=duplicate_hall.refusal_reason(outcome))]
     return 0, list(outcome)
 
 
