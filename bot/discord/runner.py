@@ -65,6 +65,7 @@ EXIT_FAILED = 1  # Discord was lost during start-up: not the configuration's fau
 EXIT_STARTUP = 2  # the bot could not start: configuration, token, database
 POLL_STOP_GRACE_S = 30.0  # how long a pass in flight (round poll, outbox) may take at shutdown
 OUTBOX_EVERY_S = 10.0  # how often the outbox is checked for messages other processes queued
+SETTLE_S = 10.0  # how long deliveries still running after their answers may take at a stop
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,7 +294,8 @@ async def serve(
         admin_channel = config.discord.admin_channel_id or None
         notifier = DiscordNotifier(bot, store, admin_channel_id=admin_channel,
                                    tournament_id=tournament.id)
-        app = App(store, SystemClock(), notifier)
+        # a player is answered once his change is committed; its messages go out meanwhile
+        app = App(store, SystemClock(), notifier, answer_first=True)
         holder.append(app)
         scheduler = make_scheduler(app, herna, config.sync.nightly)
         background: list[asyncio.Task[None]] = []
@@ -329,6 +331,7 @@ async def serve(
             finally:
                 for task in background:
                     await stop_background(task, stop)
+                await _settle(app)
         if started.fault is not None:
             raise started.fault
     finally:
@@ -338,6 +341,15 @@ async def serve(
             await lease.release(store, leased[0])
         await _shutdown(started.scheduler, heartbeat, store, signals)
     return EXIT_FAILED if lost.is_set() else EXIT_OK
+
+
+async def _settle(app: App) -> None:
+    """At a stop, the deliveries still running after their answers get `SETTLE_S` to end;
+    what they leave stays pending in the outbox and goes out at the next start."""
+    try:
+        await asyncio.wait_for(app.settle(), SETTLE_S)
+    except TimeoutError:
+        log.warning("deliveries still running at the stop: their messages stay in the outbox")
 
 
 async def _take_lease(store: Store, path: str) -> str:

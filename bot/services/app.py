@@ -6,7 +6,11 @@ wants sent. The messages are outbox rows written in that same transaction (DESIG
 refused or failed use case changes nothing and says nothing, and a committed one cannot lose
 what it has to say. After the commit `App.run` hands them on:
 - `delivery="send"` (the bot, the rehearsal, tests): the `Sender` delivers the outbox and marks
-  each message sent (`bot.services.outbox`);
+  each message sent (`bot.services.outbox`). The caller is answered once they are delivered —
+  or, with `answer_first` (the bot), right after the commit while the delivery goes on: a post
+  to Discord is a network round trip and rate-limited, and a busy round's reports would each
+  wait for every message of the pass (64 reports at once, 100 ms a post: 6.5 s each). The
+  outbox still holds each message until it is marked sent, so a crash meanwhile loses none;
 - `delivery="queue"` (the CLI, which has no Discord connection): the messages stay pending for
   the bot, which delivers them when it runs (or drops them if their moment passed); the
   notifier only shows the operator what was queued.
@@ -15,6 +19,8 @@ A `Refusal` raised inside rolls everything back and comes out as the refusal `Re
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -29,6 +35,8 @@ from bot.services.replies import Refusal, Reply
 from bot.store import Change, Store
 from bot.store.outbox import Destination, queue_message
 from rules import Profile
+
+log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -92,9 +100,11 @@ class App:
     clock: Clock
     notifier: Notifier
     delivery: Literal["send", "queue"] = "send"
+    answer_first: bool = False  # "send" mode: answer after the commit, deliver meanwhile
     queued_for_bot: int = 0  # "queue" mode: messages left pending for the bot
     _profiles: dict[str, Profile] = field(default_factory=dict)
     _sender: Sender | None = None
+    _delivering: set[asyncio.Task[None]] = field(default_factory=set)  # `answer_first`'s
 
     def profile(self, name: str) -> Profile:
         """Rule profiles are immutable: load each once."""
@@ -136,8 +146,24 @@ class App:
             return refusal.reply
         queued = holder[-1].queued if holder else []
         if queued:
-            await self.after_commit(queued, transactions[-1] if transactions else None)
+            delivery = self.after_commit(queued, transactions[-1] if transactions else None)
+            if self.answer_first and self.delivery == "send":
+                task = asyncio.ensure_future(delivery)
+                self._delivering.add(task)
+                task.add_done_callback(self._delivered)
+            else:
+                await delivery
         return value
+
+    def _delivered(self, task: asyncio.Task[None]) -> None:
+        self._delivering.discard(task)
+        if not task.cancelled() and task.exception() is not None:  # pending: the next pass's
+            log.error("delivery after a commit failed: %s", task.exception())
+
+    async def settle(self) -> None:
+        """Wait for the deliveries `answer_first` left running (a stop, a test)."""
+        while self._delivering:
+            await asyncio.gather(*self._delivering, return_exceptions=True)
 
     async def after_commit(self, queued: list[tuple[Destination, int, Message]],
                            transaction: int | None = None) -> None:
