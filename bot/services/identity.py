@@ -178,7 +178,8 @@ def shown(player: Player) -> str:
 def linked_to(player: Player, role: str = "to") -> Term:
     """What an account is (to be) linked to, as messages say it: "s prezývkou „anna77“" — or,
     for an entrant without a herna.net nick, "s hráčom „Ján Novák“" (not a nick). `role`: its
-    place in the sentence (`identity.to_*`, `match_*`, `asked_*`: each language's grammar)."""
+    place in the sentence (`identity.to_*`, `match_*`, `asked_*`, `taken_*`: each language's
+    grammar)."""
     kind = "name" if _nickless(player) else "nick"
     return Term(f"identity.{role}_{kind}", nick=player.herna_nick, name=player.name)
 
@@ -224,9 +225,7 @@ def register(tx: Tx, slug: str, discord_id: int, discord_name: str, herna_nick: 
     if player.discord_id == discord_id:
         return done("play.register_already", to=linked_to(player), tournament=t.name)
     if player.discord_id is not None:  # the real owner is never displaced without the admin
-        if _nickless(player):
-            raise Refusal("play.register_taken_name", name=player.name)
-        raise Refusal("play.register_taken", nick=player.herna_nick)
+        raise Refusal("play.register_taken", to=linked_to(player, "taken"))
     earlier = find_link_request(tx.db, player.id, discord_id)
     if earlier is not None and earlier.status == REJECTED:
         raise Refusal("identity.request_rejected", to=linked_to(player),

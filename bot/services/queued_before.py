@@ -12,24 +12,22 @@ from bot.i18n import Term
 Params = dict[str, Any]
 
 
-def _linked_to(params: Params) -> Params:
-    """Session 10: "s prezývkou „{nick}“" became the phrase `to` (`identity.linked_to`)."""
-    return params if "to" in params else {**params, "to": Term("identity.to_nick",
-                                                              nick=params.get("nick", ""))}
-
-
-def _herna_note(params: Params) -> Params:
-    """Session 10: "{player} (herna.net: {nick})" became "{player}{herna}"."""
-    return params if "herna" in params else {**params, "herna": Term("identity.herna_note",
-                                                                    nick=params.get("nick", ""))}
+def _phrase_of_nick(param: str, key: str) -> Callable[[Params], Params]:
+    """Session 10: a template's "„{nick}“" became the phrase `param`, the catalogue's `key`
+    (`identity.linked_to`, `identity.herna_of`): made from the old `nick`."""
+    def upgrade(params: Params) -> Params:
+        if param in params:
+            return params
+        return {**params, param: Term(key, nick=params.get("nick", ""))}
+    return upgrade
 
 
 #: the queued messages whose template changed: the outbox's DMs and the head admin's ping
 UPGRADES: dict[str, Callable[[Params], Params]] = {
-    "identity.linked_dm": _linked_to,
-    "identity.unlinked_dm": _linked_to,
-    "identity.rejected_dm": _linked_to,
-    "identity.request_admin": _herna_note,
+    "identity.linked_dm": _phrase_of_nick("to", "identity.to_nick"),
+    "identity.unlinked_dm": _phrase_of_nick("to", "identity.to_nick"),
+    "identity.rejected_dm": _phrase_of_nick("to", "identity.to_nick"),
+    "identity.request_admin": _phrase_of_nick("herna", "identity.herna_note"),
 }
 
 

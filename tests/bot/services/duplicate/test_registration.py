@@ -50,6 +50,9 @@ async def test_an_entrant_without_a_nick_registers_by_name_or_number(
     assert f"tvoj Discord účet je prepojený s hráčom „{NAMES[0]}“ v turnaji" in said(reply)
     assert f"linked to the player “{NAMES[0]}” in" in t(reply.key, "en-GB", **reply.params)
     assert (await app.store.read(get_player, ids[0])).discord_id == OWNER
+    taken = await play.register(app, SLUG, STRANGER, "niekto", NAMES[0])  # he is linked now
+    assert (taken.ok, taken.key) == (False, "play.register_taken"), taken
+    assert said(taken).startswith(f"Hráč „{NAMES[0]}“ je už prepojený s iným Discord účtom.")
     # by his registration number: a stranger's claim is the head admin's to decide
     pending = await play.register(app, SLUG, STRANGER, "niekto", "2")
     assert (pending.ok, pending.key) == (True, "identity.request_pending"), pending
