@@ -20,7 +20,9 @@ median over the runs. `--discord-ms MS` makes every post to Discord take MS, as 
 round trip does (the benches' Discord otherwise answers at once): it prints what a caller then
 waits for, with no verdict — the targets are the bot's own work. `--answer-first` answers each
 caller after his commit and delivers meanwhile, as the bot does since session 10 (the CLI,
-the rehearsal and the tests wait for the delivery).
+the rehearsal and the tests wait for the delivery). Last, the floor under both targets
+(`sql_floor`): the same reports' SQL statements replayed through the store with no use-case
+Python at all — what no Python implementation of the use case over this schema goes below.
 
     .venv/bin/python bench/reports.py [--tables 200] [--repeat 3] [--discord-ms MS]
                                       [--answer-first]
@@ -38,6 +40,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from sql_floor import copy_database, record, replay, stop_recording
 from sqlite_utils import Database
 from verdicts import Verdicts
 
@@ -131,6 +134,37 @@ class SlowDiscord(RecordingNotifier):
         await super().to_admin(tournament_id, message)
 
 
+async def floor(app: App, folder: Path, tables: int) -> tuple[float, float, float, float]:
+    """What the reports' own SQL costs with no use-case Python (`sql_floor`): one call's
+    statements recorded per report, replayed one by one and all at once on copies of the
+    database taken before them. Returns (statements per report, one-by-one median, burst
+    median, burst p99), in milliseconds but the first."""
+    slug = "floor"
+    discord_ids = await app.run(setup, tables, slug, 90_000_000)
+    assert isinstance(discord_ids, list)
+    copies = [folder / "floor-one.db", folder / "floor-burst.db"]
+    for copy in copies:
+        copy_database(app.store.path, copy)
+    recorder = await app.store.call(record)
+    calls = []
+    for d in discord_ids:
+        start = len(recorder.statements)
+        await one(app, slug, d, [])
+        calls.append(start)
+    await app.settle()
+    await app.store.call(stop_recording)
+    ends = [*calls[1:], len(recorder.statements)]
+    statements = [recorder.statements[a:b] for a, b in zip(calls, ends, strict=True)]
+    alone = sorted(await replay(copies[0], statements, concurrent=False))
+    burst = sorted(await replay(copies[1], statements, concurrent=True))
+    return (statistics.median(map(len, statements)), statistics.median(alone) * 1000,
+            statistics.median(burst) * 1000, p99(burst) * 1000)
+
+
+def p99(ordered: list[float]) -> float:
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
 async def main(tables: int, repeat: int, discord_ms: float, answer_first: bool) -> None:
     runs: dict[str, list[tuple[float, float, float]]] = {"concurrent": [], "one by one": []}
     statements = 0.0
@@ -166,16 +200,17 @@ async def main(tables: int, repeat: int, discord_ms: float, answer_first: bool) 
                 # less the COMMIT of the call that began counting and the BEGIN of this one
                 statements = (len(counts) - 2) / len(discord_ids)
             ms = sorted(x * 1000 for x in latencies)
-            p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
+            worst = p99(ms)
             how = "concurrent" if concurrent else "one by one"
-            runs[how].append((statistics.median(ms), p99, cpu * 1000 / len(ms)))
-            print(f"{how:>10}: median {statistics.median(ms):6.2f} ms   p99 {p99:6.1f} ms   "
+            runs[how].append((statistics.median(ms), worst, cpu * 1000 / len(ms)))
+            print(f"{how:>10}: median {statistics.median(ms):6.2f} ms   p99 {worst:6.1f} ms   "
                   f"max {ms[-1]:6.1f} ms   total {wall * 1000:7.1f} ms   "
                   f"{len(ms) / wall:5.0f} reports/s   CPU {cpu * 1000 / len(ms):5.2f} ms/report")
         slug = "calls"
         discord_ids = await app.run(setup, tables, slug, 100_000 * (2 * repeat + 1))
         assert isinstance(discord_ids, list)
         calls = await count_calls(app, slug, discord_ids)
+        floors = await floor(app, Path(folder), tables)
         await store.close()
     one_median = statistics.median(r[0] for r in runs["one by one"])
     burst_median = statistics.median(r[0] for r in runs["concurrent"])
@@ -198,6 +233,12 @@ async def main(tables: int, repeat: int, discord_ms: float, answer_first: bool) 
     verdicts.print(f"medians of {repeat} runs each; CPU one by one {cpu:.2f} ms/report; "
                    f"SQL statements per report {statements:.1f}; Python calls per report "
                    f"{calls:.0f}")
+    count, alone, burst, burst99 = floors
+    print(f"The floor (bench/sql_floor.py): the reports' own {count:.0f} statements each, "
+          f"replayed through the store with no use-case Python — one at a time median "
+          f"{alone:.2f} ms, {tables} at once median {burst:.1f} ms, p99 {burst99:.1f} ms; "
+          f"the use case's Python and the rest: one at a time {one_median - alone:.2f} ms, "
+          f"{tables} at once p99 +{burst_p99 - burst99:.1f} ms (one run)")
 
 
 if __name__ == "__main__":
