@@ -125,9 +125,12 @@ def _by(tx: Tx, admin: str | None, reason: str) -> Change:
 
 def _open(tx: Tx, event: Event, game: DupGame, typed: str | None,
           round_no: int | None = None, *, admin: str | None = None) -> RoundOpened | GameEnded:
-    if game.state != "running":
-        raise Refusal("duplicate.online.game_not_running", game=game.number)
     rounds = list_rounds(tx.db, game.id)
+    if game.state != "running":
+        ended = _ended_by_this_draw(event, game, rounds, typed, round_no)
+        if ended is not None:  # typed again, unsure it was taken: the same end, nothing said
+            return ended
+        raise Refusal("duplicate.online.game_not_running", game=game.number)
     prev = rounds[-1] if rounds else None
     if prev is not None and prev.is_open:
         if round_no == prev.number and _same_rack(prev, typed):
@@ -174,6 +177,24 @@ def _open(tx: Tx, event: Event, game: DupGame, typed: str | None,
                 image=image(event, board, rnd.rack, highlight_of(prev)))
     return RoundOpened(game.number, number, rnd.part, rnd.rack, deadline, board, source,
                        str(draw["rule"]))
+
+
+def _ended_by_this_draw(event: Event, game: DupGame, rounds: list[DupRound],
+                       typed: str | None, round_no: int | None) -> GameEnded | None:
+    """The end of a game whose preliminary results came from the seed's draw of the round
+    after its last (the tiles ran out or only one kind was left, 003 r. 11–13), when `typed`
+    (None) and `round_no` are that draw again: the draw is a function of the seed and the last
+    round, so drawing again finds the same end. None for any other command."""
+    last = rounds[-1] if rounds else None
+    number = last.number + 1 if last else 1
+    if (game.state != "preliminary" or typed is not None or round_no not in (None, number)
+            or (last is not None and last.is_open)):
+        return None
+    drawn = draw_rack(game.seed, number, dict(last.bag) if last else dict(event.tiles.bag),
+                      leave_of(last), event.tiles.rack_vowels, event.profile)
+    if not drawn.ended or drawn.rule != game.ended_rule:
+        return None
+    return GameEnded(game.number, number - 1, drawn.outcome, drawn.rule)
 
 
 def _same_rack(rnd: DupRound, typed: str | None) -> bool:

@@ -9,10 +9,12 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.services.app import App
+from bot.services.duplicate.close import RoundClosed, close_round
 from bot.services.duplicate.context import tile_set
 from bot.services.duplicate.game import (
     DEADLINE,
     WARNING,
+    GameEnded,
     GameStarted,
     RoundOpened,
     open_round,
@@ -146,3 +148,33 @@ async def test_a_round_drawn_from_the_seed_drawn_again_is_the_same_round(
     typed = await app.run(open_round, world.slug, rack=opened.rack, round_no=1)
     assert isinstance(typed, Reply) and typed.key == "duplicate.online.round_still_open"
     assert rows(app, "SELECT COUNT(*) FROM dup_rounds") == [(1,)]
+
+
+async def test_the_draw_that_ended_the_game_typed_again_is_the_same_end(
+        app: App, words: Path, notifier: RecordingNotifier) -> None:
+    """004 §8.2: only consonants left in the bag and on the rack end the game at the draw. The
+    arbiter, unsure his `draw` was taken, types it again: the same end, nothing said or stored
+    again; any other command still meets a game that is over."""
+    world = await make_event(app, words, profile="greek-duplicate")
+    await app.run(start_game, world.slug, seed=SEED)
+    await app.run(open_round, world.slug, rack="AKLOSVE", round_no=1)
+    # the late game, arranged: the bag after round 1's rack holds consonants only (an open
+    # round's row may still change; KOLESA, the top, leaves V on the rack)
+    await app.store.call(lambda db: db.execute(
+        "UPDATE dup_rounds SET bag = '{\"B\":2,\"C\":1}' WHERE number = 1"))
+    closed = await close_round(app, world.slug, 1)
+    assert isinstance(closed, RoundClosed) and not closed.game_over
+    ended = await app.run(open_round, world.slug)
+    assert ended == GameEnded(1, 1, "one-kind", "004 §8.2, §5B.3")
+    said = len(notifier.sent)
+    assert await app.run(open_round, world.slug) == ended
+    assert await app.run(open_round, world.slug, round_no=2) == ended
+    for other in ({"rack": "BBCV"}, {"round_no": 3}):
+        refused = await app.run(open_round, world.slug, **other)
+        assert isinstance(refused, Reply), other
+        assert refused.key == "duplicate.online.game_not_running", other
+    assert len(notifier.sent) == said
+    assert rows(app, "SELECT state, ended_rule FROM dup_games") == [
+        ("preliminary", "004 §8.2, §5B.3")]
+    assert rows(app, "SELECT COUNT(*) FROM audit WHERE action = 'duplicate.game.preliminary'"
+                ) == [(1,)]
