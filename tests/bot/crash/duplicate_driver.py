@@ -35,6 +35,7 @@ from driver import (
     _tournament,
     finish,
     make_app,
+    resume_clock,
 )
 
 from bot import scheduler
@@ -92,6 +93,7 @@ async def play_game(scenario: DuplicateScenario, make: Make, db: Path, sink: Pat
     clock = ManualClock(at or start_time(scenario))
     store = await Store.open(db)
     try:
+        await resume_clock(store, clock)
         names: dict[int, str] = {}
         app = make_app(store, clock, sink)
         transcript = Transcript(clock, lambda pid: names.get(pid, str(pid)))
