@@ -7,8 +7,8 @@ scraper against the simulator on 127.0.0.1, on a simulated clock) run step by st
 step it writes the step's number to PROGRESS; started again on the same DB it resumes: it
 attaches to the tournament, delivers the pending outbox (what a bot does at start) and re-runs
 the step that was cut short — so every step must be safe to repeat, which is what the campaign
-proves. The clock resumes at the moment the killed process had reached (its step's start, or
-the latest change it made if later: `resume_clock`): a crash costs no time.
+proves. The clock resumes at the moment the killed process had reached (its step's start, or the
+last timer it fired if later: `resume_clock`): a crash costs no time.
 
 Messages go to SINK, a file standing in for Discord: one JSON line per delivered message,
 deduplicated by the message's nonce as Discord's `enforce_nonce` does (a repeat is logged as
@@ -220,20 +220,20 @@ def _progress(path: Path) -> tuple[int, datetime | None]:
     return int(data["done"]), datetime.fromisoformat(data["at"])
 
 
-def _latest_change(db: Any) -> datetime | None:
-    """The latest moment the store records a change at (every change is audited)."""
-    at = db.execute("SELECT max(at) FROM audit").fetchone()[0]
+def _last_fired(db: Any) -> datetime | None:
+    at = db.execute("SELECT max(fired_at) FROM timers").fetchone()[0]
     return datetime.fromisoformat(at) if at else None
 
 
 async def resume_clock(store: Store, clock: ManualClock) -> None:
-    """A restarted process's clock: not before anything the killed one changed. PROGRESS holds
-    the cut-short step's start, but the step may have moved the clock on (the timers it fired,
-    the game it ended) and a repeat finds that done, moving it no more: resumed there, the next
-    steps would act earlier than the clean run's, before what the store already holds."""
-    latest = await store.read(_latest_change)
-    if latest is not None and latest > clock.now():
-        clock.set(latest)
+    """A restarted process's clock: not before the last timer the killed one fired. PROGRESS
+    holds the cut-short step's start, and a step repeated from there moves the clock as it did
+    (to its events, by its own gaps) — except to the timers it fired, which a repeat finds
+    fired: resumed before them, the next steps would act earlier than the clean run's (a
+    duplicate game's protests before the game's end)."""
+    fired = await store.read(_last_fired)
+    if fired is not None and fired > clock.now():
+        clock.set(fired)
 
 
 def _save_progress(path: Path, done: int, at: datetime) -> None:
