@@ -18,12 +18,20 @@ cut-short command is typed again in full after the restart. Besides the tables o
 `--duplicate` it compares every answer the console printed with the clean run's (a command
 typed again must be answered alike).
 
-Prints what it measured: kills, restarts, messages lost and doubled, other state that differed,
-deliveries Discord recognised by their nonce, and the head admin's notices of cut-short sync
-runs; then a verdict on the targets: nothing lost, nothing twice, every campaign's final state
-equal to the clean run's. Asserts nothing.
+`--answer-first` (with the classic game or `--duplicate`) plays it with the App as the bot's
+runner makes it: each caller answered after his commit while his messages are delivered, the
+next step going on meanwhile (tests/bot/crash/driver.py `--answer-first`), killed also right
+after such an answer (`answer:after`). Its clean run is also compared with the waiting mode's
+(the mode must not change what the game ends with). A hall's console is no bot: `--hall` has
+no answer-first mode.
 
-    python bench/kill_campaign.py [CAMPAIGNS] [SEED] [--duplicate | --hall]   (default 40, seed 11)
+Prints what it measured: kills, restarts, messages lost and doubled, other state that differed,
+deliveries Discord recognised by their nonce (and any a process handed over twice itself),
+and the head admin's notices of cut-short sync runs; then a verdict on the targets: nothing
+lost, nothing twice, every campaign's final state equal to the clean run's. Asserts nothing.
+
+    python bench/kill_campaign.py [CAMPAIGNS] [SEED] [--duplicate | --hall] [--answer-first]
+                                                                        (default 40, seed 11)
 """
 
 from __future__ import annotations
@@ -48,7 +56,9 @@ from tests.bot.crash.campaign import (
     HALL,
     Game,
     Outcome,
+    answered_first,
     clean_run,
+    compare,
     killed_run,
     random_kills,
 )
@@ -64,12 +74,19 @@ def _shown_again(folder: Path) -> int:
     return sum(n - 1 for n in typed.values())
 
 
-def main(campaigns: int, seed: int, game: Game) -> None:
+def main(campaigns: int, seed: int, game: Game, waiting: Game | None = None) -> None:
+    """`waiting`: the same game in the waiting mode, whose clean run `game`'s must equal."""
     rng = random.Random(seed)
+    verdicts = Verdicts()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         clean, counts, seconds = clean_run(root / "clean", game)
         print(f"{game.title}: clean run {seconds:.1f} s; passages per point: {counts}")
+        if waiting is not None:
+            modes = compare(clean_run(root / "waiting", waiting)[0], clean)
+            print(f"its clean run against the waiting mode's: {modes}")
+            verdicts.add("the bot's mode ends as the waiting mode (clean runs)", modes.clean,
+                         "equal" if modes.clean else f"{modes}")
         print(f"clean run delivered {sum(clean.delivered.values())} messages; rows compared: "
               + ", ".join(f"{len(rows)} {name}" for name, rows in clean.state.items()))
         plans = [random_kills(rng, counts, seconds, rng.randint(1, 3), game.points)
@@ -98,8 +115,10 @@ def main(campaigns: int, seed: int, game: Game) -> None:
           f"running syncs): {len(differing)}")
     for plan, what in differing:
         print(f"  {plan}: {what}")
+    resent = sum(o.comparison.resent for o in outcomes)
     print(f"deliveries repeated after a kill and recognised by their nonce: "
-          f"{sum(o.repeats for o in outcomes)}")
+          f"{sum(o.repeats for o in outcomes) - resent}; handed over twice by one process: "
+          f"{resent}")
     print(f"head admin told of a sync run cut short: {sum(o.notices for o in outcomes)}")
     if game.console:
         print(f"commands typed again after their answer was on the screen (each answered as the "
@@ -107,10 +126,11 @@ def main(campaigns: int, seed: int, game: Game) -> None:
     lost = sum(o.comparison.lost for o in outcomes)
     doubled = sum(o.comparison.duplicated for o in outcomes)
     leaked = sum(o.comparison.leaked for o in outcomes)
-    verdicts = Verdicts()
     verdicts.add("no message lost (at least once)", lost == 0, f"{lost} lost")
     verdicts.add("no message delivered twice (never twice)", doubled == 0, f"{doubled} doubled")
     verdicts.add("no message the clean run never sent", leaked == 0, f"{leaked} leaked")
+    verdicts.add("no process hands a message over twice (no nonce needed)", resent == 0,
+                 f"{resent} handed over twice")
     verdicts.add("every campaign ends as the clean run", not differing,
                  f"{len(differing)} of {campaigns} campaigns differ")
     verdicts.print(f"{game.title}: {campaigns} campaigns, seed {seed}")
@@ -124,6 +144,14 @@ if __name__ == "__main__":
     which.add_argument("--duplicate", action="store_true", help="a duplicate game (issue 24)")
     which.add_argument("--hall", action="store_true",
                        help="the duplicate game in a hall, at the arbiter's console")
+    parser.add_argument("--answer-first", action="store_true",
+                        help="the bot's App: each caller answered before his delivery")
     args = parser.parse_args()
-    main(args.campaigns, args.seed,
-         HALL if args.hall else DUPLICATE if args.duplicate else CLASSIC)
+    if args.hall and args.answer_first:
+        parser.error("--hall is played at the arbiter's console, not by the bot: "
+                     "it has no answer-first mode")
+    chosen = HALL if args.hall else DUPLICATE if args.duplicate else CLASSIC
+    if args.answer_first:
+        main(args.campaigns, args.seed, answered_first(chosen), chosen)
+    else:
+        main(args.campaigns, args.seed, chosen)

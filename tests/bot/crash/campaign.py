@@ -12,9 +12,14 @@ Python's start-up and the imports each time.
 What "the same" means: every result (status, end, points, scores, rule), the evidence at every
 table (nothing recorded twice by a repeated step), every timer (fired once, at the same
 moment), every outbox message (sent or dropped alike), the screlo history — and what reached
-"Discord": the same messages, none missing, none twice. The database passes its integrity check
+"Discord": the same messages, none missing, none twice — and none handed to "Discord" twice by
+one process (its nonce would hide that only for minutes). The database passes its integrity check
 and no sync run is left "running". A hall game also compares every answer its console printed:
 a command the arbiter typed again after a kill must be answered as in the clean run.
+
+`answered_first(game)` plays the game with the App as the bot's runner makes it (each caller
+answered after his commit while his messages are delivered: driver.py `--answer-first`), killed
+also just after such an answer (`answer:after`). It must end as the waiting mode's clean run.
 """
 
 from __future__ import annotations
@@ -68,10 +73,18 @@ class Game:
     tables: tuple[tuple[str, str], ...]
     console: bool = False
     name: str = ""  # how the bench names it (default: the scenario's file)
+    answer_first: bool = False  # the bot's App: the caller answered before the delivery
 
     @property
     def title(self) -> str:
         return self.name or self.scenario.name
+
+
+def answered_first(game: Game) -> Game:
+    """`game` played by the bot's App (driver.py `--answer-first`), killed also right after an
+    answer while its delivery is still to come or under way (`answer:after`)."""
+    return replace(game, answer_first=True, points=(*game.points, "answer:after"),
+                   name=f"{game.title}, answered first (the bot's App)")
 
 
 CLASSIC = Game(DRIVER, SCENARIO, POINTS, (
@@ -145,6 +158,7 @@ class Final:
     state: dict[str, list[tuple[Any, ...]]]  # the game's tables, by name
     delivered: Counter[tuple[str, int, str]]
     repeats: int  # deliveries Discord recognised by their nonce (not posted again)
+    resent: int  # of those, handed over again by the process that had handed them (no restart)
     notices: int  # CRASH_NOTICES delivered
     integrity: str
     running_syncs: int
@@ -155,12 +169,14 @@ class Comparison:
     lost: int = 0  # messages the clean run delivered and this one did not
     duplicated: int = 0  # copies beyond the clean run's of a message it delivered too
     leaked: int = 0  # messages the clean run never delivered at all
+    resent: int = 0  # messages one process handed "Discord" twice (its nonce hid the copy)
     differences: list[str] = field(default_factory=list)  # other state that differs
     rows: dict[str, int] = field(default_factory=dict)  # table -> rows not as in the clean run
 
     @property
     def clean(self) -> bool:
-        return not (self.lost or self.duplicated or self.leaked or self.differences)
+        return not (self.lost or self.duplicated or self.leaked or self.resent
+                    or self.differences)
 
 
 @dataclass
@@ -192,7 +208,9 @@ def final_state(folder: Path, game: Game = CLASSIC) -> Final:
     fresh = [m for m in lines if not m["repeat"]]
     delivered = Counter((m["where"], m["target"], m["text"]) for m in fresh
                         if m["key"] not in CRASH_NOTICES)
+    handed = Counter((m["run"], m["nonce"]) for m in lines)
     return Final(state, delivered, repeats=len(lines) - len(fresh),
+                 resent=sum(n - 1 for n in handed.values()),
                  notices=sum(m["key"] in CRASH_NOTICES for m in fresh), integrity=integrity,
                  running_syncs=running)
 
@@ -203,6 +221,7 @@ def compare(clean: Final, other: Final) -> Comparison:
     extra = other.delivered - clean.delivered
     out.leaked = sum(n for message, n in extra.items() if message not in clean.delivered)
     out.duplicated = sum(extra.values()) - out.leaked
+    out.resent = other.resent
     for name, rows in clean.state.items():
         mine = Counter(other.state.get(name, []))
         out.rows[name] = sum(((Counter(rows) - mine) + (mine - Counter(rows))).values())
@@ -222,6 +241,8 @@ def _argv(folder: Path, crash: str | None, counts: bool, game: Game) -> list[str
         argv += ["--crash", crash]
     if counts:
         argv += ["--counts", str(folder / "counts.json")]
+    if game.answer_first:
+        argv.append("--answer-first")
     return argv
 
 

@@ -1,13 +1,14 @@
 """A whole small tournament played by a process that may be killed anywhere (the crash campaign).
 
-    python driver.py SCENARIO DB SINK PROGRESS [--crash POINT:N] [--counts FILE]
+    python driver.py SCENARIO DB SINK PROGRESS [--crash POINT:N] [--counts FILE] [--answer-first]
 
 It is the rehearsal (`bot.rehearse.engine`: the real services, store, timers and herna.net
 scraper against the simulator on 127.0.0.1, on a simulated clock) run step by step. After each
 step it writes the step's number to PROGRESS; started again on the same DB it resumes: it
 attaches to the tournament, delivers the pending outbox (what a bot does at start) and re-runs
 the step that was cut short — so every step must be safe to repeat, which is what the campaign
-proves. The clock resumes at the moment the killed process had reached: a crash costs no time.
+proves. The clock resumes at the moment the killed process had reached (its step's start, or the
+last timer it fired if later: `resume_clock`): a crash costs no time.
 
 Messages go to SINK, a file standing in for Discord: one JSON line per delivered message,
 deduplicated by the message's nonce as Discord's `enforce_nonce` does (a repeat is logged as
@@ -20,8 +21,17 @@ driver that names its steps — the hall driver):
 - `commit:after` — right after a COMMIT, before the caller hears of it;
 - `send:before` / `send:after` — around handing a message to "Discord" (after: delivered but
   not yet marked sent);
-- `http` — before an HTTP request to herna.net leaves.
+- `http` — before an HTTP request to herna.net leaves;
+- `answer:after` — a use case that queued messages has answered its caller: with
+  `--answer-first` while its delivery is still to come or under way, otherwise after it.
 `--counts FILE` writes how often each point was passed (the campaign draws N from them).
+
+`--answer-first` plays with the App as the bot's runner makes it (`App(answer_first=True)`,
+bot/discord/runner.py): each caller is answered after his commit and the next step goes on while
+his messages are delivered — each post to "Discord" is a round trip (the sink yields to the
+loop before and after it), so the two interleave as with a real Discord. At the game's end the
+deliveries still running are awaited (`App.settle`, as at the runner's stop) before the last
+pass. Without it the caller waits for the delivery (the rehearsal's, the CLI's App).
 """
 
 from __future__ import annotations
@@ -30,6 +40,7 @@ import argparse
 import asyncio
 import json
 import os
+import secrets
 import sys
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
@@ -87,6 +98,22 @@ class Crash:
 
 
 CRASH = Crash(None)
+ANSWER_FIRST = False  # --answer-first: the App as the bot's runner makes it
+#: this process's mark on what it hands "Discord" (a repeat by the same process is no restart's)
+RUN = secrets.token_hex(6)
+_handed_on = 0  # use cases whose queued messages App.run handed on (`_patch_answer`)
+
+
+def make_app(store: Store, clock: ManualClock, sink: Path) -> App:
+    """The App of a run: the bot's (`--answer-first`) or the waiting one (see the module)."""
+    return App(store, clock, Sink(sink), answer_first=ANSWER_FIRST)
+
+
+async def finish(app: App) -> None:
+    """The game is over: the deliveries still running after their answers end (as at the
+    runner's stop), then one more pass (the bot's periodic one)."""
+    await app.settle()
+    await app.sender.flush()
 
 
 def _patch_store() -> None:
@@ -111,6 +138,27 @@ def _patch_store() -> None:
             CRASH.hit("commit:after")
 
     StoreClass._execute_group = crashing  # type: ignore[method-assign]
+
+
+def _patch_answer() -> None:
+    """`answer:after`: App.run has answered a caller whose use case queued messages (counted by
+    `App.after_commit`, which it calls for them)."""
+    run, after_commit = App.run, App.after_commit
+
+    def handing_on(self: App, *args: Any, **kwargs: Any) -> Any:
+        global _handed_on
+        _handed_on += 1
+        return after_commit(self, *args, **kwargs)
+
+    async def answering(self: App, *args: Any, **kwargs: Any) -> Any:
+        before = _handed_on
+        value = await run(self, *args, **kwargs)
+        if _handed_on != before:
+            CRASH.hit("answer:after")
+        return value
+
+    App.after_commit = handing_on  # type: ignore[method-assign]
+    App.run = answering  # type: ignore[method-assign]
 
 
 def _patch_http() -> None:
@@ -140,7 +188,7 @@ class Sink:
         nonce = message.ref or ""
         repeat = nonce in self._seen()
         line = {"nonce": nonce, "where": where, "target": target, "repeat": repeat,
-                "key": message.key,
+                "key": message.key, "run": RUN,
                 "text": "\n".join(render_message(message))}
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:  # one write(2) per line: a kill leaves whole lines only
@@ -149,14 +197,20 @@ class Sink:
             os.close(fd)
         CRASH.hit("send:after")
 
+    async def _round_trip(self, where: str, target: int, message: Message) -> None:
+        """A post is a round trip: the loop runs other work on the way there and back."""
+        await asyncio.sleep(0)
+        self._post(where, target, message)
+        await asyncio.sleep(0)
+
     async def announce(self, tournament_id: int, message: Message) -> None:
-        self._post("channel", tournament_id, message)
+        await self._round_trip("channel", tournament_id, message)
 
     async def direct(self, player_id: int, message: Message) -> None:
-        self._post("dm", player_id, message)
+        await self._round_trip("dm", player_id, message)
 
     async def to_admin(self, tournament_id: int, message: Message) -> None:
-        self._post("admin", tournament_id, message)
+        await self._round_trip("admin", tournament_id, message)
 
 
 def _progress(path: Path) -> tuple[int, datetime | None]:
@@ -164,6 +218,22 @@ def _progress(path: Path) -> tuple[int, datetime | None]:
         return 0, None
     data = json.loads(path.read_text(encoding="utf-8"))
     return int(data["done"]), datetime.fromisoformat(data["at"])
+
+
+def _last_fired(db: Any) -> datetime | None:
+    at = db.execute("SELECT max(fired_at) FROM timers").fetchone()[0]
+    return datetime.fromisoformat(at) if at else None
+
+
+async def resume_clock(store: Store, clock: ManualClock) -> None:
+    """A restarted process's clock: not before the last timer the killed one fired. PROGRESS
+    holds the cut-short step's start, and a step repeated from there moves the clock as it did
+    (to its events, by its own gaps) — except to the timers it fired, which a repeat finds
+    fired: resumed before them, the next steps would act earlier than the clean run's (a
+    duplicate game's protests before the game's end)."""
+    fired = await store.read(_last_fired)
+    if fired is not None and fired > clock.now():
+        clock.set(fired)
 
 
 def _save_progress(path: Path, done: int, at: datetime) -> None:
@@ -178,8 +248,9 @@ async def play(scenario_path: Path, db: Path, sink: Path, progress: Path) -> Non
     clock = ManualClock(at or start_time(scenario))
     store = await Store.open(db)
     try:
+        await resume_clock(store, clock)
         names: dict[int, str] = {}
-        app = App(store, clock, Sink(sink))
+        app = make_app(store, clock, sink)
         sim = Simulator({SIM_USER: SIM_PASSWORD}, clock=clock.now)
         async with sim.serve() as url, HernaClient(
                 Credentials(SIM_USER, SIM_PASSWORD), _polite_off(url)) as herna:
@@ -200,7 +271,7 @@ async def play(scenario_path: Path, db: Path, sink: Path, progress: Path) -> Non
                 _save_progress(progress, i, clock.now())  # a restart resumes at this moment
                 await action()
                 _save_progress(progress, i + 1, clock.now())
-            await app.sender.flush()
+            await finish(app)
     finally:
         await store.close()
 
@@ -214,9 +285,10 @@ def _tournament(db: Any, slug: str) -> Tournament | None:
 
 def run_driver(argv: list[str], game: Callable[[Path, Path, Path, Path], Awaitable[None]],
                patches: Iterable[Callable[[], None]]) -> int:
-    """A driver's command line (SCENARIO DB SINK PROGRESS [--crash POINT:N] [--counts FILE]):
-    arm the crash, patch the crash points in, play `game`, write the points' hit counts."""
-    global CRASH
+    """A driver's command line (SCENARIO DB SINK PROGRESS [--crash POINT:N] [--counts FILE]
+    [--answer-first]): arm the crash, patch the crash points in, play `game`, write the points'
+    hit counts."""
+    global CRASH, ANSWER_FIRST, RUN
     parser = argparse.ArgumentParser()
     parser.add_argument("scenario", type=Path)
     parser.add_argument("db", type=Path)
@@ -224,8 +296,10 @@ def run_driver(argv: list[str], game: Callable[[Path, Path, Path, Path], Awaitab
     parser.add_argument("progress", type=Path)
     parser.add_argument("--crash")
     parser.add_argument("--counts", type=Path)
+    parser.add_argument("--answer-first", action="store_true")
     args = parser.parse_args(argv)
-    CRASH = Crash(args.crash)
+    CRASH, ANSWER_FIRST = Crash(args.crash), args.answer_first
+    RUN = secrets.token_hex(6)  # a run forked from the zygote: a mark of its own
     for patch in patches:
         patch()
     asyncio.run(game(args.scenario, args.db, args.sink, args.progress))
@@ -235,7 +309,7 @@ def run_driver(argv: list[str], game: Callable[[Path, Path, Path, Path], Awaitab
 
 
 def main(argv: list[str]) -> int:
-    return run_driver(argv, play, (_patch_store, _patch_http))
+    return run_driver(argv, play, (_patch_store, _patch_http, _patch_answer))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """A whole duplicate game played by a process that may be killed anywhere (issue 24.4).
 
     python duplicate_driver.py SCENARIO DB SINK PROGRESS [--crash POINT:N] [--counts FILE]
+                               [--answer-first]
 
 The duplicate rehearsal (`bot.rehearse.duplicate`: the duplicate services, the real store and
 timers on a simulated clock) run step by step, like the classic `driver.py` whose crash
@@ -8,7 +9,8 @@ machinery it shares: after each step it writes the step's number to PROGRESS; st
 the same DB it resumes — attaches to the event, delivers the pending outbox (what a bot does at
 start) and re-runs the step that was cut short. Messages go to SINK, deduplicated by nonce.
 
-Crash points: `commit:before`, `commit:after`, `send:before`, `send:after` (driver.py), and
+Crash points: `commit:before`, `commit:after`, `send:before`, `send:after`, `answer:after`
+(driver.py; `--answer-first`: the bot's App, as there), and
 - `board:before` / `board:after` — around handing "Discord" a message that carries the board
   image (a round's rack, a top with the new board): "while posting the board";
 - `deadline` — a round's deadline timer is due, its close not yet begun: "at the deadline";
@@ -24,7 +26,17 @@ from pathlib import Path
 from typing import Any
 
 import driver
-from driver import Sink, _patch_store, _progress, _save_progress, _tournament
+from driver import (
+    Sink,
+    _patch_answer,
+    _patch_store,
+    _progress,
+    _save_progress,
+    _tournament,
+    finish,
+    make_app,
+    resume_clock,
+)
 
 from bot import scheduler
 from bot.clock import ManualClock
@@ -81,8 +93,9 @@ async def play_game(scenario: DuplicateScenario, make: Make, db: Path, sink: Pat
     clock = ManualClock(at or start_time(scenario))
     store = await Store.open(db)
     try:
+        await resume_clock(store, clock)
         names: dict[int, str] = {}
-        app = App(store, clock, Sink(sink))
+        app = make_app(store, clock, sink)
         transcript = Transcript(clock, lambda pid: names.get(pid, str(pid)))
         r = make(scenario, app, clock, transcript, names, sink)
         existing = await store.read(_tournament, scenario.propozicie.slug)
@@ -98,7 +111,7 @@ async def play_game(scenario: DuplicateScenario, make: Make, db: Path, sink: Pat
             driver.CRASH.enter(name)
             await action()
             _save_progress(progress, i + 1, clock.now())
-        await app.sender.flush()
+        await finish(app)
     finally:
         await store.close()
 
@@ -110,7 +123,8 @@ async def play(scenario_path: Path, db: Path, sink: Path, progress: Path) -> Non
 
 
 def main(argv: list[str]) -> int:
-    return driver.run_driver(argv, play, (_patch_store, _patch_board, _patch_deadline))
+    return driver.run_driver(argv, play,
+                             (_patch_store, _patch_board, _patch_deadline, _patch_answer))
 
 
 if __name__ == "__main__":

@@ -26,6 +26,10 @@ PLANS: list[list[tuple[str, float] | float]] = [
     # after the game: as a protest is filed, and as the upheld one is decided (its correction
     # and the round's rescoring): the 132nd and 140th of the clean run's 151 commits
     [("commit:after", 0.874)], [("commit:after", 0.927)],
+    # once the end step's timers have ended the game (the 127th commit): the restart repeats the
+    # step, which fires no timer again, and must not file the protests before the game's end
+    # (driver.resume_clock; before it, 4:40 earlier than the clean run)
+    [("commit:after", 0.84)],
 ]
 
 
