@@ -175,8 +175,10 @@ class _Weigher:
                 cost = min(first_a + second_b, first_b + second_a)
                 by_kind[a][b] = None if cost >= never else top - cost * units.clash
         # by kind, over the field: top − the pair's tier-3 weight (None: no legal orientation),
-        # so a candidate costs one lookup (a field has a handful of kinds)
-        self.tops = [list(map(row.__getitem__, self.kind)) for row in by_kind]
+        # so a candidate costs one lookup (a field has a handful of kinds); one C call per kind
+        # (`solve_field` weighs even fields of 2 or more: itemgetter returns a tuple)
+        over_field = operator.itemgetter(*self.kind)
+        self.tops: list[tuple[int | None, ...]] = [over_field(row) for row in by_kind]
         # tier 2 of a pair by its score gap in half points
         self.gap_cost = [gap * gap * units.gap for gap in range(units.widest + 1)]
 
