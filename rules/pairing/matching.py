@@ -162,8 +162,8 @@ class _Weigher:
         # stands for those not in the field)
         self.blocked = [set(map(at.get, p.blocked)) for p in players]
         # the start clash of a pair depends only on both players' side costs: players with the
-        # same costs share a kind, and a table by kind holds the pair's tier-3 weight (None:
-        # neither orientation is legal)
+        # same costs share a kind, and a table by kind holds top − the pair's tier-3 weight
+        # (None: neither orientation is legal)
         never = 4 * units.repeat  # above any legal side cost: marks a forbidden side
         kinds: dict[tuple[Cost, Cost], int] = {}
         self.kind = [kinds.setdefault((p.first_cost, p.second_cost), len(kinds)) for p in players]
