@@ -162,30 +162,36 @@ class _Weigher:
         # stands for those not in the field)
         self.blocked = [set(map(at.get, p.blocked)) for p in players]
         # the start clash of a pair depends only on both players' side costs: players with the
-        # same costs share a kind, and a table by kind holds the pair's tier-3 weight (None:
-        # neither orientation is legal)
+        # same costs share a kind, and a table by kind holds top − the pair's tier-3 weight
+        # (None: neither orientation is legal)
         never = 4 * units.repeat  # above any legal side cost: marks a forbidden side
         kinds: dict[tuple[Cost, Cost], int] = {}
         self.kind = [kinds.setdefault((p.first_cost, p.second_cost), len(kinds)) for p in players]
         sides = [(_side(first, units), _side(second, units)) for first, second in kinds]
-        self.clash: list[list[int | None]] = [[None] * len(kinds) for _ in kinds]
+        top = units.top
+        by_kind: list[list[int | None]] = [[None] * len(kinds) for _ in kinds]
         for a, (first_a, second_a) in enumerate(sides):
             for b, (first_b, second_b) in enumerate(sides):
                 cost = min(first_a + second_b, first_b + second_a)
-                self.clash[a][b] = None if cost >= never else cost * units.clash
+                by_kind[a][b] = None if cost >= never else top - cost * units.clash
+        # by kind, over the field: top − the pair's tier-3 weight (None: no legal orientation),
+        # so a candidate costs one lookup (a field has a handful of kinds); one C call per kind
+        # (`solve_field` weighs even fields of 2 or more: itemgetter returns a tuple)
+        over_field = operator.itemgetter(*self.kind)
+        self.tops: list[tuple[int | None, ...]] = [over_field(row) for row in by_kind]
         # tier 2 of a pair by its score gap in half points
         self.gap_cost = [gap * gap * units.gap for gap in range(units.widest + 1)]
 
     def edges(self, rows: Iterable[tuple[int, Sequence[int]]]) -> list[tuple[int, int, int]]:
         """(i, j, weight) for the candidate pairs (each row: i and the js below him) that may
         meet."""
-        top, gap_cost = self.units.top, self.gap_cost
+        gap_cost, tops = self.gap_cost, self.tops
         place, size, halves = self.place, self.size, self.halves
-        kind, clash, blocked = self.kind, self.clash, self.blocked
+        kind, blocked = self.kind, self.blocked
         out: list[tuple[int, int, int]] = []
         append = out.append  # plain loops: faster here than comprehensions with cells
         for i, js in rows:
-            clash_i, blocked_i, place_i, size_i = clash[kind[i]], blocked[i], place[i], size[i]
+            tops_i, blocked_i, place_i, size_i = tops[kind[i]], blocked[i], place[i], size[i]
             # js ascend and score groups are runs in pairing order: his group's players first
             split = bisect_left(js, i - place_i + size_i)
             # inside a score group, Dutch order: best half the group apart (at most 2n; j comes
@@ -193,22 +199,22 @@ class _Weigher:
             # the distance from his Dutch partner is that of the indices
             partner = i + size_i // 2
             for j in js[:split]:
-                c = clash_i[kind[j]]
-                if c is None or j in blocked_i:
+                t = tops_i[j]
+                if t is None or j in blocked_i:
                     continue
                 dutch = j - partner
-                append((i, j, top - c - (dutch if dutch >= 0 else -dutch)))
+                append((i, j, t - (dutch if dutch >= 0 else -dutch)))
             if split == len(js):
                 continue
             # a floater from the bottom of his group meets the top of the next; the score gap
             # (in half points) costs its square
             half_i = halves[i]
-            base = top - (size_i - 1 - place_i)
+            rise = size_i - 1 - place_i
             for j in js[split:]:
-                c = clash_i[kind[j]]
-                if c is None or j in blocked_i:
+                t = tops_i[j]
+                if t is None or j in blocked_i:
                     continue
-                append((i, j, base - (gap_cost[half_i - halves[j]] + c + place[j])))
+                append((i, j, t - (rise + gap_cost[half_i - halves[j]] + place[j])))
         return out
 
 
