@@ -36,7 +36,7 @@ from bot.services.duplicate.game import (
 from bot.services.outbox import Timely
 from bot.services.replies import Refusal
 from bot.store import Timer, get_tournament, record
-from bot.store.duplicate import DupEvent, DupRound, get_game, get_round
+from bot.store.duplicate import DupEvent, DupGame, DupRound, get_game, get_round
 
 
 def is_duplicate(timer: Timer) -> bool:
@@ -71,7 +71,6 @@ def _open_round(db: Database, slug: str, round_no: int, game_no: int
 
 def handle(tx: Tx, timer: Timer) -> None:
     """Do a duplicate timer's work in the claiming transaction (see the module)."""
-    by = tx.by_scheduler(f"timer {timer.kind}")
     t = get_tournament(tx.db, timer.tournament_id or 0)
     event = event_of(tx.db, t.slug)
     game_no, round_no = int(timer.payload["game"]), int(timer.payload.get("round", 1))
@@ -80,16 +79,15 @@ def handle(tx: Tx, timer: Timer) -> None:
         return
     game = get_game(tx.db, event.id, game_no)
     if game is None:
-        record(tx.db, by, "timer.ignored", tournament_id=t.id, subject=timer.key,
-               data={"why": "no game"})
+        record(tx.db, tx.by_scheduler(f"timer {timer.kind}"), "timer.ignored",
+               tournament_id=t.id, subject=timer.key, data={"why": "no game"})
         return
     if timer.kind == NEXT_ROUND:
-        _next_round(tx, event, game_no, round_no, timer)
+        _next_round(tx, event, game, round_no, timer)
         return
     rnd = get_round(tx.db, game.id, round_no)
     if rnd is None or not rnd.is_open:
-        record(tx.db, by, "timer.stale", tournament_id=t.id, subject=timer.key,
-               data={"kind": timer.kind, "why": "kolo je uzavreté"})
+        _stale(tx, event, timer, "kolo je uzavreté")
         return
     if timer.kind == TOPS:
         return  # its work (the background warm-up) was `prepare`'s
@@ -102,23 +100,32 @@ def handle(tx: Tx, timer: Timer) -> None:
         close_in_tx(tx, t.slug, round_no, game_no)
 
 
+def _stale(tx: Tx, event: Event, timer: Timer, why: str) -> None:
+    """A firing with nothing left to do, remembered with the reason."""
+    record(tx.db, tx.by_scheduler(f"timer {timer.kind}"), "timer.stale",
+           tournament_id=event.id, subject=timer.key, data={"kind": timer.kind, "why": why})
+
+
 def _start(tx: Tx, event: Event, game_no: int, timer: Timer) -> None:
     """A game's start time (the propozície's round_starts): it starts unless the arbiter
     started it (or it cannot start yet: the previous game still runs — remembered)."""
     if get_game(tx.db, event.id, game_no) is not None:
-        record(tx.db, tx.by_scheduler(), "timer.stale", tournament_id=event.id,
-               subject=timer.key, data={"kind": timer.kind, "why": "partia sa už začala"})
+        _stale(tx, event, timer, "partia sa už začala")
         return
     try:
         start_game(tx, event.tournament.slug)
     except Refusal as refusal:
-        record(tx.db, tx.by_scheduler(), "timer.stale", tournament_id=event.id,
-               subject=timer.key, data={"kind": timer.kind, "why": refusal.reply.key})
+        _stale(tx, event, timer, refusal.reply.key)
 
 
-def _next_round(tx: Tx, event: Event, game_no: int, round_no: int, timer: Timer) -> None:
+def _next_round(tx: Tx, event: Event, game: DupGame, round_no: int, timer: Timer) -> None:
+    if game.state != "running":
+        # over before the pause ended (the arbiter's own draw ended it, 003 r. 11–13): nothing
+        # to open. Said here, not by `open_round`, which answers that draw typed again with
+        # the same end (no refusal) and would leave no trace of this firing.
+        _stale(tx, event, timer, "duplicate.online.game_not_running")
+        return
     try:
-        open_round(tx, event.tournament.slug, round_no=round_no, game=game_no)
-    except Refusal as refusal:  # the arbiter went ahead, or the game is over: remembered
-        record(tx.db, tx.by_scheduler(), "timer.stale", tournament_id=event.id,
-               subject=timer.key, data={"kind": timer.kind, "why": refusal.reply.key})
+        open_round(tx, event.tournament.slug, round_no=round_no, game=game.number)
+    except Refusal as refusal:  # the arbiter went ahead: remembered
+        _stale(tx, event, timer, refusal.reply.key)

@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
-from bot.services.app import App
+from bot.services.app import App, Tx
 from bot.services.duplicate.close import RoundClosed, close_round
 from bot.services.duplicate.context import tile_set
 from bot.services.duplicate.game import (
     DEADLINE,
+    NEXT_ROUND,
     WARNING,
     GameEnded,
     GameStarted,
@@ -22,13 +23,14 @@ from bot.services.duplicate.game import (
 )
 from bot.services.notifier import RecordingNotifier
 from bot.services.replies import Reply
-from bot.store import list_timers
+from bot.services.timers import handle_timer
+from bot.store import add_timer, list_timers
 from bot.store.duplicate import get_game, list_rounds
 from rules.duplicate import draw_rack, duplicate_profile
 from rules.duplicate.board import Board
 
 from ...conftest import render
-from .conftest import make_event
+from .conftest import DupWorld, make_event
 
 SEED = "5e" * 32
 
@@ -150,11 +152,10 @@ async def test_a_round_drawn_from_the_seed_drawn_again_is_the_same_round(
     assert rows(app, "SELECT COUNT(*) FROM dup_rounds") == [(1,)]
 
 
-async def test_the_draw_that_ended_the_game_typed_again_is_the_same_end(
-        app: App, words: Path, notifier: RecordingNotifier) -> None:
-    """004 §8.2: only consonants left in the bag and on the rack end the game at the draw. The
-    arbiter, unsure his `draw` was taken, types it again: the same end, nothing said or stored
-    again; any other command still meets a game that is over."""
+async def _ended_by_the_draw_after_round_one(app: App, words: Path
+                                             ) -> tuple[DupWorld, GameEnded]:
+    """A Greek-profile game ended by the arbiter's draw of round 2 (004 §8.2: only consonants
+    left in the bag and on the rack)."""
     world = await make_event(app, words, profile="greek-duplicate")
     await app.run(start_game, world.slug, seed=SEED)
     await app.run(open_round, world.slug, rack="AKLOSVE", round_no=1)
@@ -166,6 +167,15 @@ async def test_the_draw_that_ended_the_game_typed_again_is_the_same_end(
     assert isinstance(closed, RoundClosed) and not closed.game_over
     ended = await app.run(open_round, world.slug)
     assert ended == GameEnded(1, 1, "one-kind", "004 §8.2, §5B.3")
+    return world, ended
+
+
+async def test_the_draw_that_ended_the_game_typed_again_is_the_same_end(
+        app: App, words: Path, notifier: RecordingNotifier) -> None:
+    """004 §8.2: only consonants left in the bag and on the rack end the game at the draw. The
+    arbiter, unsure his `draw` was taken, types it again: the same end, nothing said or stored
+    again; any other command still meets a game that is over."""
+    world, ended = await _ended_by_the_draw_after_round_one(app, words)
     said = len(notifier.sent)
     assert await app.run(open_round, world.slug) == ended
     assert await app.run(open_round, world.slug, round_no=2) == ended
@@ -178,3 +188,24 @@ async def test_the_draw_that_ended_the_game_typed_again_is_the_same_end(
         ("preliminary", "004 §8.2, §5B.3")]
     assert rows(app, "SELECT COUNT(*) FROM audit WHERE action = 'duplicate.game.preliminary'"
                 ) == [(1,)]
+
+
+async def test_the_next_round_timer_after_the_arbiters_ending_draw_is_remembered_stale(
+        app: App, words: Path, notifier: RecordingNotifier) -> None:
+    """The pause's timer fires after the arbiter's own draw ended the game: nothing opened or
+    said, and the firing is in the audit log with its reason (not silently answered as the
+    draw typed again)."""
+    world, _ = await _ended_by_the_draw_after_round_one(app, words)
+    said = len(notifier.sent)
+
+    def fire(tx: Tx) -> None:
+        timer, _ = add_timer(tx.db, NEXT_ROUND, f"{world.slug}:dup:g1:r2:next", tx.now,
+                             tx.by_scheduler(), tournament_id=world.tournament.id,
+                             payload={"game": 1, "round": 2})
+        handle_timer(tx, timer)
+
+    await app.run(fire)
+    assert len(notifier.sent) == said
+    assert rows(app, "SELECT COUNT(*) FROM dup_rounds") == [(1,)]
+    assert rows(app, "SELECT json_extract(data, '$.why') FROM audit WHERE action = "
+                     "'timer.stale'") == [("duplicate.online.game_not_running",)]
