@@ -63,6 +63,8 @@ from bot.store import (
 from scrapers.herna import EndKind, GameRecord
 from scrapers.herna.generate import STANDARD_TABLE
 
+from .chromium import chromium  # noqa: F401  (the session's headless browser: a fixture)
+
 START = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)  # round 1's official start
 ADMIN_ID = 9999  # the head administrator's Discord id
 SLUG = "kt-test"
