@@ -1,14 +1,28 @@
 """Headless Chromium for the tests of pages people look at (the results page, the hall's
-word-check page): find or install the browser, run it, read the PNG screenshots it writes."""
+word-check page): find or install the browser, run it, read the PNG screenshots it writes.
+
+One browser per test session (per pytest-xdist worker: the `chromium` fixture) serves every
+page, over the DevTools protocol on a pipe: a `chromium` process per page cost ~1–1.5 s of
+start-up each (issue 21.3). Each page still gets a fresh profile of its own (a new browser
+context: no cache, cookie or storage shared with another test).
+"""
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import fcntl
+import json
 import os
+import select
 import shutil
+import signal
 import subprocess
 import tempfile
+import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image, ImageChops
@@ -84,12 +98,169 @@ def browser_flags(profile: Path) -> list[str]:
     ]
 
 
-def run_chromium(binary: str, args: list[str], *extra: str) -> str:
-    done = subprocess.run(
-        [binary, *args, *extra], capture_output=True, text=True, timeout=120, check=False
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
+#: what `--dump-dom` printed: the doctype, a newline, the document's HTML
+DUMP = (
+    "(document.doctype ? new XMLSerializer().serializeToString(document.doctype) + '\\n'"
+    " : '') + document.documentElement.outerHTML"
+)
+
+
+class Browser:
+    """A headless Chromium driven over `--remote-debugging-pipe`: it reads the DevTools
+    protocol's commands on its fd 3 and writes the answers and events on its fd 4, each a JSON
+    message ended by a NUL byte.
+
+    `dump_dom` and `screenshot` do what `chromium --dump-dom URL` and `chromium --screenshot
+    --window-size=W,H URL` did: load the page in a fresh context, wait for its load event (its
+    frames' load events and scripts run before), then read it."""
+
+    #: the longest one page may take (the old one-process path's timeout)
+    TIMEOUT_S = 120
+
+    def __init__(self, binary: str, profile: Path) -> None:
+        commands, self._to = os.pipe()
+        self._from, answers = os.pipe()
+        # The child needs them as fds 3 and 4; subprocess only passes fds under their own
+        # numbers, and preexec_fn is unsafe in a threaded process (xdist's worker): bash moves
+        # them (dash reads one digit of an fd, and these are >= 10 to move nothing else).
+        moved = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in (commands, answers)]
+        os.close(commands)
+        os.close(answers)
+        script = f'exec "$@" 3<&{moved[0]} 4>&{moved[1]} {moved[0]}<&- {moved[1]}>&-'
+        self._stderr = profile.with_name(profile.name + "-stderr.txt")
+        with self._stderr.open("wb") as stderr:
+            self._process = subprocess.Popen(
+                [
+                    "bash",
+                    "-c",
+                    script,
+                    "bash",
+                    binary,
+                    *browser_flags(profile),
+                    "--remote-debugging-pipe",
+                ],
+                pass_fds=moved,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+                start_new_session=True,
+            )  # its own group: see close()
+        for fd in moved:
+            os.close(fd)
+        self._buffer = b""
+        self._last_id = 0
+        self._loads: list[dict[str, Any]] = []  # lifecycle "load" events not yet waited for
+        self.send("Browser.getVersion")  # up and answering, or an error with its stderr
+
+    def _fail(self, why: str) -> None:
+        tail = self._stderr.read_text(encoding="utf-8", errors="replace")[-2000:]
+        raise AssertionError(f"headless Chromium: {why}\n{tail}")
+
+    def _message(self, deadline: float) -> dict[str, Any]:
+        while b"\0" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self._from], [], [], left)[0]:
+                self._fail("no answer in time")
+            chunk = os.read(self._from, 1 << 20)
+            if not chunk:
+                self._fail(f"it ended (exit status {self._process.wait(10)})")
+            self._buffer += chunk
+        message, self._buffer = self._buffer.split(b"\0", 1)
+        return json.loads(message)
+
+    def _keep(self, message: dict[str, Any]) -> None:
+        # the only events waited for; the rest (console, network, …) are dropped
+        if message.get("method") == "Page.lifecycleEvent" and message["params"]["name"] == "load":
+            self._loads.append(message["params"])
+
+    def send(self, method: str, session: str | None = None, **params: Any) -> dict[str, Any]:
+        """Run one command (in a page's session, or the browser's) and return its result."""
+        self._last_id += 1
+        command: dict[str, Any] = {"id": self._last_id, "method": method, "params": params}
+        if session is not None:
+            command["sessionId"] = session
+        data = json.dumps(command).encode() + b"\0"
+        while data:
+            data = data[os.write(self._to, data) :]
+        deadline = time.monotonic() + self.TIMEOUT_S
+        while True:
+            message = self._message(deadline)
+            if message.get("id") == self._last_id:
+                if "error" in message:
+                    self._fail(f"{method}: {message['error']}")
+                return message["result"]
+            self._keep(message)
+
+    @contextlib.contextmanager
+    def _page(self, url: str, window: tuple[int, int] | None = None) -> Iterator[str]:
+        """A tab in a new context (a fresh profile), `window` wide and high (the browser's
+        default window without), with `url` loaded; yields its session."""
+        context = self.send("Target.createBrowserContext")["browserContextId"]
+        try:
+            tab = self.send("Target.createTarget", url="about:blank", browserContextId=context)
+            session = self.send("Target.attachToTarget", targetId=tab["targetId"], flatten=True)[
+                "sessionId"
+            ]
+            # `--window-size` as the viewport (a new window's size would count its frame); the
+            # scale factor left as the browser has it (1: `browser_flags` force none)
+            if window:
+                self.send(
+                    "Emulation.setDeviceMetricsOverride",
+                    session,
+                    width=window[0],
+                    height=window[1],
+                    deviceScaleFactor=0,
+                    mobile=False,
+                )
+            self.send("Page.enable", session)
+            self.send("Page.setLifecycleEventsEnabled", session, enabled=True)
+            opened = self.send("Page.navigate", session, url=url)
+            if "errorText" in opened:
+                self._fail(f"{url}: {opened['errorText']}")
+            self._wait_load(opened["frameId"], opened["loaderId"])
+            yield session
+        finally:
+            self.send("Target.disposeBrowserContext", browserContextId=context)
+
+    def _wait_load(self, frame: str, loader: str) -> None:
+        """Until the main frame's load event of this navigation (not about:blank's)."""
+        deadline = time.monotonic() + self.TIMEOUT_S
+        while not any(e["frameId"] == frame and e["loaderId"] == loader for e in self._loads):
+            self._keep(self._message(deadline))
+        self._loads.clear()  # the others were of earlier pages or of about:blank
+
+    def dump_dom(self, url: str) -> str:
+        """The page's DOM as HTML after it loaded (what `--dump-dom` printed)."""
+        with self._page(url) as session:
+            done = self.send("Runtime.evaluate", session, returnByValue=True, expression=DUMP)
+        return done["result"]["value"]
+
+    def screenshot(self, url: str, path: Path, window: tuple[int, int]) -> None:
+        """A PNG of the page's first `window` (width, height) pixels, written to `path`."""
+        with self._page(url, window) as session:
+            shot = self.send("Page.captureScreenshot", session, format="png")
+        path.write_bytes(base64.b64decode(shot["data"]))
+
+    def close(self) -> None:
+        """Ask it to end; killed (its whole process group) if it does not within 10 s."""
+        with contextlib.suppress(AssertionError, OSError):
+            self.send("Browser.close")
+        try:
+            self._process.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self._process.pid, signal.SIGKILL)
+            self._process.wait(10)
+        finally:
+            os.close(self._to)
+            os.close(self._from)
+
+
+@pytest.fixture(scope="session")
+def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    """The session's (the xdist worker's) headless Chromium, started at its first use."""
+    browser = Browser(ensure_chromium(), tmp_path_factory.mktemp("chromium") / "profile")
+    yield browser
+    browser.close()
 
 
 def png_pixels(path: Path) -> tuple[int, int, list[bytes]]:

@@ -53,6 +53,7 @@ from bot.store import (
     TournamentStatus,
     add_entry,
     append_evidence,
+    connect,
     create_player,
     create_tournament,
     get_tournament,
@@ -62,6 +63,8 @@ from bot.store import (
 )
 from scrapers.herna import EndKind, GameRecord
 from scrapers.herna.generate import STANDARD_TABLE
+
+from .chromium import chromium  # noqa: F401  (the session's headless browser: a fixture)
 
 START = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)  # round 1's official start
 ADMIN_ID = 9999  # the head administrator's Discord id
@@ -136,9 +139,27 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "stredisko.db"
 
 
+@pytest.fixture(scope="session")
+def migrated_db(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
+    """An empty database migrated once per session (per xdist worker): a `store` fixture
+    starts from a copy of it instead of migrating a new file again (~20 ms a test, issue 21.3).
+    A test module of the migrations themselves overrides it with None: from scratch there."""
+    path = tmp_path_factory.mktemp("migrated") / "stredisko.db"
+    connect(path).close()  # the last connection: SQLite checkpoints and removes the WAL
+    assert not path.with_name(path.name + "-wal").exists()
+    return path
+
+
+def new_store_file(db_path: Path, migrated_db: Path | None) -> Path:
+    """`db_path` as a migrated empty database (a copy of `migrated_db`, unless None)."""
+    if migrated_db is not None:
+        shutil.copyfile(migrated_db, db_path)
+    return db_path
+
+
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(db_path)
+async def store(db_path: Path, migrated_db: Path | None) -> AsyncIterator[Store]:
+    opened = await Store.open(new_store_file(db_path, migrated_db))
     yield opened
     await opened.close()
 

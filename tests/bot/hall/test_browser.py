@@ -5,12 +5,10 @@ in build/screenshots (or $STREDISKO_SCREENSHOTS) for a person to look at."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import httpx
 import pytest
 
-from ..chromium import browser_flags, ensure_chromium, ink_of, run_chromium, screenshots_dir
+from ..chromium import Browser, ink_of, screenshots_dir
 
 GREEN = (0x14, 0x6C, 0x2E)
 RED = (0xB3, 0x14, 0x1B)
@@ -51,17 +49,15 @@ def box_of(pixels: list[bytes], width: int, colour: tuple[int, int, int]
     (390, "ou", RED, "hall-390-neplatne.png"),
     (1280, "stolíkom", RED, "hall-1280-neplatne.png"),
 ])
-def test_the_answer_is_green_or_red_and_large(hall: str, tmp_path: Path, width: int,
+def test_the_answer_is_green_or_red_and_large(chromium: Browser, hall: str, width: int,
                                               word: str, colour: tuple[int, int, int],
                                               name: str) -> None:
-    chromium = ensure_chromium()
     for earlier in ("mesto", "ou", "úž"):  # the list of last checks has rows
         httpx.get(hall + "/", params={"slovo": earlier}, timeout=10)
     shot = screenshots_dir() / name
     size = WINDOWS[width]
     url = str(httpx.URL(hall + "/", params={"slovo": word}))
-    run_chromium(chromium, browser_flags(tmp_path / "profile"), f"--screenshot={shot}",
-                 f"--window-size={size[0]},{size[1]}", url)
+    chromium.screenshot(url, shot, size)
     ink, shades, pixels = ink_of(shot, size)
     assert 0.02 < ink < 0.8 and shades > 20, f"{name}: blank or unreadable"
     top, bottom, left, right, headline = box_of(pixels, size[0], colour)

@@ -1,17 +1,15 @@
-"""Fixtures of the results-page tests: a sample tournament and a headless Chromium."""
+"""Fixtures of the results-page tests: a sample tournament (the headless Chromium is
+tests/bot/chromium.py's `chromium`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
 from bot.publish import Player, ResultStatus, ScreloChange, TableResult, TournamentReport
 from rules.model import Case, End, Rating, Result, Standing
-
-from ..chromium import browser_flags, ensure_chromium
 
 XSS_NAME = '<script>alert("x")</script> & "Ľubo"'
 XSS_NICK = '"><img src=x onerror=alert(1)>'
@@ -171,15 +169,3 @@ def sample_report() -> TournamentReport:
 def report() -> TournamentReport:
     return sample_report()
 
-
-# --- headless Chromium -----------------------------------------------------------------------
-
-
-@pytest.fixture(scope="session")
-def chromium() -> str:
-    return ensure_chromium()
-
-
-@pytest.fixture
-def browser_args(tmp_path: Path) -> list[str]:
-    return browser_flags(tmp_path / "chromium-profile")

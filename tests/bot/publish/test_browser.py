@@ -3,8 +3,8 @@ a phone's width (390 px) and on desktops (1280, 1920 px).
 
 The page is served over HTTP on 127.0.0.1 only. The page itself has no script (its CSP forbids
 one), so the width is measured by a separate wrapper page of the same origin that loads it in a
-390 px wide iframe, measures the layout and writes the numbers into its own DOM, which
-`--dump-dom` then prints.
+390 px wide iframe, measures the layout and writes the numbers into its own DOM, which the
+browser then reads (`Browser.dump_dom`: the DOM after the load event).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from bot.publish import write_results_page
 from bot.publish.season_page import write_season_page
 from bot.services import season
 
-from ..chromium import ink_of, run_chromium, screenshots_dir
+from ..chromium import Browser, ink_of, screenshots_dir
 
 PHONE = (390, 844)
 
@@ -136,7 +136,8 @@ else { frame.addEventListener('load', measure); }
 def serve(root: Path) -> Iterator[str]:
     """Serve `root` on 127.0.0.1 while the generator is open; yields the base URL."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=root))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() waits for the loop's next poll: 0.5 s by default, at every site's teardown
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_port}"
@@ -151,8 +152,8 @@ def write_cells_pages(root: Path, selectors: list[str], widths: tuple[int, ...])
         (root / f"cells-{width}.html").write_text(page, encoding="utf-8")
 
 
-def measure_cells(binary: str, args: list[str], url: str) -> dict[str, Any]:
-    dom = run_chromium(binary, args, "--virtual-time-budget=5000", "--dump-dom", url)
+def measure_cells(browser: Browser, url: str) -> dict[str, Any]:
+    dom = browser.dump_dom(url)
     out = BeautifulSoup(dom, "lxml").find(id="out").get_text()
     assert out != "pending", "the measuring script did not run"
     return json.loads(out)
@@ -173,8 +174,8 @@ def site(report, tmp_path: Path) -> Iterator[str]:
     yield from serve(root)
 
 
-def test_visitor_sees_the_results(chromium, browser_args, site, report):
-    dom = run_chromium(chromium, browser_args, "--dump-dom", f"{site}/index.html")
+def test_visitor_sees_the_results(chromium, site, report):
+    dom = chromium.dump_dom(f"{site}/index.html")
     soup = BeautifulSoup(dom, "lxml")
     assert soup.h1.get_text() == report.name
     rows = soup.select("table.standings tbody tr")
@@ -187,14 +188,9 @@ def test_visitor_sees_the_results(chromium, browser_args, site, report):
 
 
 @pytest.fixture
-def measured(chromium, browser_args, site) -> dict[str, Any]:
+def measured(chromium, site) -> dict[str, Any]:
     """The layout numbers the measuring page took of the results page at 390 px."""
-    dom = run_chromium(
-        chromium, browser_args, "--virtual-time-budget=5000", "--dump-dom", f"{site}/measure.html"
-    )
-    out = BeautifulSoup(dom, "lxml").find(id="out").get_text()
-    assert out != "pending", "the measuring script did not run"
-    return json.loads(out)
+    return measure_cells(chromium, f"{site}/measure.html")
 
 
 def in_view(box: dict[str, float], width: int, left: float = 0) -> bool:
@@ -252,15 +248,9 @@ def screenshots() -> Path:
     return screenshots_dir()
 
 
-def test_screenshots_at_phone_and_desktop_width(chromium, browser_args, site, screenshots):
+def test_screenshots_at_phone_and_desktop_width(chromium, site, screenshots):
     for name, size in SHOTS:
-        run_chromium(
-            chromium,
-            browser_args,
-            f"--screenshot={screenshots / name}",
-            f"--window-size={size[0]},{size[1]}",
-            f"{site}/index.html",
-        )
+        chromium.screenshot(f"{site}/index.html", screenshots / name, size)
         ink, shades, pixels = ink_of(screenshots / name, size)
         assert 0.02 < ink < 0.6, f"{name}: {ink:.1%} of the screen is dark: blank or unreadable"
         assert shades > 20  # text is anti-aliased: a real page has many shades
@@ -272,10 +262,10 @@ def test_screenshots_at_phone_and_desktop_width(chromium, browser_args, site, sc
 
 @pytest.mark.parametrize("width", [PHONE[0], 1280])
 def test_round_tables_show_points_and_how_it_ended_without_a_swipe(
-        chromium, browser_args, site, width):
+        chromium, site, width):
     """Issue 19.7: "355:402 1" read as the lower score winning. Every table's players, score,
     points, end, rule and status are in view, and the winner's name is in bold."""
-    m = measure_cells(chromium, browser_args, f"{site}/cells-{width}.html")
+    m = measure_cells(chromium, f"{site}/cells-{width}.html")
     assert m["viewport"] == width and m["page"] <= width, m
     for selector in ROUND_CELLS:
         cells = m["cells"][selector]
@@ -340,8 +330,8 @@ def season_site(tmp_path: Path) -> Iterator[str]:
 
 @pytest.mark.parametrize("width", SEASON_WIDTHS)
 def test_season_page_shows_what_counted_and_what_did_not(
-        chromium, browser_args, season_site, width):
-    m = measure_cells(chromium, browser_args, f"{season_site}/cells-{width}.html")
+        chromium, season_site, width):
+    m = measure_cells(chromium, f"{season_site}/cells-{width}.html")
     assert m["viewport"] == width and m["page"] <= width, m
     for selector in SEASON_CELLS[:2]:
         cells = m["cells"][selector]
@@ -357,11 +347,10 @@ def test_season_page_shows_what_counted_and_what_did_not(
     assert "kvalifikácia na M-SR" in title and "sss-msr" not in title, title
 
 
-def test_season_screenshots(chromium, browser_args, season_site, screenshots):
+def test_season_screenshots(chromium, season_site, screenshots):
     for width in SEASON_WIDTHS:
         name, size = f"season-{width}.png", (width, 1400)
-        run_chromium(chromium, browser_args, f"--screenshot={screenshots / name}",
-                     f"--window-size={size[0]},{size[1]}", f"{season_site}/index.html")
+        chromium.screenshot(f"{season_site}/index.html", screenshots / name, size)
         ink, shades, _ = ink_of(screenshots / name, size)
         assert 0.02 < ink < 0.6 and shades > 20, (name, ink, shades)
     print(f"\nscreenshots of the season page: {screenshots}")

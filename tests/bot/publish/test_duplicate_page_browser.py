@@ -18,7 +18,7 @@ import pytest
 from bot.publish.duplicate_page import render_duplicate
 from bot.publish.html import write_page
 
-from ..chromium import ink_of, run_chromium, screenshots_dir
+from ..chromium import ink_of, screenshots_dir
 from .duplicate_sample import sample_duplicate
 from .test_browser import PHONE, measure_cells, serve, write_cells_pages
 
@@ -69,27 +69,26 @@ def site(tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_every_cell_in_view_and_the_board_square(chromium, browser_args, site, width):
-    m = measure_cells(chromium, browser_args, f"{site}/cells-{width}.html")
+def test_every_cell_in_view_and_the_board_square(chromium, site, width):
+    m = measure_cells(chromium, f"{site}/cells-{width}.html")
     assert layout_problems(m, width) == []
     smallest = min(s["width"] for s in m["cells"][".board span.sq"])
     print(f"\n{width} px: the board's squares are {smallest:.1f} px or more")
 
 
-def test_the_checks_find_a_broken_layout(chromium, browser_args, site):
+def test_the_checks_find_a_broken_layout(chromium, site):
     """Without its rules the board is a row of letters and the tables scroll: caught."""
-    m = measure_cells(chromium, browser_args, f"{site}/broken/cells-{PHONE[0]}.html")
+    m = measure_cells(chromium, f"{site}/broken/cells-{PHONE[0]}.html")
     problems = layout_problems(m, PHONE[0])
     assert any(p.startswith("board squares") for p in problems), problems
     assert any(p.startswith("table.dup-moves td") for p in problems), problems
 
 
-def test_screenshots_at_phone_and_desktop_width(chromium, browser_args, site):
+def test_screenshots_at_phone_and_desktop_width(chromium, site):
     shots = screenshots_dir()
     for width, height in ((PHONE[0], PHONE[1]), (PHONE[0], 6000), (1280, 800), (1280, 3600)):
         name = f"duplicate-{width}{'-full' if height > 1000 else ''}.png"
-        run_chromium(chromium, browser_args, f"--screenshot={shots / name}",
-                     f"--window-size={width},{height}", f"{site}/index.html")
+        chromium.screenshot(f"{site}/index.html", shots / name, (width, height))
         ink, shades, pixels = ink_of(shots / name, (width, height))
         assert 0.02 < ink < 0.6, f"{name}: {ink:.1%} of the screen is dark: blank or unreadable"
         assert shades > 20, name  # anti-aliased text and the coloured board: many shades

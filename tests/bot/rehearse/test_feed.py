@@ -161,9 +161,12 @@ def test_a_player_not_in_the_propozicie_is_served_under_his_herna_nick(tmp_path)
     assert (fed.record.first, fed.record.second) == ("anna77", "Zora_K")
 
 
-async def _simulator(*args: str) -> asyncio.subprocess.Process:
+async def _simulator(*args: str, watch: float | None = None) -> asyncio.subprocess.Process:
+    """`stredisko simulator` in a process of its own; `watch`: its file-watch interval in
+    seconds instead of WATCH_SECONDS (a test waiting for a change then waits less)."""
+    setup = f"import bot.rehearse.simulate as s; s.WATCH_SECONDS = {watch!r}; " if watch else ""
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main())",
+        sys.executable, "-c", f"import sys; {setup}from bot.cli import main; sys.exit(main())",
         "simulator", *args, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
 
 
@@ -200,7 +203,7 @@ async def test_games_added_to_the_file_are_served_while_it_runs(tmp_path):
     path = tmp_path / "vysledky.csv"
     path.write_text(HEADER + "1;anna;borisk;412:380;finished\n", encoding="utf-8")
     proc = await _simulator(str(path), "--propozicie", str(PROPOZICIE),
-                            "--clock", "2026-11-21 12:00")
+                            "--clock", "2026-11-21 12:00", watch=0.1)
     try:
         url = (await asyncio.wait_for(proc.stdout.readline(), 20)).decode().strip()
         for _ in range(2):  # the login line, the games line

@@ -17,7 +17,7 @@ from bot.services.export_trf import player_line
 from bot.services.export_tsh import tsh_line
 from rules import Case, End, Profile, Result, score, standings
 
-from ...rules.test_rules_properties import valid_case
+from ...rules.test_rules_properties import a_game
 from .tsh_rules import parse
 from .tsh_rules import standings as tsh_standings
 
@@ -41,7 +41,7 @@ def tournaments(draw: st.DrawFn) -> tuple[list[str], int, list[Table], dict[str,
             tables.append((rnd, bye, None, score(Case(End.BYE, bye, None, round=rnd), PROFILE)))
         for k in range(0, len(order), 2):
             a, b = order[k], order[k + 1]
-            case = draw(valid_case(PROFILE, a, b, rnd).filter(lambda c: c.second))
+            case = draw(a_game(PROFILE.name, a, b, rnd))
             tables.append((rnd, a, b, score(case, PROFILE)))
     return players, rounds, tables, leaves
 

@@ -21,6 +21,8 @@ from bot.store import (
     replace_pairings,
 )
 
+from ..conftest import new_store_file
+
 START = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 
 
@@ -30,8 +32,8 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def store(db_path: Path) -> Iterator[Store]:
-    opened = Store(db_path)
+def store(db_path: Path, migrated_db: Path | None) -> Iterator[Store]:
+    opened = Store(new_store_file(db_path, migrated_db))
     yield opened
     opened.close_sync()
 

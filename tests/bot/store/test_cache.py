@@ -32,6 +32,13 @@ from bot.store.db import CHECKPOINT_QUIET_S
 from .conftest import START, seed
 
 
+@pytest.fixture
+def migrated_db() -> None:
+    """A new file migrated here, not a copy: the checkpoint test starts from the WAL the
+    migrations left (a copy has none)."""
+    return None
+
+
 def _reads(db: Database, slug: str) -> list[str]:
     """Which of the cached rows' SELECTs reach SQLite while the three lookups run."""
     seen: list[str] = []

@@ -40,6 +40,12 @@ ALL = [FIRST, SECOND, "0003_outbox", "0004_identity",
        "0005_outbox_reports_and_bot_lease", "0006_duplicate", "0007_duplicate_shoot_out"]
 
 
+@pytest.fixture
+def migrated_db() -> None:
+    """The migrations' own tests: every `store` here migrates a new file from scratch."""
+    return None
+
+
 def test_new_database_has_every_table_and_settings(store: Store) -> None:
     def inspect(db: Database) -> tuple[set[str], list[str], str, int, int]:
         return (
