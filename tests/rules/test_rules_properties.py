@@ -26,12 +26,12 @@ PROFILE_NAMES = st.sampled_from(sorted(PROFILES))
 def valid_case(name: str, a: str = "A", b: str = "B", rnd: int = 0) -> st.SearchStrategy[Case]:
     """Any case the profile `name` accepts for players `a` (starts) and `b`."""
     pair = (a, b)
-    return _valid_case(PROFILES[name], pair, rnd, st.sampled_from(PROFILES[name].ends),
+    return _valid_case(pair, rnd, st.sampled_from(PROFILES[name].ends),
                        st.frozensets(st.sampled_from(pair)), st.sampled_from(pair))
 
 
 @st.composite
-def _valid_case(draw: st.DrawFn, profile: Profile, pair: tuple[str, str], rnd: int,
+def _valid_case(draw: st.DrawFn, pair: tuple[str, str], rnd: int,
                 ends: st.SearchStrategy[str], movers: st.SearchStrategy[frozenset[str]],
                 players: st.SearchStrategy[str]) -> Case:
     a, b = pair
