@@ -263,17 +263,6 @@ def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
     browser.close()
 
 
-def png_pixels(path: Path) -> tuple[int, int, list[bytes]]:
-    """Width, height and RGB(A) rows of an 8-bit PNG (what Chromium writes). Pillow decodes
-    it: a pure-Python decoder took seconds per full-page screenshot (issue 21)."""
-    with Image.open(path) as image:
-        assert image.format == "PNG", "not a PNG"
-        assert image.mode in ("RGB", "RGBA"), f"unexpected PNG mode {image.mode}"
-        data, (width, height) = image.tobytes(), image.size
-    stride = len(data) // height
-    return width, height, [data[y * stride : (y + 1) * stride] for y in range(height)]
-
-
 def screenshots_dir() -> Path:
     """Where the screenshots go: $STREDISKO_SCREENSHOTS or build/screenshots (git ignores
     build/); kept after the run for a person to look at."""
