@@ -22,7 +22,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 from PIL import Image, ImageChops
@@ -152,7 +152,7 @@ class Browser:
         self._loads: list[dict[str, Any]] = []  # lifecycle "load" events not yet waited for
         self.send("Browser.getVersion")  # up and answering, or an error with its stderr
 
-    def _fail(self, why: str) -> None:
+    def _fail(self, why: str) -> NoReturn:
         tail = self._stderr.read_text(encoding="utf-8", errors="replace")[-2000:]
         raise AssertionError(f"headless Chromium: {why}\n{tail}")
 
