@@ -164,10 +164,11 @@ def _rows(text: str, path: str) -> list[tuple[int, list[str]]]:
     reader = csv.reader(io.StringIO(text), delimiter=delimiter_of(plain))
     found: list[tuple[int, list[str]]] = []
     start = 1
+    last_line = text.count("\n") + 1  # counted once: per row it made a big file quadratic
     try:
         for row in reader:
             if any("\n" in cell or "\r" in cell for cell in row) or (
-                    reader.line_num == text.count("\n") + 1 and _open_quote(text)):
+                    reader.line_num == last_line and _open_quote(text)):
                 raise _bad(path, start, UNCLOSED_QUOTE)
             found.append((start, row))
             start = reader.line_num + 1
