@@ -125,6 +125,7 @@ _POSITIVE = {("store", "lock_wait_seconds"), ("discord", "heartbeat_seconds"),
              ("sync", "poll_minutes"), ("herna", "timeout_seconds"), ("herna", "max_pages"),
              ("herna", "read_deadline_seconds"), ("herna", "max_page_bytes")}
 _CLOCK = re.compile(r"([01]?\d|2[0-3]):[0-5]\d")
+_URL = re.compile(r"https?://[^\s/?#]+(/\S*)?")  # a scheme the client speaks and a host
 #: how a value's expected type is named in a message (`config.type.*`)
 _TYPE_NAMES = {int: "int", float: "float", str: "str", bool: "bool", list: "list", dict: "dict"}
 
@@ -209,6 +210,8 @@ def _check_value(section: str, key: str, value: Any) -> None:
     a nightly time that is no time of day."""
     if (section, key) == ("sync", "nightly") and not _CLOCK.fullmatch(value):
         raise ConfigError.of("not_clock", section=section, option=key, value=_as_written(value))
+    if (section, key) == ("herna", "base_url") and not _URL.fullmatch(value):
+        raise ConfigError.of("not_url", section=section, option=key, value=_as_written(value))
     if (section, key) == ("lexicon", "rules") and value and value not in _rules_names():
         raise ConfigError.of("not_rules", section=section, option=key, value=_as_written(value),
                              known=", ".join(_rules_names()))

@@ -232,7 +232,9 @@ def _secret_pattern(secret: str) -> str:
 
 def _base64_forms(secret: str) -> set[str]:
     """The secret inside base64 at each byte alignment (alone, or in "user:password" as a
-    Basic auth header carries it): the characters only its bytes decide."""
+    Basic auth header carries it): the characters only its bytes decide, and also the last
+    group where the secret ends the data (padded or not) — without it, 1–4 characters of an
+    encoded password stayed on the page (issue 36.6)."""
     data = secret.encode()
     forms = set()
     for offset in range(3):
@@ -241,7 +243,9 @@ def _base64_forms(secret: str) -> set[str]:
         end = (offset + len(data)) // 3 * 4
         core = encoded[start:end]
         if len(core) >= 8:
-            forms |= {core, core.replace("+", "-").replace("/", "_")}
+            ending = encoded[start:]  # the secret as the data's last bytes
+            forms |= {form.replace("+", "-").replace("/", "_") if url else form
+                      for form in (core, ending, ending.rstrip("=")) for url in (False, True)}
     return forms
 
 

@@ -49,6 +49,12 @@ def test_environment_overrides_file_secrets(tmp_path: Path) -> None:
          '[sync] nightly: očakáva sa čas HH:MM (napr. "03:00"), zadané "3 am"'),
         ("[sync]\npoll_minutes = 0\n", "[sync] poll_minutes: musí byť viac ako 0, zadané 0"),
         ("[discord]\nguild_id = -5\n", "[discord] guild_id: nesmie byť záporné, zadané -5"),
+        # issue 36.6: an empty or scheme-less address was refused in English, by the client
+        ("[herna]\nbase_url = ''\n", '[herna] base_url: očakáva sa adresa začínajúca '
+                                        'http:// alebo https://'),
+        ("[herna]\nbase_url = 'www.herna.net'\n", '[herna] base_url: očakáva sa adresa '
+                                                    'začínajúca http:// alebo https://'),
+        ("[herna]\nbase_url = 'https://'\n", "zadané \"https://\""),
     ],
 )
 def test_bad_config_is_one_slovak_line_naming_the_key(tmp_path: Path, text: str,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 
 from scrapers.herna.check import MASK, scrub, scrub_text
@@ -37,6 +39,21 @@ def test_every_written_form_of_a_secret_is_scrubbed(page: str, secret: str) -> N
     saved = scrub_text(page, ["klub", secret])
     assert MASK in saved
     assert "tajne" not in saved.lower() and "heslo" not in saved.lower(), saved
+
+
+@pytest.mark.parametrize("password", ["heslo-tajne", "heslo-tajne1", "heslo-tajne12",
+                                      "Tajné+heslo/x"])
+@pytest.mark.parametrize("user", ["", "klub", "klub1", "klub12"])
+def test_a_base64_password_leaves_no_tail(user: str, password: str) -> None:
+    """Issue 36.6: the last group of an encoded password (`bmU=`) stayed after the mask. Alone
+    or as a Basic header's "user:password", at every alignment, padded or not, base64url too:
+    the whole encoded value is masked."""
+    plain = f"{user}:{password}" if user else password
+    encoded = base64.b64encode(plain.encode()).decode()
+    for form in (encoded, encoded.rstrip("="),
+                 base64.urlsafe_b64encode(plain.encode()).decode().rstrip("=")):
+        saved = scrub_text(f"<i>{form}</i>", [user or "klub", password])
+        assert saved == f"<i>{MASK}</i>", (form, saved)
 
 
 def test_a_hidden_value_after_an_attribute_holding_a_bracket_is_scrubbed() -> None:
