@@ -50,6 +50,7 @@ from bot.services.event_format import PROPOZICIE_FORMATS
 from bot.services.outbox import Timely
 from bot.services.policy import CONTROL_RULE, require_admin
 from bot.services.replies import Refusal, Reply, done
+from bot.services.spreadsheet import cell_text
 from bot.store import (
     Change,
     DuplicateError,
@@ -637,7 +638,7 @@ def read_csv(text: str, positional: tuple[str, ...]) -> list[tuple[int, dict[str
         if len(row) > len(columns):
             raise SetupError(n, f"riadok má {len(row)} stĺpcov, očakáva sa najviac "
                                 f"{len(columns)} ({', '.join(columns)})")
-        out.append((n, {c: v.strip() for c, v in zip(columns, row, strict=False)}))
+        out.append((n, {c: cell_text(v.strip()) for c, v in zip(columns, row, strict=False)}))
     return out
 
 

@@ -40,6 +40,13 @@ def excel_cell(value: Cell) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
+def cell_text(cell: str) -> str:
+    """A cell as the person who wrote it meant it: `excel_cell`'s guard undone. Excel shows
+    "'+421905" as +421905, so an import reads it so; an apostrophe before anything else is
+    the text's own."""
+    return cell[1:] if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS) else cell
+
+
 def excel_csv(header: Sequence[str], rows: Iterable[Sequence[Cell]]) -> str:
     """The file's text: BOM, header, rows; ";" between cells, CRLF after each row."""
     out = io.StringIO()

@@ -114,3 +114,29 @@ async def test_an_excel_screlo_list_round_trips_through_the_import(
     imported = await import_screlo_list(app, path, ADMIN)
     assert imported.ok and imported.params["updated"] == 3
     assert (await player(app, "nick1")).screlo == 2012.5
+
+
+async def test_neutralised_nicks_and_names_round_trip_through_the_import(
+        app: App, tmp_path: Path) -> None:
+    """Issue 36.6: a nick or name the export guarded with an apostrophe ("'+421905") came
+    back with it, matched nobody, and the round trip lost those players. The import reads a
+    cell as Excel shows it: the guard's apostrophe before a formula's first character goes."""
+    text = propozicie(players=4)
+    for n, nick in enumerate(("+421905", "=x", "-ja", "@ty"), start=1):
+        text = text.replace(f'herna = "nick{n}"', f'herna = "{nick}"')
+        text = text.replace(f'name = "Hráč Číslo{n}"', f'name = "{HOSTILE[n]}"')
+    await create(app, tmp_path, text)
+    rows = excel_rows((await screlo_list_csv(app)).data)
+    assert {r[0] for r in rows[1:]} == {"'+421905", "'=x", "'-ja", "'@ty"}
+    for row in rows[1:]:
+        row[2] = "1500"
+    for row, keep_name_only in zip(rows[1:], (True, False, False, False), strict=True):
+        if keep_name_only:  # matched by the name alone
+            row[0] = ""
+    out = io.StringIO()
+    csv.writer(out, delimiter=";", lineterminator="\r\n").writerows(rows)
+    path = tmp_path / "screlo.csv"
+    path.write_text(BOM + out.getvalue(), encoding="utf-8", newline="")
+    imported = await import_screlo_list(app, path, ADMIN)
+    assert imported.ok and imported.params["updated"] == 4, imported
+    assert (await player(app, "=x")).screlo == 1500
