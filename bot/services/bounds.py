@@ -44,6 +44,11 @@ SCORE_MAX = 1500
 #: not a rating (1e300 would rank first); nan/inf are no numbers at all.
 SCRELO_MIN = 0.0
 SCRELO_MAX = 3000.0
+#: The years an event of a season ladder may fall in. Organised Scrabble in Czechoslovakia
+#: begins in the 1990s (ČAS rules 2009, SSS 2022/23 in the seeds), and a season file is this
+#: century's: year 1 or 9999 is a typo that would sort the event first or last (issue 36.6).
+EVENT_YEAR_MIN = 1970
+EVENT_YEAR_MAX = 2100
 
 
 @dataclass(frozen=True, slots=True)

@@ -206,6 +206,13 @@ class _Reader(Reader):
         return start
 
     def _date(self, key: str, value: Any) -> dt.date:
+        day = self._any_date(key, value)
+        if not bounds.EVENT_YEAR_MIN <= day.year <= bounds.EVENT_YEAR_MAX:
+            raise self.fail(key, f"{day.isoformat()}: rok {day.year} je mimo rokov "
+                                 f"{bounds.EVENT_YEAR_MIN}–{bounds.EVENT_YEAR_MAX} (preklep?)")
+        return day
+
+    def _any_date(self, key: str, value: Any) -> dt.date:
         if isinstance(value, dt.datetime):
             return value.date()
         if isinstance(value, dt.date):

@@ -36,6 +36,12 @@ def refused(text: str) -> SetupError:
                  "RRRR-MM-DD", id="bad date"),
     pytest.param(HEAD + PLAYERS + EVENT.replace("2026-10-10", '"2026-02-30"')
                  + 'places = ["jano"]\n', 13, "nie je dátum", id="no such day"),
+    # issue 36.6: year 1 or 9999 is a typo that sorted the event first or last
+    pytest.param(HEAD + PLAYERS + EVENT.replace("2026-10-10", "0001-10-10")
+                 + 'places = ["jano"]\n', 13, "date: 0001-10-10: rok 1 je mimo rokov 1970–2100",
+                 id="year 1"),
+    pytest.param(HEAD + PLAYERS + EVENT.replace("2026-10-10", '"9999-10-10"')
+                 + 'places = ["jano"]\n', 13, "rok 9999 je mimo rokov 1970–2100", id="year 9999"),
     pytest.param(HEAD + PLAYERS + EVENT.replace("2026-10-10", "2026-13-01")
                  + 'places = ["jano"]\n', 13, "nie je platný TOML", id="bad TOML date"),
     pytest.param(HEAD + PLAYERS + EVENT + 'places = ["jano"]\ntournament = "kt"\n', 10,
