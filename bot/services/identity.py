@@ -260,10 +260,9 @@ def register(tx: Tx, slug: str, discord_id: int, discord_name: str, herna_nick: 
 
 
 def _reason(reason: str | None) -> str:
-    text = (reason or "").strip()
-    if not text:
+    if not (reason or "").strip():
         raise Refusal("admin.reason_required", rule="e-SP 2.6")
-    return text
+    return bounds.reason(reason)
 
 
 def _link(tx: Tx, t: Tournament, player: Player, discord_id: int, by: Change, how: str) -> None:
@@ -317,7 +316,8 @@ def _approve(tx: Tx, slug: str, admin: AdminRef, request_id: int, reason: str | 
     if player.discord_id is not None:
         raise Refusal("identity.player_linked", nick=shown(player), rule=UNFORESEEN_RULE)
     _free_account(tx, player, request.discord_id)
-    why = (reason or "").strip() or f"žiadosť schválená hlavným administrátorom ({UNFORESEEN_RULE})"
+    why = (bounds.reason(reason) if (reason or "").strip()
+           else f"žiadosť schválená hlavným administrátorom ({UNFORESEEN_RULE})")
     by = tx.by_admin(actor, why)
     decide_link_request(tx.db, request.id, APPROVED, by)
     _link(tx, t, player, request.discord_id, by, how=f"request:{request.id}")
