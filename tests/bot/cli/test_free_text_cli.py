@@ -17,7 +17,11 @@ from bot.cli import main
 from bot.store import Change
 from bot.store.audit import record
 
-from .test_duplicate_hall import SEED, cli, tied_game, tied_hall  # noqa: F401  (fixtures)
+from . import test_duplicate_hall as hall
+from .test_duplicate_hall import SEED, cli
+
+tied_hall = hall.tied_hall  # the hall's fixtures: a game played to its preliminary results
+tied_game = hall.tied_game
 
 RAW = ("\x00", "\x1b", "\u202e")
 
@@ -60,11 +64,9 @@ def test_a_decision_with_a_control_character_is_refused(
 
 def test_a_slip_the_cli_cannot_read_is_quoted_escaped(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from .test_duplicate_hall import write_hall
-
-    hall = write_hall(tmp_path)
-    db = hall / "sala.db"
-    cli(capsys, db, "create", str(hall / "propozicie.toml"))
+    folder = hall.write_hall(tmp_path)
+    db = folder / "sala.db"
+    cli(capsys, db, "create", str(folder / "propozicie.toml"))
     cli(capsys, db, "duplicate", "start", "sala", "--seed", SEED)
     cli(capsys, db, "duplicate", "rack", "sala", "1", "AKLOSVE")
     code, out, err = cli(capsys, db, "duplicate", "slip", "sala", "1", "1",
