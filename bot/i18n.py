@@ -8,7 +8,11 @@ A message is a `str.format` template; these kinds of value are rendered for the 
 - a `datetime` renders in Europe/Bratislava time ("21. 11. 2026 9:00");
 - a float renders with a decimal comma in Slovak ("2,5");
 - a `Term` (a catalogue key given as a value) renders as that message in the reader's language
-  (an input error names its field for whoever reads it: "prezývka" / "nick").
+  (an input error names its field for whoever reads it: "prezývka" / "nick");
+- any other text shows its control and direction characters escaped (`\\x1b`, `\\u202e`:
+  `rules.free_text.shown`), so that no message — a refusal quoting the input, a channel post, a
+  terminal line — carries a raw ESC or a bidi override, whoever typed it and whenever it was
+  stored (issue 36.2).
 A rendered message cites a rule once: a verdict text ends with its own citation, and a template
 that follows it with the decision's `({rule})` must not show both (see `one_citation`).
 
@@ -29,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.clock import BRATISLAVA
+from rules.free_text import shown
 
 SLOVAK = "sk"
 ENGLISH = "en"
@@ -284,6 +289,8 @@ class _Formatter(string.Formatter):
             if template is None:
                 raise CatalogueError(f"unknown term {value!r}")
             value = _Formatter(self.lang, self.fallback).vformat(template, (), value.params)
+        elif isinstance(value, str):  # what people typed, stored or echoed: never raw ESC
+            value = shown(value)
         number = isinstance(value, int | float) and not isinstance(value, bool)
         if format_spec == SIGNED:
             # not a number (a player without a change): shown as given

@@ -29,6 +29,8 @@ from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
 from sqlite_utils import Database
 
 from bot.clock import Clock
+from bot.i18n import Term
+from bot.services import bounds
 from bot.services.notifier import Message, Notifier
 from bot.services.outbox import Sender, Timely, deliver
 from bot.services.replies import Refusal, Reply
@@ -80,18 +82,26 @@ class Tx:
             valid_until=timely.until if timely else None)
         self.queued.append((destination, target, Message(key, params, ref=ref)))
 
-    # who does it — each store write helper takes one of these (it is audited)
+    # who does it — each store write helper takes one of these (it is audited). A person's
+    # reason passes the one character rule (`rules.free_text`) here too: an entry point that
+    # forgot it still stores no ESC or bidi override (issue 36.2).
     def by_player(self, player_id: int, reason: str | None = None) -> Change:
-        return Change.player(player_id, self.now, reason)
+        return Change.player(player_id, self.now, _typed(reason))
 
     def by_admin(self, admin_id: int | str, reason: str | None = None) -> Change:
-        return Change.admin(admin_id, self.now, reason)
+        return Change.admin(admin_id, self.now, _typed(reason))
 
     def by_scheduler(self, reason: str | None = None) -> Change:
         return Change.scheduler(self.now, reason)
 
     def by_platform(self, reason: str | None = None) -> Change:
         return Change.platform(self.now, reason)
+
+
+def _typed(reason: str | None) -> str | None:
+    if reason:
+        bounds.refuse_characters(reason, Term("input.what.reason"), lines=True)
+    return reason
 
 
 @dataclass(slots=True)

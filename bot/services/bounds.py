@@ -19,6 +19,7 @@ from typing import Any
 
 from bot.i18n import SLOVAK, Term, t
 from bot.services.replies import Refusal
+from rules import free_text as free_text_rule
 
 # -- numbers ------------------------------------------------------------------------------------
 
@@ -93,13 +94,9 @@ REASON_MAX = 500
 #: before it, and the whole must stay a reason.
 NOTE_MAX = REASON_MAX - 100
 
-# Control characters (NUL, escape, … "Cc"), surrogates, private-use and unassigned code
-# points, the Unicode line and paragraph separators, and the bidirectional overrides that
-# make a name read backwards in someone else's message; free text may still hold line breaks
-# and tabs. Other format characters stay (the zero-width joiner of an emoji).
-REFUSED_CATEGORIES = frozenset({"Cc", "Cs", "Co", "Cn", "Zl", "Zp"})
-_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-_TEXT_WHITESPACE = frozenset("\n\r\t")
+# Which characters a text may not hold, and how a refused value is echoed: the one rule of
+# `rules.free_text` (control characters, direction overrides, …; issue 36.2).
+REFUSED_CATEGORIES = free_text_rule.REFUSED_CATEGORIES
 
 
 class OutOfBounds(Refusal, ValueError):
@@ -148,26 +145,41 @@ def number(value: Any, key: str, what: str | None = None) -> int | float:
 
 
 def printable(text: str, limit: int = 30) -> str:
-    """A bad value to echo: invisible characters shown as "�", cut short (a 10,000-character
+    """A bad value to echo on one line: control and direction characters escaped (`\\x1b`,
+    `\\u202e`: `rules.free_text.shown`), a line break as `\\n`, cut short (a 10,000-character
     answer helps nobody)."""
-    clean = "".join(c if c.isprintable() else "�" for c in text)
+    clean = free_text_rule.shown(text).replace("\n", "\\n").replace("\t", "\\t")
     return clean if len(clean) <= limit else clean[: limit - 1] + "…"
 
 
-def _check_text(value: Any, what: str, limit: int, *, lines: bool) -> str:
+def clean(value: Any, what: str, *, lines: bool) -> str:
+    """Text as it comes in, by the one rule of `rules.free_text` (issue 36.2): trimmed, NFC,
+    a multi-line text's line breaks as "\\n"; OutOfBounds if it holds a refused character.
+    Its length is the entry point's own bound (`name`, `free_text`, a protest's reason)."""
     if not isinstance(value, str):
         raise OutOfBounds("input.not_text", what=what)
-    text = unicodedata.normalize("NFC", value).strip()
+    text = unicodedata.normalize("NFC", free_text_rule.lines_of(value) if lines else value)
+    text = text.strip()
+    refuse_characters(text, what, lines=lines)
+    return text
+
+
+def _check_text(value: Any, what: str, limit: int, *, lines: bool) -> str:
+    text = clean(value, what, lines=lines)
     if not text:
         raise OutOfBounds("input.empty", what=what)
-    allowed = _TEXT_WHITESPACE if lines else frozenset()
-    bad = next((c for c in text if c not in allowed
-                and (unicodedata.category(c) in REFUSED_CATEGORIES or c in _BIDI)), None)
-    if bad is not None:
-        raise OutOfBounds("input.control_character", what=what, code=f"U+{ord(bad):04X}")
     if len(text) > limit:
         raise OutOfBounds("input.too_long", what=what, length=len(text), limit=limit)
     return text
+
+
+def refuse_characters(text: str, what: str, *, lines: bool) -> None:
+    """OutOfBounds when `text` holds a character `rules.free_text` refuses: a store write's last
+    check (`Tx.by_admin`), where the entry point has already bounded the length."""
+    bad = free_text_rule.refused_character(text, lines=lines)
+    if bad is not None:
+        raise OutOfBounds("input.control_character", what=what,
+                          code=free_text_rule.code_point(bad))
 
 
 def name(value: Any, what: str = Term("input.what.name"), limit: int = NAME_MAX) -> str:

@@ -22,7 +22,7 @@ import unicodedata
 from typing import Any
 
 from bot.i18n import Term
-from bot.services import bounds, lookup
+from bot.services import bounds, lookalike, lookup
 from bot.services.app import App, Tx
 from bot.services.duplicate.context import event_of, player_by_label
 from bot.services.policy import UNFORESEEN_RULE, AdminRef, require_admin
@@ -37,6 +37,7 @@ from bot.store import (
     get_entry,
     get_player,
     list_audit,
+    list_players,
     players_with_discord_names,
     record,
     update_player,
@@ -54,6 +55,7 @@ from bot.store.links import (
     list_link_requests,
     reopen_link_request,
 )
+from bot.store.players import nick_key
 
 #: A direct message's parameter naming the Discord account it goes to (instead of the
 #: player's linked one): the account just unlinked, or a request's account.
@@ -77,11 +79,14 @@ def handle(name: str | None) -> str | None:
     base, hash_, discriminator = text.rpartition("#")
     if hash_ and discriminator.isascii() and discriminator.isdecimal() and base:
         text = base if int(discriminator) == 0 else f"{base}#{discriminator}"
-    # NFKC: the same name typed with other code points (NFD accents, full-width letters) is the
-    # same name. lower(), not casefold(): Discord's usernames are lowercase, so "Anna.Novak" in
-    # a file is "anna.novak"; but casefold() would also make "straße" "strasse" — another
-    # account (issue 20.6).
-    return unicodedata.normalize("NFKC", text).lower()
+    # NFC: the same name with its accents typed apart (NFD, as macOS writes) is the same name;
+    # NFKC is not used (issue 36.3): it would fold a look-alike — full-width "ｂｏｒｉｓ", a
+    # mathematical "𝐛oris" — into the registry's "boris" and link its account silently. Such
+    # a name stays another name, and the registry refuses it beside the one it imitates
+    # (`name_free`, `lookalike`). lower(), not casefold(): Discord's usernames are lowercase,
+    # so "Anna.Novak" in a file is "anna.novak"; but casefold() would also make "straße"
+    # "strasse" — another account (issue 20.6).
+    return unicodedata.normalize("NFC", text).lower()
 
 
 def namesakes(tx: Tx, name: str | None, but: int | None = None) -> list[Player]:
@@ -95,11 +100,35 @@ def namesakes(tx: Tx, name: str | None, but: int | None = None) -> list[Player]:
 
 def name_free(tx: Tx, player_id: int | None, name: str | None, where: str) -> None:
     """Refuse a Discord name another registry player already has: the account behind it could
-    otherwise link to whichever of them it names first."""
+    otherwise link to whichever of them it names first; and one that looks the same as another
+    player's though made of other characters (Unicode TR39: `lookalike`), which people could
+    not tell apart."""
     taken = namesakes(tx, name, player_id)
     if taken:
         raise Refusal("identity.registry_name_taken", where=where, name=name or "",
                       nick=shown(taken[0]), rule=UNFORESEEN_RULE)
+    wanted = handle(name)
+    if wanted is None:
+        return
+    for other in players_with_discord_names(tx.db):
+        recorded = handle(other.discord_name)
+        if other.id != player_id and recorded and lookalike.collides(wanted, recorded):
+            raise Refusal("identity.registry_name_lookalike", where=where, name=name or "",
+                          other=other.discord_name or "", nick=shown(other),
+                          rule=UNFORESEEN_RULE)
+
+
+def nick_free(tx: Tx, nick: str, where: str) -> None:
+    """Refuse a new herna.net nick that looks the same as a registry player's though made of
+    other characters (Unicode TR39: `lookalike`); the same nick is the same player (the
+    store's `nick_key`). A duplicate entrant's placeholder (`setup.no_herna_nick`) is none."""
+    if ":" in nick:
+        return
+    wanted = nick_key(nick)
+    for other in list_players(tx.db):
+        if lookalike.collides(wanted, nick_key(other.herna_nick)):
+            raise Refusal("identity.registry_nick_lookalike", where=where, name=nick,
+                          other=other.herna_nick, rule=UNFORESEEN_RULE)
 
 
 def registry_proves(player: Player, discord_id: int, discord_name: str) -> bool:
@@ -139,6 +168,7 @@ def new_player(tx: Tx, by: Change, where: str, *, discord_id: int | None,
     if discord_id is not None:
         _free_for(tx, None, discord_id, where)
     name_free(tx, None, fields.get("discord_name"), where)
+    nick_free(tx, fields.get("herna_nick") or "", where)
     return create_player(tx.db, by=by, discord_id=discord_id, **fields)
 
 
@@ -260,10 +290,9 @@ def register(tx: Tx, slug: str, discord_id: int, discord_name: str, herna_nick: 
 
 
 def _reason(reason: str | None) -> str:
-    text = (reason or "").strip()
-    if not text:
+    if not (reason or "").strip():
         raise Refusal("admin.reason_required", rule="e-SP 2.6")
-    return text
+    return bounds.reason(reason)
 
 
 def _link(tx: Tx, t: Tournament, player: Player, discord_id: int, by: Change, how: str) -> None:
@@ -317,7 +346,8 @@ def _approve(tx: Tx, slug: str, admin: AdminRef, request_id: int, reason: str | 
     if player.discord_id is not None:
         raise Refusal("identity.player_linked", nick=shown(player), rule=UNFORESEEN_RULE)
     _free_account(tx, player, request.discord_id)
-    why = (reason or "").strip() or f"žiadosť schválená hlavným administrátorom ({UNFORESEEN_RULE})"
+    why = (bounds.reason(reason) if (reason or "").strip()
+           else f"žiadosť schválená hlavným administrátorom ({UNFORESEEN_RULE})")
     by = tx.by_admin(actor, why)
     decide_link_request(tx.db, request.id, APPROVED, by)
     _link(tx, t, player, request.discord_id, by, how=f"request:{request.id}")

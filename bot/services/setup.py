@@ -737,6 +737,7 @@ def _import_players(tx: Tx, slug: str, rows: list[PlayerRow], admin_id: str,
             tx.db, row.nick)
         if player is None:
             identity.name_free(tx, None, row.discord, f"{source}, riadok {row.row}")
+            identity.nick_free(tx, row.nick, f"{source}, riadok {row.row}")
             try:
                 player = create_player(tx.db, name=row.name, by=by,
                                        herna_nick=row.nick or no_herna_nick(t.slug, spec.file_id),

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from rules.free_text import shown
 from rules.lexicon.admissibility import Admissibility, WordList
 from rules.lexicon.graph import WordGraph
 
@@ -86,9 +87,10 @@ def normalize(query: str) -> str:
                            f"15 písmen).")
     bad = next((ch for ch in word if not ch.isalpha()), None)
     if bad is not None:
-        what = "medzeru" if bad.isspace() else f"znak „{bad}“"
-        raise LexiconError(f"Slovo „{_short(word)}“ obsahuje {what}: overiť sa dá len jedno "
-                           f"slovo z písmen.")
+        # quoted escaped (`\\x1b`, `\\u202e`): the line goes to a terminal or a page as it is
+        what = "medzeru" if bad.isspace() else f"znak „{shown(bad)}“"
+        raise LexiconError(f"Slovo „{shown(_short(word))}“ obsahuje {what}: overiť sa dá len "
+                           f"jedno slovo z písmen.")
     return word
 
 

@@ -16,6 +16,7 @@ from datetime import datetime
 from sqlite_utils import Database
 
 from bot.i18n import Term, t
+from bot.services import bounds
 from bot.services.app import Tx
 from bot.services.duplicate.context import (
     direct,
@@ -63,9 +64,11 @@ def file_protest(tx: Tx, slug: str, round_no: int, word: str, claim: str, reason
                  discord_id: int | None = None, player: str | None = None,
                  game: int | None = None) -> DupProtest:
     """File a protest (003 r. 27) by an entrant (Discord account or named by the arbiter).
-    Refused: outside the protest window, an unknown round, a claim that is neither, a word
-    or reason too long. The same protest again (player, round, word, claim, reason) is the
-    one filed: answered with it, nothing stored or said twice."""
+    Refused: a reason holding a control or direction character (the one rule of
+    `rules.free_text`, issue 36.2), outside the protest window, an unknown round, a claim that
+    is neither, a word or reason too long. The same protest again (player, round, word, claim,
+    reason) is the one filed: answered with it, nothing stored or said twice."""
+    reason = bounds.clean(reason, bounds.field_name("reason"), lines=True)  # before all else
     event = event_of(tx.db, slug)
     dup_game = game_of(tx.db, event, game)
     if dup_game.state != "preliminary":
@@ -82,12 +85,12 @@ def file_protest(tx: Tx, slug: str, round_no: int, word: str, claim: str, reason
     # one who left the game may still protest its results (003 r. 27)
     who = (player_by_discord(tx.db, event, discord_id, playing=False) if discord_id is not None
            else player_by_label(tx.db, event, player or "", playing=False))
-    same = (who.id, round_no, text, claim, reason.strip())
+    same = (who.id, round_no, text, claim, reason)
     for filed in list_protests(tx.db, dup_game.id):
         if (filed.player_id, filed.round_no, filed.word, filed.claim, filed.reason) == same:
             return filed  # typed (or sent) again: the protest already filed, nothing said
     protest = add_protest(tx.db, dup_game, who.id, tx.by_player(who.id, "protest"),
-                          round_no=round_no, word=text, claim=claim, reason=reason.strip())
+                          round_no=round_no, word=text, claim=claim, reason=reason)
     tx.to_admin(event.id, "duplicate.online.protest_filed", id=protest.id, game=dup_game.number,
                 round=round_no, word=text, claim=t(f"duplicate.online.claim_{claim}"),
                 player=who.name, reason=protest.reason,
@@ -99,7 +102,9 @@ def decide_protest(tx: Tx, slug: str, protest_id: int, upheld: bool, decision: s
                    admin: int | str) -> Decided:
     """The head admin's decision (003 r. 29, final). Upheld: the correction (004 §5D) and the
     round's scores re-judged; the player is told either way. The same decision again (verdict
-    and reason) answers as the first did and changes nothing; another one is refused."""
+    and reason) answers as the first did and changes nothing; another one is refused, and so
+    is a reason with a control or direction character (`rules.free_text`)."""
+    decision = bounds.clean(decision, bounds.field_name("reason"), lines=True)
     event = event_of(tx.db, slug)
     protest = get_protest(tx.db, protest_id)
     if protest is None or game_by_id(tx.db, protest.game_id).tournament_id != event.id:

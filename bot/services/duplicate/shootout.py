@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import t
+from bot.services import bounds
 from bot.services.app import Tx
 from bot.services.duplicate.context import (
     Event,
@@ -82,6 +83,8 @@ def enter_shoot_out(tx: Tx, slug: str, player: str | None, score: int, seconds: 
     if not 0 < seconds <= limit:
         raise Refusal("duplicate.shoot_out.bad_seconds", value=seconds_text(seconds), limit=limit,
                       rule=rule)
+    if reason is not None:
+        reason = bounds.clean(reason, bounds.field_name("reason"), lines=True)
     if reason is not None and len(reason) > REASON_LIMIT:
         raise Refusal("duplicate.shoot_out.reason_long", n=len(reason), limit=REASON_LIMIT)
     who = (player_by_discord(tx.db, event, discord_id, playing=False) if discord_id is not None

@@ -57,7 +57,8 @@ async def linked(app: App, player_id: int) -> int | None:
     ("Straße", "strasse", False),  # casefold() would make them one name: two accounts
     ("straße", "STRASSE", False),
     ("Ja\u0301n.Novak", "Ján.novak", True),  # NFD accent typed apart = the same name
-    ("ｍａｊｋａ", "majka", True),  # full-width letters (NFKC)
+    ("ｍａｊｋａ", "majka", False),  # full-width: a look-alike, not the name (NFC; issue 36.3)
+    ("𝐦ajka", "majka", False),  # a mathematical bold m, the same
     ("majka#¹²³⁴", "majka", False),  # a superscript "discriminator" is no tag
 ])
 def test_what_proves_an_account(recorded: str | None, account: str, proves: bool) -> None:
@@ -205,9 +206,10 @@ async def test_two_registry_players_with_one_discord_name_are_refused_at_import(
         return identity.new_player(tx, tx.by_admin(ADMIN_ID), "riadok 7", name="Iná Majka",
                                    herna_nick="majka2", discord_name=name, discord_id=None)
 
-    for name in ("majka.novak", "@MAJKA.NOVAK ", "ｍａｊｋａ.ｎｏｖａｋ"):
+    for name, key in (("majka.novak", "taken"), ("@MAJKA.NOVAK ", "taken"),
+                      ("ｍａｊｋａ.ｎｏｖａｋ", "lookalike")):  # another name that looks the same
         reply = await app.run(second, name)
-        assert not reply.ok and reply.key == "identity.registry_name_taken", reply
+        assert not reply.ok and reply.key == f"identity.registry_name_{key}", reply
         assert reply.params["where"] == "riadok 7" and reply.params["nick"] == "Majka"
     assert (await app.run(second, "majka.novakova")).name == "Iná Majka"  # another name
 
