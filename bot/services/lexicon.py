@@ -39,7 +39,7 @@ from rules.lexicon import (
     judge,
     make_lexicon,
 )
-from rules.lexicon.admissibility import DATA_DIR
+from rules.lexicon.admissibility import DATA_DIR, ListSpec
 from rules.lexicon.artifact import MAGIC, from_bytes, is_artifact, to_bytes
 
 MAX_FILE_BYTES = 256 * 2**20  # 3 M forms are ~40 MB; a larger file is no word list
@@ -325,7 +325,13 @@ def _bundled_source(rules: Admissibility, list_id: str) -> Source:
     path = DATA_DIR / spec.file
     digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else ""
     words = len(rules.lists[list_id].words)
-    return Source(f"{spec.file} ({spec.note})", digest, words, words)
+    return Source(bundled_source_name(spec), digest, words, words)
+
+
+def bundled_source_name(spec: ListSpec) -> str:
+    """How a built lexicon names a bundled list it applied ("sss/b3.txt (rekonštruované …)");
+    the association's own list is named by its file ("b3.txt")."""
+    return f"{spec.file} ({spec.note})"
 
 
 def lexicon_path(name: str, directory: Path) -> Path:
