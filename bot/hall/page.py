@@ -39,7 +39,8 @@ button{flex:0 0 auto;font-size:1.6rem;padding:.4rem 1.2rem;border:0;border-radiu
   background:#222;color:#fff}
 .answer{margin:1rem 0;padding:1rem;border-radius:.6rem;color:#fff;container-type:inline-size}
 .answer .headline{font-size:clamp(2.4rem,9vw,5.5rem);font-weight:800;line-height:1.1;margin:0}
-.fit{display:inline-block;white-space:nowrap;font-size:min(1em,calc(100cqi / var(--em)))}
+.fit{display:inline-block;max-width:100%;overflow-wrap:anywhere;
+  font-size:max(18px,min(1em,calc(100cqi / var(--em))))}
 .answer .caveat{margin:.6rem 0 0;padding:.3rem .6rem;border-radius:.3rem;background:#fff;
   color:#b3141b;font-size:1.25rem;font-weight:800}
 .answer .details{font-size:1.15rem;margin:.5rem 0 0;white-space:pre-line;
@@ -114,7 +115,9 @@ def _answer(answer: Answer | None, caveat: str, lang: str) -> str:
 
 
 def _fitted(word: str) -> str:
-    """`word` on one line, its font shrunk to fit its box if it must (see `bot.hall.fit`)."""
+    """`word` on one line, its font shrunk to fit its box if it must (see `bot.hall.fit`);
+    only a query too long for any board (a 64-letter one at 390 px) reaches the 18 px floor
+    and wraps rather than shrinks out of sight."""
     return f'<span class="word fit" style="--em:{width_em(word)}">{escape(word)}</span>'
 
 

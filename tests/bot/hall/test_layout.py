@@ -117,3 +117,13 @@ def test_a_stand_in_verdict_says_so_in_its_box_in_the_first_screen(
     shown = [place for place in found if place["in_answer"]]
     assert len(shown) == 1
     assert shown[0]["top"] >= 0 and shown[0]["bottom"] <= shown[0]["height"]
+
+
+def test_a_query_too_long_for_any_board_stays_readable_and_inside(chromium: Browser) -> None:
+    """64 letters (the longest query taken) cannot fit 358 px at a readable size: it wraps at
+    18 px rather than shrinking out of sight, and still overflows nothing."""
+    query = "abcdefghijklmnop" * 4
+    with running(lexicon()) as base:
+        found = page(chromium, base, query, 390, "hall-390-64.png", measure(query))
+    assert found["scroll"] <= found["client"] and found["beyond"] == []
+    assert found["verdict"]["font"] >= 18 and found["verdict"]["right"] <= found["box"][1]
