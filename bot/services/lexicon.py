@@ -380,7 +380,7 @@ def is_built(path: Path) -> bool:
         head = file.read(len(MAGIC))
     if is_artifact(head):
         return True
-    if path.suffix.lower() == SUFFIX or head.startswith(MAGIC[:9]):  # b"STREDISKO"
+    if path.suffix.lower() == SUFFIX or head.startswith(MAGIC.split()[0]):  # no form has "-"
         raise WordListError(t("lexicon.damaged_header", SLOVAK, file=path.name))
     return False
 

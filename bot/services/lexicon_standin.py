@@ -11,6 +11,7 @@ dictionary itself accepts (unmunch over-generates, e.g. comparatives of every ad
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import shutil
 import subprocess
@@ -170,15 +171,17 @@ def _feed(command: list[str], lines: Sequence[str], sink: BinaryIO, counter: Cou
                                   daemon=True)  # drains stdout while stdin is fed
         reader.start()
         total = len(lines)
-        try:
-            for at in range(0, total, _CHUNK):
-                process.stdin.write("".join(f"{line}\n" for line in lines[at: at + _CHUNK])
-                                    .encode("utf-8"))
-                if at + _CHUNK < total:  # the last is drawn once hunspell has ended
-                    counter(at + _CHUNK, total)
-            process.stdin.close()
-        except BrokenPipeError:  # it ended early: its exit status and stderr say why
-            pass
+        # a BrokenPipeError: it ended early, and its exit status and stderr say why
+        with contextlib.suppress(BrokenPipeError):
+            try:
+                for at in range(0, total, _CHUNK):
+                    process.stdin.write("".join(f"{line}\n" for line in lines[at: at + _CHUNK])
+                                        .encode("utf-8"))
+                    if at + _CHUNK < total:  # the last is drawn once hunspell has ended
+                        counter(at + _CHUNK, total)
+            finally:
+                with contextlib.suppress(BrokenPipeError):
+                    process.stdin.close()
         reader.join()
         code = process.wait()
         counter(total, total)
