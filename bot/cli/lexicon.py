@@ -2,14 +2,19 @@
 
 - `stredisko word WORD… [--lexicon FILE|ID] [--rules sss|cas] [--json]`: each word PLATNÉ or
   NEPLATNÉ with the list that decided and the rule. Exit 0 when all are valid, 1 when any is
-  not, 2 on bad input (a query that is no word, a lexicon that cannot be read).
+  not, 2 on bad input (a query that is no word, a lexicon that cannot be read). With `--json`
+  the error is a JSON document too, `{"error": "…"}`, on stdout where the verdicts would be
+  (a script reads one document whatever happened), exit 2.
   `--lexicon` takes a built lexicon (file or id in `[lexicon] dir`) or a plain word list;
   without it, `[lexicon] default`. The rules default to those the lexicon was built under,
   else `sss`; under `sss` the B2/B3 lists decide 2- and 3-letter words whatever the file says.
-- `stredisko lexicon build WORDS --rules sss|cas -o OUT [--short-lists DIR|FILE…]`: the compiled
-  lexicon (the admissible set, the exclusive lists applied). Exit 0, 2 on bad input.
+- `stredisko lexicon build WORDS --rules sss|cas -o OUT [--short-lists DIR|FILE…] [--title
+  NÁZOV]`: the compiled lexicon (the admissible set, the exclusive lists applied). Its verdicts
+  name the list by --title, else the file's own `# názov: …` line, else its file name (never
+  "the association's list" on the program's word). Exit 0, 2 on bad input.
 - `stredisko lexicon standin sk|cs -o FILE`: a stand-in word list from hunspell-sk/-cs
   (bot.services.lexicon_standin). Exit 0, 2 when a tool or dictionary is missing.
+- build and standin show their steps and counts on stderr as they go (`bot.progress.Steps`).
 - `stredisko lexicon show FILE|ID`: a built lexicon's id, sources and counts.
 """
 
@@ -23,20 +28,33 @@ from pathlib import Path
 
 from bot.cli.common import Add, config
 from bot.cli.word_serve import add_serve_options, serve_command
+from bot.config import ConfigError
 from bot.i18n import t
+from bot.os_errors import os_error
+from bot.progress import Steps
 from bot.services import lexicon as service
-from bot.services.lexicon_standin import DICTIONARIES, build_standin
+from bot.services.lexicon_standin import DICTIONARIES, STANDIN_STEPS, build_standin
 from bot.services.word_check import load_for_check
 from rules.lexicon import Lexicon, LexiconError
 from rules.lexicon.admissibility import admissibility_names
 from rules.lexicon.judge import normalize
 
 INPUT_ERROR = 2
+PROGRESS = "stredisko:"  # the progress lines' label, as `stredisko sync`'s
 
 
-def _fail(message: str) -> int:
-    print(message, file=sys.stderr)
+def _fail(message: str, as_json: bool = False) -> int:
+    if as_json:
+        print(json.dumps({"error": message}, ensure_ascii=False))
+    else:
+        print(message, file=sys.stderr)
     return INPUT_ERROR
+
+
+def _steps(count: int) -> Steps | None:
+    """A job's progress on stderr, when it is a terminal (as git shows its own): a log or a
+    pipe gets the result and any error alone."""
+    return Steps(PROGRESS, count, sys.stderr) if sys.stderr.isatty() else None
 
 
 def _directory(args: argparse.Namespace) -> tuple[Path, str]:
@@ -46,7 +64,7 @@ def _directory(args: argparse.Namespace) -> tuple[Path, str]:
 
 def word_command(args: argparse.Namespace) -> int:
     if not args.words and not args.serve:
-        return _fail(t("input.cli_required", names="SLOVO"))
+        return _fail(t("input.cli_required", names="SLOVO"), args.json)
     try:
         words = [normalize(word) for word in args.words]  # a bad query costs no loading
         directory, default = _directory(args)
@@ -54,8 +72,10 @@ def word_command(args: argparse.Namespace) -> int:
         lexicon, rules = load_for_check(args.lexicon or default, directory, args.rules, notes)
         rules_name = rules.name
         verdicts = service.check_words(words, lexicon, rules)
-    except LexiconError as exc:
-        return _fail(str(exc))
+    except (LexiconError, ConfigError) as exc:
+        return _fail(str(exc), args.json)
+    except OSError as exc:  # a lexicon the system refused to read
+        return _fail(os_error(exc), args.json)
     for note in notes:
         print(note, file=sys.stderr)
     if args.serve:  # the hall's page (bot.cli.word_serve); words given too are checked first
@@ -81,11 +101,14 @@ def word_command(args: argparse.Namespace) -> int:
 
 def build_command(args: argparse.Namespace) -> int:
     started = time.monotonic()
+    steps = _steps(service.BUILD_STEPS)
     try:
         report = service.build(Path(args.words), args.rules, Path(args.out),
                                [Path(p) for p in args.short_lists or ()], args.title,
-                               strict=not args.skip_invalid)
+                               strict=not args.skip_invalid, steps=steps)
     except LexiconError as exc:
+        if steps is not None:
+            steps.stop()
         return _fail(str(exc))
     for note in report.notes:
         print(note, file=sys.stderr)
@@ -121,10 +144,13 @@ def show_command(args: argparse.Namespace) -> int:
 
 def standin_command(args: argparse.Namespace) -> int:
     folders = [Path(args.dict_dir)] if args.dict_dir else None
+    steps = _steps(STANDIN_STEPS)
     try:
-        report = (build_standin(args.language, Path(args.out), folders) if folders
-                  else build_standin(args.language, Path(args.out)))
+        report = (build_standin(args.language, Path(args.out), folders, steps) if folders
+                  else build_standin(args.language, Path(args.out), steps=steps))
     except LexiconError as exc:
+        if steps is not None:
+            steps.stop()
         return _fail(str(exc))
     print(t("lexicon.standin_done", dictionary=report.dictionary, path=str(report.path),
             forms=report.accepted, expanded=report.expanded, candidates=report.candidates,
@@ -153,7 +179,7 @@ def add_commands(add: Add) -> None:
     group = add("lexicon", "lexikóny: zostaviť, náhradný zoznam z hunspell, popis",
                 _lexicon_command)
     actions = group.add_subparsers(dest="lexicon_action", metavar="AKCIA", required=True)
-    build = actions.add_parser("build", help="zostaviť lexikón zo zoznamu slov spolku")
+    build = actions.add_parser("build", help="zostaviť lexikón zo zoznamu slov")
     build.add_argument("words", metavar="SLOVÁ", help="zoznam slov (UTF-8, tvar na riadok)")
     build.add_argument("--rules", choices=rules, required=True, help="pravidlá prípustnosti")
     build.add_argument("-o", "--out", metavar="SÚBOR", required=True, help="kam zapísať lexikón")
@@ -161,7 +187,8 @@ def add_commands(add: Add) -> None:
                        help="vlastné zoznamy spolku (b2.txt, b3.txt, b5.txt, b6.txt, b7.txt) "
                        "namiesto pribalených")
     build.add_argument("--title", default="", metavar="NÁZOV",
-                       help="názov lexikónu vo verdiktoch")
+                       help="názov zoznamu vo verdiktoch (predvolene riadok „# názov: …“ "
+                       "v hlavičke súboru, inak názov súboru)")
     build.add_argument("--skip-invalid", action="store_true",
                        help="riadky, ktoré nie sú tvarom slova, vynechať (inak zoznam odmietne)")
     standin = actions.add_parser("standin", help="náhradný zoznam slov z hunspell-sk/-cs")

@@ -20,12 +20,13 @@ import hashlib
 import json
 import os
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
 from bot.i18n import SLOVAK, t
+from bot.progress import Counter, StepStart
 from rules.lexicon import (
     Admissibility,
     Lexicon,
@@ -38,7 +39,7 @@ from rules.lexicon import (
     judge,
     make_lexicon,
 )
-from rules.lexicon.admissibility import DATA_DIR
+from rules.lexicon.admissibility import DATA_DIR, ListSpec
 from rules.lexicon.artifact import MAGIC, from_bytes, is_artifact, to_bytes
 
 MAX_FILE_BYTES = 256 * 2**20  # 3 M forms are ~40 MB; a larger file is no word list
@@ -47,6 +48,11 @@ MAX_LISTED = 20
 MAX_LINE_BYTES = 1000  # a longer line is no form: reported, never decoded
 SUFFIX = ".lex"
 STANDIN_MARK = "stand-in:"
+#: the header line that names a word list in every verdict it decides (`# názov: …`)
+TITLE_MARK = "názov:"
+#: the steps of `build`, for a progress bar (`Steps(…, BUILD_STEPS, …)`)
+BUILD_STEPS = 4
+_TICK = 1 << 14  # lines read between two progress reports
 
 
 class WordListError(LexiconError):
@@ -73,10 +79,28 @@ class WordFile:
     @property
     def standin(self) -> str:
         """What a stand-in list says it is made of ("" for an association's list)."""
+        return self._header(STANDIN_MARK)
+
+    @property
+    def title(self) -> str:
+        """What the list's own `# názov: …` line calls it ("" without one)."""
+        return self._header(TITLE_MARK)
+
+    def _header(self, mark: str) -> str:
         for comment in self.comments:
-            if comment.lower().startswith(STANDIN_MARK):
-                return comment[len(STANDIN_MARK):].strip()
+            if comment.lower().startswith(mark):
+                return comment[len(mark):].strip()
         return ""
+
+    def label(self, given: str = "") -> str:
+        """The title its verdicts name: `given` (--title), else a stand-in's label, else
+        its own `# názov:` line, else its file name — never "the association's list" unless
+        the user says so (issue 35)."""
+        if given:
+            return given
+        if self.standin:
+            return t("lexicon.standin_title", SLOVAK, what=self.standin)
+        return self.title or t("lexicon.file_title", SLOVAK, file=self.name)
 
     def source(self) -> Source:
         return Source(self.name, self.sha256, self.lines, len(self.forms))
@@ -99,9 +123,10 @@ class WordFile:
 
 
 def read_word_file(path: Path, rules: Admissibility | None = None, *,
-                   strict: bool = True) -> WordFile:
+                   strict: bool = True, counter: Counter | None = None) -> WordFile:
     """The forms of a word-list file, lower case (NFC); see the module's docstring. `rules`
-    adds its letters and lengths to the checks; `strict` refuses a file with problems."""
+    adds its letters and lengths to the checks; `strict` refuses a file with problems;
+    `counter` hears (lines read, lines) as it goes."""
     read = WordFile(name=path.name)
     digest = hashlib.sha256()
     seen: set[str] = set()
@@ -110,11 +135,14 @@ def read_word_file(path: Path, rules: Admissibility | None = None, *,
         if size > MAX_FILE_BYTES:
             raise WordListError(t("lexicon.too_big", SLOVAK, file=path.name, mb=size // 2**20,
                                   max_mb=MAX_FILE_BYTES // 2**20))
-        if _count_lines(file) > MAX_LINES:  # counted in bytes first: refused in a second
+        total = _count_lines(file)
+        if total > MAX_LINES:  # counted in bytes first: refused in a second
             raise WordListError(t("lexicon.too_many_lines", SLOVAK, file=path.name,
                                   line=MAX_LINES + 1, max=MAX_LINES))
         number = 0
         for number, raw in enumerate(file, 1):
+            if counter is not None and not number % _TICK:
+                counter(number, total)
             digest.update(raw)
             if len(raw) > MAX_LINE_BYTES:
                 _problem(read, t("lexicon.long_line", SLOVAK, where=f"{path.name}:{number}",
@@ -128,6 +156,8 @@ def read_word_file(path: Path, rules: Admissibility | None = None, *,
             text = text.lstrip("\ufeff").strip() if number == 1 else text.strip()
             _take(read, seen, text, number, rules)
         read.lines = number
+    if counter is not None:
+        counter(number, total)
     read.sha256 = digest.hexdigest()
     read.forms = sorted(seen)
     if strict and read.problem_count:
@@ -224,30 +254,50 @@ def short_lists(paths: Sequence[Path], rules: Admissibility) -> list[tuple[WordL
 
 
 def build(words: Path, rules_name: str, out: Path, lists: Sequence[Path] = (),
-          title: str = "", strict: bool = True) -> BuildReport:
+          title: str = "", strict: bool = True, steps: StepStart | None = None
+          ) -> BuildReport:
     """Compile `words` under the profile `rules_name` into the lexicon file `out`: the
     admissible set, with each exclusive list at hand deciding its length (and the `always`
-    lists added where no exclusive list rules), so a move generator can walk it directly."""
+    lists added where no exclusive list rules), so a move generator can walk it directly.
+    Its verdicts name `title`, else what `WordFile.label` finds. `steps` hears each of the
+    `BUILD_STEPS` steps start and how far it is."""
+    step = steps or _quiet
     rules = admissibility(rules_name)
     own = short_lists(lists, rules) if lists else []
     rules = rules.with_lists(word_list for word_list, _ in own)
-    read = read_word_file(words, rules, strict=strict)
+    read = read_word_file(words, rules, strict=strict,
+                          counter=step(t("lexicon.step_read", SLOVAK, file=words.name)))
     sources = [read.source(), *(source for _, source in own)]
     own_ids = {word_list.id for word_list, _ in own}
     sources += [_bundled_source(rules, list_id) for list_id in rules.lists
                 if list_id not in own_ids]
+    choose = step(t("lexicon.step_admissible", SLOVAK))
     forms, exclusive = hybrid(read.forms, rules)
-    graph = compile_graph(sorted(forms))
-    standin = read.standin
-    if not title:
-        title = (t("lexicon.standin_title", SLOVAK, what=standin) if standin
-                 else f"{rules.main.title} ({words.name})")
-    lexicon = make_lexicon(graph, title, rules.name, bool(standin), tuple(sources), exclusive)
+    choose(1, 1)
+    graph = compile_graph(_counted(sorted(forms), step(t("lexicon.step_graph", SLOVAK))))
+    lexicon = make_lexicon(graph, read.label(title), rules.name, bool(read.standin),
+                           tuple(sources), exclusive)
+    write = step(t("lexicon.step_write", SLOVAK, file=out.name))
     data = to_bytes(lexicon)
     partial = out.with_name(out.name + ".part")
     partial.write_bytes(data)
     os.replace(partial, out)
+    write(1, 1)
     return BuildReport(lexicon, out, len(data), read.notes())
+
+
+def _quiet(name: str) -> Counter:
+    return lambda done, total: None
+
+
+def _counted(forms: list[str], counter: Counter) -> Iterator[str]:
+    """`forms` one by one, telling `counter` every few thousand."""
+    total = len(forms)
+    for number, form in enumerate(forms, 1):
+        if not number % _TICK:
+            counter(number, total)
+        yield form
+    counter(total, total)
 
 
 def hybrid(forms: Iterable[str], rules: Admissibility) -> tuple[set[str], dict[int, str]]:
@@ -275,7 +325,13 @@ def _bundled_source(rules: Admissibility, list_id: str) -> Source:
     path = DATA_DIR / spec.file
     digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else ""
     words = len(rules.lists[list_id].words)
-    return Source(f"{spec.file} ({spec.note})", digest, words, words)
+    return Source(bundled_source_name(spec), digest, words, words)
+
+
+def bundled_source_name(spec: ListSpec) -> str:
+    """How a built lexicon names a bundled list it applied ("sss/b3.txt (rekonštruované …)");
+    the association's own list is named by its file ("b3.txt")."""
+    return f"{spec.file} ({spec.note})"
 
 
 def lexicon_path(name: str, directory: Path) -> Path:
@@ -291,6 +347,8 @@ def lexicon_path(name: str, directory: Path) -> Path:
         for built in sorted(directory.glob(f"*{SUFFIX}")):
             if _header_id(built) == name:
                 return built
+    if path.is_dir():
+        raise WordListError(t("lexicon.is_folder", SLOVAK, name=name))
     raise WordListError(t("lexicon.not_found", SLOVAK, name=name, folder=str(directory)))
 
 
@@ -310,17 +368,21 @@ def load(path_or_id: str | Path, directory: Path = Path("lexicons"),
         notes.extend(read.notes())
     if not read.forms:
         raise WordListError(t("lexicon.no_forms", SLOVAK, file=path.name))
-    standin = read.standin
-    title = (t("lexicon.standin_title", SLOVAK, what=standin) if standin
-             else t("lexicon.file_title", SLOVAK, file=path.name))
-    return make_lexicon(compile_graph(read.forms), title, standin=bool(standin),
+    return make_lexicon(compile_graph(read.forms), read.label(), standin=bool(read.standin),
                         sources=(read.source(),))
 
 
 def is_built(path: Path) -> bool:
-    """Whether `path` holds a built lexicon (rather than a plain word list)."""
+    """Whether `path` holds a built lexicon (rather than a plain word list); WordListError
+    for a file that is meant to be one (named .lex, or starting like one) but whose header is
+    damaged: read as a word list it would only be "not UTF-8"."""
     with path.open("rb") as file:
-        return is_artifact(file.read(len(MAGIC)))
+        head = file.read(len(MAGIC))
+    if is_artifact(head):
+        return True
+    if path.suffix.lower() == SUFFIX or head.startswith(MAGIC.split()[0]):  # no form has "-"
+        raise WordListError(t("lexicon.damaged_header", SLOVAK, file=path.name))
+    return False
 
 
 def _header_id(path: Path) -> str:

@@ -11,20 +11,27 @@ dictionary itself accepts (unmunch over-generates, e.g. comparatives of every ad
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO, NoReturn
 
 from bot.i18n import SLOVAK, t
+from bot.progress import Counter, StepStart
 from rules.lexicon import Admissibility, admissibility
 from rules.lexicon.judge import LexiconError
 
 DICT_DIRS = (Path("/usr/share/hunspell"), Path("/usr/share/myspell/dicts"))
+#: the steps of `build_standin`, for a progress bar
+STANDIN_STEPS = 4
+_CHUNK = 1 << 12  # candidates handed to hunspell between two progress reports
 
 
 @dataclass(frozen=True)
@@ -83,9 +90,12 @@ def _tool(name: str, package: str) -> str:
     return found
 
 
-def build_standin(language: str, out: Path, folders: Iterable[Path] = DICT_DIRS
-                  ) -> StandinReport:
-    """Write the stand-in list for `language` ("sk", "cs") to `out` (see the docstring)."""
+def build_standin(language: str, out: Path, folders: Iterable[Path] = DICT_DIRS,
+                  steps: StepStart | None = None) -> StandinReport:
+    """Write the stand-in list for `language` ("sk", "cs") to `out` (see the docstring);
+    `steps` hears each of the `STANDIN_STEPS` steps start and how far it is (hunspell's check
+    of ~2 million candidates is most of the minute)."""
+    step = steps or (lambda name: lambda done, total: None)
     started = time.monotonic()
     dictionary = DICTIONARIES[language]
     dic, aff = find_dictionary(dictionary, folders)
@@ -94,23 +104,27 @@ def build_standin(language: str, out: Path, folders: Iterable[Path] = DICT_DIRS
     rules = admissibility(dictionary.rules)
     with tempfile.TemporaryDirectory(prefix="stredisko-standin-") as work:
         expanded_path = Path(work) / "expanded.txt"
+        unmunched = step(t("lexicon.step_unmunch", SLOVAK, dictionary=dic.name))
         with expanded_path.open("wb") as sink:
             _run([unmunch, str(dic), str(aff)], stdout=sink)
+        unmunched(1, 1)
+        filtered = step(t("lexicon.step_candidates", SLOVAK))
+        total = _lines(expanded_path)
         with expanded_path.open(encoding="utf-8", errors="replace") as lines:
             expanded = 0
             kept: set[str] = set()
             for line in lines:
                 expanded += 1
+                if not expanded % (_CHUNK * 16):
+                    filtered(expanded, total)
                 form = candidate(line, rules)
                 if form is not None:
                     kept.add(form)
-        candidates_path = Path(work) / "candidates.txt"
-        candidates_path.write_text("".join(f"{form}\n" for form in sorted(kept)),
-                                   encoding="utf-8")
+        filtered(expanded, expanded)
         accepted_path = Path(work) / "accepted.txt"
-        with candidates_path.open("rb") as source, accepted_path.open("wb") as sink:
-            _run([hunspell, "-i", "utf-8", "-d", str(dic.with_suffix("")), "-G"],
-                 stdin=source, stdout=sink)
+        with accepted_path.open("wb") as sink:
+            _feed([hunspell, "-i", "utf-8", "-d", str(dic.with_suffix("")), "-G"],
+                  sorted(kept), sink, step(t("lexicon.step_hunspell", SLOVAK)))
         accepted = sorted({line.strip() for line in
                            accepted_path.read_text(encoding="utf-8").splitlines()
                            if line.strip() in kept})
@@ -124,9 +138,11 @@ def build_standin(language: str, out: Path, folders: Iterable[Path] = DICT_DIRS
         "# licencia: GPL ako slovník; súbor sa necommituje, zostavuje sa na počítači",
         f"# tvarov: {len(accepted)}",
     ]
+    written = step(t("lexicon.step_write", SLOVAK, file=out.name))
     partial = out.with_name(out.name + ".part")
     partial.write_text("\n".join(header + accepted) + "\n", encoding="utf-8")
     partial.replace(out)
+    written(1, 1)
     return StandinReport(out, dictionary.package, expanded, len(kept), len(accepted),
                          round(time.monotonic() - started, 1))
 
@@ -134,9 +150,49 @@ def build_standin(language: str, out: Path, folders: Iterable[Path] = DICT_DIRS
 def _run(command: list[str], **streams: object) -> None:
     done = subprocess.run(command, stderr=subprocess.PIPE, check=False, **streams)  # type: ignore[call-overload]
     if done.returncode != 0:
-        detail = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
-        raise LexiconError(t("lexicon.standin_failed", SLOVAK, tool=Path(command[0]).name,
-                             code=done.returncode, detail=detail[0][:200]))
+        _failed(command, done.returncode, done.stderr)
+
+
+def _failed(command: list[str], code: int, stderr: bytes) -> NoReturn:
+    detail = stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
+    raise LexiconError(t("lexicon.standin_failed", SLOVAK, tool=Path(command[0]).name,
+                         code=code, detail=detail[0][:200]))
+
+
+def _feed(command: list[str], lines: Sequence[str], sink: BinaryIO, counter: Counter) -> None:
+    """Run `command` with `lines` on its stdin and its stdout in `sink`, telling `counter`
+    how many lines it has been handed (the pipe holds a few thousand at most, so that is how
+    far it is)."""
+    with tempfile.TemporaryFile() as errors:
+        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=errors)
+        assert process.stdin is not None and process.stdout is not None
+        reader = threading.Thread(target=shutil.copyfileobj, args=(process.stdout, sink),
+                                  daemon=True)  # drains stdout while stdin is fed
+        reader.start()
+        total = len(lines)
+        # a BrokenPipeError: it ended early, and its exit status and stderr say why
+        with contextlib.suppress(BrokenPipeError):
+            try:
+                for at in range(0, total, _CHUNK):
+                    process.stdin.write("".join(f"{line}\n" for line in lines[at: at + _CHUNK])
+                                        .encode("utf-8"))
+                    if at + _CHUNK < total:  # the last is drawn once hunspell has ended
+                        counter(at + _CHUNK, total)
+            finally:
+                with contextlib.suppress(BrokenPipeError):
+                    process.stdin.close()
+        reader.join()
+        code = process.wait()
+        counter(total, total)
+        if code != 0:
+            errors.seek(0)
+            _failed(command, code, errors.read())
+
+
+def _lines(path: Path) -> int:
+    with path.open("rb") as file:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: file.read(1 << 20), b""))
 
 
 def _sha256(path: Path) -> str:

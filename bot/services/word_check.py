@@ -135,6 +135,25 @@ def verdict_lines(verdict: WordVerdict, locale: object = "sk") -> tuple[str, str
     return headline, details
 
 
+def makeshift(verdict: WordVerdict, lexicon: Lexicon, rules: Admissibility,
+              locale: object = "sk") -> str:
+    """Why the list that decided `verdict` is not the association's own, in one line ("" when
+    it is): the lexicon is a stand-in (hunspell), or the list is the copy bundled with the
+    rules, reconstructed from their OCR'd text (B2, B3, B5) — an arbiter must know (issue 35)."""
+    if verdict.source == lexicon.title:
+        return t("word.page.standin", locale) if lexicon.standin else ""
+    spec = next((spec for spec in rules.specs.values() if spec.title == verdict.source), None)
+    if spec is None:  # the rules themselves decided (letters, length)
+        return ""
+    if lexicon.rules:  # built: the sources say whether the association's list was applied
+        names = {source.name for source in lexicon.sources}
+        bundled = lexicon_files.bundled_source_name(spec) in names
+    else:
+        word_list = rules.lists.get(spec.id)
+        bundled = word_list is not None and word_list.bundled
+    return t("word.page.reconstructed", locale, list=spec.id.upper()) if bundled else ""
+
+
 def _running(tx: Tx, slug: str) -> int | None:
     if not slug:
         return None

@@ -235,11 +235,16 @@ class Browser:
             done = self.send("Runtime.evaluate", session, returnByValue=True, expression=DUMP)
         return done["result"]["value"]
 
-    def screenshot(self, url: str, path: Path, window: tuple[int, int]) -> None:
-        """A PNG of the page's first `window` (width, height) pixels, written to `path`."""
+    def screenshot(self, url: str, path: Path, window: tuple[int, int],
+                   measure: str = "") -> Any:
+        """A PNG of the page's first `window` (width, height) pixels, written to `path`;
+        with `measure`, that JavaScript expression's value (JSON) in the same page."""
         with self._page(url, window) as session:
             shot = self.send("Page.captureScreenshot", session, format="png")
+            value = (self.send("Runtime.evaluate", session, returnByValue=True,
+                               expression=measure)["result"].get("value") if measure else None)
         path.write_bytes(base64.b64decode(shot["data"]))
+        return value
 
     def close(self) -> None:
         """Ask it to end; killed (its whole process group) if it does not within 10 s."""

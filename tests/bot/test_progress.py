@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from bot.progress import Progress, bar
+from bot.progress import Progress, Steps, bar
 
 
 class Terminal(io.StringIO):
@@ -34,3 +34,25 @@ def test_a_log_gets_a_line_a_step() -> None:
     progress(1, 2)
     progress(2, 2)
     assert out.getvalue() == "herna.net 1/2\nherna.net 2/2\n"
+
+
+def test_steps_number_each_step_and_draw_a_long_count_a_few_times() -> None:
+    out = Terminal()
+    steps = Steps("stredisko:", 2, out, parts=4)
+    first = steps("čítam")
+    for n in range(1, 101):
+        first(n, 100)
+    steps("zapisujem")(1, 1)
+    lines = out.getvalue().split("\n")
+    assert lines[0].split("\r")[1:] == ["stredisko: 1/2 čítam …", *(
+        f"stredisko: 1/2 čítam {bar(n, 100)}" for n in (1, 26, 51, 76, 100))]
+    assert lines[1].endswith("stredisko: 2/2 zapisujem [########################] 1/1")
+
+
+def test_a_stopped_step_ends_its_line() -> None:
+    out = Terminal()
+    steps = Steps("stredisko:", 3, out)
+    steps("čítam")(5, 10)
+    steps.stop()
+    steps.stop()  # once
+    assert out.getvalue().endswith("5/10\n") and out.getvalue().count("\n") == 1

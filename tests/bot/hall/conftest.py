@@ -4,6 +4,7 @@ Chromium or HTTP client can talk to it) over a small lexicon under the SSS rules
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import Iterator
 
@@ -19,16 +20,16 @@ def small_lexicon() -> Lexicon:
     return make_lexicon(compile_graph(sorted(MAIN)), "testovací zoznam")
 
 
-@pytest.fixture
-def hall() -> Iterator[str]:
-    """The page's base URL."""
+@contextlib.contextmanager
+def running(lexicon: Lexicon, rules: str = "sss") -> Iterator[str]:
+    """The page over `lexicon` served on 127.0.0.1 while inside; yields its base URL."""
     loop = asyncio.new_event_loop()
     ready = threading.Event()
     url: list[str] = []
     stop = asyncio.Event()
 
     async def run() -> None:
-        async with serve(make_app(small_lexicon(), admissibility("sss")), "127.0.0.1", 0) as at:
+        async with serve(make_app(lexicon, admissibility(rules)), "127.0.0.1", 0) as at:
             url.append(at.rstrip("/"))
             ready.set()
             await stop.wait()
@@ -42,3 +43,10 @@ def hall() -> Iterator[str]:
         loop.call_soon_threadsafe(stop.set)
         thread.join(10)
         loop.close()
+
+
+@pytest.fixture
+def hall() -> Iterator[str]:
+    """The page's base URL."""
+    with running(small_lexicon()) as url:
+        yield url
