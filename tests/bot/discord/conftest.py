@@ -22,18 +22,6 @@ from bot.discord.client import StrediskoBot
 from bot.discord.cogs.admin import admin_cog_factory
 from bot.discord.i18n import t
 from bot.discord.notifier import DiscordNotifier
-from bot.discord.testkit import (
-    APP_ID,
-    BOT_USER,
-    GUILD_ID,
-    HEAD_ADMIN_ROLE_ID,
-    DiscordHarness,
-    Exchange,
-    FakeUser,
-    RecordedMessage,
-    guild_payload,
-    member_payload,
-)
 from bot.services import lifecycle
 from bot.services.app import App, Tx
 from bot.store import (
@@ -48,6 +36,18 @@ from bot.store import (
 
 from ..conftest import ADMIN_ID, SLUG, START, make_world
 from .duplicate_world import game  # noqa: F401  (the duplicate event's fixture)
+from .harness import (
+    APP_ID,
+    BOT_USER,
+    GUILD_ID,
+    HEAD_ADMIN_ROLE_ID,
+    DiscordHarness,
+    Exchange,
+    FakeUser,
+    RecordedMessage,
+    guild_payload,
+    member_payload,
+)
 from .sample_cog import SampleCog
 
 

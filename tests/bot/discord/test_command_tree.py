@@ -15,12 +15,12 @@ from bot.clock import ManualClock
 from bot.discord import runner
 from bot.discord.cogs.admin.cog import ADMIN_PERMISSIONS
 from bot.discord.notifier import DiscordNotifier
-from bot.discord.testkit import GUILD_ID, DiscordHarness
 from bot.services import bounds
 from bot.services.app import App
 from bot.store import Store
 
 from ..conftest import SLUG, START
+from .harness import GUILD_ID, DiscordHarness
 
 
 @pytest.fixture

@@ -10,7 +10,8 @@ import discord
 import pytest
 
 from bot.discord.client import StrediskoBot
-from bot.discord.testkit import (
+
+from .harness import (
     CONTROL_CHANNEL_ID,
     GUILD_ID,
     DiscordHarness,

@@ -1241,7 +1241,7 @@ class DiscordHarness:
             if route.method == "PUT":
                 user.roles.append(role_id)
             return None
-        raise HarnessError(f"the harness does not simulate {key}; add it to testkit._on_http")
+        raise HarnessError(f"the harness does not simulate {key}; add it to _on_http")
 
     def _history(self, channel_id: int, query: Mapping[str, Any]) -> list[dict[str, Any]]:
         """A channel's messages as Discord lists them: newest first, after/before an id,
