@@ -38,6 +38,7 @@ from .harness import (
     PLAYER_ROLE_ID,
     DiscordHarness,
 )
+from .harness.contract import require
 
 ROOT = Path(__file__).resolve().parents[3]
 START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
@@ -146,6 +147,7 @@ async def test_at_start_the_bot_delivers_what_waited_and_drops_what_went_stale(
 
     async def request(self: Any, route: Any, **kwargs: Any) -> Any:  # Discord's REST, recorded
         assert route.path == "/channels/{channel_id}/messages", route
+        require(route.method, route.url, kwargs.get("json"))  # as Discord's spec has it
         if route.method == "GET":  # queued days ago: read back first (issue 20.2), not there
             reads.append(route.url)
             return []

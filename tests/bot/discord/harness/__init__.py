@@ -1,8 +1,11 @@
 """The offline Discord harness (test code: it is not part of the installed package).
 
-`kit` drives a bot through discord.py's real dispatch and records every HTTP call; the tests in
-tests/bot/discord/ and bench/discord_dispatch.py import it from here."""
+`kit` drives a bot through discord.py's real dispatch and records every HTTP call, each checked
+against Discord's published OpenAPI spec (`contract`, `limits`, the vendored spec in
+discord-api-spec/); the tests in tests/bot/discord/ and bench/discord_dispatch.py import it
+from here."""
 
+from .contract import TALLY, SpecViolation, Violation
 from .kit import (
     APP_ID,
     BOT_ID,
@@ -36,6 +39,7 @@ __all__ = [
     "OWNER_ID",
     "PLAYER_ROLE_ID",
     "RESPONSE_DEADLINE_S",
+    "TALLY",
     "DiscordHarness",
     "DiscordWouldReject",
     "DispatchError",
@@ -45,6 +49,8 @@ __all__ = [
     "HarnessError",
     "RecordedCall",
     "RecordedMessage",
+    "SpecViolation",
+    "Violation",
     "guild_payload",
     "member_payload",
 ]

@@ -9,7 +9,12 @@ sends back goes to two recorders instead of Discord:
 - channel posts, DMs, edits, user look-ups: `bot.http.request`, replaced on the instance.
 Each recorder answers with minimal but realistic payloads (a message object for a created
 message, a DM channel for "create DM", Discord's 403 50007 for a user whose DMs are closed).
-Two more of Discord's behaviours are played: a message posted with a `nonce` and
+Every request is checked against Discord's published OpenAPI spec (`contract`: the matching
+operation's request-body schema plus the documented limits the schema does not hold). A
+request Discord would refuse is answered as Discord would (400, code 50035 Invalid Form Body,
+naming field, value and rule) and fails the test when the harness closes (`SpecViolation`),
+even if the bot swallowed the error; `take_violations()` hands them to a test that expects
+them. Two more of Discord's behaviours are played: a message posted with a `nonce` and
 `enforce_nonce` that repeats an earlier one in the same channel returns the earlier message
 instead of a copy (Discord does so within a few minutes; the harness at any time), and
 `fail_next` makes chosen requests fail with a 5xx that did nothing, as Discord's outages do.
@@ -45,6 +50,9 @@ import discord
 from discord import app_commands
 from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+
+from . import contract
+from .contract import SpecViolation, Violation
 
 APP_ID = 1_100_000_000_000_000_001
 BOT_ID = APP_ID  # a bot user shares its application's id
@@ -485,6 +493,7 @@ class DiscordHarness:
         self._original_request: Any = None
         self._faults: list[list[Any]] = []  # [route part, status, times left]
         self._nonces: dict[tuple[int, str], RecordedMessage] = {}
+        self.violations: list[Violation] = []  # requests Discord would have refused (400)
         self.head_admin = self.member("Hlavný administrátor", roles=[HEAD_ADMIN_ROLE_ID])
 
     # ----- set-up -------------------------------------------------------------------------
@@ -523,6 +532,14 @@ class DiscordHarness:
         for modal in list(store._modals.values()):
             modal.stop()
         self.bot.http.request = self._original_request  # type: ignore[method-assign]
+        if self.violations:
+            raise SpecViolation(self.take_violations())
+
+    def take_violations(self) -> list[Violation]:
+        """The requests so far that Discord would have refused; the harness forgets them (a
+        test that provokes one on purpose takes it, and the harness closes cleanly)."""
+        taken, self.violations = self.violations, []
+        return taken
 
     def _wire_config(self) -> None:
         # Imported here: the harness also drives bots that are not StrediskoBot.
@@ -1078,6 +1095,15 @@ class DiscordHarness:
             raise _http_error(404, 10008, "Unknown Message")
         return message
 
+    def _validate(self, route: Route, payload: Any, files: Sequence[Any]) -> None:
+        """Discord's check of the request against its spec: a 400 for what it would refuse."""
+        found = contract.check(route.method, route.url, payload)
+        contract.TALLY.add(payload, found)
+        if found:
+            self.violations.extend(found)
+            self._record(route, payload, files, status=400)
+            raise _http_error(400, 50035, "Invalid Form Body: " + "; ".join(map(str, found)))
+
     def fail_next(self, route: str, *, status: int = 500, times: int = 1) -> None:
         """The next `times` requests whose "METHOD path" contains `route` (e.g. "/callback",
         "POST /channels/{channel_id}/messages") fail with `status`, having done nothing."""
@@ -1094,6 +1120,7 @@ class DiscordHarness:
     def _on_webhook(
         self, route: Route, payload: dict[str, Any] | None, files: list[Any], params: dict[str, Any]
     ) -> Any:
+        self._validate(route, payload, files)
         exchange = self._by_token.get(route.webhook_token or "")
         if exchange is None:
             raise _http_error(404, 10015, "Unknown Webhook")
@@ -1187,6 +1214,7 @@ class DiscordHarness:
         blobs = [_file_bytes(f) for f in files or ()]
         params = _route_params(route)
         key = f"{route.method} {route.path}"
+        self._validate(route, payload, names)
         self._fault(route, payload, names)
         if key == "POST /channels/{channel_id}/messages":
             channel_id = int(params["channel_id"])
