@@ -70,7 +70,7 @@ from bot.store import (  # noqa: E402
     list_players,
     pairings_of_round,
 )
-from tests.bot.discord.harness import DiscordHarness, Exchange, FakeUser  # noqa: E402
+from tests.bot.discord.harness import TALLY, DiscordHarness, Exchange, FakeUser  # noqa: E402
 
 SLUG = "online-bench"
 ADMIN = "hlavny"
@@ -319,6 +319,8 @@ async def measure(b: Bench, bursts: int, profile_top: int, rss_start: float) -> 
                  f"{totals[1]} of {totals[0]} answered 'recorded', {totals[2]} stored")
     verdicts.add(f"RSS with the {len(b.users)}-player tournament < {RSS_MIB:.0f} MiB",
                  peak_end < RSS_MIB, f"peak {peak_end:.1f} MiB")
+    verdicts.add("every request as Discord's OpenAPI spec accepts it (the harness checks each)",
+                 TALLY.requests > 0 and TALLY.violating == 0, str(TALLY))
     verdicts.print()
     for name, profiler in (("event loop", loop_profile), ("store thread", store_profile)):
         if profiler:

@@ -51,10 +51,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 # -- Discord's spec: how many requests the harness checked (issue 34.1) ----------------------
 
 _HARNESS = "tests.bot.discord.harness.contract"
-_TALLY_FIELDS = ("requests", "bodies", "violating", "violations")
+_TALLY_FIELDS = ("requests", "bodies", "violating", "violations", "seconds")
 
 
-def _tally() -> dict[str, int]:
+def _tally() -> dict[str, float]:
     contract = sys.modules.get(_HARNESS)  # loaded only where Discord tests ran
     tally = getattr(contract, "TALLY", None)
     return {name: getattr(tally, name, 0) for name in _TALLY_FIELDS}
@@ -66,7 +66,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         workeroutput["discord_spec"] = _tally()
 
 
-_from_workers: dict[str, int] = dict.fromkeys(_TALLY_FIELDS, 0)
+_from_workers: dict[str, float] = dict.fromkeys(_TALLY_FIELDS, 0)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -80,5 +80,5 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     if tally["requests"]:
         terminalreporter.write_line(
             f"Discord's OpenAPI spec: {tally['requests']} requests validated "
-            f"({tally['bodies']} with a body), {tally['violating']} violating "
-            f"({tally['violations']} violations)")
+            f"({tally['bodies']} with a body) in {tally['seconds']:.2f} s, "
+            f"{tally['violating']} violating ({tally['violations']} violations)")

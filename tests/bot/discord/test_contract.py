@@ -31,7 +31,7 @@ def on_purpose() -> Iterator[None]:
     reports the bot's own requests)."""
     saved = dataclasses.replace(TALLY)
     yield
-    for name in ("requests", "bodies", "violating", "violations"):
+    for name in ("requests", "bodies", "violating", "violations", "seconds"):
         setattr(TALLY, name, getattr(saved, name))
 
 

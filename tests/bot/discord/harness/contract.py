@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import time
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -71,8 +72,10 @@ class Tally:
     bodies: int = 0  # of them, with a JSON body validated against a schema
     violating: int = 0  # requests with at least one violation
     violations: int = 0
+    seconds: float = 0.0  # spent checking
 
-    def add(self, body: Any, found: list[Violation]) -> None:
+    def add(self, body: Any, found: list[Violation], seconds: float) -> None:
+        self.seconds += seconds
         self.requests += 1
         self.bodies += body is not None
         self.violating += bool(found)
@@ -80,8 +83,8 @@ class Tally:
 
     def __str__(self) -> str:
         return (f"{self.requests} Discord requests validated against the spec "
-                f"({self.bodies} with a body), {self.violating} violating "
-                f"({self.violations} violations)")
+                f"({self.bodies} with a body) in {self.seconds:.2f} s, {self.violating} "
+                f"violating ({self.violations} violations)")
 
 
 TALLY = Tally()
@@ -299,8 +302,9 @@ def check(method: str, url: str, body: Any) -> list[Violation]:
 def require(method: str, url: str, body: Any) -> None:
     """`check` for a test's own stand-in of Discord's REST, counted in TALLY: a violation
     fails at once."""
+    started = time.perf_counter()
     found = check(method, url, body)
-    TALLY.add(body, found)
+    TALLY.add(body, found, time.perf_counter() - started)
     if found:
         raise SpecViolation(found)
 

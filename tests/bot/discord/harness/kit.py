@@ -1097,8 +1097,9 @@ class DiscordHarness:
 
     def _validate(self, route: Route, payload: Any, files: Sequence[Any]) -> None:
         """Discord's check of the request against its spec: a 400 for what it would refuse."""
+        started = time.perf_counter()
         found = contract.check(route.method, route.url, payload)
-        contract.TALLY.add(payload, found)
+        contract.TALLY.add(payload, found, time.perf_counter() - started)
         if found:
             self.violations.extend(found)
             self._record(route, payload, files, status=400)
