@@ -242,3 +242,60 @@ async def test_a_command_bound_of_2_to_the_53_fails_the_registration() -> None:
     assert violation.request == "PUT /applications/{application_id}/guilds/{guild_id}/commands"
     assert (violation.path, violation.value) == ("$[0].options[0].max_value", 2**53)
     assert "maximum 9007199254740991" in violation.rule
+
+
+# -- the documented limits on their own (where the schema holds one too, it reports first) ---
+
+LOCALES = contract.locales()
+ROW = "$.components[0].components[0]"
+LIMITS: list[tuple[str, str, str, Any, str, str]] = [
+    ("a bound of 2^53", "PUT", "/applications/{application_id}/commands",
+     [command(options=[integer_option(max_value=2**53)])], "$[0].options[0].max_value",
+     "±(2^53 − 1)"),
+    ("a choice name of 101 characters", "PUT", "/applications/{application_id}/commands",
+     [command(options=[integer_option(choices=[{"name": "c" * 101, "value": 1}])])],
+     "$[0].options[0].choices[0].name", "1–100"),
+    ("a description of 101 characters", "PUT", "/applications/{application_id}/commands",
+     [command(description="d" * 101)], "$[0].description", "1–100"),
+    ("six buttons in a row", "POST", "/channels/{channel_id}/messages",
+     {"components": [{"type": 1, "components": [
+         {"type": 2, "style": 1, "label": "x", "custom_id": f"b{n}"} for n in range(6)]}]},
+     "$.components[0].components", "≤ 5 per row"),
+    ("26 select options", "POST", "/channels/{channel_id}/messages",
+     {"components": [{"type": 1, "components": [{"type": 3, "custom_id": "s", "options": [
+         {"label": str(n), "value": str(n)} for n in range(26)]}]}]},
+     f"{ROW}.options", "1–25 options"),
+    ("a select option value of 101 characters", "POST", "/channels/{channel_id}/messages",
+     {"components": [{"type": 1, "components": [{"type": 3, "custom_id": "s", "options": [
+         {"label": "a", "value": "v" * 101}]}]}]}, f"{ROW}.options[0].value", "1–100"),
+    ("a custom_id twice", "POST", "/channels/{channel_id}/messages",
+     {"components": [{"type": 1, "components": [
+         {"type": 2, "style": 1, "label": "x", "custom_id": "b"},
+         {"type": 2, "style": 1, "label": "y", "custom_id": "b"}]}]},
+     "$.components[0].components[1].custom_id", "unique"),
+    ("an embed title of 257 characters", "POST", "/channels/{channel_id}/messages",
+     {"embeds": [{"title": "t" * 257}]}, "$.embeds[0].title", "≤ 256"),
+    ("a footer of 2049 characters", "POST", "/channels/{channel_id}/messages",
+     {"embeds": [{"footer": {"text": "f" * 2049}}]}, "$.embeds[0].footer.text", "≤ 2048"),
+    ("an author of 257 characters", "POST", "/channels/{channel_id}/messages",
+     {"embeds": [{"author": {"name": "a" * 257}}]}, "$.embeds[0].author.name", "≤ 256"),
+    ("a text input label of 46 characters", "POST",
+     "/interactions/{interaction_id}/{interaction_token}/callback",
+     {"type": 9, "data": {"custom_id": "m", "title": "t", "components": [{"type": 1, "components": [
+         {"type": 4, "custom_id": "a", "style": 1, "label": "l" * 46}]}]}},
+     "$.data.components[0].components[0].label", "1–45"),
+    ("a modal of six inputs", "POST", "/interactions/{interaction_id}/{interaction_token}/callback",
+     {"type": 9, "data": {"custom_id": "m", "title": "t", "components": [{"type": 1, "components": [
+         {"type": 4, "custom_id": f"a{n}", "style": 1, "label": "l"}]} for n in range(6)]}},
+     "$.data.components", "1–5 components"),
+]
+
+
+@pytest.mark.parametrize(("method", "template", "body", "path", "rule"),
+                         [case[1:] for case in LIMITS], ids=[case[0] for case in LIMITS])
+def test_each_documented_limit_is_checked(method: str, template: str, body: Any, path: str,
+                                          rule: str) -> None:
+    found = [(where, words) for where, _, words in
+             contract.limits.check(method, template, body, LOCALES)]
+    assert [where for where, _ in found] == [path]
+    assert rule in found[0][1] and "Discord docs" in found[0][1]
