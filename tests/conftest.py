@@ -80,5 +80,5 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     if tally["requests"]:
         terminalreporter.write_line(
             f"Discord's OpenAPI spec: {tally['requests']} requests validated "
-            f"({tally['bodies']} with a body) in {tally['seconds']:.2f} s, "
+            f"({tally['bodies']} with a body) in {tally['seconds']:.2f} s of CPU, "
             f"{tally['violating']} violating ({tally['violations']} violations)")

@@ -72,7 +72,7 @@ class Tally:
     bodies: int = 0  # of them, with a JSON body validated against a schema
     violating: int = 0  # requests with at least one violation
     violations: int = 0
-    seconds: float = 0.0  # spent checking
+    seconds: float = 0.0  # CPU spent checking
 
     def add(self, body: Any, found: list[Violation], seconds: float) -> None:
         self.seconds += seconds
@@ -83,7 +83,7 @@ class Tally:
 
     def __str__(self) -> str:
         return (f"{self.requests} Discord requests validated against the spec "
-                f"({self.bodies} with a body) in {self.seconds:.2f} s, {self.violating} "
+                f"({self.bodies} with a body) in {self.seconds:.2f} s of CPU, {self.violating} "
                 f"violating ({self.violations} violations)")
 
 
@@ -302,9 +302,9 @@ def check(method: str, url: str, body: Any) -> list[Violation]:
 def require(method: str, url: str, body: Any) -> None:
     """`check` for a test's own stand-in of Discord's REST, counted in TALLY: a violation
     fails at once."""
-    started = time.perf_counter()
+    started = time.thread_time()
     found = check(method, url, body)
-    TALLY.add(body, found, time.perf_counter() - started)
+    TALLY.add(body, found, time.thread_time() - started)
     if found:
         raise SpecViolation(found)
 
