@@ -4,9 +4,10 @@ the real bot (player and head-admin cogs, `runner.build_bot`) on a real SQLite s
 Set-up: a temporary store with a 64-player tournament (players and entries written with the
 store helpers, as the cog tests seed them; every player linked to his Discord account), round 1
 paired and published through the services (`rounds.pair_round`, `rounds.publish_round`), a
-manual clock inside the round. The HTTP side is the offline harness (`bot.discord.testkit`), so
-this measures the bot's own work (payload parsing, the command tree, the rate limit, the
-service transaction on the store thread, rendering, the answer) plus the harness's recording.
+manual clock inside the round. The HTTP side is the offline harness (test code in
+`tests/bot/discord/harness`), so this measures the bot's own work (payload parsing, the command
+tree, the rate limit, the service transaction on the store thread, rendering, the answer) plus
+the harness's recording.
 
 Each burst is one round: both players of every table report the same score (agreeing), all 64
 at once (`asyncio.gather`), so every report is appended evidence and recomputes its pairing's
@@ -54,7 +55,6 @@ from bot.clock import ManualClock  # noqa: E402
 from bot.discord.notifier import DiscordNotifier  # noqa: E402
 from bot.discord.ratelimit import RateLimiter  # noqa: E402
 from bot.discord.runner import build_bot  # noqa: E402
-from bot.discord.testkit import DiscordHarness, Exchange, FakeUser  # noqa: E402
 from bot.scheduler import Scheduler  # noqa: E402
 from bot.services import admin, rounds  # noqa: E402
 from bot.services.app import App, Tx  # noqa: E402
@@ -70,6 +70,7 @@ from bot.store import (  # noqa: E402
     list_players,
     pairings_of_round,
 )
+from tests.bot.discord.harness import TALLY, DiscordHarness, Exchange, FakeUser  # noqa: E402
 
 SLUG = "online-bench"
 ADMIN = "hlavny"
@@ -318,6 +319,8 @@ async def measure(b: Bench, bursts: int, profile_top: int, rss_start: float) -> 
                  f"{totals[1]} of {totals[0]} answered 'recorded', {totals[2]} stored")
     verdicts.add(f"RSS with the {len(b.users)}-player tournament < {RSS_MIB:.0f} MiB",
                  peak_end < RSS_MIB, f"peak {peak_end:.1f} MiB")
+    verdicts.add("every request as Discord's OpenAPI spec accepts it (the harness checks each)",
+                 TALLY.requests > 0 and TALLY.violating == 0, str(TALLY))
     verdicts.print()
     for name, profiler in (("event loop", loop_profile), ("store thread", store_profile)):
         if profiler:

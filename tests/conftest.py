@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -44,3 +46,39 @@ def _rank(item: pytest.Item) -> int:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     if os.environ.get("PYTEST_XDIST_WORKER"):  # a serial run keeps the collection order
         items.sort(key=_rank)  # stable: within a file and among the rest, the order stays
+
+
+# -- Discord's spec: how many requests the harness checked (issue 34.1) ----------------------
+
+_HARNESS = "tests.bot.discord.harness.contract"
+_TALLY_FIELDS = ("requests", "bodies", "violating", "violations", "seconds")
+
+
+def _tally() -> dict[str, float]:
+    contract = sys.modules.get(_HARNESS)  # loaded only where Discord tests ran
+    tally = getattr(contract, "TALLY", None)
+    return {name: getattr(tally, name, 0) for name in _TALLY_FIELDS}
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: hand the tally to the controller
+        workeroutput["discord_spec"] = _tally()
+
+
+_from_workers: dict[str, float] = dict.fromkeys(_TALLY_FIELDS, 0)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    for name, count in getattr(node, "workeroutput", {}).get("discord_spec", {}).items():
+        _from_workers[name] += count
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    tally = {name: count + _from_workers[name] for name, count in _tally().items()}
+    if tally["requests"]:
+        terminalreporter.write_line(
+            f"Discord's OpenAPI spec: {tally['requests']} requests validated "
+            f"({tally['bodies']} with a body) in {tally['seconds']:.2f} s of CPU, "
+            f"{tally['violating']} violating ({tally['violations']} violations)")

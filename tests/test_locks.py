@@ -52,3 +52,9 @@ def test_lock_pins_what_pyproject_asks_for(lock: str, requirements: list[str]) -
 def test_tests_run_on_the_versions_the_image_ships() -> None:
     runtime, test = pins("runtime.txt"), pins("test.txt")
     assert {name: test.get(name) for name in runtime} == runtime
+
+
+def test_the_harness_tools_stay_out_of_the_runtime_lock() -> None:
+    # the Discord harness's spec check is test code (issue 34.1): the image does without it
+    assert not {"jsonschema", "referencing", "regex"} & set(pins("runtime.txt"))
+    assert {"jsonschema", "regex"} <= set(pins("test.txt"))

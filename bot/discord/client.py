@@ -1,7 +1,7 @@
 """The Discord bot skeleton the cogs plug into: command tree, refusals, announcements, DMs.
 
 No token handling and no run logic here: the CLI owns start-up. Everything that reaches Discord
-goes through `discord.py` (tests drive it offline with `bot.discord.testkit`).
+goes through `discord.py` (tests drive it offline with tests/bot/discord/harness).
 """
 
 from __future__ import annotations

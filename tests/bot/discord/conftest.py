@@ -15,25 +15,13 @@ from typing import Any
 
 import discord
 import pytest
-from discord import app_commands
+from discord.http import Route
 
 from bot.clock import ManualClock
 from bot.discord.client import StrediskoBot
 from bot.discord.cogs.admin import admin_cog_factory
 from bot.discord.i18n import t
 from bot.discord.notifier import DiscordNotifier
-from bot.discord.testkit import (
-    APP_ID,
-    BOT_USER,
-    GUILD_ID,
-    HEAD_ADMIN_ROLE_ID,
-    DiscordHarness,
-    Exchange,
-    FakeUser,
-    RecordedMessage,
-    guild_payload,
-    member_payload,
-)
 from bot.services import lifecycle
 from bot.services.app import App, Tx
 from bot.store import (
@@ -48,6 +36,19 @@ from bot.store import (
 
 from ..conftest import ADMIN_ID, SLUG, START, make_world
 from .duplicate_world import game  # noqa: F401  (the duplicate event's fixture)
+from .harness import (
+    APP_ID,
+    BOT_USER,
+    GUILD_ID,
+    HEAD_ADMIN_ROLE_ID,
+    DiscordHarness,
+    Exchange,
+    FakeUser,
+    RecordedMessage,
+    guild_payload,
+    member_payload,
+)
+from .harness.contract import require
 from .sample_cog import SampleCog
 
 
@@ -208,7 +209,7 @@ def fake_gateway(monkeypatch: pytest.MonkeyPatch,
                  members: Sequence[FakeUser] = (RUN_ADMIN,)) -> list[object]:
     """Log in without Discord (as the harness's bot user), connect to the test guild (its
     GUILD_CREATE: the roles, the control channel, the bot and `members`) and idle there;
-    returns where command syncs are recorded."""
+    returns where command syncs are recorded (each one's PUT checked against Discord's spec)."""
 
     async def login(self: discord.Client, token: str) -> None:
         state = self._connection
@@ -233,13 +234,21 @@ def fake_gateway(monkeypatch: pytest.MonkeyPatch,
         return found[0]
 
     syncs: list[object] = []
+    rest = discord.http.HTTPClient.request
 
-    async def sync(self: app_commands.CommandTree, *, guild: Any = None) -> list[Any]:
-        syncs.append(guild.id if guild else "global")
-        return []
+    async def request(self: discord.http.HTTPClient, route: Route, **kwargs: Any) -> Any:
+        # `--sync-commands`: the real CommandTree.sync, its PUT checked against Discord's spec
+        # (a violation fails the start) and answered as Discord does (each command, with ids)
+        if route.method != "PUT" or not route.path.endswith("/commands"):
+            return await rest(self, route, **kwargs)
+        commands = kwargs["json"]
+        require(route.method, route.url, commands)
+        syncs.append(route.guild_id or "global")
+        return [{**command, "id": str(APP_ID + n + 1), "application_id": str(APP_ID),
+                 "version": "1"} for n, command in enumerate(commands)]
 
     monkeypatch.setattr(discord.Client, "login", login)
     monkeypatch.setattr(discord.Client, "connect", connect)
     monkeypatch.setattr(discord.http.HTTPClient, "get_member", get_member)
-    monkeypatch.setattr(app_commands.CommandTree, "sync", sync)
+    monkeypatch.setattr(discord.http.HTTPClient, "request", request)
     return syncs

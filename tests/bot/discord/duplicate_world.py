@@ -21,7 +21,6 @@ from bot.clock import ManualClock
 from bot.config import LexiconConfig
 from bot.discord.notifier import DiscordNotifier
 from bot.discord.runner import build_bot
-from bot.discord.testkit import DiscordHarness, Exchange, FakeUser, RecordedMessage
 from bot.scheduler import Scheduler
 from bot.services.app import App, Tx
 from bot.services.duplicate.setup import DuplicateSettings, create_event, load_lexicon
@@ -31,6 +30,8 @@ from rules.duplicate.board import parse_board
 from rules.duplicate.tiles import TILES_DIR, TileSet
 from rules.duplicate.top import top_moves
 from rules.lexicon.graph import TrieGraph
+
+from .harness import DiscordHarness, Exchange, FakeUser, RecordedMessage
 
 SLUG = "dup-online-1"
 START = datetime(2026, 12, 5, 17, 0, tzinfo=UTC)  # 18:00 in Bratislava

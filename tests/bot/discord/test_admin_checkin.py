@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from bot.discord.testkit import RecordedMessage
 from bot.services import play
 from bot.services.app import Tx
 from bot.store import Change, TournamentStatus, get_tournament
 
 from ..conftest import ADMIN_ID, NAMES, SLUG, START, World, enter_player, new_tournament
 from .conftest import REFUSED, said
+from .harness import RecordedMessage
 
 CHECKIN_BUTTON = "stredisko:admin:prezentacia"
 

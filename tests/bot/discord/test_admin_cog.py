@@ -1,4 +1,4 @@
-"""The head administrator's /admin commands through discord.py's real dispatch (testkit), against
+"""The head administrator's /admin commands through discord.py's real dispatch (harness), against
 a real SQLite store, a ManualClock and the Discord notifier — nothing mocked but Discord's HTTP."""
 
 from __future__ import annotations
@@ -10,17 +10,17 @@ import pytest
 from bot.discord.client import Refusal
 from bot.discord.cogs.admin import parse_pairings
 from bot.discord.i18n import t
-from bot.discord.testkit import (
-    CONTROL_CHANNEL_ID,
-    DiscordWouldReject,
-    Exchange,
-    RecordedMessage,
-)
 from bot.services import play
 from bot.store import ResultStatus, get_entry, get_round
 
 from ..conftest import SLUG, START, add_game
 from .conftest import REFUSED, Env, said
+from .harness import (
+    CONTROL_CHANNEL_ID,
+    DiscordWouldReject,
+    Exchange,
+    RecordedMessage,
+)
 
 
 def _custom_ids(messages: list[RecordedMessage], prefix: str) -> list[str]:

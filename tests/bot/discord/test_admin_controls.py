@@ -16,10 +16,11 @@ import bot.discord.cogs.admin as admin_package
 from bot.clock import ManualClock
 from bot.discord.client import StrediskoBot
 from bot.discord.cogs.admin import DYNAMIC_ITEMS, admin_cog_factory
-from bot.discord.testkit import DiscordHarness
 from bot.services.app import App
 from bot.services.notifier import RecordingNotifier
 from bot.store import Store
+
+from .harness import DiscordHarness
 
 #: The templates as messages already sent carry them: changing one breaks those buttons.
 TEMPLATES = {

@@ -16,12 +16,12 @@ from bot.discord.render import (
     EMBEDS_PER_MESSAGE,
     EMBEDS_TOTAL_LIMIT,
 )
-from bot.discord.testkit import RecordedMessage
 from bot.services.app import Tx
 from bot.store import Change, TournamentStatus, get_tournament, pairings_of_round, set_status
 
 from ..conftest import ADMIN_ID, START, World, add_game, enter_player, new_tournament
 from .conftest import REFUSED, said
+from .harness import RecordedMessage
 
 FORCE = "stredisko:admin:aj-tak:ukonci:0"
 HEADER = "Turnaj Kvalifikačný turnaj online (sezóna 2024/2025) sa skončil."

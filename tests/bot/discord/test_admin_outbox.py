@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.discord.testkit import FakeUser
 from bot.services.app import Tx
 from bot.store import Change, list_audit
 from bot.store.outbox import OutboxStatus, drop_message, list_outbox, queue_message
 from bot.store.times import to_text
 
 from .conftest import HEAD_ADMIN_ROLE_ID, Env, said
+from .harness import FakeUser
 
 
 async def _two_messages(env: Env) -> tuple[int, int]:

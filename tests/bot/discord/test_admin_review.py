@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from bot.discord.testkit import DiscordWouldReject, RecordedMessage
 from bot.services import lifecycle, play
 from bot.services.app import Tx
 from bot.services.evidence_map import game_payload
@@ -17,6 +16,7 @@ from bot.store import ResultStatus, list_discrepancies
 
 from ..conftest import SLUG, START, add_game
 from .conftest import REFUSED, embed_fields, record_as_shown, said
+from .harness import DiscordWouldReject, RecordedMessage
 
 pytestmark = pytest.mark.admin_world(published=True)
 

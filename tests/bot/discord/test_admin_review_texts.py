@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from bot.discord.i18n import CatalogueError, t
-from bot.discord.testkit import HEAD_ADMIN_ROLE_ID, Exchange, FakeUser
 from bot.services import play
 from bot.services.evidence_map import game_payload
 from bot.services.policy import set_admins
@@ -20,6 +19,7 @@ from scrapers.herna.records import EndKind
 
 from ..conftest import ADMIN_ID, SLUG, START, add_game
 from .conftest import embed_fields, record_as_shown
+from .harness import HEAD_ADMIN_ROLE_ID, Exchange, FakeUser
 
 pytestmark = pytest.mark.admin_world(published=True)
 REASON = "Záznam z herna.net platí"

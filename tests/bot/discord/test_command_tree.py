@@ -15,12 +15,12 @@ from bot.clock import ManualClock
 from bot.discord import runner
 from bot.discord.cogs.admin.cog import ADMIN_PERMISSIONS
 from bot.discord.notifier import DiscordNotifier
-from bot.discord.testkit import GUILD_ID, DiscordHarness
 from bot.services import bounds
 from bot.services.app import App
 from bot.store import Store
 
 from ..conftest import SLUG, START
+from .harness import GUILD_ID, DiscordHarness
 
 
 @pytest.fixture
@@ -87,3 +87,15 @@ async def test_tah_takes_an_optional_slip_and_is_open_to_players(
     ]
     assert tah["options"][2]["min_value"] == 0 and tah["options"][2]["max_value"] == 9999
     assert tah["name_localizations"]["en-US"] == "move"
+
+
+async def test_outgoing_message_numbers_stay_within_discords_integer_bound(
+    registered: dict[str, dict[str, Any]],
+) -> None:
+    # 2^53 here made Discord refuse the whole registration (the harness's spec check fails
+    # `registered` then); Discord's integers end at 2^53 − 1 (Int53Type)
+    (outbox,) = [o for o in registered["admin"]["options"] if o["name"] == "odchadzajuce"]
+    numbers = {sub["name"]: next(o for o in sub["options"] if o["name"] == "cislo")
+               for sub in outbox["options"] if sub["name"] in ("znova", "zahod")}
+    assert {name: (o["min_value"], o["max_value"]) for name, o in numbers.items()} == {
+        "znova": (1, 2**53 - 1), "zahod": (1, 2**53 - 1)}

@@ -1,6 +1,6 @@
 """The head referee runs an online duplicate event from Discord (issue 24's gap): `/duplikat
 koniec`, `poradie`, `start`, and the undecided protests in `/admin poradovnik` decided by their
-buttons — through discord.py's real dispatch (testkit), the production wiring, a real SQLite
+buttons — through discord.py's real dispatch (the harness), the production wiring, a real SQLite
 file (the small event of `duplicate_world`), the same services the hall's CLI calls."""
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from typing import Any
 
 from bot.discord.cogs.duplicate import duplicate_cog_factory
 from bot.discord.i18n import t
-from bot.discord.testkit import HEAD_ADMIN_ROLE_ID, Exchange, FakeUser
 from bot.services.duplicate.game import start_game
 from bot.store.audit import list_audit
 from bot.store.duplicate import get_game, list_games
@@ -18,6 +17,7 @@ from bot.store.outbox import list_outbox
 
 from .conftest import REFUSED, make_env, said
 from .duplicate_world import SEED, SLUG, Game
+from .harness import HEAD_ADMIN_ROLE_ID, Exchange, FakeUser
 
 
 def not_named(rule: str) -> str:

@@ -1,5 +1,5 @@
 """A whole duplicate game told through chat (issue 24 items 2, 3, 8): three players, two rounds,
-through discord.py's real dispatch (testkit), the production wiring (`runner.build_bot`), a real
+through discord.py's real dispatch (the harness), the production wiring (`runner.build_bot`), a real
 SQLite store, the services of `bot.services.duplicate`, and one movable time: the services'
 ManualClock and the wall clock Discord's snowflakes come from (time-machine) move together, so
 `/tah` is stamped with the interaction's time against deadlines the scheduler's timers keep.
@@ -20,11 +20,6 @@ import pytest
 from PIL import Image
 
 from bot.discord.render import render_message
-from bot.discord.testkit import (
-    CONTROL_CHANNEL_ID,
-    DiscordWouldReject,
-    RecordedMessage,
-)
 from bot.publish.board_image import WIDTH
 from bot.services.duplicate.game import start_game, top_tiles
 from bot.services.duplicate.results import finalize_game
@@ -43,6 +38,11 @@ from .duplicate_world import (
     WARNING_S,
     Game,
     answer,
+)
+from .harness import (
+    CONTROL_CHANNEL_ID,
+    DiscordWouldReject,
+    RecordedMessage,
 )
 
 

@@ -17,12 +17,13 @@ from bot.clock import ManualClock
 from bot.discord.client import StrediskoBot
 from bot.discord.notifier import DiscordNotifier
 from bot.discord.render import render_message
-from bot.discord.testkit import CONTROL_CHANNEL_ID, DiscordHarness
 from bot.publish.board_image import render_params
 from bot.services.app import App, Tx
 from bot.services.notifier import Message
 from bot.store import Change, Store, Tournament, create_tournament
 from bot.store.outbox import list_outbox
+
+from .harness import CONTROL_CHANNEL_ID, DiscordHarness
 
 START = datetime(2026, 11, 26, 18, 0, tzinfo=UTC)
 BOARD = "\n".join(["." * 15] * 7 + [".....SLoVO....."] + ["." * 15] * 7) + "\n"

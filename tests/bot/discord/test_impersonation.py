@@ -1,4 +1,4 @@
-"""An impostor attacks through discord.py's real dispatch (bot.discord.testkit) with both cogs
+"""An impostor attacks through discord.py's real dispatch (tests/bot/discord/harness) with both cogs
 over a real store: he cannot become a registered player, act for her, click another table's
 draw prompt, nor — holding the head-admin role without being named — run the tournament.
 Counted: 0 evidence rows and 0 changes to the victim by him."""
@@ -22,7 +22,6 @@ from bot.discord.cogs.admin.link_controls import LinkButton
 from bot.discord.cogs.admin.review_controls import DiscrepancyButton, RulingSelect
 from bot.discord.notifier import DiscordNotifier
 from bot.discord.ratelimit import RateLimiter
-from bot.discord.testkit import HEAD_ADMIN_ROLE_ID, PLAYER_ROLE_ID, DiscordHarness, FakeUser
 from bot.services.app import App
 from bot.store import (
     Change,
@@ -43,6 +42,7 @@ from bot.store import (
 from bot.store.links import list_link_requests
 
 from .conftest import said
+from .harness import HEAD_ADMIN_ROLE_ID, PLAYER_ROLE_ID, DiscordHarness, FakeUser
 
 START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
 SLUG = "online-7"

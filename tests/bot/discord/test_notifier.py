@@ -13,9 +13,10 @@ from sqlite_utils import Database
 
 from bot.discord.client import StrediskoBot
 from bot.discord.notifier import DiscordNotifier, Undeliverable
-from bot.discord.testkit import CONTROL_CHANNEL_ID, DiscordHarness, FakeUser
 from bot.services.notifier import Message
 from bot.store import Change, Player, Store, Tournament, create_player, create_tournament
+
+from .harness import CONTROL_CHANNEL_ID, DiscordHarness, FakeUser
 
 START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
 ADMIN_CHANNEL_ID = 1_100_000_000_000_000_900

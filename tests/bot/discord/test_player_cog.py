@@ -1,4 +1,4 @@
-"""The player commands through discord.py's real dispatch (bot.discord.testkit), against a real
+"""The player commands through discord.py's real dispatch (the harness), against a real
 SQLite store, the real player services and a ManualClock; messages go out through the
 DiscordNotifier, recorded by the harness."""
 
@@ -19,13 +19,6 @@ from bot.discord.client import StrediskoBot
 from bot.discord.cogs.player import PlayerCog
 from bot.discord.notifier import DiscordNotifier
 from bot.discord.ratelimit import RateLimiter, whole_seconds
-from bot.discord.testkit import (
-    CONTROL_CHANNEL_ID,
-    DiscordHarness,
-    DiscordWouldReject,
-    Exchange,
-    FakeUser,
-)
 from bot.services.app import App
 from bot.services.notifier import RecordingNotifier
 from bot.services.outbox import as_message, deliver
@@ -48,6 +41,14 @@ from bot.store import (
 )
 from bot.store.audit import list_audit
 from bot.store.outbox import list_outbox
+
+from .harness import (
+    CONTROL_CHANNEL_ID,
+    DiscordHarness,
+    DiscordWouldReject,
+    Exchange,
+    FakeUser,
+)
 
 START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)  # round 1: 9:00 in Bratislava
 SLUG = "online-1"

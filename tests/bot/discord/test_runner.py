@@ -24,13 +24,6 @@ from bot.discord import runner
 from bot.discord.client import GuildConfig, StrediskoBot
 from bot.discord.heartbeat import Heartbeat, is_fresh, read_heartbeat, write_heartbeat
 from bot.discord.heartbeat import main as heartbeat_main
-from bot.discord.testkit import (
-    CONTROL_CHANNEL_ID,
-    GUILD_ID,
-    HEAD_ADMIN_ROLE_ID,
-    PLAYER_ROLE_ID,
-    DiscordHarness,
-)
 from bot.services.app import App
 from bot.services.notifier import RecordingNotifier
 from bot.services.outbox import Timely
@@ -38,6 +31,14 @@ from bot.store import Change, Store, create_tournament
 from bot.store.outbox import OutboxStatus, list_outbox
 
 from .conftest import RUN_ADMIN, config_file, fake_gateway, run_tournament
+from .harness import (
+    CONTROL_CHANNEL_ID,
+    GUILD_ID,
+    HEAD_ADMIN_ROLE_ID,
+    PLAYER_ROLE_ID,
+    DiscordHarness,
+)
+from .harness.contract import require
 
 ROOT = Path(__file__).resolve().parents[3]
 START = datetime(2026, 11, 21, 8, 0, tzinfo=UTC)
@@ -146,6 +147,7 @@ async def test_at_start_the_bot_delivers_what_waited_and_drops_what_went_stale(
 
     async def request(self: Any, route: Any, **kwargs: Any) -> Any:  # Discord's REST, recorded
         assert route.path == "/channels/{channel_id}/messages", route
+        require(route.method, route.url, kwargs.get("json"))  # as Discord's spec has it
         if route.method == "GET":  # queued days ago: read back first (issue 20.2), not there
             reads.append(route.url)
             return []
@@ -195,7 +197,7 @@ def _driver(tmp_path: Path) -> Path:
         import asyncio, sys
         import discord
         from bot.discord import runner
-        from bot.discord.testkit import (
+        from tests.bot.discord.harness import (
             APP_ID, BOT_USER, FakeUser, guild_payload, member_payload)
         from bot.scheduler import Scheduler
 

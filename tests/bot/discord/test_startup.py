@@ -26,16 +26,16 @@ from bot.config import DiscordConfig, load_config
 from bot.discord import runner
 from bot.discord.client import GuildConfig, StrediskoBot
 from bot.discord.startup import POSTING, StartupError, check_guild
-from bot.discord.testkit import (
+from bot.store import Tournament
+
+from .conftest import config_file, fake_gateway, run_tournament
+from .harness import (
     CONTROL_CHANNEL_ID,
     GUILD_ID,
     HEAD_ADMIN_ROLE_ID,
     DiscordHarness,
     guild_payload,
 )
-from bot.store import Tournament
-
-from .conftest import config_file, fake_gateway, run_tournament
 
 ADMIN_CHANNEL_ID = CONTROL_CHANNEL_ID + 1
 FAST = runner.Backoff(first=0.01, cap=0.04)

@@ -1,5 +1,5 @@
 """One tournament told through chat (issue #6): seven players, two rounds, everything through
-discord.py's real dispatch (testkit), the production wiring (`runner.build_bot`), a real SQLite
+discord.py's real dispatch (the harness), the production wiring (`runner.build_bot`), a real SQLite
 store, the herna.net simulator over real HTTP on 127.0.0.1 (synced with `/admin synchronizuj`),
 and a ManualClock that the story moves while `Scheduler.run_due()` fires the timers that fell
 due. It asserts what people see (the control channel, DMs, ephemeral answers, the head admin's
@@ -19,14 +19,6 @@ from bot.clock import ManualClock
 from bot.discord.notifier import DiscordNotifier
 from bot.discord.ratelimit import RateLimiter
 from bot.discord.runner import build_bot, make_scheduler
-from bot.discord.testkit import (
-    RESPONSE_DEADLINE_S,
-    DiscordHarness,
-    DiscordWouldReject,
-    Exchange,
-    FakeUser,
-    RecordedMessage,
-)
 from bot.scheduler import Scheduler
 from bot.services import setup
 from bot.services.app import App
@@ -50,6 +42,15 @@ from bot.store import (
 from scrapers.herna import Credentials, EndKind, GameRecord, HernaClient, HernaSettings
 from scrapers.herna.generate import STANDARD_TABLE
 from scrapers.herna.simulator import Simulator
+
+from .harness import (
+    RESPONSE_DEADLINE_S,
+    DiscordHarness,
+    DiscordWouldReject,
+    Exchange,
+    FakeUser,
+    RecordedMessage,
+)
 
 SLUG = "kt-online-11"
 ROUND_1 = datetime(2026, 11, 21, 17, 0, tzinfo=UTC)  # 18:00 in Bratislava

@@ -96,6 +96,11 @@ ADMIN_PERMISSIONS = discord.Permissions(manage_messages=True)
 Kolo = app_commands.Range[int, 1, bounds.ROUND_MAX]
 Hrac = app_commands.Range[str, 1, 60]
 Dovod = app_commands.Range[str, 1, bounds.REASON_MAX]
+#: the largest integer option value Discord accepts (2^53 − 1, its Int53Type): 2^53 makes it
+#: refuse the whole command registration (400), and the server has no slash command at all
+DISCORD_INT_MAX = 2**53 - 1
+#: an outgoing message's number (`/admin odchadzajuce zoznam` shows it)
+Cislo = app_commands.Range[int, 1, DISCORD_INT_MAX]
 CommandMaker = Callable[..., Callable[[Callable[..., Any]], Any]]
 
 
@@ -383,14 +388,14 @@ class AdminCog(
     @_command("znova", odchadzajuce.command)
     @_params(cislo=CISLO)
     async def znova(self, interaction: discord.Interaction,
-                    cislo: app_commands.Range[int, 1, 2**53]) -> None:
+                    cislo: Cislo) -> None:
         await self.answer(interaction, outbox_admin.resend(self.app, self.slug,
                                                            actor(interaction), cislo))
 
     @_command("zahod", odchadzajuce.command)
     @_params(cislo=CISLO, dovod=DOVOD_ZAHODENIA)
     async def zahod(self, interaction: discord.Interaction,
-                    cislo: app_commands.Range[int, 1, 2**53], dovod: Dovod) -> None:
+                    cislo: Cislo, dovod: Dovod) -> None:
         await self.answer(interaction, outbox_admin.drop(self.app, self.slug,
                                                          actor(interaction), cislo, dovod))
 

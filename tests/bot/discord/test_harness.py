@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 from collections.abc import Callable
 from datetime import timedelta
+from pathlib import Path
 
 import discord
 import pytest
 
+import bot
 from bot.discord.client import StrediskoBot
-from bot.discord.testkit import (
+
+from .harness import (
     CONTROL_CHANNEL_ID,
     GUILD_ID,
     DiscordHarness,
@@ -302,3 +306,13 @@ async def test_guild_command_with_a_select_menu() -> None:
             await h.click(ex.message, ana, custom_id="vyber", values=[])
         picked = await h.click(ex.message, ana, custom_id="vyber", values=["2"])
     assert chosen == ["2"] and picked.content == "Kolo 2" and picked.ephemeral
+
+
+def test_the_harness_is_test_code_and_the_package_does_without_it() -> None:
+    # issue 34.1: the harness and its spec check (jsonschema) moved out of the shipped package
+    assert importlib.util.find_spec("bot.discord.testkit") is None
+    shipped = Path(bot.__file__).parent.rglob("*.py")
+    importing = [path.name for path in shipped
+                 if any(word in path.read_text(encoding="utf-8")
+                        for word in ("import jsonschema", "from tests", "import tests"))]
+    assert importing == []

@@ -9,7 +9,12 @@ sends back goes to two recorders instead of Discord:
 - channel posts, DMs, edits, user look-ups: `bot.http.request`, replaced on the instance.
 Each recorder answers with minimal but realistic payloads (a message object for a created
 message, a DM channel for "create DM", Discord's 403 50007 for a user whose DMs are closed).
-Two more of Discord's behaviours are played: a message posted with a `nonce` and
+Every request is checked against Discord's published OpenAPI spec (`contract`: the matching
+operation's request-body schema plus the documented limits the schema does not hold). A
+request Discord would refuse is answered as Discord would (400, code 50035 Invalid Form Body,
+naming field, value and rule) and fails the test when the harness closes (`SpecViolation`),
+even if the bot swallowed the error; `take_violations()` hands them to a test that expects
+them. Two more of Discord's behaviours are played: a message posted with a `nonce` and
 `enforce_nonce` that repeats an earlier one in the same channel returns the earlier message
 instead of a copy (Discord does so within a few minutes; the harness at any time), and
 `fail_next` makes chosen requests fail with a 5xx that did nothing, as Discord's outages do.
@@ -45,6 +50,9 @@ import discord
 from discord import app_commands
 from discord.http import Route
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+
+from . import contract
+from .contract import SpecViolation, Violation
 
 APP_ID = 1_100_000_000_000_000_001
 BOT_ID = APP_ID  # a bot user shares its application's id
@@ -485,6 +493,7 @@ class DiscordHarness:
         self._original_request: Any = None
         self._faults: list[list[Any]] = []  # [route part, status, times left]
         self._nonces: dict[tuple[int, str], RecordedMessage] = {}
+        self.violations: list[Violation] = []  # requests Discord would have refused (400)
         self.head_admin = self.member("Hlavný administrátor", roles=[HEAD_ADMIN_ROLE_ID])
 
     # ----- set-up -------------------------------------------------------------------------
@@ -523,6 +532,14 @@ class DiscordHarness:
         for modal in list(store._modals.values()):
             modal.stop()
         self.bot.http.request = self._original_request  # type: ignore[method-assign]
+        if self.violations:
+            raise SpecViolation(self.take_violations())
+
+    def take_violations(self) -> list[Violation]:
+        """The requests so far that Discord would have refused; the harness forgets them (a
+        test that provokes one on purpose takes it, and the harness closes cleanly)."""
+        taken, self.violations = self.violations, []
+        return taken
 
     def _wire_config(self) -> None:
         # Imported here: the harness also drives bots that are not StrediskoBot.
@@ -1078,6 +1095,16 @@ class DiscordHarness:
             raise _http_error(404, 10008, "Unknown Message")
         return message
 
+    def _validate(self, route: Route, payload: Any, files: Sequence[Any]) -> None:
+        """Discord's check of the request against its spec: a 400 for what it would refuse."""
+        started = time.thread_time()  # CPU of this thread alone: the check runs in it
+        found = contract.check(route.method, route.url, payload)
+        contract.TALLY.add(payload, found, time.thread_time() - started)
+        if found:
+            self.violations.extend(found)
+            self._record(route, payload, files, status=400)
+            raise _http_error(400, 50035, "Invalid Form Body: " + "; ".join(map(str, found)))
+
     def fail_next(self, route: str, *, status: int = 500, times: int = 1) -> None:
         """The next `times` requests whose "METHOD path" contains `route` (e.g. "/callback",
         "POST /channels/{channel_id}/messages") fail with `status`, having done nothing."""
@@ -1094,6 +1121,8 @@ class DiscordHarness:
     def _on_webhook(
         self, route: Route, payload: dict[str, Any] | None, files: list[Any], params: dict[str, Any]
     ) -> Any:
+        arrived = time.perf_counter()  # the spec check is the harness's time, not the bot's
+        self._validate(route, payload, files)
         exchange = self._by_token.get(route.webhook_token or "")
         if exchange is None:
             raise _http_error(404, 10015, "Unknown Webhook")
@@ -1102,7 +1131,7 @@ class DiscordHarness:
         names = [getattr(f, "filename", None) or "file" for f in files]
         key = f"{route.method} {route.path}"
         if key == "POST /interactions/{webhook_id}/{webhook_token}/callback":
-            return self._on_callback(exchange, payload or {}, names)
+            return self._on_callback(exchange, payload or {}, names, arrived)
         if exchange.callback is None:
             raise _http_error(404, 10015, "Unknown Webhook")  # no followups before a response
         message_id = _route_params(route).get("message_id")
@@ -1139,11 +1168,10 @@ class DiscordHarness:
         return self._new_message(exchange.channel_id, payload, files, exchange=exchange)
 
     def _on_callback(
-        self, exchange: Exchange, payload: dict[str, Any], files: list[str]
+        self, exchange: Exchange, payload: dict[str, Any], files: list[str], now: float
     ) -> dict[str, Any]:
         if exchange.callback is not None:
             raise _http_error(400, 40060, "Interaction has already been acknowledged.")
-        now = time.perf_counter()
         if now - exchange.started > self.response_deadline:
             raise _http_error(404, 10062, "Unknown interaction")
         exchange.callback = payload
@@ -1187,6 +1215,7 @@ class DiscordHarness:
         blobs = [_file_bytes(f) for f in files or ()]
         params = _route_params(route)
         key = f"{route.method} {route.path}"
+        self._validate(route, payload, names)
         self._fault(route, payload, names)
         if key == "POST /channels/{channel_id}/messages":
             channel_id = int(params["channel_id"])
@@ -1241,7 +1270,7 @@ class DiscordHarness:
             if route.method == "PUT":
                 user.roles.append(role_id)
             return None
-        raise HarnessError(f"the harness does not simulate {key}; add it to testkit._on_http")
+        raise HarnessError(f"the harness does not simulate {key}; add it to _on_http")
 
     def _history(self, channel_id: int, query: Mapping[str, Any]) -> list[dict[str, Any]]:
         """A channel's messages as Discord lists them: newest first, after/before an id,
