@@ -2,7 +2,7 @@
 referee's decision — by command or in the modal under the protest — holding NUL, ESC or a
 direction override are refused with one line naming the character, as the classic
 `/namietka` refuses them; nothing is stored or posted; and what the bot quotes back (a slip it
-cannot read) shows such characters escaped. Through discord.py's real dispatch (testkit) and
+cannot read) shows such characters escaped. Through discord.py's real dispatch (the harness) and
 the production wiring of `duplicate_world`."""
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ from __future__ import annotations
 import pytest
 
 from bot.discord.render import render_message
-from bot.discord.testkit import Exchange
 from bot.services.notifier import Message
 from bot.store.duplicate import get_game, list_protests
 from bot.store.outbox import list_outbox
 
 from .conftest import said
 from .duplicate_world import SEED, SLUG, Game
+from .harness import Exchange
 
 RAW = ("\x00", "\x1b", "\u202e")  # what must never reach a channel, a DM or a reply
 HOSTILE = {
