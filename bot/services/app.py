@@ -29,6 +29,7 @@ from typing import Any, Concatenate, Literal, ParamSpec, TypeVar
 from sqlite_utils import Database
 
 from bot.clock import Clock
+from bot.services.lease import Holding
 from bot.services.notifier import Message, Notifier
 from bot.services.outbox import Sender, Timely, deliver
 from bot.services.replies import Refusal, Reply
@@ -102,6 +103,8 @@ class App:
     delivery: Literal["send", "queue"] = "send"
     answer_first: bool = False  # "send" mode: answer after the commit, deliver meanwhile
     queued_for_bot: int = 0  # "queue" mode: messages left pending for the bot
+    #: the bot's hold on the database's lease: each delivery is claimed under it (issue 36.1)
+    lease: Holding | None = None
     _profiles: dict[str, Profile] = field(default_factory=dict)
     _sender: Sender | None = None
     _delivering: set[asyncio.Task[None]] = field(default_factory=set)  # `answer_first`'s

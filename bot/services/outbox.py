@@ -31,7 +31,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from bot.i18n import CatalogueError
-from bot.services import periodic
+from bot.services import lease, periodic
 from bot.services.notifier import Message, Notifier
 from bot.services.queued_before import as_today
 from bot.store import Change, NotFoundError, Round, Tournament, get_round, get_tournament
@@ -376,6 +376,8 @@ class Sender:
     async def _pass(self, snapshot: Snapshot | None = None) -> Flushed:
         """One delivery pass. It counts as delivering (`_delivering`) until its marks are
         applied — or, without marks, until it ends."""
+        if self.app.lease is not None and self.app.lease.lost.is_set():
+            return Flushed()  # another bot serves the database now: it delivers
         with self._counting:
             self._delivering += 1
         delivered: list[OutboxRow] = []
@@ -420,6 +422,12 @@ class Sender:
                 if await self._delivered_before(row, now):
                     found.append(row)
                     continue
+                claimed = await self._claim(row)
+                if claimed is None:  # dropped meanwhile (`stredisko outbox drop`)
+                    continue
+                if not claimed:  # the lease was taken over: not one post more
+                    self._handling = None
+                    break
                 await deliver(self.app.notifier, row.destination, row.target,
                               as_message(row))
             except CatalogueError as error:  # a fault of ours, not Discord's: never retried
@@ -447,6 +455,22 @@ class Sender:
                 self._handling |= self._handled
         return (Flushed(len(delivered) + len(found), len(stale), failed), bool(waiting),
                 rows[0][0].created_at if rows else None)
+
+    async def _claim(self, row: OutboxRow) -> bool | None:
+        """Right before a delivery: the message claimed under this bot's lease generation, in
+        the transaction that finds the generation still holding the lease (issue 36.1).
+        False: the lease was taken over; None: the message is no longer pending. A claim that
+        took longer than `lease.claim_fresh()` to come back (the process froze meanwhile) is
+        made again: only a young claim proves the lease is still ours. Without a lease (the
+        rehearsal, tests) every message is claimed."""
+        holding, clock = self.app.lease, self.app.clock
+        if holding is None:
+            return True
+        while True:
+            at = clock.now()
+            claimed = await holding.claim(self.app.store, row.id, at)
+            if not claimed or clock.now() - at <= lease.claim_fresh():
+                return claimed
 
     async def _delivered_before(self, row: OutboxRow, now: datetime) -> bool:
         """A message this process did not queue (pending at its start: maybe handed to Discord
