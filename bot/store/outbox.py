@@ -62,6 +62,7 @@ class OutboxRow:
     next_attempt_at: datetime | None
     last_error: str | None
     done_at: datetime | None
+    lease_generation: int | None = None  # the bot's lease generation that claimed it (36.1)
 
 
 # -- typed parameters ----------------------------------------------------------------------
