@@ -8,6 +8,9 @@ marked `sent` in one transaction right after its last delivery. So:
 - a crash between delivery and marking: the message is delivered again with the same key —
   the Discord adapter sends it as the message's nonce with `enforce_nonce`, and Discord
   returns the first message instead of posting a second copy.
+The bot claims each message right before its delivery, in a transaction that finds its lease
+generation still holding the database (`Sender._claim`, issue 36.1): a bot that froze past its
+lease and was taken over posts nothing when it wakes, even in the middle of a pass.
 A message bound to a moment (`Timely`: its round still open, or a time) whose moment passed
 before it could go out — the bot was down, the CLI queued it — is dropped with an audit line.
 A notifier error (a Discord outage) leaves the message pending with a growing back-off capped
