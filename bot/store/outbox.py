@@ -272,6 +272,16 @@ def requeue_message(db: Database, row: OutboxRow, by: Change) -> str:
     return ref
 
 
+def copies_of(db: Database, row: OutboxRow) -> list[OutboxRow]:
+    """The copies `requeue_message` made of this message or of its original, oldest first
+    (they share the first 16 characters of the original's key: the rest is a hash, so no
+    other message does) — the row itself too when it is one."""
+    return rows(db, OutboxRow, """
+        SELECT * FROM outbox WHERE key LIKE ? AND id > (
+            SELECT min(id) FROM outbox WHERE key LIKE ?) ORDER BY id""",
+        [f"{row.key[:16]}%"] * 2)
+
+
 def outbox_page(db: Database, tournament_id: int | None, *, everything: bool = False,
                 limit: int = 50) -> list[OutboxRow]:
     """The newest messages of a tournament (and those bound to none, e.g. most DMs), newest
