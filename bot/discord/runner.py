@@ -293,7 +293,8 @@ async def serve(
         bot = build_bot(holder, slug, herna, config.season.file, config.lexicon)
         admin_channel = config.discord.admin_channel_id or None
         notifier = DiscordNotifier(bot, store, admin_channel_id=admin_channel,
-                                   tournament_id=tournament.id)
+                                   tournament_id=tournament.id,
+                                   before_post=partial(leased[0].confirm, store, SystemClock()))
         # a player is answered once his change is committed; its messages go out meanwhile
         app = App(store, SystemClock(), notifier, answer_first=True, lease=leased[0])
         holder.append(app)

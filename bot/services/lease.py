@@ -14,8 +14,9 @@ and taken over; when it wakes it must not go on from memory (issue 36.1). Every 
 new generation (the fencing token); the holder's `Holding` claims each message for delivery in
 a transaction that finds its generation still in the lease (`claim`) and, the moment it does
 not, counts the lease as lost: no further delivery, and the bot stops. A freeze between the
-claim and the post is caught by time: a claim older than `CLAIM_FRESH` is made again, as the
-lease cannot have been taken over while its heartbeat (renewed by the claim) is that young."""
+claim and a post is caught by time (`confirm`, before every piece posted): the lease cannot
+have been taken over while its heartbeat (renewed by each claim) is younger than
+`claim_fresh()`; older, it is renewed first — or found lost."""
 
 from __future__ import annotations
 
@@ -85,6 +86,10 @@ def _take(db: Database, holder: str, now: datetime
     return held, why, write_lease(db, holder, me["host"], me["pid"], now)
 
 
+class LeaseLost(Exception):
+    """Another bot took the lease over: this one must not post anything more."""
+
+
 class LeaseHeld(Exception):
     """Another live bot serves the database."""
 
@@ -102,6 +107,12 @@ class Holding:
     generation: int
     lost: asyncio.Event = field(default_factory=asyncio.Event)
     stop: asyncio.Event | None = None
+    #: the latest moment the lease was found held (a claim, a renewal), by the bot's clock
+    confirmed_at: datetime | None = None
+
+    def _confirmed(self, at: datetime) -> None:
+        if self.confirmed_at is None or at > self.confirmed_at:
+            self.confirmed_at = at
 
     def lose(self) -> None:
         if not self.lost.is_set():
@@ -121,7 +132,24 @@ class Holding:
                                           row_id, at)
         if claimed is False:
             self.lose()
+        else:
+            self._confirmed(at)
         return claimed
+
+    async def confirm(self, store: Store, clock: Clock) -> None:
+        """Right before a post (each piece of a message, each DM): `LeaseLost` unless the lease
+        was found held within `claim_fresh()` — renewed here if that is longer ago (the
+        process froze after its claim), and again if the renewal itself came back late."""
+        while True:
+            if self.lost.is_set():
+                raise LeaseLost(self.holder)
+            now = clock.now()
+            if self.confirmed_at is not None and now - self.confirmed_at <= claim_fresh():
+                return
+            if await store.call_urgent(renew_lease, self.holder, self.generation, now):
+                self._confirmed(now)
+            else:
+                self.lose()
 
 
 async def acquire(store: Store, clock: Clock) -> Holding:
@@ -145,9 +173,12 @@ async def keep(store: Store, clock: Clock, holding: Holding, stop: asyncio.Event
     holding.stop = stop
 
     async def renew() -> None:
+        now = clock.now()
         if holding.lost.is_set() or not await store.call(
-                renew_lease, holding.holder, holding.generation, clock.now()):
+                renew_lease, holding.holder, holding.generation, now):
             holding.lose()
+        else:
+            holding._confirmed(now)
 
     await periodic.every(stop, every or RENEW_EVERY.total_seconds(), renew, log,
                          "lease renewal")

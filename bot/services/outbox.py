@@ -428,11 +428,11 @@ class Sender:
                 claimed = await self._claim(row)
                 if claimed is None:  # dropped meanwhile (`stredisko outbox drop`)
                     continue
-                if not claimed:  # the lease was taken over: not one post more
-                    self._handling = None
-                    break
                 await deliver(self.app.notifier, row.destination, row.target,
                               as_message(row))
+            except lease.LeaseLost:  # taken over (maybe mid-message): not one post more
+                self._handling = None
+                break
             except CatalogueError as error:  # a fault of ours, not Discord's: never retried
                 log.error("message %s (%s) cannot be worded: %s", row.key, row.message_key,
                           error)
@@ -461,19 +461,19 @@ class Sender:
 
     async def _claim(self, row: OutboxRow) -> bool | None:
         """Right before a delivery: the message claimed under this bot's lease generation, in
-        the transaction that finds the generation still holding the lease (issue 36.1).
-        False: the lease was taken over; None: the message is no longer pending. A claim that
-        took longer than `lease.claim_fresh()` to come back (the process froze meanwhile) is
-        made again: only a young claim proves the lease is still ours. Without a lease (the
-        rehearsal, tests) every message is claimed."""
+        the transaction that finds the generation still holding the lease (issue 36.1); then
+        `confirm`, in case the claim came back late (the process froze meanwhile). None: the
+        message is no longer pending; `LeaseLost`: the lease was taken over. Without a lease
+        (the rehearsal, tests) every message is claimed."""
         holding, clock = self.app.lease, self.app.clock
         if holding is None:
             return True
-        while True:
-            at = clock.now()
-            claimed = await holding.claim(self.app.store, row.id, at)
-            if not claimed or clock.now() - at <= lease.claim_fresh():
-                return claimed
+        claimed = await holding.claim(self.app.store, row.id, clock.now())
+        if claimed is False:
+            raise lease.LeaseLost(holding.holder)
+        if claimed:
+            await holding.confirm(self.app.store, clock)
+        return claimed
 
     async def _delivered_before(self, row: OutboxRow, now: datetime) -> bool:
         """A message this process did not queue (pending at its start: maybe handed to Discord
