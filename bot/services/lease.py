@@ -110,7 +110,8 @@ class Holding:
     #: the latest moment the lease was found held (a claim, a renewal), by the bot's clock
     confirmed_at: datetime | None = None
 
-    def _confirmed(self, at: datetime) -> None:
+    def found_held(self, at: datetime) -> None:
+        """The lease was found this holder's at `at` (a claim, a renewal)."""
         if self.confirmed_at is None or at > self.confirmed_at:
             self.confirmed_at = at
 
@@ -133,7 +134,7 @@ class Holding:
         if claimed is False:
             self.lose()
         else:
-            self._confirmed(at)
+            self.found_held(at)
         return claimed
 
     async def confirm(self, store: Store, clock: Clock) -> None:
@@ -147,7 +148,7 @@ class Holding:
             if self.confirmed_at is not None and now - self.confirmed_at <= claim_fresh():
                 return
             if await store.call_urgent(renew_lease, self.holder, self.generation, now):
-                self._confirmed(now)
+                self.found_held(now)
             else:
                 self.lose()
 
@@ -178,7 +179,7 @@ async def keep(store: Store, clock: Clock, holding: Holding, stop: asyncio.Event
                 renew_lease, holding.holder, holding.generation, now):
             holding.lose()
         else:
-            holding._confirmed(now)
+            holding.found_held(now)
 
     await periodic.every(stop, every or RENEW_EVERY.total_seconds(), renew, log,
                          "lease renewal")
