@@ -33,6 +33,7 @@ LONG_FIRST = (
     "tests/bot/publish/test_duplicate_page_browser.py",
     "tests/bot/hall/test_browser.py",
     "tests/bot/discord/test_lease.py",
+    "tests/bot/discord/test_lease_fencing.py",
     "tests/rules/test_pairing.py",
     "tests/rules/test_pairing_optimal.py",
 )

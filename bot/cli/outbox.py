@@ -1,6 +1,7 @@
-"""`stredisko outbox [list|resend ČÍSLO|drop ČÍSLO --reason …]`: the head administrator's view
-of the messages the bot sends (`bot.services.outbox_admin`): what waits, what an outage made
-the bot drop or give up; send one again or drop one, audited under the operator's name."""
+"""`stredisko outbox [list|resend ČÍSLO [--again]|drop ČÍSLO --reason …]`: the head
+administrator's view of the messages the bot sends (`bot.services.outbox_admin`): what waits,
+what an outage made the bot drop or give up; send one again (a second time only with --again)
+or drop one, audited under the operator's name."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ def _use_case(a: argparse.Namespace, who: Actor) -> UseCase:
     if a.action == "list":
         return lambda app: outbox_admin.list_messages(app, None, who, a.all)
     if a.action == "resend":
-        return lambda app: outbox_admin.resend(app, None, who, a.number)
+        return lambda app: outbox_admin.resend(app, None, who, a.number, a.again)
     return lambda app: outbox_admin.drop(app, None, who, a.number, a.reason or "")
 
 
@@ -54,4 +55,6 @@ def add_command(add: Add) -> None:
                      help="list (predvolené), resend ČÍSLO, drop ČÍSLO --reason …")
     sub.add_argument("number", nargs="?", type=_number, metavar="ČÍSLO")
     sub.add_argument("--all", action="store_true", help="aj doručené správy")
+    sub.add_argument("--again", action="store_true",
+                     help="pri resend: poslať znova aj správu, ktorá už raz znova odišla")
     sub.add_argument("--reason", type=arg.reason, help="dôvod zahodenia (pri drop povinný)")

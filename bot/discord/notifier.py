@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import datetime
+from typing import Any
 
 import discord
 from sqlite_utils import Database
@@ -94,11 +96,16 @@ class DiscordNotifier:
         default_channel_id: int | None = None,
         admin_channel_id: int | None = None,
         tournament_id: int | None = None,
+        before_post: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         """`default_channel_id` is used for a tournament without its own channel; when None,
         the bot's `GuildConfig.control_channel_id` is used. `tournament_id` is the tournament
-        the bot runs: its head admins hear of DMs that could not be delivered."""
+        the bot runs: its head admins hear of DMs that could not be delivered. `before_post`
+        is awaited before every piece posted, each DM too: the bot's lease check
+        (`Holding.confirm`, issue 36.1) — a bot frozen mid-message and taken over meanwhile
+        posts not one piece more."""
         self.client = client
+        self._before_post = before_post
         self.store = store
         self.locale = locale
         self._default_channel_id = default_channel_id
@@ -248,15 +255,20 @@ class DiscordNotifier:
     ) -> None:
         channel = self.client.get_partial_messageable(channel_id)
         for i, piece in enumerate(pieces):
-            await channel.send(**piece.kwargs(), allowed_mentions=mentions,
-                               nonce=nonce(ref, kind, i))
+            await self._send(channel, **piece.kwargs(), allowed_mentions=mentions,
+                             nonce=nonce(ref, kind, i))
+
+    async def _send(self, channel: discord.abc.Messageable, **kwargs: Any) -> None:
+        if self._before_post is not None:
+            await self._before_post()
+        await channel.send(**kwargs)
 
     async def _dm(self, discord_id: int, pieces: list[Outgoing], ref: str | None) -> bool:
         """Deliver every piece by DM; False when Discord refuses (closed DMs, unknown user)."""
         try:
             channel = await self.client.create_dm(discord.Object(discord_id))
             for i, piece in enumerate(pieces):
-                await channel.send(**piece.kwargs(), nonce=nonce(ref, "d", i))
+                await self._send(channel, **piece.kwargs(), nonce=nonce(ref, "d", i))
         except (discord.Forbidden, discord.NotFound) as exc:
             log.info("DM to %s not delivered: %s", discord_id, exc)
             return False

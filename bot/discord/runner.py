@@ -282,20 +282,21 @@ async def serve(
         raise
     started = _Started()
     heartbeat = Heartbeat(Path(config.discord.heartbeat_file), config.discord.heartbeat_seconds)
-    leased: list[str] = []  # this process's lease token, once it holds the database
+    leased: list[lease.Holding] = []  # this process's hold, once it holds the database
     keeper: list[asyncio.Task[None]] = []  # renews it while the bot runs
-    lost = asyncio.Event()
     try:
         leased.append(await _take_lease(store, config.store.path))
+        leased[0].stop = stop  # a lease lost (taken over) stops the bot
         check_admin_recipients(config.discord, tournament)
         holder: list[App] = []
         herna = herna_factory(config)
         bot = build_bot(holder, slug, herna, config.season.file, config.lexicon)
         admin_channel = config.discord.admin_channel_id or None
         notifier = DiscordNotifier(bot, store, admin_channel_id=admin_channel,
-                                   tournament_id=tournament.id)
+                                   tournament_id=tournament.id,
+                                   before_post=partial(leased[0].confirm, store, SystemClock()))
         # a player is answered once his change is committed; its messages go out meanwhile
-        app = App(store, SystemClock(), notifier, answer_first=True)
+        app = App(store, SystemClock(), notifier, answer_first=True, lease=leased[0])
         holder.append(app)
         scheduler = make_scheduler(app, herna, config.sync.nightly)
         background: list[asyncio.Task[None]] = []
@@ -317,7 +318,7 @@ async def serve(
         bot.add_listener(_on_ready(bot, config.discord, tournament, started, stop, begin),
                          "on_ready")
         keeper.append(asyncio.create_task(
-            lease.keep(store, app.clock, leased[0], stop, lost), name="stredisko-lease"))
+            lease.keep(store, app.clock, leased[0], stop), name="stredisko-lease"))
         async with bot:
             try:
                 await login_with_retry(bot, token, stop, backoff)
@@ -337,10 +338,10 @@ async def serve(
     finally:
         for task in keeper:
             await stop_background(task, stop)
-        if leased and not lost.is_set():
-            await lease.release(store, leased[0])
+        if leased and not leased[0].lost.is_set():
+            await lease.release(store, leased[0], SystemClock())
         await _shutdown(started.scheduler, heartbeat, store, signals)
-    return EXIT_FAILED if lost.is_set() else EXIT_OK
+    return EXIT_FAILED if leased and leased[0].lost.is_set() else EXIT_OK
 
 
 async def _settle(app: App) -> None:
@@ -352,7 +353,7 @@ async def _settle(app: App) -> None:
         log.warning("deliveries still running at the stop: their messages stay in the outbox")
 
 
-async def _take_lease(store: Store, path: str) -> str:
+async def _take_lease(store: Store, path: str) -> lease.Holding:
     """The database's lease for this bot; a live bot already serving it: one line, exit 2."""
     try:
         return await lease.acquire(store, SystemClock())

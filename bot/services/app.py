@@ -31,6 +31,7 @@ from sqlite_utils import Database
 from bot.clock import Clock
 from bot.i18n import Term
 from bot.services import bounds
+from bot.services.lease import Holding
 from bot.services.notifier import Message, Notifier
 from bot.services.outbox import Sender, Timely, deliver
 from bot.services.replies import Refusal, Reply
@@ -112,6 +113,8 @@ class App:
     delivery: Literal["send", "queue"] = "send"
     answer_first: bool = False  # "send" mode: answer after the commit, deliver meanwhile
     queued_for_bot: int = 0  # "queue" mode: messages left pending for the bot
+    #: the bot's hold on the database's lease: each delivery is claimed under it (issue 36.1)
+    lease: Holding | None = None
     _profiles: dict[str, Profile] = field(default_factory=dict)
     _sender: Sender | None = None
     _delivering: set[asyncio.Task[None]] = field(default_factory=set)  # `answer_first`'s

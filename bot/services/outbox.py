@@ -8,6 +8,9 @@ marked `sent` in one transaction right after its last delivery. So:
 - a crash between delivery and marking: the message is delivered again with the same key —
   the Discord adapter sends it as the message's nonce with `enforce_nonce`, and Discord
   returns the first message instead of posting a second copy.
+The bot claims each message right before its delivery, in a transaction that finds its lease
+generation still holding the database (`Sender._claim`, issue 36.1): a bot that froze past its
+lease and was taken over posts nothing when it wakes, even in the middle of a pass.
 A message bound to a moment (`Timely`: its round still open, or a time) whose moment passed
 before it could go out — the bot was down, the CLI queued it — is dropped with an audit line.
 A notifier error (a Discord outage) leaves the message pending with a growing back-off capped
@@ -31,7 +34,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from bot.i18n import CatalogueError
-from bot.services import periodic
+from bot.services import lease, periodic
 from bot.services.notifier import Message, Notifier
 from bot.services.queued_before import as_today
 from bot.store import Change, NotFoundError, Round, Tournament, get_round, get_tournament
@@ -376,6 +379,8 @@ class Sender:
     async def _pass(self, snapshot: Snapshot | None = None) -> Flushed:
         """One delivery pass. It counts as delivering (`_delivering`) until its marks are
         applied — or, without marks, until it ends."""
+        if self.app.lease is not None and self.app.lease.lost.is_set():
+            return Flushed()  # another bot serves the database now: it delivers
         with self._counting:
             self._delivering += 1
         delivered: list[OutboxRow] = []
@@ -420,8 +425,14 @@ class Sender:
                 if await self._delivered_before(row, now):
                     found.append(row)
                     continue
+                claimed = await self._claim(row)
+                if claimed is None:  # dropped meanwhile (`stredisko outbox drop`)
+                    continue
                 await deliver(self.app.notifier, row.destination, row.target,
                               as_message(row))
+            except lease.LeaseLost:  # taken over (maybe mid-message): not one post more
+                self._handling = None
+                break
             except CatalogueError as error:  # a fault of ours, not Discord's: never retried
                 log.error("message %s (%s) cannot be worded: %s", row.key, row.message_key,
                           error)
@@ -447,6 +458,22 @@ class Sender:
                 self._handling |= self._handled
         return (Flushed(len(delivered) + len(found), len(stale), failed), bool(waiting),
                 rows[0][0].created_at if rows else None)
+
+    async def _claim(self, row: OutboxRow) -> bool | None:
+        """Right before a delivery: the message claimed under this bot's lease generation, in
+        the transaction that finds the generation still holding the lease (issue 36.1); then
+        `confirm`, in case the claim came back late (the process froze meanwhile). None: the
+        message is no longer pending; `LeaseLost`: the lease was taken over. Without a lease
+        (the rehearsal, tests) every message is claimed."""
+        holding, clock = self.app.lease, self.app.clock
+        if holding is None:
+            return True
+        claimed = await holding.claim(self.app.store, row.id, clock.now())
+        if claimed is False:
+            raise lease.LeaseLost(holding.holder)
+        if claimed:
+            await holding.confirm(self.app.store, clock)
+        return claimed
 
     async def _delivered_before(self, row: OutboxRow, now: datetime) -> bool:
         """A message this process did not queue (pending at its start: maybe handed to Discord

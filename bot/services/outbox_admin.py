@@ -13,6 +13,7 @@ from bot.services.replies import Refusal, Reply, done
 from bot.store.outbox import (
     OutboxRow,
     OutboxStatus,
+    copies_of,
     decode_params,
     drop_message,
     get_message,
@@ -54,8 +55,22 @@ def _list(tx: Tx, slug: str | None, who: AdminRef, everything: bool) -> Reply:
                 data=[_row(row) for row in found], n=len(found))
 
 
-def _resend(tx: Tx, slug: str | None, who: AdminRef, row_id: int) -> Reply:
+def _resent_already(tx: Tx, row: OutboxRow) -> None:
+    """A message that has left `pending` and already went out again — or waits to — is not
+    copied once more unless asked for with `again` (`--again`, `este_raz`): the same command
+    typed twice must not post twice (issue 36.5)."""
+    for copy in reversed(copies_of(tx.db, row)):
+        if copy.status in (OutboxStatus.PENDING, OutboxStatus.SENT):
+            key = ("outbox.resend_waiting" if copy.status is OutboxStatus.PENDING
+                   else "outbox.resend_delivered")
+            raise Refusal(key, id=row.id, message=row.message_key, copy=copy.id,
+                          rule=CONTROL_RULE)
+
+
+def _resend(tx: Tx, slug: str | None, who: AdminRef, row_id: int, again: bool) -> Reply:
     row = _message(tx, _scope(tx, slug, who), row_id)
+    if row.status is not OutboxStatus.PENDING and not again:
+        _resent_already(tx, row)
     ref = requeue_message(tx.db, row, tx.by_admin(actor_of(who), "správa odoslaná znova"))
     # as any use case's message: the bot delivers it after the commit, the CLI shows it
     tx.queued.append((row.destination, row.target,
@@ -82,9 +97,11 @@ async def list_messages(app: App, slug: str | None, who: AdminRef,
     return await app.run(_list, slug, who, everything)
 
 
-async def resend(app: App, slug: str | None, who: AdminRef, row_id: int) -> Reply:
-    """Send a message again (a pending one at once; any other as a new message)."""
-    return await app.run(_resend, slug, who, row_id)
+async def resend(app: App, slug: str | None, who: AdminRef, row_id: int,
+                 again: bool = False) -> Reply:
+    """Send a message again (a pending one at once; any other as a new message — once: a
+    message already sent again, or waiting to be, needs `again`)."""
+    return await app.run(_resend, slug, who, row_id, again)
 
 
 async def drop(app: App, slug: str | None, who: AdminRef, row_id: int, reason: str) -> Reply:

@@ -62,6 +62,7 @@ class OutboxRow:
     next_attempt_at: datetime | None
     last_error: str | None
     done_at: datetime | None
+    lease_generation: int | None = None  # the bot's lease generation that claimed it (36.1)
 
 
 # -- typed parameters ----------------------------------------------------------------------
@@ -269,6 +270,16 @@ def requeue_message(db: Database, row: OutboxRow, by: Change) -> str:
     record(db, by, "outbox.resent", tournament_id=row.tournament_id, subject=row.key,
            data={"message": row.message_key, "was": row.status, "as": ref})
     return ref
+
+
+def copies_of(db: Database, row: OutboxRow) -> list[OutboxRow]:
+    """The copies `requeue_message` made of this message or of its original, oldest first
+    (they share the first 16 characters of the original's key: the rest is a hash, so no
+    other message does) — the row itself too when it is one."""
+    return rows(db, OutboxRow, """
+        SELECT * FROM outbox WHERE key LIKE ? AND id > (
+            SELECT min(id) FROM outbox WHERE key LIKE ?) ORDER BY id""",
+        [f"{row.key[:16]}%"] * 2)
 
 
 def outbox_page(db: Database, tournament_id: int | None, *, everything: bool = False,

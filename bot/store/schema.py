@@ -602,6 +602,24 @@ def _duplicate_shoot_out(db: Database) -> None:
     )
 
 
+@MIGRATIONS(name="0008_lease_generation")
+def _lease_generation(db: Database) -> None:
+    """Fencing (issue 36.1): the lease's `generation` grows by one at every take, so a bot
+    frozen past its minute and resumed finds a newer generation (or none of its own) in the
+    same transaction that claims its next message, and stops delivering. A clean stop marks
+    the lease `released_at` instead of deleting it, so the count never starts again at 1.
+    `outbox.lease_generation`: the generation that claimed a message for delivery."""
+    _run(
+        db,
+        [
+            "ALTER TABLE bot_lease ADD COLUMN generation INTEGER NOT NULL DEFAULT 1 "
+            "CHECK (generation >= 1)",
+            "ALTER TABLE bot_lease ADD COLUMN released_at TEXT",
+            "ALTER TABLE outbox ADD COLUMN lease_generation INTEGER",
+        ],
+    )
+
+
 def migrate(db: Database) -> list[str]:
     """Apply every pending migration; returns the names applied (empty when up to date)."""
     pending = [migration.name for migration in MIGRATIONS.pending(db)]

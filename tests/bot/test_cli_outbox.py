@@ -12,7 +12,13 @@ import pytest
 from bot.cli import main
 from bot.clock import SystemClock
 from bot.store import Change, Store, list_audit
-from bot.store.outbox import OutboxStatus, drop_message, list_outbox, queue_message
+from bot.store.outbox import (
+    OutboxStatus,
+    drop_message,
+    list_outbox,
+    mark_sent,
+    queue_message,
+)
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 
@@ -98,3 +104,46 @@ def test_bad_input_is_one_slovak_line(cli, argv: tuple[str, ...], says: str) -> 
 def test_an_unknown_message_is_refused(cli) -> None:  # type: ignore[no-untyped-def]
     code, _, err = cli("outbox", "resend", "77")
     assert code == 1 and "Správa č. 77 neexistuje" in err
+
+
+def _mark_sent(db: Path, row_id: int) -> None:
+    """What the bot does once it delivered the message."""
+    async def go() -> None:
+        async with await Store.open(db) as store:
+            await store.call(mark_sent, row_id, SystemClock().now())
+
+    asyncio.run(go())
+
+
+def test_resending_twice_asks_for_again_and_the_audit_says_it_in_slovak(cli) -> None:  # type: ignore[no-untyped-def]
+    """Issue 36.5: `resend N` typed twice queued two copies and players saw the message
+    twice. A message already sent again, or waiting to be, is copied again only with
+    --again; `stredisko show audit` words the resend in Slovak."""
+    dropped, _ = _outbox(cli.db, write=True)
+    assert cli("outbox", "resend", str(dropped.id))[0] == 0
+    copy = _outbox(cli.db)[-1]
+    code, out, err = cli("outbox", "resend", str(dropped.id))
+    assert (code, out) == (1, "") and len(err.strip().splitlines()) == 1
+    assert f"už čaká na opätovné odoslanie ako č. {copy.id}" in err and "--again" in err
+    assert len(_outbox(cli.db)) == 3  # no second copy
+    _mark_sent(cli.db, copy.id)
+    for number in (dropped.id, copy.id):  # the original, or the copy that went out
+        code, _, err = cli("outbox", "resend", str(number))
+        assert code == 1 and f"už bola znova doručená (č. {copy.id})" in err
+    assert len(_outbox(cli.db)) == 3
+    code, out, _ = cli("outbox", "resend", str(dropped.id), "--again")
+    assert code == 0 and "ako nová správa" in out
+    rows = _outbox(cli.db)
+    assert len(rows) == 4 and rows[-1].status is OutboxStatus.PENDING
+    assert rows[-1].key not in {row.key for row in rows[:-1]}  # a new nonce: a new post
+    code, out, _ = cli("show", "audit", "kt-2026-11")
+    assert code == 0 and out.count("správa zaradená na opätovné odoslanie") == 2
+    assert "outbox.resent" not in out and "správa neodoslaná, už neplatila" in out
+
+
+def test_resending_a_pending_message_twice_queues_nothing_new(cli) -> None:  # type: ignore[no-untyped-def]
+    _, pending = _outbox(cli.db, write=True)
+    for _ in range(2):
+        code, out, _ = cli("outbox", "resend", str(pending.id))
+        assert code == 0 and "sa pošle znova" in out
+    assert len(_outbox(cli.db)) == 2  # the same row, the same nonce: posted once

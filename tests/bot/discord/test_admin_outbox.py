@@ -73,3 +73,19 @@ async def test_a_role_holder_who_is_not_named_is_refused(env: Env) -> None:
                            options={"cislo": dropped})
     assert "nie je v zozname" in said(ex) or "len hlavný administrátor" in said(ex)
     assert len(await env.app.store.read(list_outbox)) == 2  # nothing queued again
+
+
+async def test_resending_twice_needs_este_raz(env: Env) -> None:
+    """Issue 36.5: the same resend typed twice posts once; the head admin who really wants
+    the message out once more says so (`este_raz`)."""
+    dropped, _ = await _two_messages(env)
+    await env.admin_cmd("odchadzajuce znova", cislo=dropped)
+    posted = env.channel_text().count("X")
+    twice = await env.admin_cmd("odchadzajuce znova", cislo=dropped)
+    assert twice.ephemeral and "už bola znova doručená" in said(twice)
+    assert "este_raz" in said(twice) and env.channel_text().count("X") == posted
+    forced = await env.admin_cmd("odchadzajuce znova", cislo=dropped, este_raz=True)
+    assert "ako nová správa" in said(forced)
+    assert env.channel_text().count("X") > posted
+    copies = [row for row in await env.app.store.read(list_outbox) if row.id > dropped + 1]
+    assert [row.status for row in copies] == [OutboxStatus.SENT] * 2

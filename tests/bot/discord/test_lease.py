@@ -27,10 +27,12 @@ from .conftest import RUN_ADMIN, config_file, run_tournament
 from .test_runner import ROOT, _driver
 
 
-def _start(tmp_path: Path, started: Path) -> subprocess.Popen[str]:
-    env = {**os.environ, "DISCORD_TOKEN": "fake", "PYTHONPATH": str(ROOT)}
+def _start(tmp_path: Path, started: Path, prelude: str = "",
+           env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    env = {**os.environ, "DISCORD_TOKEN": "fake", "PYTHONPATH": str(ROOT), **(env or {})}
     return subprocess.Popen(
-        [sys.executable, str(_driver(tmp_path)), str(config_file(tmp_path)), str(started),
+        [sys.executable, str(_driver(tmp_path, prelude)), str(config_file(tmp_path)),
+         str(started),
          str(RUN_ADMIN.id)],
         cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
@@ -98,7 +100,8 @@ async def test_a_holder_elsewhere_is_dead_only_when_its_heartbeat_is_old(tmp_pat
         clock.advance(timedelta(seconds=1))
         mine = await lease.acquire(store, clock)
         taken = await store.read(current_lease)
-        assert taken is not None and (taken.holder, taken.pid) == (mine, os.getpid())
+        assert taken is not None and (taken.holder, taken.pid) == (mine.holder, os.getpid())
+        assert taken.generation == mine.generation == 2  # one more than the holder's
     finally:
         await store.close()
 
@@ -108,9 +111,9 @@ async def test_a_bot_whose_lease_was_taken_over_stops(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "lease.db")
     try:
         mine = await lease.acquire(store, clock)
-        stop, lost = asyncio.Event(), asyncio.Event()
+        stop = asyncio.Event()
         await store.call(write_lease, "iny:1:x", "iny-stroj", 1, START)  # judged dead meanwhile
-        await asyncio.wait_for(lease.keep(store, clock, mine, stop, lost, every=0.01), 5)
-        assert lost.is_set() and stop.is_set()
+        await asyncio.wait_for(lease.keep(store, clock, mine, stop, every=0.01), 5)
+        assert mine.lost.is_set() and stop.is_set()
     finally:
         await store.close()

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from sqlite_utils import Database
 
+from bot.clock import ManualClock
 from bot.discord.client import StrediskoBot
 from bot.discord.notifier import DiscordNotifier, Undeliverable
+from bot.services import lease
 from bot.services.notifier import Message
 from bot.store import Change, Player, Store, Tournament, create_player, create_tournament
+from bot.store.lease import write_lease
 
 from .harness import CONTROL_CHANNEL_ID, DiscordHarness, FakeUser
 
@@ -166,3 +169,26 @@ async def test_admin_note_that_reaches_nobody_stays_undelivered(tmp_path: Path) 
 
 async def test_default_channel_comes_from_the_bot(s: Setup) -> None:
     assert s.notifier.default_channel_id == CONTROL_CHANNEL_ID
+
+
+async def test_a_bot_taken_over_between_two_pieces_posts_no_more_of_them(
+        s: Setup) -> None:
+    """Issue 36.1: each piece of a message is posted only while the bot's lease is provably
+    its own (`Holding.confirm`); frozen after the first piece and taken over meanwhile, it
+    posts neither the second nor the third."""
+    clock = ManualClock(START)
+    holding = await lease.acquire(s.store, clock)
+    checks: list[int] = []
+
+    async def before_post() -> None:
+        checks.append(len(checks))
+        if len(checks) == 2:  # asleep after the first piece; another bot took over
+            clock.advance(lease.DEAD_AFTER + timedelta(seconds=1))
+            await s.store.call(write_lease, "iny:1:x", "iny-stroj", 1, clock.now())
+        await holding.confirm(s.store, clock)
+
+    fenced = DiscordNotifier(s.notifier.client, s.store, before_post=before_post)
+    with pytest.raises(lease.LeaseLost):
+        await fenced.announce(s.tournament.id,
+                              Message("common.unknown_tournament", {"slug": "x" * 4500}))
+    assert len(s.harness.channel_messages) == 1 and holding.lost.is_set()

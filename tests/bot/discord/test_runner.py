@@ -191,7 +191,9 @@ async def test_at_start_the_bot_delivers_what_waited_and_drops_what_went_stale(
     assert [row.status for row in rows] == [OutboxStatus.SENT, OutboxStatus.DROPPED]
 
 
-def _driver(tmp_path: Path) -> Path:
+def _driver(tmp_path: Path, prelude: str = "") -> Path:
+    """`stredisko run` without Discord (a gateway that idles, the head admin as the one member);
+    `prelude`: more patches (a whole script's text), run just before the bot starts."""
     script = tmp_path / "driver.py"
     script.write_text(textwrap.dedent("""
         import asyncio, sys
@@ -229,8 +231,9 @@ def _driver(tmp_path: Path) -> Path:
         discord.Client.connect = connect
         discord.http.HTTPClient.get_member = get_member
         Scheduler.start = start
+        PRELUDE
         sys.exit(runner.run(sys.argv[1], False))
-    """), encoding="utf-8")
+    """).replace("PRELUDE\n", textwrap.dedent(prelude)), encoding="utf-8")
     return script
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
+from pathlib import Path
 
 from bot.clock import ManualClock
-from bot.i18n import t
+from bot.i18n import default_catalogue, t
 from bot.services import payments, play
 from bot.services.app import App
 from bot.services.audit_text import audit_rows
@@ -31,3 +33,15 @@ async def test_each_change_reads_in_slovak(app: App, world: World, clock: Manual
     # an action the catalogue does not know is shown by its code, never dropped
     assert any("stredisko (časovač): nieco.nove — iné:7. Dôvod: skúška" in line for line in lines)
     assert not any("pairing:" in line or "player:" in line for line in lines)
+
+
+def test_every_outbox_action_reads_in_both_languages() -> None:
+    """Issue 36.5: `stredisko show audit` showed a resend as its code `outbox.resent`. Every
+    action the outbox writes to the audit has its words, in Slovak and in English."""
+    source = (Path(__file__).parents[3] / "bot/store/outbox.py").read_text(encoding="utf-8")
+    actions = set(re.findall(r'record\(db, by, "(outbox\.[a-z_]+)"', source))
+    assert {"outbox.resent", "outbox.dropped", "outbox.found_delivered"} <= actions
+    catalogue = default_catalogue().languages
+    for action in actions:
+        key = "audit.action." + action.replace(".", "_")
+        assert all(key in catalogue[lang].messages for lang in ("sk", "en")), action

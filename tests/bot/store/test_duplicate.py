@@ -189,5 +189,6 @@ def test_0007_upgrades_a_copy_of_a_database_made_before_it(
                                                  seeded.tournament.id)] == [24]
     original = Database(sqlite3.connect(str(db_path)))
     assert "dup_shoot_outs" not in original.table_names()
-    assert [m.name for m in MIGRATIONS.pending(original)] == ["0007_duplicate_shoot_out"]
+    # untouched: 0007 and every later migration still pending
+    assert [m.name for m in MIGRATIONS.pending(original)][:1] == ["0007_duplicate_shoot_out"]
     original.close()

@@ -85,6 +85,7 @@ TEXT = ("app.admin.param.text", "app.admin.param.text_description")
 STOL = ("app.admin.param.stol", "app.admin.param.stol_description")
 UCET = ("app.admin.param.ucet", "app.admin.param.ucet_description")
 CISLO = ("app.admin.param.cislo", "app.admin.param.cislo_description")
+ESTE_RAZ = ("app.admin.param.este_raz", "app.admin.param.este_raz_description")
 DOVOD_ZAHODENIA = ("app.param.dovod", "app.admin.param.dovod_zahodenia_description")
 HRACI = ("app.admin.param.hraci", "app.admin.param.hraci_description")
 
@@ -386,11 +387,11 @@ class AdminCog(
                                                                   actor(interaction)))
 
     @_command("znova", odchadzajuce.command)
-    @_params(cislo=CISLO)
+    @_params(cislo=CISLO, este_raz=ESTE_RAZ)
     async def znova(self, interaction: discord.Interaction,
-                    cislo: Cislo) -> None:
+                    cislo: Cislo, este_raz: bool = False) -> None:
         await self.answer(interaction, outbox_admin.resend(self.app, self.slug,
-                                                           actor(interaction), cislo))
+                                                           actor(interaction), cislo, este_raz))
 
     @_command("zahod", odchadzajuce.command)
     @_params(cislo=CISLO, dovod=DOVOD_ZAHODENIA)
