@@ -42,7 +42,7 @@ _WORD = 1 << 32
 OUTCOMES = ("drawn", "waived", "one-kind", "empty")
 #: reasons an arbiter's rack is refused (catalogue: duplicate.racks.<code>)
 RACK_PROBLEMS = ("unknown-letter", "not-in-bag", "too-long", "too-short", "leave-missing",
-                 "rule-broken")
+                 "leave-dropped", "rule-broken")
 
 
 class SeedError(ValueError):
@@ -269,6 +269,37 @@ def typed_draw(round_no: int, rack: Sequence[str], tile_set: Mapping[str, int],
     return Draw(round_no, check.rack, (), check.bag, "drawn", profile.racks.rule)
 
 
+def redraw_possible(leave: Sequence[str], bag: Mapping[str, int], phase: RackPhase,
+                    vowels: Collection[str], rule: RacksRule) -> bool:
+    """Whether a round's first draw (the leave kept, the rest from `bag`) can fail the phase's
+    vowel/consonant rule while the bag still allows a redraw (003 r. 12–13; the same test as
+    `draw_rack`'s). Only then can a rack lack letters of the leave (`return_leave`). Exact: the
+    outcome depends only on how many vowels, consonants and blanks are drawn."""
+    pool = tiles_of(bag)
+    k = min(rule.size - len(leave), len(pool))
+    groups = {"v": [t for t in pool if t != BLANK and t in vowels],
+              "c": [t for t in pool if t != BLANK and t not in vowels],
+              "b": [t for t in pool if t == BLANK]}
+    for nv in range(min(k, len(groups["v"])) + 1):
+        for nb in range(min(k - nv, len(groups["b"])) + 1):
+            nc = k - nv - nb
+            if nc > len(groups["c"]):
+                continue
+            drawn = groups["v"][:nv] + groups["b"][:nb] + groups["c"][:nc]
+            rack = [*leave, *drawn]
+            if meets(rack, phase, vowels, rule.blank_counts_as_both):
+                continue
+            kept = [] if rule.return_leave else list(leave)
+            left = _minus_list(pool, drawn)
+            again = sorted(left + (rack if rule.return_leave else drawn))
+            judged = again if rule.counts_returned else left
+            if (_bag_holds(kept + judged, phase, vowels, rule)
+                    and can_meet(kept, again, rule.size, phase, vowels,
+                                 rule.blank_counts_as_both)):
+                return True
+    return False
+
+
 def check_rack(rack: str | Sequence[str], tile_set: Mapping[str, int],
                bag: Mapping[str, int], leave: Sequence[str], vowels: Collection[str],
                profile: DuplicateProfile, round_no: int) -> RackCheck:
@@ -295,9 +326,15 @@ def check_rack(rack: str | Sequence[str], tile_set: Mapping[str, int],
     elif len(tiles) < min(rule.size, pool_size):
         problems.append(RackProblem("too-short", rule.rule, {"size": min(rule.size,
                                                                          pool_size)}))
-    if not rule.return_leave and Counter(leave) - counted:
-        problems.append(RackProblem("leave-missing", rule.return_rule,
-                                    {"leave": "".join(sorted(leave))}))
+    missing = Counter(leave) - counted
+    if missing and not rule.return_leave:
+        problems.append(RackProblem("leave-missing", rule.return_rule, {
+            "leave": "".join(sorted(leave)), "missing": "".join(sorted(missing.elements()))}))
+    elif missing and not redraw_possible(leave, bag, phase, vowels, rule):
+        # the leave goes back only with a redraw (003 r. 12), and none could have happened:
+        # a rack without it is a typing slip, not a draw
+        problems.append(RackProblem("leave-dropped", rule.rule, {
+            "leave": "".join(sorted(leave)), "missing": "".join(sorted(missing.elements()))}))
     if not problems and not meets(tiles, phase, vowels, rule.blank_counts_as_both):
         everything = tiles_of(source)
         if (_bag_holds(everything, phase, vowels, rule)
