@@ -38,7 +38,7 @@ _WORD = 1 << 32
 #: what a draw came to: "drawn" — the rack meets the rule (or no rule asks anything);
 #: "waived" — it does not, and the bag could not give a rack that does (003 r. 13);
 #: "one-kind" — only vowels or only consonants are left: the game ends (004 §8.2);
-#: "empty" — no tile is left: the game ends (003 r. 3, 004 §5B)
+#: "empty" — no tile is left: the game ends (the profile's `end.empty_rule`: 003 r. 3, 004 §5B.1)
 OUTCOMES = ("drawn", "waived", "one-kind", "empty")
 #: reasons an arbiter's rack is refused (catalogue: duplicate.racks.<code>)
 RACK_PROBLEMS = ("unknown-letter", "not-in-bag", "too-long", "too-short", "leave-missing",
@@ -181,7 +181,7 @@ def draw_rack(seed: str, round_no: int, bag: Mapping[str, int], leave: Sequence[
     raw = seed_bytes(seed)
     kept, pool = list(leave), tiles_of(bag)
     if not kept and not pool:
-        return Draw(round_no, (), (), _counts(pool), "empty", rule.end_rule)
+        return Draw(round_no, (), (), _counts(pool), "empty", profile.end_rule("empty"))
     if rule.end_when_one_kind and 0 in kinds(kept + pool, vowels, rule.blank_counts_as_both):
         return Draw(round_no, (), (), _counts(pool), "one-kind", rule.end_rule)
     rejected: list[tuple[str, ...]] = []
