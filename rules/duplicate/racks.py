@@ -305,7 +305,9 @@ def check_rack(rack: str | Sequence[str], tile_set: Mapping[str, int],
                profile: DuplicateProfile, round_no: int) -> RackCheck:
     """A rack an arbiter typed in (003 r. 11: drawn physically) instead of a drawn one, checked
     against the tiles it can come from: the bag and the leave (all of them go back on a redraw,
-    003 r. 12). Every problem found is listed, each with its rule."""
+    003 r. 12). It holds the leave unless a redraw could have happened (`redraw_possible`,
+    003 r. 12–13; with `return_leave` false, always). Every problem found is listed, each with
+    its rule."""
     if round_no < 1:
         raise ValueError("rounds count from 1")
     rule, phase = profile.racks, profile.phase(round_no)
@@ -327,14 +329,13 @@ def check_rack(rack: str | Sequence[str], tile_set: Mapping[str, int],
         problems.append(RackProblem("too-short", rule.rule, {"size": min(rule.size,
                                                                          pool_size)}))
     missing = Counter(leave) - counted
+    named = {"leave": "".join(sorted(leave)), "missing": "".join(sorted(missing.elements()))}
     if missing and not rule.return_leave:
-        problems.append(RackProblem("leave-missing", rule.return_rule, {
-            "leave": "".join(sorted(leave)), "missing": "".join(sorted(missing.elements()))}))
+        problems.append(RackProblem("leave-missing", rule.return_rule, named))
     elif missing and not redraw_possible(leave, bag, phase, vowels, rule):
         # the leave goes back only with a redraw (003 r. 12), and none could have happened:
         # a rack without it is a typing slip, not a draw
-        problems.append(RackProblem("leave-dropped", rule.rule, {
-            "leave": "".join(sorted(leave)), "missing": "".join(sorted(missing.elements()))}))
+        problems.append(RackProblem("leave-dropped", rule.rule, named))
     if not problems and not meets(tiles, phase, vowels, rule.blank_counts_as_both):
         everything = tiles_of(source)
         if (_bag_holds(everything, phase, vowels, rule)
