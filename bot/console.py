@@ -17,6 +17,7 @@ from bot.services.notifier import Message
 from bot.services.replies import Reply
 
 _WHERE = {"channel": "kanál", "dm": "DM", "admin": "admin"}
+LOCAL = "v sále"  # the label of a message shown at the console and never sent to Discord
 
 
 def plain(text: str) -> str:
@@ -68,6 +69,8 @@ class ConsoleNotifier:
         label = _WHERE[where]
         if where == "dm":
             label += f" {self.name_of(int(target)) if self.name_of else target}"
+        if message.local:  # shown here only, never sent to Discord (a hall event, issue 35)
+            label = LOCAL if where == "channel" else f"{LOCAL} · {label}"
         out = self.out or sys.stdout
         for n, line in enumerate(render_message(message)):
             print(f"[{label}] {line}" if n == 0 else f"{' ' * (len(label) + 3)}{line}",

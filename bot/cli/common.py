@@ -72,7 +72,8 @@ def run(args: argparse.Namespace, use_case: UseCase) -> Any:
             async def name(player_id: int) -> str:  # "[DM Mária Ťažká]", not a store id
                 return (await store.read(get_player, player_id)).name
 
-            app = App(store, SystemClock(), ConsoleNotifier(read_name=name), delivery="queue")
+            app = App(store, SystemClock(), ConsoleNotifier(read_name=name), delivery="queue",
+                      show_local=True)
             value = await use_case(app)
             if app.queued_for_bot:
                 print(t("outbox.queued", SLOVAK, n=app.queued_for_bot), file=sys.stderr)

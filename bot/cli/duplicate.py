@@ -54,8 +54,9 @@ def add_command(add: Add) -> None:
                          help="písmená zásobníka veľkými písmenami, '?' žolík")
         sub.add_argument("--json", action="store_true", help="výsledok ako dokument JSON")
     score.add_argument("--move", required=True, metavar="ŤAH",
-                       help="napr. \"8H SLOVO\" (vodorovne), \"H8 SLOVO\" (zvisle), "
-                       "\"H8 O SLOVO\"; žolík malým písmenom alebo v zátvorke")
+                       help="napr. \"8H SLOVO\" (vodorovne), \"H8 SLOVO\" (zvisle); so smerom "
+                       "\"H8 V SLOVO\" (V vodorovne, Z/S zvisle, O/K); žolík malým "
+                       "písmenom alebo v zátvorke")
     duplicate_hall.add_actions(actions)
 
 

@@ -184,8 +184,10 @@ def receipt_line(receipt: slips.SlipReceipt) -> str:
     key = "duplicate.online.slip_received_late" if receipt.late \
         else "duplicate.online.slip_received"
     line = f"{receipt.player}: {t(key, round=receipt.round, line=receipt.line)}"
-    if receipt.replaced:
-        line += " " + t("duplicate.online.slip_replaced", rule=receipt.several_rule)
+    if receipt.replaced:  # what a second slip does: the setting that applied (003 r. 41–42)
+        key = "duplicate.online.slip_several_none" if receipt.several == "none" \
+            else "duplicate.online.slip_replaced"
+        line += " " + t(key, rule=receipt.several_rule)
     return line
 
 
@@ -213,12 +215,15 @@ async def _close(app: App, a: argparse.Namespace) -> list[str] | Reply:
 def closed_lines(closed: close.RoundClosed, names: dict[int, str]) -> list[str]:
     """What the arbiter is shown when a round closes: the top, who found it, every player's
     score with its reason and rule, the board after the top."""
-    top = (f"{closed.top['coord']} {closed.top['word']} ({closed.top['score']})"
-           if closed.top else t("duplicate.online.no_move"))
     lines = [] if closed.closed_now else [t("duplicate.online.closed_already",
                                             round=closed.round)]
-    lines.append(t("duplicate.online.closed", round=closed.round, top=top,
-                   found=closed.found_top, n=closed.players))
+    if closed.top:
+        top = f"{closed.top['coord']} {closed.top['word']} ({closed.top['score']})"
+        lines.append(t("duplicate.online.closed", round=closed.round, top=top,
+                       found=closed.found_top, n=closed.players))
+    else:  # no move, not "no slip" (issue 35)
+        lines.append(t("duplicate.online.closed_no_top", round=closed.round,
+                       rule=closed.no_top_rule))
     for score in closed.scores:
         lines.append(t("duplicate.online.score_line", name=names.get(score.player_id, "?"),
                        move=score.move or t("duplicate.online.no_move"), points=score.points,

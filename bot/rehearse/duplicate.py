@@ -369,7 +369,7 @@ async def rehearse_duplicate(scenario: DuplicateScenario, db: Path,
         names: dict[int, str] = {}
         clock = ManualClock(start_time(scenario))
         transcript = Transcript(clock, lambda pid: names.get(pid, str(pid)))
-        app = App(store, clock, transcript)
+        app = App(store, clock, transcript, show_local=True)
         rehearsal = DuplicateRehearsal(scenario, app, clock, transcript, names)
         await rehearsal.run()
         summary = await app.run(summary_tx, rehearsal.slug)

@@ -347,7 +347,7 @@ async def rehearse(scenario: Scenario, db: Path, *, html: Path | None = None,
             return names.get(player_id, str(player_id))
 
         transcript = Transcript(clock, name_of)
-        app = App(store, clock, transcript)
+        app = App(store, clock, transcript, show_local=True)
         sim = Simulator({SIM_USER: SIM_PASSWORD}, clock=clock.now)
         async with sim.serve() as url, HernaClient(
                 Credentials(SIM_USER, SIM_PASSWORD), _polite_off(url)) as herna:

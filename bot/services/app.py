@@ -51,30 +51,38 @@ class Tx:
     and the outbox: messages written with the change, delivered only if it commits.
 
     `timely` binds a message to its moment (its round still open, or a time): one that could
-    not go out in time is dropped, never sent late."""
+    not go out in time is dropped, never sent late. `local`: the message is for whoever runs
+    the use case at the console and never goes to Discord (no outbox row; a duplicate hall
+    event's announcements, issue 35)."""
 
     db: Database
     now: datetime
     app: App
     queued: list[tuple[Destination, int, Message]] = field(default_factory=list)
+    local: list[tuple[Destination, int, Message]] = field(default_factory=list)
 
     def profile(self, name: str) -> Profile:
         return self.app.profile(name)
 
     def announce(self, tournament_id: int, key: str, *, timely: Timely | None = None,
-                 **params: Any) -> None:
-        self._queue(Destination.CHANNEL, tournament_id, key, params, timely, tournament_id)
+                 local: bool = False, **params: Any) -> None:
+        self._queue(Destination.CHANNEL, tournament_id, key, params, timely, tournament_id,
+                    local)
 
     def direct(self, player_id: int, key: str, *, timely: Timely | None = None,
-               **params: Any) -> None:
-        self._queue(Destination.DM, player_id, key, params, timely, None)
+               local: bool = False, **params: Any) -> None:
+        self._queue(Destination.DM, player_id, key, params, timely, None, local)
 
     def to_admin(self, tournament_id: int, key: str, *, timely: Timely | None = None,
-                 **params: Any) -> None:
-        self._queue(Destination.ADMIN, tournament_id, key, params, timely, tournament_id)
+                 local: bool = False, **params: Any) -> None:
+        self._queue(Destination.ADMIN, tournament_id, key, params, timely, tournament_id,
+                    local)
 
     def _queue(self, destination: Destination, target: int, key: str, params: dict[str, Any],
-               timely: Timely | None, tournament_id: int | None) -> None:
+               timely: Timely | None, tournament_id: int | None, local: bool) -> None:
+        if local:
+            self.local.append((destination, target, Message(key, params, local=True)))
+            return
         if timely is not None:
             tournament_id = timely.tournament_id
         ref = queue_message(
@@ -115,6 +123,9 @@ class App:
     queued_for_bot: int = 0  # "queue" mode: messages left pending for the bot
     #: the bot's hold on the database's lease: each delivery is claimed under it (issue 36.1)
     lease: Holding | None = None
+    # `Tx`'s local messages (never for Discord) are handed to the notifier: the console's and
+    # the rehearsal's show them; the bot's (Discord) never gets them
+    show_local: bool = False
     _profiles: dict[str, Profile] = field(default_factory=dict)
     _sender: Sender | None = None
     _delivering: set[asyncio.Task[None]] = field(default_factory=set)  # `answer_first`'s
@@ -158,6 +169,9 @@ class App:
         except Refusal as refusal:
             return refusal.reply
         queued = holder[-1].queued if holder else []
+        if self.show_local and holder:
+            for destination, target, message in holder[-1].local:
+                await deliver(self.notifier, destination, target, message)
         if queued:
             delivery = self.after_commit(queued, transactions[-1] if transactions else None)
             if self.answer_first and self.delivery == "send":

@@ -18,6 +18,8 @@ class Message:
     # The outbox key of a stored message: the adapter's idempotency key (Discord's nonce), so
     # a delivery repeated after a crash does not post a second copy. Not part of equality.
     ref: str | None = field(default=None, compare=False)
+    # shown where the use case ran (the console), never sent to Discord (`Tx` local)
+    local: bool = field(default=False, compare=False)
 
 
 class Notifier(Protocol):

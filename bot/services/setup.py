@@ -532,6 +532,8 @@ def _create(tx: Tx, prop: Propozicie, admin_id: str,
         create_event(tx, t.id, prop.duplicate, lexicon)
     # e-SP 4.3 leaves the waiting period to the propozície: a default is said to be one
     key = "setup.created_waiting_default" if prop.waiting_default else "setup.created"
+    if prop.duplicate is not None:  # its [tournament] rounds are its games (issue 35)
+        key = "setup.created_duplicate"
     rule = tx.profile(t.profile).timing.waiting_rule
     return done(key, data=t, slug=t.slug, name=t.name, rounds=t.rounds_planned,
                 players=len(prop.players), known=", ".join(known) or "—", season=t.season,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -24,7 +24,8 @@ DUPLICATE_PROFILE_DIR = PROFILE_DIR / "duplicate"
 
 #: which of a player's several slips of one round counts: "last" — the last one handed in
 #: before the deadline (a replacement slip, 003 r. 41); "none" — 003 r. 42 literally: more than
-#: one slip, none counts
+#: one slip, none counts. `slips.several` is a hall's (paper slips) and, unless the profile sets
+#: `slips.several_online`, an online event's too.
 SEVERAL_SLIPS = ("last", "none")
 #: the declared score on a slip: "required" (003 r. 38, 45) or "ignored" (004 §8.1: the player
 #: writes no score; one written anyway changes nothing)
@@ -76,7 +77,7 @@ class RacksRule:
 @dataclass(frozen=True, slots=True)
 class SlipsRule:
     rule: str
-    several: str  # SEVERAL_SLIPS
+    several: str  # SEVERAL_SLIPS: a hall's (and, without several_online, an online event's)
     several_rule: str
     declared: str  # DECLARED
     declared_rule: str
@@ -85,6 +86,10 @@ class SlipsRule:
     incomplete_rule: str  # a required declared score missing or negative: 0
     invalid_rule: str  # an invalid move: 0, with the move engine's reason
     left_rule: str  # a player who left: 0 for every remaining round
+    # an online event's several slips ("" — as `several`): a slip sent again online may be
+    # read as the replacement slip of 003 r. 41 (an Interpretation the hall does not need)
+    several_online: str = ""
+    several_online_rule: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +131,16 @@ class RoundRule:
 
 
 @dataclass(frozen=True, slots=True)
+class EndRule:
+    """What a game's end cites, by why it ended (the reason decides the rule, never a fixed
+    text): the tiles ran out, or the computer finds no scoring move. Only vowels or only
+    consonants left is `racks.end_rule` (it goes with `end_when_one_kind`)."""
+
+    empty_rule: str
+    no_move_rule: str
+
+
+@dataclass(frozen=True, slots=True)
 class DuplicateProfile:
     name: str
     title: str
@@ -137,10 +152,33 @@ class DuplicateProfile:
     results: ResultsRule
     tops: TopsRule
     round: RoundRule
+    end: EndRule
 
     def phase(self, round_no: int) -> RackPhase:
         """The vowel/consonant requirement of a round."""
         return [p for p in self.racks.phases if p.from_round <= round_no][-1]
+
+    def for_mode(self, mode: str) -> DuplicateProfile:
+        """The profile as an event of `mode` ("online" | "hall") plays it: online, the
+        `slips.several_online` setting (when set) instead of `slips.several`. The rule every
+        several-slips decision cites then names the setting that applied with its rule
+        ("003 r. 42; slips.several = none")."""
+        slips = self.slips
+        setting, value, rule = "several", slips.several, slips.several_rule
+        if mode == "online" and slips.several_online:
+            setting, value = "several_online", slips.several_online
+            rule = slips.several_online_rule
+        return replace(self, slips=replace(slips, several=value,
+                                           several_rule=f"{rule}; slips.{setting} = {value}"))
+
+    def end_rule(self, reason: str) -> str:
+        """The rule a game's end cites: `reason` "empty" (the tiles ran out), "no-move" (no
+        scoring move for the computer) or "one-kind" (only vowels or only consonants)."""
+        rules = {"empty": self.end.empty_rule, "no-move": self.end.no_move_rule,
+                 "one-kind": self.racks.end_rule}
+        if reason not in rules:
+            raise ValueError(f"a game ends for one of {', '.join(rules)}, not {reason!r}")
+        return rules[reason]
 
 
 @cache
@@ -240,6 +278,10 @@ def _check(p: DuplicateProfile, where: str) -> None:
         if ph.vowels < 0 or ph.consonants < 0 or ph.vowels + ph.consonants > r.size:
             fail(f"racks.phases[{i}]", "vowels and consonants: 0 or more, together ≤ size")
     one_of("slips.several", p.slips.several, SEVERAL_SLIPS)
+    if p.slips.several_online:
+        one_of("slips.several_online", p.slips.several_online, SEVERAL_SLIPS)
+        if not p.slips.several_online_rule:
+            fail("slips.several_online_rule", "cite the rule the online setting rests on")
     one_of("slips.declared", p.slips.declared, DECLARED)
     for i, key in enumerate(p.results.tiebreaks):
         one_of(f"results.tiebreaks[{i}]", key, TIEBREAKS)

@@ -38,11 +38,11 @@ _WORD = 1 << 32
 #: what a draw came to: "drawn" — the rack meets the rule (or no rule asks anything);
 #: "waived" — it does not, and the bag could not give a rack that does (003 r. 13);
 #: "one-kind" — only vowels or only consonants are left: the game ends (004 §8.2);
-#: "empty" — no tile is left: the game ends (003 r. 3, 004 §5B)
+#: "empty" — no tile is left: the game ends (the profile's `end.empty_rule`: 003 r. 3, 004 §5B.1)
 OUTCOMES = ("drawn", "waived", "one-kind", "empty")
 #: reasons an arbiter's rack is refused (catalogue: duplicate.racks.<code>)
 RACK_PROBLEMS = ("unknown-letter", "not-in-bag", "too-long", "too-short", "leave-missing",
-                 "rule-broken")
+                 "leave-dropped", "rule-broken")
 
 
 class SeedError(ValueError):
@@ -181,7 +181,7 @@ def draw_rack(seed: str, round_no: int, bag: Mapping[str, int], leave: Sequence[
     raw = seed_bytes(seed)
     kept, pool = list(leave), tiles_of(bag)
     if not kept and not pool:
-        return Draw(round_no, (), (), _counts(pool), "empty", rule.end_rule)
+        return Draw(round_no, (), (), _counts(pool), "empty", profile.end_rule("empty"))
     if rule.end_when_one_kind and 0 in kinds(kept + pool, vowels, rule.blank_counts_as_both):
         return Draw(round_no, (), (), _counts(pool), "one-kind", rule.end_rule)
     rejected: list[tuple[str, ...]] = []
@@ -269,12 +269,45 @@ def typed_draw(round_no: int, rack: Sequence[str], tile_set: Mapping[str, int],
     return Draw(round_no, check.rack, (), check.bag, "drawn", profile.racks.rule)
 
 
+def redraw_possible(leave: Sequence[str], bag: Mapping[str, int], phase: RackPhase,
+                    vowels: Collection[str], rule: RacksRule) -> bool:
+    """Whether a round's first draw (the leave kept, the rest from `bag`) can fail the phase's
+    vowel/consonant rule while the bag still allows a redraw (003 r. 12–13; the same test as
+    `draw_rack`'s). Only then can a rack lack letters of the leave (`return_leave`). Exact: the
+    outcome depends only on how many vowels, consonants and blanks are drawn."""
+    pool = tiles_of(bag)
+    k = min(rule.size - len(leave), len(pool))
+    groups = {"v": [t for t in pool if t != BLANK and t in vowels],
+              "c": [t for t in pool if t != BLANK and t not in vowels],
+              "b": [t for t in pool if t == BLANK]}
+    for nv in range(min(k, len(groups["v"])) + 1):
+        for nb in range(min(k - nv, len(groups["b"])) + 1):
+            nc = k - nv - nb
+            if nc > len(groups["c"]):
+                continue
+            drawn = groups["v"][:nv] + groups["b"][:nb] + groups["c"][:nc]
+            rack = [*leave, *drawn]
+            if meets(rack, phase, vowels, rule.blank_counts_as_both):
+                continue
+            kept = [] if rule.return_leave else list(leave)
+            left = _minus_list(pool, drawn)
+            again = sorted(left + (rack if rule.return_leave else drawn))
+            judged = again if rule.counts_returned else left
+            if (_bag_holds(kept + judged, phase, vowels, rule)
+                    and can_meet(kept, again, rule.size, phase, vowels,
+                                 rule.blank_counts_as_both)):
+                return True
+    return False
+
+
 def check_rack(rack: str | Sequence[str], tile_set: Mapping[str, int],
                bag: Mapping[str, int], leave: Sequence[str], vowels: Collection[str],
                profile: DuplicateProfile, round_no: int) -> RackCheck:
     """A rack an arbiter typed in (003 r. 11: drawn physically) instead of a drawn one, checked
     against the tiles it can come from: the bag and the leave (all of them go back on a redraw,
-    003 r. 12). Every problem found is listed, each with its rule."""
+    003 r. 12). It holds the leave unless a redraw could have happened (`redraw_possible`,
+    003 r. 12–13; with `return_leave` false, always). Every problem found is listed, each with
+    its rule."""
     if round_no < 1:
         raise ValueError("rounds count from 1")
     rule, phase = profile.racks, profile.phase(round_no)
@@ -295,9 +328,14 @@ def check_rack(rack: str | Sequence[str], tile_set: Mapping[str, int],
     elif len(tiles) < min(rule.size, pool_size):
         problems.append(RackProblem("too-short", rule.rule, {"size": min(rule.size,
                                                                          pool_size)}))
-    if not rule.return_leave and Counter(leave) - counted:
-        problems.append(RackProblem("leave-missing", rule.return_rule,
-                                    {"leave": "".join(sorted(leave))}))
+    missing = Counter(leave) - counted
+    named = {"leave": "".join(sorted(leave)), "missing": "".join(sorted(missing.elements()))}
+    if missing and not rule.return_leave:
+        problems.append(RackProblem("leave-missing", rule.return_rule, named))
+    elif missing and not redraw_possible(leave, bag, phase, vowels, rule):
+        # the leave goes back only with a redraw (003 r. 12), and none could have happened:
+        # a rack without it is a typing slip, not a draw
+        problems.append(RackProblem("leave-dropped", rule.rule, named))
     if not problems and not meets(tiles, phase, vowels, rule.blank_counts_as_both):
         everything = tiles_of(source)
         if (_bag_holds(everything, phase, vowels, rule)

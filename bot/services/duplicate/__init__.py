@@ -22,7 +22,8 @@ every one also carries `rule`; `image` = {"board": 15-line text, "highlight": [[
   duplicate.online.warning          channel  game, round, seconds  (timely: until the deadline)
   duplicate.online.top / top_delayed  channel  game, round, coord, word, score, tops, image
                                              (top_delayed: the last top of a part, 003 r. 22)
-  duplicate.online.top_others       channel  round, others  (tops of equal score)
+  duplicate.online.top_others(_more)  channel  round, others, more  (tops of equal score: three
+                                             listed, `more` counted; top_others_more when > 0)
   duplicate.online.sub_tops         channel  round, moves  (the next best moves below the top)
   duplicate.online.no_top           channel  game, round, image
   duplicate.online.top_withheld     channel  game, round, part
@@ -40,6 +41,9 @@ every one also carries `rule`; `image` = {"board": 15-line text, "highlight": [[
   duplicate.online.final            channel  game, lines, text
   duplicate.online.seed             channel  game, seed, commitment
   duplicate.online.shoot_out_decided  channel  lines, text  (a level group's order decided)
+A hall event (`mode = "hall"`) sends Discord only what its `[duplicate] discord` chooses
+(`context.to_discord`: "none" by default, "results" = `context.RESULT_KEYS`, "all"); the rest
+is queued nowhere and shown at the console only (`Tx` local messages, issue 35).
 `lines` are {rank, name, points, top, percent, decided_by, rule, shoot_out ({score, seconds,
 word} or None), note (" — rozhodol rozstrel …" or "")}; `text` is the list rendered in Slovak,
 one line each.

@@ -27,7 +27,16 @@ from typing import Any
 from bot.i18n import t
 from bot.services.app import App, Tx
 from bot.services.duplicate import lexicons
-from bot.services.duplicate.context import Event, direct, event_of, game_of, players_of, round_of
+from bot.services.duplicate.context import (
+    Event,
+    announce,
+    direct,
+    event_of,
+    game_of,
+    mode_profile,
+    players_of,
+    round_of,
+)
 from bot.services.duplicate.game import NEXT_ROUND, announce_top, end_game, leave_of
 from bot.services.duplicate.lexicons import LoadedLexicon
 from bot.services.duplicate.results import announce_standings, why_text
@@ -46,7 +55,7 @@ from bot.store.duplicate import (
 )
 from bot.store.timers import add_timer
 from bot.store.times import to_text
-from rules.duplicate import Slip, duplicate_profile, score_round
+from rules.duplicate import Slip, score_round
 from rules.duplicate.board import Board, parse_board
 from rules.duplicate.errors import DuplicateError
 from rules.duplicate.tiles import TileSet
@@ -77,6 +86,7 @@ class CloseInput:
     board_before: str
     deadline: datetime
     profile: str
+    mode: str  # online | hall: which several-slips setting applies (003 r. 41–42)
     tiles: str
     lexicon: str
     lexicon_id: str
@@ -117,6 +127,7 @@ class RoundClosed:
     players: int
     withheld: bool  # the last round of a part: its top is published with the next part
     game_over: bool
+    no_top_rule: str = ""  # no scoring move for the computer: the rule the game ends by
 
 
 
@@ -159,8 +170,8 @@ def read_close(tx: Tx, slug: str, round_no: int | None = None, game: int | None 
                   for s in list_slips(tx.db, rnd.id))
     return CloseInput(event.tournament.slug, event.id, dup_game.number, dup_game.id,
                       rnd.number, rnd.id, rnd.rack, rnd.board_before, rnd.deadline,
-                      event.settings.profile, event.settings.tiles, event.settings.lexicon,
-                      event.settings.lexicon_id, players, left, slips)
+                      event.settings.profile, event.settings.mode, event.settings.tiles,
+                      event.settings.lexicon, event.settings.lexicon_id, players, left, slips)
 
 
 def _players(tx: Tx, event: Event, game: DupGame) -> tuple[tuple[int, ...], dict[int, int]]:
@@ -206,7 +217,7 @@ def score_slips(data: CloseInput, board: Board, tiles: TileSet, lexicon: LoadedL
     rules_slips = [j for j, _ in judged]
     findings = {s.slip_id: f for s, (_, f) in zip(data.slips, judged, strict=True)}
     scored = score_round(data.round, [str(p) for p in data.players], rules_slips,
-                         duplicate_profile(data.profile),
+                         mode_profile(data.profile, data.mode),
                          left={str(p): r for p, r in data.left.items()})
     by_slip = {id(j): s for j, s in zip(rules_slips, data.slips, strict=True)}
     scores = []
@@ -230,15 +241,15 @@ def rescore_straggler(tx: Tx, slug: str, rnd: DupRound, player_id: int) -> Playe
                  for s in list_slips(tx.db, rnd.id) if s.player_id == player_id)
     data = CloseInput(slug, event.id, game.number, game.id, rnd.number, rnd.id, rnd.rack,
                       rnd.board_before, rnd.deadline, event.settings.profile,
-                      event.settings.tiles, event.settings.lexicon, event.settings.lexicon_id,
-                      (player_id,), {}, mine)
+                      event.settings.mode, event.settings.tiles, event.settings.lexicon,
+                      event.settings.lexicon_id, (player_id,), {}, mine)
     tiles = TileSet.load(data.tiles)
     board = parse_board(data.board_before, frozenset(tiles.letters), tiles.blank_letters)
     (score,) = score_slips(data, board, tiles, _lexicon(data, None))
     by = tx.by_player(player_id, "/tah received before the deadline (003 r. 19)")
     add_score(tx.db, rnd, player_id, by, slip_id=score.slip_id, outcome=score.outcome,
               points=score.points, rule=score.rule, reason=score.reason, verdict=score.verdict)
-    direct(tx, player_id, "duplicate.online.evaluation", game=game.number, round=rnd.number,
+    direct(tx, event, player_id, "duplicate.online.evaluation", game=game.number, round=rnd.number,
            move=score.move or t("duplicate.online.no_move"), points=score.points,
            outcome=score.outcome, reason=score.reason or "",
            why=why_text(score.outcome, score.reason, finding_of(score)), rule=score.rule)
@@ -305,7 +316,8 @@ def closed_answer(tx: Tx, event: Event, game: DupGame, rnd: DupRound,
     return RoundClosed(game.number, rnd.number, closed_now, tops[0] if tops else None,
                        top_score, rnd.board_after or rnd.board_before, scores, found,
                        len(scores), event.settings.last_of_part(rnd.number) and not last,
-                       game.state != "running" or last)
+                       game.state != "running" or last,
+                       "" if tops else event.profile.end_rule("no-move"))
 
 
 def finding_of(score: PlayerScore) -> dict[str, Any] | None:
@@ -337,21 +349,21 @@ def _announce(tx: Tx, event: Event, game: DupGame, rnd: DupRound, answer: RoundC
     the summary, each player's evaluation by DM, the standings after a part (003 r. 24); then
     the game's end or, online, the timer opening the next round."""
     if answer.withheld:
-        tx.announce(event.id, "duplicate.online.top_withheld", game=game.number,
-                    round=rnd.number, part=rnd.part, rule="003 r. 22")
+        announce(tx, event, "duplicate.online.top_withheld", game=game.number,
+                 round=rnd.number, part=rnd.part, rule="003 r. 22")
     else:
         announce_top(tx, event, game, rnd)
-    tx.announce(event.id, "duplicate.online.summary", game=game.number, round=rnd.number,
-                found=answer.found_top, n=answer.players, top=answer.top_score,
-                rule="003 r. 23")
+    announce(tx, event, "duplicate.online.summary", game=game.number, round=rnd.number,
+             found=answer.found_top, n=answer.players, top=answer.top_score,
+             rule="003 r. 23")
     for score in answer.scores:
-        direct(tx, score.player_id, "duplicate.online.evaluation", game=game.number,
-                  round=rnd.number, move=score.move or t("duplicate.online.no_move"),
-                  points=score.points, outcome=score.outcome, reason=score.reason or "",
-                  why=why_text(score.outcome, score.reason, finding_of(score)), rule=score.rule)
+        direct(tx, event, score.player_id, "duplicate.online.evaluation", game=game.number,
+               round=rnd.number, move=score.move or t("duplicate.online.no_move"),
+               points=score.points, outcome=score.outcome, reason=score.reason or "",
+               why=why_text(score.outcome, score.reason, finding_of(score)), rule=score.rule)
     if answer.game_over:
         why = "no-move" if answer.top_score <= 0 else "empty"
-        end_game(tx, event, game, rnd.number, why, "003 r. 3; 004 §5B")
+        end_game(tx, event, game, rnd.number, why, event.profile.end_rule(why))
         return
     if event.settings.last_of_part(rnd.number):
         announce_standings(tx, event, game, part=rnd.part)

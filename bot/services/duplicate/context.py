@@ -40,11 +40,17 @@ class Event:
 
     @property
     def profile(self) -> DuplicateProfile:
-        return duplicate_profile(self.settings.profile)
+        """The game profile as the event's mode plays it (`DuplicateProfile.for_mode`)."""
+        return mode_profile(self.settings.profile, self.settings.mode)
 
     @property
     def tiles(self) -> TileSet:
         return tile_set(self.settings.tiles)
+
+
+@cache
+def mode_profile(name: str, mode: str) -> DuplicateProfile:
+    return duplicate_profile(name).for_mode(mode)
 
 
 @cache
@@ -133,8 +139,33 @@ def player_by_label(db: Database, event: Event, label: str, *, playing: bool = T
     return _still_in(event, *found[0]) if playing else found[0][1]
 
 
-def direct(tx: Tx, player_id: int, key: str, **params: Any) -> None:
+#: what a hall event sends to Discord (`[duplicate] discord`, stored with the tournament's
+#: settings): "none" — nothing; "results" — the game's results once they stand (never stale,
+#: so a bot started later posts them rightly); "all" — everything, as online (the bot runs in
+#: the hall). An online event sends everything.
+DISCORD = ("none", "results", "all")
+DISCORD_SETTING = "duplicate_discord"
+RESULT_KEYS = frozenset(f"duplicate.online.{key}" for key in (
+    "game_over", "preliminary", "words", "final", "seed", "shoot_out_decided"))
+
+
+def to_discord(event: Event, key: str) -> bool:
+    """Whether message `key` of `event` goes to Discord; else it is shown at the console only
+    (the hall's arbiter sees it; a bot started after the evening posts no backlog)."""
+    if event.settings.mode == "online":
+        return True
+    chosen = event.tournament.settings.get(DISCORD_SETTING, "none")
+    return chosen == "all" or (chosen == "results" and key in RESULT_KEYS)
+
+
+def announce(tx: Tx, event: Event, key: str, **params: Any) -> None:
+    """An announcement on the event's channel, or (`to_discord`) at the console only."""
+    tx.announce(event.id, key, local=not to_discord(event, key), **params)
+
+
+def direct(tx: Tx, event: Event, player_id: int, key: str, **params: Any) -> None:
     """A DM to an entrant who has a Discord account (a hall player may have none: his
-    evaluation is on the arbiter's screen and the results page)."""
+    evaluation is on the arbiter's screen and the results page); at the console only when
+    the event sends it no Discord message (`to_discord`)."""
     if get_player(tx.db, player_id).discord_id is not None:
-        tx.direct(player_id, key, **params)
+        tx.direct(player_id, key, local=not to_discord(event, key), **params)

@@ -20,7 +20,7 @@ from typing import Any
 
 from bot.i18n import t
 from bot.services.app import Tx
-from bot.services.duplicate.context import Event, event_of, game_of
+from bot.services.duplicate.context import Event, announce, event_of, game_of
 from bot.services.duplicate.results import announce_preliminary
 from bot.services.outbox import Timely
 from bot.services.replies import Refusal
@@ -48,6 +48,7 @@ TOPS = "dup_tops"  # the move generator started as the round opens (003 r. 17)
 GAME_START = "dup_game_start"  # online: a game's start time
 KINDS = (WARNING, DEADLINE, NEXT_ROUND, TOPS, GAME_START)
 RACK_TEXT_LIMIT = 20  # a typed rack longer than this is no rack: one line, nothing read
+OTHERS_SHOWN = 3  # tops of the top's score listed after it; the rest are counted
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,8 +101,8 @@ def start_game(tx: Tx, slug: str, *, seed: str | None = None, admin: str | None 
                     _by(tx, admin, "game start"))
     if event.tournament.status is not TournamentStatus.RUNNING:
         set_status(tx.db, event.id, TournamentStatus.RUNNING, tx.by_scheduler("duplicate game"))
-    tx.announce(event.id, "duplicate.online.game_start", game=game.number,
-                commitment=commitment, rule="003 r. 11–13")
+    announce(tx, event, "duplicate.online.game_start", game=game.number,
+             commitment=commitment, rule="003 r. 11–13")
     online = event.settings.mode == "online"
     opened = _open(tx, event, game, None, admin=admin) if online else None
     return GameStarted(game.number, commitment, opened)
@@ -170,11 +171,11 @@ def _open(tx: Tx, event: Event, game: DupGame, typed: str | None,
         _schedule(tx, event, game, rnd)
     if prev is not None and event.settings.last_of_part(prev.number):
         announce_top(tx, event, game, prev, withheld_until_now=True)  # 003 r. 22
-    tx.announce(event.id, "duplicate.online.round_open", timely=Timely(event.id, until=deadline),
-                game=game.number, round=number, part=rnd.part, rack=rnd.rack,
-                values=rack_values(event, rnd.rack), deadline=deadline,
-                seconds=event.settings.move_seconds, rule="003 r. 14–15",
-                image=image(event, board, rnd.rack, highlight_of(prev)))
+    announce(tx, event, "duplicate.online.round_open", timely=Timely(event.id, until=deadline),
+             game=game.number, round=number, part=rnd.part, rack=rnd.rack,
+             values=rack_values(event, rnd.rack), deadline=deadline,
+             seconds=event.settings.move_seconds, rule="003 r. 14–15",
+             image=image(event, board, rnd.rack, highlight_of(prev)))
     return RoundOpened(game.number, number, rnd.part, rnd.rack, deadline, board, source,
                        str(draw["rule"]))
 
@@ -274,19 +275,22 @@ def announce_top(tx: Tx, event: Event, game: DupGame, rnd: DupRound, *,
     tops = rnd.tops.get("tops") or []
     shown = image(event, rnd.board_after or rnd.board_before, "", highlight_of(rnd))
     if not tops:
-        tx.announce(event.id, "duplicate.online.no_top", game=game.number, round=rnd.number,
-                    rule="003 r. 3", image=shown)
+        announce(tx, event, "duplicate.online.no_top", game=game.number, round=rnd.number,
+                 rule=event.profile.end_rule("no-move"), image=shown)
         return
     first = tops[0]
     key = "duplicate.online.top_delayed" if withheld_until_now else "duplicate.online.top"
-    tx.announce(event.id, key, game=game.number, round=rnd.number, coord=first["coord"],
-                word=first["word"], score=first["score"], tops=tops[:4],
-                rule="003 r. 5–10, 22" if withheld_until_now else "003 r. 5–10", image=shown)
-    if len(tops) > 1:
-        tx.announce(event.id, "duplicate.online.top_others", round=rnd.number,
-                    others=", ".join(f"{m['coord']} {m['word']}" for m in tops[1:4]))
+    announce(tx, event, key, game=game.number, round=rnd.number, coord=first["coord"],
+             word=first["word"], score=first["score"], tops=tops[:4],
+             rule="003 r. 5–10, 22" if withheld_until_now else "003 r. 5–10", image=shown)
+    others = tops[1:1 + OTHERS_SHOWN]
+    if others:  # the rest counted, not listed (issue 35)
+        more = len(tops) - 1 - len(others)
+        announce(tx, event, "duplicate.online.top_others_more" if more
+                 else "duplicate.online.top_others", round=rnd.number, more=more,
+                 others=", ".join(f"{m['coord']} {m['word']}" for m in others))
     sub_tops = rnd.tops.get("next") or []
     if sub_tops:  # the next best moves, for the players' interest (issue 24.2)
-        tx.announce(event.id, "duplicate.online.sub_tops", round=rnd.number,
-                    moves=", ".join(f"{m['coord']} {m['word']} ({m['score']})"
-                                    for m in sub_tops))
+        announce(tx, event, "duplicate.online.sub_tops", round=rnd.number,
+                 moves=", ".join(f"{m['coord']} {m['word']} ({m['score']})"
+                                 for m in sub_tops))

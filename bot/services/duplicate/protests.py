@@ -25,6 +25,7 @@ from bot.services.duplicate.context import (
     player_by_discord,
     player_by_label,
     round_of,
+    to_discord,
 )
 from bot.services.duplicate.results import game_result
 from bot.services.replies import Refusal, Reply, done
@@ -91,10 +92,11 @@ def file_protest(tx: Tx, slug: str, round_no: int, word: str, claim: str, reason
             return filed  # typed (or sent) again: the protest already filed, nothing said
     protest = add_protest(tx.db, dup_game, who.id, tx.by_player(who.id, "protest"),
                           round_no=round_no, word=text, claim=claim, reason=reason)
-    tx.to_admin(event.id, "duplicate.online.protest_filed", id=protest.id, game=dup_game.number,
-                round=round_no, word=text, claim=t(f"duplicate.online.claim_{claim}"),
-                player=who.name, reason=protest.reason,
-                rule="003 r. 27–29")
+    filed = "duplicate.online.protest_filed"
+    tx.to_admin(event.id, filed, local=not to_discord(event, filed), id=protest.id,
+                game=dup_game.number, round=round_no, word=text,
+                claim=t(f"duplicate.online.claim_{claim}"), player=who.name,
+                reason=protest.reason, rule="003 r. 27–29")
     return protest
 
 
@@ -125,11 +127,11 @@ def decide_protest(tx: Tx, slug: str, protest_id: int, upheld: bool, decision: s
                        accepted=protest.claim == "wrongly-rejected", reason=decision,
                        rule="004 §5D", protest_id=protest.id)
         changed = _rescore(tx, slug, game.number, protest.round_no, by)
-    direct(tx, protest.player_id, "duplicate.online.protest_decided_dm", id=protest.id,
-              word=protest.word, round=protest.round_no, upheld=upheld, decision=decision,
-              verdict=t("duplicate.online.protest_upheld" if upheld
-                        else "duplicate.online.protest_rejected"),
-              changed=changed, rule=DECISION_RULE)
+    direct(tx, event, protest.player_id, "duplicate.online.protest_decided_dm", id=protest.id,
+           word=protest.word, round=protest.round_no, upheld=upheld, decision=decision,
+           verdict=t("duplicate.online.protest_upheld" if upheld
+                     else "duplicate.online.protest_rejected"),
+           changed=changed, rule=DECISION_RULE)
     return Decided(decided, changed)
 
 
@@ -166,9 +168,9 @@ def _rescore(tx: Tx, slug: str, game_no: int, round_no: int, by: Change) -> int:
                   points=score.points, rule=score.rule, reason=score.reason,
                   verdict={**stored.verdict, "corrected": [
                       c.word for c in score.corrected]})
-        direct(tx, int(player), "duplicate.online.corrected", game=game.number,
-                  round=round_no, before=stored.points, after=score.points,
-                  rule="004 §5D")
+        direct(tx, event, int(player), "duplicate.online.corrected", game=game.number,
+               round=round_no, before=stored.points, after=score.points,
+               rule="004 §5D")
         changed += 1
     return changed
 

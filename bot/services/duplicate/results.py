@@ -19,7 +19,14 @@ from sqlite_utils import Database
 
 from bot.i18n import CatalogueError, t
 from bot.services.app import Tx
-from bot.services.duplicate.context import Event, direct, event_of, game_of, players_of
+from bot.services.duplicate.context import (
+    Event,
+    announce,
+    direct,
+    event_of,
+    game_of,
+    players_of,
+)
 from bot.services.replies import Refusal
 from bot.store import TournamentStatus
 from bot.store.duplicate import (
@@ -159,8 +166,8 @@ def why_text(outcome: str, reason: str | None, finding: dict[str, Any] | None = 
 def announce_standings(tx: Tx, event: Event, game: DupGame, *, part: int) -> None:
     """The evaluated results after a part, for information (003 r. 24)."""
     lines = standing_lines(tx.db, event, event_standings(tx.db, event))
-    tx.announce(event.id, "duplicate.online.standings", game=game.number, part=part,
-                lines=lines, text=lines_text("standing_line", lines), rule="003 r. 24")
+    announce(tx, event, "duplicate.online.standings", game=game.number, part=part,
+             lines=lines, text=lines_text("standing_line", lines), rule="003 r. 24")
 
 
 def announce_preliminary(tx: Tx, event: Event, game: DupGame, reason: str, rule: str) -> None:
@@ -168,22 +175,22 @@ def announce_preliminary(tx: Tx, event: Event, game: DupGame, reason: str, rule:
     (003 r. 25), the approved and rejected words of each round (r. 26), the protest window
     (r. 27)."""
     result = game_result(tx.db, event, game)
-    tx.announce(event.id, "duplicate.online.game_over", game=game.number, reason=reason,
-                why=t(f"duplicate.online.why_{reason}"), rule=rule)
+    announce(tx, event, "duplicate.online.game_over", game=game.number, reason=reason,
+             why=t(f"duplicate.online.why_{reason}"), rule=rule)
     lines = standing_lines(tx.db, event, event_standings(tx.db, event))
-    tx.announce(event.id, "duplicate.online.preliminary", game=game.number, lines=lines,
-                text=lines_text("standing_line", lines), rule="003 r. 25")
+    announce(tx, event, "duplicate.online.preliminary", game=game.number, lines=lines,
+             text=lines_text("standing_line", lines), rule="003 r. 25")
     words = [{"round": w.round, "word": w.word, "approved": w.approved,
               "verdict": t("duplicate.online.word_approved" if w.approved
                            else "duplicate.online.word_rejected")} for w in result.words]
-    tx.announce(event.id, "duplicate.online.words", game=game.number, words=words,
-                text=lines_text("word_line", words), rule="003 r. 26")
+    announce(tx, event, "duplicate.online.words", game=game.number, words=words,
+             text=lines_text("word_line", words), rule="003 r. 26")
     for player in result.game.players:
         moves = [_move_line(r.round, r.top, r.scores[player]) for r in result.rounds]
-        direct(tx, int(player), "duplicate.online.my_moves", game=game.number, moves=moves,
-                  text=lines_text("my_move_line", moves), rule="003 r. 25, 27")
-    tx.announce(event.id, "duplicate.online.protest_window", game=game.number,
-                rule="003 r. 27–29")
+        direct(tx, event, int(player), "duplicate.online.my_moves", game=game.number, moves=moves,
+               text=lines_text("my_move_line", moves), rule="003 r. 25, 27")
+    announce(tx, event, "duplicate.online.protest_window", game=game.number,
+             rule="003 r. 27–29")
 
 
 def _move_line(round_no: int, top: int, score: RoundScore) -> dict[str, Any]:
@@ -212,10 +219,10 @@ def finalize_game(tx: Tx, slug: str, game: int | None = None, *,
     if moved is None:
         raise Refusal("duplicate.online.game_running", game=dup_game.number)
     lines = standing_lines(tx.db, event, event_standings(tx.db, event))
-    tx.announce(event.id, "duplicate.online.final", game=dup_game.number, lines=lines,
-                text=lines_text("standing_line", lines), rule="003 r. 29, 46–49")
-    tx.announce(event.id, "duplicate.online.seed", game=dup_game.number, seed=dup_game.seed,
-                commitment=dup_game.commitment, rule="003 r. 29")
+    announce(tx, event, "duplicate.online.final", game=dup_game.number, lines=lines,
+             text=lines_text("standing_line", lines), rule="003 r. 29, 46–49")
+    announce(tx, event, "duplicate.online.seed", game=dup_game.number, seed=dup_game.seed,
+             commitment=dup_game.commitment, rule="003 r. 29")
     games = list_games(tx.db, event.id)
     if len(games) >= event.settings.games and all(g.state == "final" for g in games) \
             and event.tournament.status is not TournamentStatus.FINISHED:

@@ -13,6 +13,7 @@ data, checked, and stored with the tournament (`dup_events`).
     rounds_per_part = 10          # or a list, one per part but the last: [10, 10]
     games = 1                     # default: one per [tournament] round_starts time
     mode = "online"               # or "hall" (the arbiter types racks and slips)
+    discord = "none"              # a hall: what goes to Discord — "none", "results", "all"
     pause_seconds = 30            # online: between a round's close and the next rack
 
 In a duplicate event [tournament] round_starts are the games' start times ("rounds" their
@@ -29,10 +30,12 @@ from typing import Any
 
 from bot.services.app import Tx
 from bot.services.duplicate import lexicons
+from bot.services.duplicate.context import DISCORD, DISCORD_SETTING
 from bot.services.duplicate.game import GAME_START
 from bot.store.duplicate import DupEvent, add_event, get_event
 from bot.store.timers import add_timer
 from bot.store.times import to_text
+from bot.store.tournaments import get_tournament, update_tournament
 from rules.duplicate import duplicate_profile, duplicate_profiles
 from rules.duplicate.tiles import TileSet
 from rules.profile import ProfileError
@@ -54,6 +57,7 @@ class DuplicateSettings:
     games: int = 1
     mode: str = "online"
     pause_seconds: int = 30
+    discord: str = "all"  # what goes to Discord (context.DISCORD); a hall's default "none"
     starts: tuple[datetime, ...] = field(default=())
 
 
@@ -62,7 +66,7 @@ KEYS: dict[str, tuple[str, bool]] = {
     "profile": ("str", True), "lexicon": ("str", True), "tiles": ("str", False),
     "move_seconds": ("int", False), "warning_seconds": ("int", False), "parts": ("int", False),
     "rounds_per_part": ("parts", False), "games": ("int", False), "mode": ("str", False),
-    "pause_seconds": ("int", False),
+    "pause_seconds": ("int", False), "discord": ("str", False),
 }
 #: the ranges a number may take (seconds, parts, rounds, games)
 RANGES: dict[str, tuple[int, int]] = {
@@ -104,6 +108,12 @@ def read_table(data: Any, starts: Sequence[datetime]) -> DuplicateSettings:
     mode = values.get("mode", "online")
     if mode not in MODES:
         raise TableError("mode", f"„{mode}“: očakáva sa " + " alebo ".join(MODES))
+    discord = values.get("discord", "all" if mode == "online" else "none")
+    if discord not in DISCORD:
+        raise TableError("discord", f"„{discord}“: očakáva sa " + " alebo ".join(DISCORD))
+    if mode == "online" and discord != "all":
+        raise TableError("discord", "turnaj online sa hrá na Discorde: posiela všetko "
+                         "(výber platí pre mode = \"hall\")")
     move = values.get("move_seconds", MOVE_SECONDS)
     warning = values.get("warning_seconds", WARNING_SECONDS)
     if warning >= move:
@@ -121,7 +131,8 @@ def read_table(data: Any, starts: Sequence[datetime]) -> DuplicateSettings:
                          "začiatok")
     return DuplicateSettings(profile.name, values["lexicon"], tiles, move, warning,
                              tuple(part_rounds), games, mode,
-                             values.get("pause_seconds", 30), tuple(starts))
+                             values.get("pause_seconds", 30), discord=discord,
+                             starts=tuple(starts))
 
 
 def _value(key: str, value: Any) -> Any:
@@ -165,6 +176,9 @@ def create_event(tx: Tx, tournament_id: int, settings: DuplicateSettings,
         for number, start in enumerate(settings.starts, start=1):
             add_timer(tx.db, GAME_START, f"dup:{tournament_id}:g{number}:{GAME_START}", start,
                       by, tournament_id=tournament_id, payload={"game": number})
+    tournament = get_tournament(tx.db, tournament_id)  # what a hall sends to Discord
+    update_tournament(tx.db, tournament_id, by, settings={
+        **tournament.settings, DISCORD_SETTING: settings.discord})
     return add_event(tx.db, tournament_id, by,
                      profile=profile.name, lexicon=place, lexicon_id=loaded.id,
                      tiles=settings.tiles or profile.tiles,

@@ -23,6 +23,7 @@ from bot.services import bounds
 from bot.services.app import Tx
 from bot.services.duplicate.context import (
     Event,
+    announce,
     event_of,
     player_by_discord,
     player_by_label,
@@ -114,8 +115,8 @@ def enter_shoot_out(tx: Tx, slug: str, player: str | None, score: int, seconds: 
     order = tuple(event_standings(tx.db, event))
     if not same and not waiting:  # the group's order is decided (again): say so
         lines = standing_lines(tx.db, event, list(order))
-        tx.announce(event.id, "duplicate.online.shoot_out_decided", lines=lines,
-                    text=lines_text("standing_line", lines), rule=rule)
+        announce(tx, event, "duplicate.online.shoot_out_decided", lines=lines,
+                 text=lines_text("standing_line", lines), rule=rule)
     return ShootOutEntered(who.name, entry.version, not same, entry.score, entry.seconds,
                            entry.word, tuple(names[p] for p in group), waiting, order, rule)
 

@@ -22,7 +22,7 @@ from sqlite_utils import Database
 from bot.services.app import App, Tx
 from bot.services.duplicate import lexicons, tops
 from bot.services.duplicate.close import close_in_tx, close_round
-from bot.services.duplicate.context import Event, event_of
+from bot.services.duplicate.context import Event, announce, event_of
 from bot.services.duplicate.game import (
     DEADLINE,
     GAME_START,
@@ -92,10 +92,10 @@ def handle(tx: Tx, timer: Timer) -> None:
     if timer.kind == TOPS:
         return  # its work (the background warm-up) was `prepare`'s
     if timer.kind == WARNING:
-        tx.announce(event.id, "duplicate.online.warning", timely=Timely(event.id,
-                                                                        until=rnd.deadline),
-                    game=game_no, round=round_no,
-                    seconds=event.settings.warning_seconds, rule="003 r. 18; 004 §5C")
+        announce(tx, event, "duplicate.online.warning", timely=Timely(event.id,
+                 until=rnd.deadline),
+game=game_no, round=round_no,
+seconds=event.settings.warning_seconds, rule="003 r. 18; 004 §5C")
     elif timer.kind == DEADLINE:
         close_in_tx(tx, t.slug, round_no, game_no)
 

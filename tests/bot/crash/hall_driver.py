@@ -75,8 +75,11 @@ TYPING = "typing"  # the command being typed (its step and argv), next to SINK
 
 
 def hall_scenario(path: Path) -> DuplicateScenario:
-    """The online scenario at `path` played in a hall (its word list stays beside it)."""
-    text = path.read_text(encoding="utf-8").replace('mode = "online"', 'mode = "hall"', 1)
+    """The online scenario at `path` played in a hall (its word list stays beside it), with
+    the bot running there: everything goes to Discord (`discord = "all"`; a hall's default
+    sends nothing, issue 35), so the kills meet the deliveries too."""
+    text = path.read_text(encoding="utf-8").replace(
+        'mode = "online"', 'mode = "hall"\ndiscord = "all"', 1)
     return parse_duplicate_scenario(text + HALL_RACK, str(path))
 
 

@@ -15,7 +15,8 @@ from rules.duplicate import OUTCOMES, Correction, Slip, duplicate_profile, score
 
 CAS = duplicate_profile("cas-duplicate")
 GREEK = duplicate_profile("greek-duplicate")
-LITERAL_42 = dataclasses.replace(CAS, slips=dataclasses.replace(CAS.slips, several="none"))
+CAS_HALL = CAS.for_mode("hall")  # paper slips: 003 r. 42 as written
+CAS_ONLINE = CAS.for_mode("online")  # a slip sent again is r. 41's replacement (Interpretation)
 
 
 def slip(score: int = 30, declared: int | None = 30, **more: object) -> Slip:
@@ -33,12 +34,15 @@ def slip(score: int = 30, declared: int | None = 30, **more: object) -> Slip:
     (CAS, [], 0, "no-slip", "003 r. 19"),
     (CAS, [slip(fault="not-on-rack")], 0, "invalid", "003 r. 1, 43"),
     (CAS, [slip(rejected=frozenset({"SLOVO"}))], 0, "word-rejected", "003 r. 1, 43"),
-    # one slip per round: the last before the limit (a replacement slip, 003 r. 41) …
-    (CAS, [slip(declared=12), slip(declared=30)], 30, "scored", "003 r. 45"),
-    (CAS, [slip(declared=12), slip(declared=30, late=True)], 12, "declared-lower", "003 r. 45"),
-    # … or r. 42 literally: "V opačném případě jeho tahy nejsou započítány"
-    (LITERAL_42, [slip(), slip()], 0, "several-slips", "003 r. 41, 42"),
-    (LITERAL_42, [slip(), slip(late=True)], 30, "scored", "003 r. 45"),
+    # one slip per round: online the last before the limit (a replacement slip, r. 41) …
+    (CAS_ONLINE, [slip(declared=12), slip(declared=30)], 30, "scored", "003 r. 45"),
+    (CAS_ONLINE, [slip(declared=12), slip(declared=30, late=True)], 12, "declared-lower",
+     "003 r. 45"),
+    # … in a hall r. 42 as written: "V opačném případě jeho tahy nejsou započítány" (issue
+    # 35), citing the setting that applied
+    (CAS_HALL, [slip(), slip()], 0, "several-slips", "003 r. 42; slips.several = none"),
+    (CAS, [slip(), slip()], 0, "several-slips", "003 r. 42"),  # the profile's default
+    (CAS_HALL, [slip(), slip(late=True)], 30, "scored", "003 r. 45"),
     # 004 §8.1: no score written — one written anyway changes nothing
     (GREEK, [slip(declared=None)], 30, "scored", "004 §8.1"),
     (GREEK, [slip(declared=99)], 30, "scored", "004 §8.1"),
@@ -110,7 +114,7 @@ def test_every_code_has_words(language):
     Slip, st.just("p1"), st.just(1), st.just("8H SLOVO"), st.integers(0, 120),
     st.just(("SLOVO", "OS")), st.sets(st.sampled_from(["SLOVO", "OS"])).map(frozenset),
     st.sampled_from([None, "not-on-rack"]), st.one_of(st.none(), st.integers(-3, 130)),
-    st.booleans()), max_size=3), st.sampled_from([CAS, GREEK, LITERAL_42]), st.booleans())
+    st.booleans()), max_size=3), st.sampled_from([CAS_ONLINE, GREEK, CAS_HALL]), st.booleans())
 def test_a_round_never_gives_more_than_the_move_made(slips, profile, left):
     got = score_slip("p1", 1, slips, profile, left=left)
     assert got.outcome in OUTCOMES and got.rule

@@ -32,6 +32,11 @@ CAS_TEXT = (DUPLICATE_PROFILE_DIR / "cas-duplicate.toml").read_text(encoding="ut
     (CAS, "tops.keys", ["word", "row", "column", "horizontal"]),  # 003 r. 6–9
     (CAS, "tops.prefer_no_blank", False),
     (CAS, "round.minutes", 3.0),                    # 003 r. 15
+    (CAS, "slips.several", "none"),                 # 003 r. 42 as written (issue 35)
+    (CAS, "slips.several_online", "last"),          # r. 41's replacement: Interpretation
+    (CAS, "end.no_move_rule", "003 r. 3"),          # "dokud počítač vytvořil bodované slovo"
+    (CAS, "end.empty_rule", "003 r. 3"),
+    (GREEK, "end.empty_rule", "004 §5B.1"),
     (GREEK, "racks.return_leave", True),            # 004 §8.2 "και τα επτά γράμματα"
     (GREEK, "racks.end_when_one_kind", True),       # 004 §8.2
     (GREEK, "slips.declared", "ignored"),           # 004 §8.1
@@ -42,6 +47,22 @@ def test_values_from_the_seeds(profile, where, value):
     for part in where.split("."):
         got = getattr(got, part)
     assert got == value
+
+
+def test_the_setting_that_applied_is_cited_and_the_end_follows_its_reason():
+    """Issue 35: a hall plays `slips.several` (r. 42: none counts), online
+    `slips.several_online`; what they decide cites the setting's name. The end of a game cites
+    the rule of its reason and profile."""
+    hall, online = CAS.for_mode("hall").slips, CAS.for_mode("online").slips
+    assert (hall.several, hall.several_rule) == ("none", "003 r. 42; slips.several = none")
+    assert (online.several, online.several_rule) == (
+        "last", "003 r. 41 (Interpretation); slips.several_online = last")
+    assert GREEK.for_mode("online").slips.several_rule.endswith("slips.several_online = last")
+    assert [CAS.end_rule(r) for r in ("empty", "no-move")] == ["003 r. 3", "003 r. 3"]
+    assert [GREEK.end_rule(r) for r in ("empty", "no-move", "one-kind")] == [
+        "004 §5B.1", "004 §5B.2 (Interpretation)", "004 §8.2, §5B.3"]
+    with pytest.raises(ValueError):
+        CAS.end_rule("bored")
 
 
 def test_the_vowel_phases():
@@ -67,14 +88,16 @@ def test_every_setting_cites_a_rule(name):
     (("vowels = 1\n", "vowels = 1\nfoo = 2\n"),
      "cas-duplicate.toml:40: racks.phases[1]: unknown field 'foo'"),
     (("title =", "colour = 1\ntitle ="), "cas-duplicate.toml:5: unknown field 'colour'"),
-    (('several = "last"', 'several = "first"'),
-     "cas-duplicate.toml:48: slips.several: 'first' is not one of 'last', 'none'"),
+    (('several = "none"', 'several = "first"'),
+     "cas-duplicate.toml:47: slips.several: 'first' is not one of 'last', 'none'"),
+    (('several_online = "last"', 'several_online = "first"'),
+     "cas-duplicate.toml:52: slips.several_online: 'first' is not one of 'last', 'none'"),
     (('late_rule = "003 r. 19"', ""), "cas-duplicate.toml:42: slips.late_rule: missing"),
-    (("minutes = 3", 'minutes = "3"'), "cas-duplicate.toml:88: round.minutes: expected a number"),
+    (("minutes = 3", 'minutes = "3"'), "cas-duplicate.toml:92: round.minutes: expected a number"),
     (("from_round = 16", "from_round = 1"),
      "cas-duplicate.toml:30: racks.phases: from_round must start at 1 and ascend"),
     (('keys = ["word", "row", "column", "horizontal"]', 'keys = ["word", "row"]'),
-     "cas-duplicate.toml:74: tops.keys: must order exactly word, row, column, horizontal"),
+     "cas-duplicate.toml:78: tops.keys: must order exactly word, row, column, horizontal"),
 ])
 def test_a_bad_profile_names_the_file_line_and_field(change, message):
     old, new = change

@@ -24,6 +24,7 @@ from rules.duplicate import (
     verify,
 )
 from rules.duplicate.profile import DuplicateProfile, RackPhase
+from rules.duplicate.racks import redraw_possible
 
 CAS = duplicate_profile("cas-duplicate")
 GREEK = duplicate_profile("greek-duplicate")
@@ -226,6 +227,35 @@ def test_an_arbiters_rack_counts_the_leave_as_available(vowels):
     assert "leave-missing" in [p.code for p in check.problems]
 
 
+def test_a_typed_rack_keeps_the_leave_unless_a_redraw_could_happen(sss_100, vowels):
+    """Issue 35: the leave goes back to the bag only with a redraw (003 r. 12), and a redraw
+    happens only when the rack fails the rule while the bag allows one (r. 13). A leave that
+    already holds 2 vowels and 2 consonants meets r. 12 whatever is drawn: a rack without it
+    is a typing slip, refused naming the missing letters."""
+    leave = ["A", "E", "K", "L"]
+    bag = Counter(sss_100)
+    bag.subtract([*leave, "T", "O", "V"])
+    check = check_rack("ABDEKMN", sss_100, dict(bag), leave, vowels, CAS, 2)
+    assert [(p.code, p.params["missing"], p.rule) for p in check.problems] == [
+        ("leave-dropped", "L", "003 r. 11–13")]
+    check = check_rack("BDIMNOR", sss_100, dict(bag), leave, vowels, CAS, 2)
+    assert [(p.code, p.params["missing"]) for p in check.problems] == [("leave-dropped",
+                                                                         "AEKL")]
+    assert check_rack("AEKLMNO", sss_100, dict(bag), leave, vowels, CAS, 2).ok
+    # a leave of consonants may fail r. 12 (two more consonants drawn): a redraw could
+    # return it, so a rack without it stands (if it meets the rule itself)
+    consonants = ["K", "L", "M", "N", "S"]
+    bag = Counter(sss_100)
+    bag.subtract([*consonants, "T", "O"])
+    assert check_rack("ABDEIRT", sss_100, dict(bag), consonants, vowels, CAS, 2).ok
+    # the same leave when the bag holds no vowel but one blank: no redraw can meet r. 12
+    # (r. 13: "nové losování neprovádí"), so the rack must hold the leave
+    bare = {"?": 1, "B": 3, "D": 3}
+    check = check_rack("BBDDD?K", sss_100, bare, consonants, vowels, CAS, 2)
+    assert [(p.code, p.params["missing"]) for p in check.problems] == [("leave-dropped",
+                                                                         "LMNS")]
+
+
 # -- properties ----------------------------------------------------------------------------
 
 LETTERS = "AEBCD?"
@@ -304,3 +334,32 @@ def test_many_game_draws_keep_the_rule(sss_100, vowels):
             leave, bag = tuple(d.rack[1 + game % 7:]), d.bag
             assert played
     assert draws > 60 * 14
+
+
+@given(situations())
+def test_a_redraw_is_possible_exactly_when_some_first_draw_would_redraw(situation):
+    """`redraw_possible` (counting kinds) against every first draw by brute force, each judged
+    as `draw_rack` judges it: it fails the rule and the bag still allows a redraw."""
+    bag, leave, profile, round_no, _ = situation
+    rule, phase = profile.racks, profile.phase(round_no)
+    pool = list(Counter(bag).elements())
+    k = min(7 - len(leave), len(pool))
+
+    def kinds_ok(tiles: list[str], need_v: int, need_c: int) -> bool:
+        b = tiles.count("?") if rule.blank_counts_as_both else 0
+        return (sum(t in SMALL_VOWELS for t in tiles) + b >= need_v
+                and sum(t not in SMALL_VOWELS and t != "?" for t in tiles) + b >= need_c)
+
+    def redraws(drawn: tuple[str, ...]) -> bool:
+        rack = [*leave, *drawn]
+        if kinds_ok(rack, phase.vowels, phase.consonants):
+            return False
+        kept = [] if rule.return_leave else list(leave)
+        left = list((Counter(pool) - Counter(drawn)).elements())
+        again = left + (rack if rule.return_leave else list(drawn))
+        judged = again if rule.counts_returned else left
+        return (kinds_ok(kept + judged, phase.vowels, phase.consonants)
+                and brute_can_meet(kept, again, 7, phase, rule.blank_counts_as_both))
+
+    expected = any(redraws(d) for d in itertools.combinations(pool, k))
+    assert redraw_possible(leave, bag, phase, SMALL_VOWELS, rule) == expected

@@ -23,6 +23,18 @@ KNOWN = TILES.blank_letters
     ("8H k SLOVO", 7, 7, False),  # an explicit direction wins over the order
     ("15O SO", 14, 14, True),
     ("a1 SO", 0, 0, False),
+    # issue 35: the direction as Slovak and Czech players write it (003 r. 38 "směr"), after
+    # the coordinate or glued to it; without it the order decides (r. 44)
+    ("H8 V SLOVO", 7, 7, True),  # vodorovne / vodorovně
+    ("8H Z SLOVO", 7, 7, False),  # zvisle
+    ("8H S SLOVO", 7, 7, False),  # svisle
+    ("8h z SLOVO", 7, 7, False),
+    ("H8V SLOVO", 7, 7, True),
+    ("8HZ SLOVO", 7, 7, False),
+    ("8HS SLOVO", 7, 7, False),
+    ("15OV SO", 14, 14, True),
+    ("O15 SO", 14, 14, False),  # column O first: down, O is no direction here
+    ("H8O SLOVO", 7, 7, True),
 ])
 def test_coordinates_and_directions(text: str, row: int, col: int, across: bool) -> None:
     slip = parse_slip(text, KNOWN)
@@ -42,7 +54,8 @@ def test_blanks_lower_case_or_in_parentheses() -> None:
     ("P4 SLOVO", "coord_off_board"), ("16A SO", "coord_off_board"), ("0A SO", "coord_off_board"),
     ("A16 SO", "coord_off_board"), ("8H", "slip_unreadable"), ("H8 X Y SO", "slip_unreadable"),
     ("HH SO", "coord_unreadable"), ("8H SL(OV)O", "slip_unreadable"), ("8H SL0VO", "slip_letter"),
-    ("8H SLßVO", "slip_letter"),
+    ("8H SLßVO", "slip_letter"), ("8H X SLOVO", "slip_unreadable"), ("8HX SO", "coord_unreadable"),
+    ("H8VV SO", "coord_unreadable"),
 ])
 def test_unreadable_slips_are_input_errors(text: str, code: str) -> None:
     with pytest.raises(DuplicateError) as caught:

@@ -180,11 +180,13 @@ async def test_late_several_and_void_slips(app: App, words: Path, clock: ManualC
     await app.run(submit_slip, world.slug, "8H KLE", received_at=clock.now(), round_no=1,
                   player="3", declared=3, source="arbiter")
     await app.run(submit_slip, world.slug, "8H KOS", received_at=clock.now(), round_no=1,
-                  player="3", declared=kos, source="arbiter")  # replaces it (003 r. 41)
+                  player="3", declared=kos, source="arbiter")  # a second paper slip
     closed = await close_round(app, world.slug, 1)
     assert isinstance(closed, RoundClosed)
+    # a hall: two slips handed in, none counts (003 r. 42 as written, issue 35)
     assert [(s.outcome, s.points, s.reason) for s in closed.scores] == [
-        ("late", 0, None), ("invalid", 0, "not_through_centre"), ("scored", kos, None)]
+        ("late", 0, None), ("invalid", 0, "not_through_centre"), ("several-slips", 0, None)]
+    assert closed.scores[2].rule == "003 r. 42; slips.several = none"
 
 
 async def test_a_player_who_left_scores_0_for_the_remaining_rounds(
