@@ -179,9 +179,11 @@ async def test_one_pass_serves_a_whole_group_from_its_newest_snapshot(
     app = App(store, clock, notifier)
     tid = (await make_world(app)).tournament.id
     notifier.sent.clear()
-    gate = threading.Event()
-    blocker = asyncio.ensure_future(store.call(lambda db: gate.wait(5)))
-    await asyncio.sleep(0.05)
+    gate, started = threading.Event(), threading.Event()
+    blocker = asyncio.ensure_future(store.call(lambda db: started.set() or gate.wait(60)))
+    # running, not just queued (a pause would be a race a slow machine loses): the use cases
+    # queued next form one group behind it
+    assert await asyncio.to_thread(started.wait, 60)
     passes_before = app.sender._epoch
     reads: list[int] = []
     snapshot = app.sender.snapshot
