@@ -154,13 +154,13 @@ async def test_a_pass_counts_as_delivering_until_its_marks_are_applied(
 
     def held(tx: Tx) -> None:
         inside.set()
-        gate.wait(5)  # holds the store's thread: the marks of "a" wait behind it
+        gate.wait(60)  # holds the store's thread: the marks of "a" wait behind it
         _say(tx, tid, "b")
 
     snapshot = await app.store.call(lambda db: queue_and_look(Tx(db, clock.now(), app)))
     assert isinstance(snapshot, Snapshot)
     slow = asyncio.ensure_future(app.run(held))
-    await asyncio.to_thread(inside.wait, 5)
+    assert await asyncio.to_thread(inside.wait, 60)
     first = asyncio.ensure_future(sender.flush(snapshot=snapshot))  # delivers "a"
     while not notifier.sent:
         await asyncio.sleep(0.01)
