@@ -83,13 +83,17 @@ def test_the_wheel_holds_every_file_the_packages_track(wheel: Path) -> None:
                            f"[tool.setuptools.package-data] in pyproject.toml: {missing}")
 
 
-def _wheelhouse() -> Path:
+def _wheelhouse(scratch: Path) -> Path:
     """The locked runtime wheels, downloaded (hash-checked) once per version of the lock."""
     lock = RUNTIME_LOCK.read_bytes()
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     house = cache / "stredisko" / "wheels" / hashlib.sha256(lock).hexdigest()[:16]
     if house.is_dir():
         return house
+    try:
+        house.parent.mkdir(parents=True, exist_ok=True)
+    except OSError:  # no writable cache (a read-only home): downloaded for this run only
+        house = scratch / "wheels"
     partial = house.with_name(f"{house.name}.{os.getpid()}.part")
     shutil.rmtree(partial, ignore_errors=True)
     _checked([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
@@ -113,8 +117,8 @@ def _clean_env() -> dict[str, str]:
 def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A virtual environment holding the locked runtime dependencies and the wheel, nothing
     else (no pip: this suite's pip installs into it; sqlite-utils's `pip` is the image's)."""
-    house = _wheelhouse()
     folder = tmp_path_factory.mktemp("installed") / "venv"
+    house = _wheelhouse(folder.parent)
     _checked([sys.executable, "-m", "venv", "--without-pip", folder], folder.parent)
     python = folder / "bin" / "python"
     digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
