@@ -34,7 +34,7 @@ BUILD = ("import importlib, sys, tomllib; "
          "backend = tomllib.load(open('pyproject.toml', 'rb'))['build-system']['build-backend']; "
          "importlib.import_module(backend).build_wheel(sys.argv[1])")
 WORDS = ["slovo", "slová", "lov", "sol", "vol", "volá", "chata", "mama", "xy"]
-BOARD = ["." * 15] * 7 + [".....ŤAHŇA.....", *(["." * 15] * 7)]  # Slovak letters, two accents
+BOARD = ["." * 15] * 7 + [".....ŤAHŇA.....", *(["." * 15] * 7)]  # Ť, Ň: in the font
 DRAW = ("import sys; from pathlib import Path; from bot.publish.board_image import render_board; "
         "Path(sys.argv[1]).write_bytes(render_board(sys.argv[2], highlight=[(7, 5), (7, 6)], "
         "rack='ĽÔ?ÄCHY'))")
