@@ -21,13 +21,34 @@ class ProfileError(ValueError):
     """A profile file that cannot be used; the message names the file and the field."""
 
 
-def read_toml(path: Path, name: str, bundled: Path, what: str) -> dict[str, Any]:
+class IncompleteInstallError(ValueError):
+    """The profiles the package ships are not where it installed them (issue 34.2): the
+    installation is at fault, not the user's input. Not a `ProfileError`, so that no handler
+    of bad input reports it as a fault of the user's file; the message is one Slovak line."""
+
+
+def bundled_names(folder: Path, kind: str, wanted: str = "") -> list[str]:
+    """The names of the profiles bundled in `folder`. Every such folder ships at least one, so
+    none at all means a package built without them: `kind` says in Slovak what is missing
+    ("sady kameňov"), `wanted` which file was looked for."""
+    names = sorted(p.stem for p in folder.glob("*.toml"))
+    if not names:
+        looked_for = f" (hľadal sa súbor {wanted})" if wanted else ""
+        raise IncompleteInstallError(
+            f"inštalácia strediska je neúplná: chýbajú pribalené {kind} — priečinok {folder} "
+            f"nemá žiadny súbor *.toml{looked_for}; nejde o chybu vášho súboru, "
+            "preinštalujte stredisko")
+    return names
+
+
+def read_toml(path: Path, name: str, bundled: Path, what: str, kind: str) -> dict[str, Any]:
     """A profile file's table; a missing file names the bundled ones (`bundled`'s `*.toml`),
-    a broken one the file."""
+    a broken one the file; no bundled one at all is a broken installation (`kind`: see
+    `bundled_names`)."""
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        known = ", ".join(sorted(p.stem for p in bundled.glob("*.toml")))
+        known = ", ".join(bundled_names(bundled, kind, path.name))
         raise ProfileError(f"{what} {name!r} not found (bundled: {known})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ProfileError(f"{path.name}: not valid TOML: {exc}") from None
@@ -298,7 +319,7 @@ class Profile:
         path = Path(name_or_path)
         if path.suffix != ".toml":
             path = PROFILE_DIR / f"{name_or_path}.toml"
-        data = read_toml(path, str(name_or_path), PROFILE_DIR, "profile")
+        data = read_toml(path, str(name_or_path), PROFILE_DIR, "profile", "profily pravidiel")
         profile = _build(cls, data, path.name)
         _check(profile, path.name)
         return profile

@@ -27,6 +27,7 @@ settings.load_profile("stredisko")
 #: workers end on short tests instead of one finishing a long one while the other idles.
 LONG_FIRST = (
     "tests/bot/services/test_export_demo.py",  # its first test runs the `kt24` rehearsal
+    "tests/test_installed_wheel.py",  # builds, installs and runs the wheel (~15 s of CPU)
     "tests/rules/duplicate/test_generate.py",
     "tests/bot/crash/",
     "tests/bot/publish/test_browser.py",

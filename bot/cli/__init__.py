@@ -80,9 +80,10 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    run: Command = args.run
     try:
+        # the parser too: its choices come from the bundled profiles (an incomplete install)
+        args = _parser().parse_args(argv)
+        run: Command = args.run
         return run(args)
     except BrokenPipeError:  # `stredisko … | head` stopped reading: nothing left to say
         # (the Python docs' way: no second error when the interpreter flushes stdout)

@@ -28,7 +28,7 @@ from rules.duplicate.board import SIZE, STANDARD_LAYOUT, Board, parse_board
 from rules.duplicate.coords import COLUMNS
 from rules.duplicate.errors import DuplicateError
 from rules.duplicate.tiles import BLANK, TileSet
-from rules.profile import ProfileError
+from rules.profile import IncompleteInstallError, ProfileError
 
 FONT_FILE = "DejaVuSans-Bold.ttf"
 
@@ -109,6 +109,8 @@ def _tile_set(name: str) -> TileSet:
         return TileSet.load(name)
     except (ProfileError, OSError) as exc:
         raise BoardImageError(f"unknown tile set {name!r}: {exc}") from None
+    except IncompleteInstallError as exc:  # the message still goes out, as text, saying why
+        raise BoardImageError(str(exc)) from None
 
 
 def render_params(image: Mapping[str, Any]) -> bytes:

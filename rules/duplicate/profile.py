@@ -17,10 +17,11 @@ from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
-from rules.profile import PROFILE_DIR, ProfileError
+from rules.profile import PROFILE_DIR, ProfileError, bundled_names
 from rules.profile import _build as build  # the one strict loader all profiles share
 
 DUPLICATE_PROFILE_DIR = PROFILE_DIR / "duplicate"
+DUPLICATE_KIND = "herné profily duplikátu"  # in the line for a broken installation
 
 #: which of a player's several slips of one round counts: "last" — the last one handed in
 #: before the deadline (a replacement slip, 003 r. 41); "none" — 003 r. 42 literally: more than
@@ -188,7 +189,7 @@ def duplicate_profile(name: str) -> DuplicateProfile:
 
 
 def duplicate_profiles() -> list[str]:
-    return sorted(p.stem for p in DUPLICATE_PROFILE_DIR.glob("*.toml"))
+    return bundled_names(DUPLICATE_PROFILE_DIR, DUPLICATE_KIND)
 
 
 def load_duplicate_profile(path: str | Path) -> DuplicateProfile:
@@ -197,8 +198,9 @@ def load_duplicate_profile(path: str | Path) -> DuplicateProfile:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
+        known = bundled_names(DUPLICATE_PROFILE_DIR, DUPLICATE_KIND, path.name)
         raise ProfileError(f"duplicate profile {path.stem!r} not found "
-                           f"(bundled: {', '.join(duplicate_profiles())})") from None
+                           f"(bundled: {', '.join(known)})") from None
     return duplicate_profile_from_text(text, path.name)
 
 

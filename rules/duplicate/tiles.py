@@ -75,7 +75,8 @@ class TileSet:
         path = Path(name_or_path)
         if path.suffix != ".toml":
             path = TILES_DIR / f"{name_or_path}.toml"
-        return from_dict(read_toml(path, str(name_or_path), TILES_DIR, "tile set"), path.name)
+        data = read_toml(path, str(name_or_path), TILES_DIR, "tile set", "sady kameňov")
+        return from_dict(data, path.name)
 
 
 def from_dict(data: dict[str, Any], where: str = "<dict>") -> TileSet:

@@ -20,10 +20,11 @@ from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
-from rules.profile import PROFILE_DIR, ProfileError, read_toml
+from rules.profile import PROFILE_DIR, ProfileError, bundled_names, read_toml
 from rules.profile import _build as build  # the one strict loader all profiles share
 
 LEXICON_PROFILE_DIR = PROFILE_DIR / "lexicon"
+LEXICON_KIND = "profily prípustnosti slov"  # in the line for a broken installation
 DATA_DIR = Path(__file__).with_name("data")
 
 
@@ -160,12 +161,12 @@ def parse_word_list(text: str) -> frozenset[str]:
 def admissibility(name: str) -> Admissibility:
     """A bundled profile by name ("sss", "cas") with the bundled lists that exist."""
     path = LEXICON_PROFILE_DIR / f"{name}.toml"
-    data = read_toml(path, name, LEXICON_PROFILE_DIR, "admissibility profile")
+    data = read_toml(path, name, LEXICON_PROFILE_DIR, "admissibility profile", LEXICON_KIND)
     return admissibility_from_dict(data, path.name, DATA_DIR)
 
 
 def admissibility_names() -> list[str]:
-    return sorted(p.stem for p in LEXICON_PROFILE_DIR.glob("*.toml"))
+    return bundled_names(LEXICON_PROFILE_DIR, LEXICON_KIND)
 
 
 def admissibility_from_dict(data: dict, source: str = "<dict>",

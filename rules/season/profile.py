@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import cache
 
-from rules.profile import PROFILE_DIR, ProfileError, read_toml
+from rules.profile import PROFILE_DIR, ProfileError, bundled_names, read_toml
 from rules.profile import _build as build  # the one strict loader all profiles share
 
 SEASON_PROFILE_DIR = PROFILE_DIR / "season"
+SEASON_KIND = "profily sezóny"  # in the line for a broken installation
 
 #: ladder computations a profile can name
 LADDERS = ("msr", "cup", "cas")
@@ -144,13 +145,13 @@ class SeasonProfile:
 def season_profile(name: str) -> SeasonProfile:
     """A bundled season profile by name: "sss-msr", "sss-cup", "cas-duplicate-cup"."""
     path = SEASON_PROFILE_DIR / f"{name}.toml"
-    data = read_toml(path, name, SEASON_PROFILE_DIR, "season profile")
+    data = read_toml(path, name, SEASON_PROFILE_DIR, "season profile", SEASON_KIND)
     return season_profile_from_dict(data, path.name)
 
 
 def season_profiles() -> list[str]:
     """The bundled season profiles' names: the competitions a season may name."""
-    return sorted(p.stem for p in SEASON_PROFILE_DIR.glob("*.toml"))
+    return bundled_names(SEASON_PROFILE_DIR, SEASON_KIND)
 
 
 def season_profile_from_dict(data: dict, source: str = "<dict>") -> SeasonProfile:

@@ -378,11 +378,13 @@ async def test_a_pairing_the_head_admin_has_not_published_stays_hidden(w: World)
 async def test_slow_store_is_deferred_then_answered(w: World) -> None:
     w.cog.defer_after = 0.05
     # The store is busy with someone else's long transaction: our use case waits in its queue.
-    busy = asyncio.ensure_future(w.store.call(lambda db: time.sleep(0.6)))
+    busy = asyncio.ensure_future(w.store.call(lambda db: time.sleep(2.0)))
     await asyncio.sleep(0.01)
     ex = await w.h.slash("stav", user=w.users["ana"])
     await busy
-    assert ex.deferred and ex.first_response_s is not None and ex.first_response_s < 0.5
+    # deferred well before the store is free (2 s), not only when it answers; the margin is
+    # for a loaded machine, the deferral itself comes after `defer_after`
+    assert ex.deferred and ex.first_response_s is not None and ex.first_response_s < 1.5
     assert ex.ephemeral  # the "thinking…" answer keeps the visibility of the final one
     assert ex.content.startswith("1. kolo, stôl 1: súper: Boris Bán")
 

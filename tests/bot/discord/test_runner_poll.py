@@ -247,10 +247,10 @@ async def test_stop_ends_the_wait_at_once_not_after_the_interval(
     poll = poll_kit(world.slug, every=3600.0)
     await poll.until(lambda: len(poll.ticks) == 1 and sim.logins == 1)
     await asyncio.sleep(0.05)
-    began = time.monotonic()
     poll.stop.set()
-    await asyncio.wait_for(poll.task, 1)
-    assert time.monotonic() - began < 1 and len(poll.ticks) == 1
+    # at once: the next tick is an hour away; the bound leaves a loaded machine its slowness
+    await asyncio.wait_for(poll.task, 30)
+    assert len(poll.ticks) == 1
 
 
 # -- shutdown: a pass in flight finishes; only one that outlives the grace is cancelled ------
@@ -295,12 +295,12 @@ async def test_a_pass_that_outlives_the_grace_is_cancelled(
 ) -> None:
     world = await synced_world(app, clock)
     sim.add_game(table_game(world, 1, "501"))
-    sim.slow(1.0, path=GAME_PAGES)
+    sim.slow(3.0, path=GAME_PAGES)
     poll = poll_kit(world.slug, every=3600.0)
     await game_page_in_flight(sim, poll)
     began = time.monotonic()
     await runner.stop_background(poll.task, poll.stop, grace=0.05)
-    assert time.monotonic() - began < 0.9  # did not wait for the slow page
+    assert time.monotonic() - began < 2.5  # did not wait for the slow page (its 3 s)
     assert poll.task.cancelled()
     stuck = await last_round_sync(app)
     assert stuck is not None and stuck.outcome is SyncOutcome.RUNNING  # what the grace avoids

@@ -154,13 +154,13 @@ async def test_a_pass_counts_as_delivering_until_its_marks_are_applied(
 
     def held(tx: Tx) -> None:
         inside.set()
-        gate.wait(5)  # holds the store's thread: the marks of "a" wait behind it
+        gate.wait(60)  # holds the store's thread: the marks of "a" wait behind it
         _say(tx, tid, "b")
 
     snapshot = await app.store.call(lambda db: queue_and_look(Tx(db, clock.now(), app)))
     assert isinstance(snapshot, Snapshot)
     slow = asyncio.ensure_future(app.run(held))
-    await asyncio.to_thread(inside.wait, 5)
+    assert await asyncio.to_thread(inside.wait, 60)
     first = asyncio.ensure_future(sender.flush(snapshot=snapshot))  # delivers "a"
     while not notifier.sent:
         await asyncio.sleep(0.01)
@@ -179,9 +179,11 @@ async def test_one_pass_serves_a_whole_group_from_its_newest_snapshot(
     app = App(store, clock, notifier)
     tid = (await make_world(app)).tournament.id
     notifier.sent.clear()
-    gate = threading.Event()
-    blocker = asyncio.ensure_future(store.call(lambda db: gate.wait(5)))
-    await asyncio.sleep(0.05)
+    gate, started = threading.Event(), threading.Event()
+    blocker = asyncio.ensure_future(store.call(lambda db: started.set() or gate.wait(60)))
+    # running, not just queued (a pause would be a race a slow machine loses): the use cases
+    # queued next form one group behind it
+    assert await asyncio.to_thread(started.wait, 60)
     passes_before = app.sender._epoch
     reads: list[int] = []
     snapshot = app.sender.snapshot

@@ -14,7 +14,7 @@ async def test_backlog_counts_the_jobs_queued_or_running(tmp_path: Path) -> None
     gate = threading.Event()
     try:
         assert store.backlog == 0
-        blocked = asyncio.ensure_future(store.call(lambda db: gate.wait(5)))
+        blocked = asyncio.ensure_future(store.call(lambda db: gate.wait(60)))
         queued = [asyncio.ensure_future(store.read(lambda db: 1)) for _ in range(3)]
         await asyncio.sleep(0.05)  # the first job runs (and waits), three wait behind it
         assert store.backlog == 4
