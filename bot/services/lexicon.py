@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from bot.i18n import SLOVAK, t
+from bot.written_file import write_replacing
 from rules.lexicon import (
     Admissibility,
     Lexicon,
@@ -244,9 +245,7 @@ def build(words: Path, rules_name: str, out: Path, lists: Sequence[Path] = (),
                  else f"{rules.main.title} ({words.name})")
     lexicon = make_lexicon(graph, title, rules.name, bool(standin), tuple(sources), exclusive)
     data = to_bytes(lexicon)
-    partial = out.with_name(out.name + ".part")
-    partial.write_bytes(data)
-    os.replace(partial, out)
+    write_replacing(out, data)
     return BuildReport(lexicon, out, len(data), read.notes())
 
 

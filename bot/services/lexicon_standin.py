@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.i18n import SLOVAK, t
+from bot.written_file import ensure_folder, write_replacing
 from rules.lexicon import Admissibility, admissibility
 from rules.lexicon.judge import LexiconError
 
@@ -89,6 +90,7 @@ def build_standin(language: str, out: Path, folders: Iterable[Path] = DICT_DIRS
     started = time.monotonic()
     dictionary = DICTIONARIES[language]
     dic, aff = find_dictionary(dictionary, folders)
+    ensure_folder(out)  # a folder that cannot be made fails now, not after a minute's work
     unmunch = _tool("unmunch", "hunspell-tools")
     hunspell = _tool("hunspell", "hunspell")
     rules = admissibility(dictionary.rules)
@@ -124,9 +126,7 @@ def build_standin(language: str, out: Path, folders: Iterable[Path] = DICT_DIRS
         "# licencia: GPL ako slovník; súbor sa necommituje, zostavuje sa na počítači",
         f"# tvarov: {len(accepted)}",
     ]
-    partial = out.with_name(out.name + ".part")
-    partial.write_text("\n".join(header + accepted) + "\n", encoding="utf-8")
-    partial.replace(out)
+    write_replacing(out, ("\n".join(header + accepted) + "\n").encode("utf-8"))
     return StandinReport(out, dictionary.package, expanded, len(kept), len(accepted),
                          round(time.monotonic() - started, 1))
 
