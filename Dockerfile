@@ -1,8 +1,8 @@
 # stredisko — the control-centre bot. Build: docker build -t stredisko .
-# Run:   docker run -d --name stredisko --restart unless-stopped -v stredisko-data:/data \
-#          -e DISCORD_TOKEN=… -e HERNA_USER=… -e HERNA_PASSWORD=… \
-#          -v "$PWD/config.toml:/app/config.toml:ro" stredisko
-# Try it offline: docker run --rm --network none --entrypoint stredisko stredisko \
+# Run:   the README's "Running the bot in Docker" (files, the tournament, --sync-commands once),
+#        then docker run -d --name stredisko --restart unless-stopped --env-file stredisko.env \
+#          -v stredisko-data:/data -v "$PWD/config.toml:/app/config.toml:ro" stredisko
+# Try it offline: docker run --rm --network none stredisko \
 #          rehearse /app/examples/rehearsal/kt-online-24.toml
 # Every package comes from the locks in requirements/ (exact versions, hashes; `make lock`).
 
@@ -45,10 +45,12 @@ WORKDIR /app
 COPY examples ./examples
 
 USER stredisko
-# The database and the heartbeat file live on the volume; config.toml is mounted read-only.
+# The database, the heartbeat file and the built lexicons live on the volume (/app is not
+# writable: a relative [lexicon] dir would point there); config.toml is mounted read-only.
 VOLUME ["/data"]
 ENV STREDISKO_DB=/data/stredisko.db \
-    STREDISKO_HEARTBEAT=/data/heartbeat
+    STREDISKO_HEARTBEAT=/data/heartbeat \
+    STREDISKO_LEXICON_DIR=/data/lexicons
 
 # Healthy while the bot keeps touching its heartbeat file (every 30 s). `-P`: the working
 # directory never comes before the installed package on the import path.

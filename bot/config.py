@@ -6,8 +6,8 @@ They are kept out of every repr so they never reach a log.
 A relative path written in the file (`[store] path`, `[discord] heartbeat_file`, `[lexicon]
 dir`) is relative to the file's own folder, so `stredisko create` and `stredisko run` find the
 same database from any working directory; a path from the environment (`STREDISKO_DB`,
-`STREDISKO_HEARTBEAT`) or a default without a file is relative to the working directory, as any
-shell path is.
+`STREDISKO_HEARTBEAT`, `STREDISKO_LEXICON_DIR`) or a default without a file is relative to the
+working directory, as any shell path is.
 Every message is Slovak, from the catalogue (`config.*`), and names the key to fix.
 """
 
@@ -25,6 +25,7 @@ from typing import Any
 
 from bot import toml_text
 from bot.i18n import SLOVAK, t
+from bot.os_errors import no_read
 
 
 class ConfigError(ValueError):
@@ -115,6 +116,8 @@ _ENV = {
     # where the container keeps its state (the Dockerfile sets both to the /data volume)
     ("store", "path"): "STREDISKO_DB",
     ("discord", "heartbeat_file"): "STREDISKO_HEARTBEAT",
+    # where `--lexicon ID` looks (the image: /data/lexicons, on the volume; /app is read-only)
+    ("lexicon", "dir"): "STREDISKO_LEXICON_DIR",
 }
 #: keys holding a file's path: relative to the config file's folder when written there
 _PATHS = {("store", "path"), ("discord", "heartbeat_file"), ("season", "file"),
@@ -143,6 +146,8 @@ def load_config(path: str | Path | None, env: Mapping[str, str] | None = None) -
             raise ConfigError.of("not_found", path=p) from None
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError.of("not_toml", path=p, error=exc) from None
+        except PermissionError:  # e.g. a root-owned `chmod 600` file mounted into the image
+            raise ConfigError(no_read(p)) from None
         except (OSError, UnicodeDecodeError) as exc:
             raise ConfigError.of("unreadable", path=p, error=exc) from None
         folder = p.parent

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import errno
+import os
+from pathlib import Path
 
 from bot.i18n import SLOVAK, t
+
+#: the user the Docker image runs as (Dockerfile: `useradd --uid 10001`), named in every line
+#: about permissions: a bind-mounted host folder or file must let this uid in
+IMAGE_UID = 10001
 
 #: errno → catalogue key (`os.<key>`); any other error keeps the system's own words
 _KEYS = {
@@ -34,3 +40,28 @@ def os_error(error: OSError, locale: str = SLOVAK) -> str:
     """The whole line's reason: the path the system named and why ("/x/y: neexistuje")."""
     reason = os_reason(error, locale)
     return f"{error.filename}: {reason}" if error.filename else reason
+
+
+def no_write(path: str | Path, locale: str = SLOVAK) -> str:
+    """`path` (a folder) may not be written by the user this process runs as: his uid, the
+    image's, and how to give him the folder."""
+    return t("os.no_write", locale, path=str(path), uid=os.getuid(), image_uid=IMAGE_UID)
+
+
+def no_read(path: str | Path, locale: str = SLOVAK) -> str:
+    """`path` (a file) may not be read by the user this process runs as: his uid, the image's,
+    and why the secrets belong in the environment rather than in a `chmod 600` file."""
+    return t("os.no_read", locale, path=str(path), uid=os.getuid(), image_uid=IMAGE_UID)
+
+
+def database_access(path: str | Path, locale: str = SLOVAK) -> str | None:
+    """The permissions line when this process may not use the database `path` — the file
+    not writable, or its folder (SQLite writes its journal beside it) not writable or not
+    enterable — else None. os.access asks for the real uid, the one that opens the file."""
+    file = Path(path)
+    folder = file.parent
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return no_write(folder, locale)
+    if file.exists() and not os.access(file, os.R_OK | os.W_OK):
+        return no_write(file, locale)
+    return None

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks a built `stredisko` image the way a deployer would meet it (issue 15); not part of CI.
 #   docker build -t stredisko . && tools/verify-image.sh [IMAGE]
-# Uses (and removes) a named volume and a container, both called stredisko-verify.
+# Uses (and removes) a named volume and a container, both called stredisko-verify. Needs root
+# (a root-owned folder and file are what the permission checks meet).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 IMAGE=${1:-stredisko}
@@ -14,8 +15,41 @@ docker image ls "$IMAGE"
 docker history --format '{{.Size}}\t{{.CreatedBy}}' "$IMAGE" | grep -v '^0B' | cut -c1-100
 
 step "offline rehearsal exits 0"
-docker run --rm --network none --entrypoint stredisko "$IMAGE" \
-    rehearse /app/examples/rehearsal/kt-online-24.toml | tail -n 2
+docker run --rm --network none "$IMAGE" rehearse /app/examples/rehearsal/kt-online-24.toml \
+    | tail -n 2
+
+step "duplicate: the rehearsal (online, then the same scenario in a hall) and a top on a bundled tile set"
+docker run --rm --network none "$IMAGE" rehearse /app/examples/rehearsal/duplicate-skuska.toml \
+    | tail -n 3
+docker run --rm --network none --entrypoint sh "$IMAGE" -c 'set -e
+    sed "s/^mode = .*/mode = \"hall\"/" /app/examples/rehearsal/duplicate-skuska.toml \
+        > /tmp/hala.toml
+    cp /app/examples/rehearsal/duplicate-slova.txt /tmp/
+    grep -c "^mode = \"hall\"" /tmp/hala.toml
+    stredisko rehearse /tmp/hala.toml | tail -n 3'
+docker run --rm --network none --entrypoint sh "$IMAGE" -c 'set -e
+    printf "...............\n%.0s" $(seq 15) > /tmp/doska.txt
+    stredisko duplicate top --lexicon /app/examples/rehearsal/duplicate-slova.txt \
+        --tiles sss-100 --board /tmp/doska.txt --rack ACJPSUV | head -n 3'
+
+step "a board image: the Slovak letters with their own glyphs (bundled font and tile sets)"
+docker run --rm -i --network none -v $VOLUME:/data --entrypoint python "$IMAGE" \
+    -P - /data/board.png < tools/check-board-image.py
+docker run --rm -v $VOLUME:/data --entrypoint sh "$IMAGE" -c 'head -c 8 /data/board.png | od -c | head -n 1'
+
+step "words: the README's lexicon built into /data/lexicons from a list, then checked by id"
+words=$(mktemp -d)
+printf '# skúšobný zoznam (verify-image)\nkôň\nchata\nmama\n' > "$words/sk-standin.txt"
+chmod 755 "$words" && chmod 644 "$words/sk-standin.txt"
+docker run --rm -v $VOLUME:/data -v "$words:/in:ro" "$IMAGE" \
+    lexicon build /in/sk-standin.txt --rules sss -o /data/lexicons/sk.lex | head -n 1
+docker run --rm -v $VOLUME:/data "$IMAGE" word kôň chata --lexicon sk
+set +e
+docker run --rm -v $VOLUME:/data "$IMAGE" word kôň xyzq --lexicon sk
+code=$?
+set -e
+test "$code" = 1
+rm -rf "$words"
 
 step "/app holds only the examples; uid; the healthcheck imports the installed package"
 docker run --rm --entrypoint sh "$IMAGE" -c \
@@ -47,22 +81,45 @@ test "$first" = healthy && test "$second" = unhealthy
 
 docker rm -f $VOLUME >/dev/null
 
-step "the README's first run: tournament and admins on the volume; no network: the bot retries, never exits"
+step "the README's first run: tournament and admins on the volume; secrets from --env-file; no network: the bot retries, never exits, says nothing of voice libraries"
 docker run --rm -v $VOLUME:/data -v "$PWD/examples/propozicie.toml:/app/propozicie.toml:ro" \
     "$IMAGE" create /app/propozicie.toml
 docker run --rm -v $VOLUME:/data "$IMAGE" admins kt-2026-11 --add 123456789012345678
 config=$(mktemp)
+secrets=$(mktemp)
 sed -e 's/^guild_id = 0/guild_id = 1/' -e 's/^tournament = ""/tournament = "kt-2026-11"/' \
     config.example.toml > "$config"
 chmod 644 "$config"
+sed 's/^DISCORD_TOKEN=$/DISCORD_TOKEN=not.a.token/' examples/stredisko.env > "$secrets"
+chmod 600 "$secrets"
 docker run --rm -v $VOLUME:/data --entrypoint rm "$IMAGE" -f /data/heartbeat  # the step above's
-docker run -d --name $VOLUME --network none -e DISCORD_TOKEN=not.a.token \
+docker run -d --name $VOLUME --network none --env-file "$secrets" \
     -v $VOLUME:/data -v "$config:/app/config.toml:ro" "$IMAGE" >/dev/null
 sleep 20
 docker logs $VOLUME 2>&1 | tail -n 3
 test "$(docker inspect -f '{{.State.Running}}' $VOLUME)" = true
 test "$(docker logs $VOLUME 2>&1 | grep -c 'pokus')" -ge 3
+test "$(docker logs $VOLUME 2>&1 | grep -c -e PyNaCl -e davey)" = 0
 test ! -e "$(docker volume inspect -f '{{.Mountpoint}}' $VOLUME)/heartbeat"  # not logged in
-rm -f "$config"
+docker rm -f $VOLUME >/dev/null
+
+step "permissions: a root-owned host folder on /data and a root-owned chmod 600 config.toml each give one Slovak line naming uid 10001"
+host=$(mktemp -d)  # root's, mode 700: uid 10001 may not enter it
+set +e
+out=$(docker run --rm -v "$host:/data" -v "$PWD/examples/propozicie.toml:/app/propozicie.toml:ro" \
+    "$IMAGE" create /app/propozicie.toml 2>&1)
+code=$?
+set -e
+echo "$out"
+test "$code" = 1 && echo "$out" | grep -q 'uid 10001' && ! echo "$out" | grep -q Traceback
+chmod 600 "$config"
+set +e
+out=$(docker run --rm --network none --env-file "$secrets" -v $VOLUME:/data \
+    -v "$config:/app/config.toml:ro" "$IMAGE" 2>&1)
+code=$?
+set -e
+echo "$out"
+test "$code" = 2 && echo "$out" | grep -q 'uid 10001' && echo "$out" | grep -q 'chmod 644'
+rm -rf "$config" "$secrets" "$host"
 
 step "all checks passed"

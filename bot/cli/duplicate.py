@@ -79,6 +79,8 @@ def _run(args: argparse.Namespace) -> int:
         return _usage(t(f"duplicate.input.{exc.code}", **exc.params))
     except (UnicodeDecodeError, LexiconError) as exc:
         return _usage(str(exc))
+    except BrokenPipeError:  # `… | head` stopped reading: main() ends quietly, no error line
+        raise
     except OSError as exc:  # the lexicon or board file the system refused: its reason
         return _usage(os_error(exc))
 

@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 from bot.i18n import t
-from bot.os_errors import errno_reason
+from bot.os_errors import database_access, errno_reason
 
 
 def database_error(path: Path, error: Exception) -> str:
@@ -18,8 +18,8 @@ def database_error(path: Path, error: Exception) -> str:
         reason = f"{folder}: {errno_reason(errno.ENOENT, str(error))}"
     elif folder.is_file():
         reason = f"{folder}: {errno_reason(errno.ENOTDIR, str(error))}"
-    else:
-        reason = str(error)
+    else:  # SQLite's "unable to open database file" / "readonly database": whose permission
+        reason = database_access(path) or str(error)
     return t("os.database", file=str(path), reason=reason)
 
 

@@ -183,6 +183,11 @@ class StrediskoBot(commands.Bot):
         # roles and channels that checks and announcements use.
         intents = discord.Intents.none()
         intents.guilds = True
+        # No voice: discord.Client warns once per process that PyNaCl and davey (voice
+        # libraries) are missing — two English lines at every start a Slovak admin cannot act
+        # on. The flags are discord.py's own switch for those warnings (client.py, 2.7).
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,

@@ -49,6 +49,7 @@ from bot.discord.startup import (
     check_guild,
     resolve_guild_config,
 )
+from bot.os_errors import database_access
 from bot.scheduler import Scheduler
 from bot.services import lease, periodic, word_check
 from bot.services.app import App
@@ -178,6 +179,10 @@ async def _open_store(path: str, slug: str, wait_s: float) -> tuple[Store, Tourn
     """The existing database and the tournament in it (never a new, empty database); the
     store waits `wait_s` for another process's write lock."""
     check_database(path, slug)
+    # before SQLite, whose "readonly database" would come only at the first write (the lease)
+    no_access = database_access(path)
+    if no_access is not None:
+        raise StartupError.of("database_unusable", path=path, error=no_access)
     try:
         store = await Store.open(path, busy_timeout_ms=round(wait_s * 1000))
     except (sqlite3.Error, OSError) as exc:

@@ -27,6 +27,7 @@ from typing import BinaryIO
 
 from bot.i18n import SLOVAK, t
 from bot.progress import Counter, StepStart
+from bot.written_file import write_replacing
 from rules.lexicon import (
     Admissibility,
     Lexicon,
@@ -279,9 +280,7 @@ def build(words: Path, rules_name: str, out: Path, lists: Sequence[Path] = (),
                            tuple(sources), exclusive)
     write = step(t("lexicon.step_write", SLOVAK, file=out.name))
     data = to_bytes(lexicon)
-    partial = out.with_name(out.name + ".part")
-    partial.write_bytes(data)
-    os.replace(partial, out)
+    write_replacing(out, data)
     write(1, 1)
     return BuildReport(lexicon, out, len(data), read.notes())
 

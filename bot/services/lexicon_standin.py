@@ -25,6 +25,7 @@ from typing import BinaryIO, NoReturn
 
 from bot.i18n import SLOVAK, t
 from bot.progress import Counter, StepStart
+from bot.written_file import ensure_folder, write_replacing
 from rules.lexicon import Admissibility, admissibility
 from rules.lexicon.judge import LexiconError
 
@@ -99,6 +100,7 @@ def build_standin(language: str, out: Path, folders: Iterable[Path] = DICT_DIRS,
     started = time.monotonic()
     dictionary = DICTIONARIES[language]
     dic, aff = find_dictionary(dictionary, folders)
+    ensure_folder(out)  # a folder that cannot be made fails now, not after a minute's work
     unmunch = _tool("unmunch", "hunspell-tools")
     hunspell = _tool("hunspell", "hunspell")
     rules = admissibility(dictionary.rules)
@@ -139,9 +141,7 @@ def build_standin(language: str, out: Path, folders: Iterable[Path] = DICT_DIRS,
         f"# tvarov: {len(accepted)}",
     ]
     written = step(t("lexicon.step_write", SLOVAK, file=out.name))
-    partial = out.with_name(out.name + ".part")
-    partial.write_text("\n".join(header + accepted) + "\n", encoding="utf-8")
-    partial.replace(out)
+    write_replacing(out, ("\n".join(header + accepted) + "\n").encode("utf-8"))
     written(1, 1)
     return StandinReport(out, dictionary.package, expanded, len(kept), len(accepted),
                          round(time.monotonic() - started, 1))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -150,3 +152,18 @@ def test_a_missing_lexicon_is_one_line_and_exit_2(
     assert (code, out) == (2, "")
     assert len(err.strip().splitlines()) == 1
     assert "nie.lex" in err
+
+
+def test_top_piped_into_head_ends_quietly(files: dict[str, Path]) -> None:
+    """`stredisko duplicate top … | head -n 1` (tools/verify-image.sh): the reader's early
+    close is no error — it printed "stredisko: chyba: Broken pipe". The reader here closes
+    before the first write, so every run meets the closed pipe."""
+    stredisko = Path(sys.executable).with_name("stredisko")
+    child = subprocess.Popen(
+        [str(stredisko), "duplicate", "top", "--lexicon", str(files["lexicon"]), "--board",
+         str(files["empty"]), "--rack", "SLOVOA?"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()
+    err = child.stderr.read()
+    assert child.wait(timeout=120) == 0 and err == ""

@@ -231,3 +231,24 @@ def test_show(built: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["lexicon", "show", str(built)]) == 0
     out = capsys.readouterr().out
     assert service.load(built).id in out and "slova.txt" in out
+
+
+def test_build_creates_the_folder_of_its_output(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path / "slova.txt", WORDS)
+    assert main(["lexicon", "build", "slova.txt", "--rules", "sss", "-o", "nodir/x.lex"]) == 0, \
+        capsys.readouterr().err
+    assert service.load(tmp_path / "nodir" / "x.lex").forms > 0
+    assert sorted(p.name for p in (tmp_path / "nodir").iterdir()) == ["x.lex"]
+
+
+def test_a_refused_output_names_the_file_asked_for_not_its_part(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    words = _write(tmp_path / "slova.txt", WORDS)
+    out = tmp_path / "x.lex"
+    out.mkdir()  # a folder where the lexicon should go: the rename over it is refused
+    assert main(["lexicon", "build", str(words), "--rules", "sss", "-o", str(out)]) == 1
+    assert capsys.readouterr().err == f"stredisko: chyba: {out}: je to priečinok, nie súbor\n"
+    assert not (tmp_path / "x.lex.part").exists()

@@ -1,5 +1,6 @@
 """The configuration: secrets from env or file, never in a repr; clear errors naming the key."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -102,3 +103,34 @@ def test_container_paths_come_from_the_environment() -> None:
     cfg = load_config(None, env={"STREDISKO_DB": "/data/s.db", "STREDISKO_HEARTBEAT": "/data/hb"})
     assert cfg.store.path == "/data/s.db"
     assert cfg.discord.heartbeat_file == "/data/hb"
+
+
+def test_the_lexicon_folder_comes_from_the_environment(tmp_path: Path) -> None:
+    """The image sets STREDISKO_LEXICON_DIR=/data/lexicons: /app (where a config's relative
+    `lexicons` would point) is not writable there; the volume is."""
+    f = tmp_path / "config.toml"
+    f.write_text('[lexicon]\ndir = "lexikony"\n', encoding="utf-8")
+    assert load_config(f, env={}).lexicon.dir == str(tmp_path / "lexikony")
+    env = {"STREDISKO_LEXICON_DIR": "/data/lexicons"}
+    assert load_config(f, env=env).lexicon.dir == "/data/lexicons"
+    assert load_config(None, env=env).lexicon.dir == "/data/lexicons"
+
+
+def test_a_config_the_process_may_not_read_names_the_uid_and_the_remedy(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a root-owned `chmod 600` config.toml gives uid 10001 in the image. Root reads any
+    file, so the refusal is the system's own PermissionError, raised where the file is read
+    (the real drop of privileges: tests/bot/test_permissions.py)."""
+    f = tmp_path / "config.toml"
+    f.write_text("", encoding="utf-8")
+
+    def refuse(self: Path, *args: object, **kwargs: object) -> str:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "read_text", refuse)
+    with pytest.raises(ConfigError) as caught:
+        load_config(f, env={})
+    message = str(caught.value)
+    assert message.startswith(f"{f}: stredisko tento súbor nesmie čítať")
+    assert f"uid {os.getuid()}" in message and "uid 10001" in message
+    assert "chmod 644" in message and "--env-file" in message and "DISCORD_TOKEN" in message

@@ -348,3 +348,25 @@ def test_the_runner_wires_both_cogs_and_the_nightly_sync_only_with_a_herna_login
         assert (scheduler.nightly_at.hour, scheduler.nightly_at.minute) == (2, 30)
     finally:
         store.close_sync()
+
+
+def test_start_says_nothing_about_the_voice_libraries_it_does_not_use() -> None:
+    """discord.py warns at every client's birth that PyNaCl and davey are missing (English,
+    voice only); `stredisko run` builds its bot (runner.build_bot) without those lines. A
+    fresh interpreter: the warning is once per process, an earlier test may have spent it."""
+    script = textwrap.dedent("""
+        import discord
+        from bot.discord import runner
+        assert discord.VoiceClient.warn_nacl and discord.VoiceClient.warn_dave, "voice installed"
+        runner._configure_logging()
+        discord.Client(intents=discord.Intents.none())  # the check: discord.py does warn here
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = True
+        import sys; sys.stderr.write("---\\n"); sys.stderr.flush()
+        runner.build_bot([], "kt-2026-11")
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    plain, ours = done.stderr.split("---\n")
+    assert "PyNaCl is not installed" in plain and "davey is not installed" in plain
+    assert ours == ""

@@ -76,3 +76,36 @@ def test_a_missing_dictionary_or_tool_is_one_line(
     assert main(["lexicon", "standin", "cs", "--dict-dir", str(tmp_path), "-o", str(out)]) == 2
     err = capsys.readouterr().err
     assert "Chýba nástroj unmunch (balík hunspell-tools)" in err and not out.exists()
+
+
+def _tiny_dictionary(folder: Path) -> Path:
+    (folder / "sk_SK.aff").write_text(AFF, encoding="utf-8")
+    (folder / "sk_SK.dic").write_text(DIC, encoding="utf-8")
+    return folder
+
+
+@pytest.mark.skipif(not TOOLS, reason="unmunch/hunspell missing: apt-get install hunspell "
+                    "hunspell-tools")
+def test_standin_creates_the_folder_it_is_told_to_write_into(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's `-o lexicons/sk-standin.txt` on a fresh checkout: no lexicons/ yet."""
+    monkeypatch.chdir(tmp_path)
+    _tiny_dictionary(tmp_path)
+    out = Path("lexicons", "sk-standin.txt")
+    assert main(["lexicon", "standin", "sk", "--dict-dir", ".", "-o", str(out)]) == 0, \
+        capsys.readouterr().err
+    assert "mamou" in out.read_text(encoding="utf-8").splitlines()
+    assert [p.name for p in out.parent.iterdir()] == ["sk-standin.txt"]  # no .part left
+
+
+def test_standin_names_the_file_asked_for_when_its_folder_cannot_be(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A folder that cannot be made (a file stands in its place) fails before the minute of
+    unmunch, naming the user's file — not the temporary `.part` (tools need not be there)."""
+    _tiny_dictionary(tmp_path)
+    (tmp_path / "lexicons").write_text("not a folder", encoding="utf-8")
+    out = tmp_path / "lexicons" / "sk-standin.txt"
+    assert main(["lexicon", "standin", "sk", "--dict-dir", str(tmp_path), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"stredisko: chyba: {out}: časť cesty nie je priečinok\n"
