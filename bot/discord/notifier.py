@@ -177,22 +177,32 @@ class DiscordNotifier:
 
     async def already_delivered(self, destination: str, target: int, message: Message,
                                 since: datetime) -> bool:
-        """Whether the bot already posted this message (its first piece) where it goes, after
-        `since`: read back before re-sending a message that may have been handed to Discord
-        before a crash, once Discord's nonce window has passed. Discord does not list a
-        message's nonce, so the bot's own message with the same text is the proof."""
+        """Whether the bot already posted this whole message where it goes, after `since`."""
+        found, total = await self.delivered_pieces(destination, target, message, since)
+        return found == total
+
+    async def delivered_pieces(self, destination: str, target: int, message: Message,
+                               since: datetime) -> tuple[int, int]:
+        """How many of the message's pieces the bot already posted where it goes, after
+        `since` (in order: a crash stops a message between two of its pieces), and how many it
+        has: read back before re-sending a message that may have been handed to Discord before
+        a crash, once Discord's nonce window has passed. Discord does not list a message's
+        nonce, so the bot's own message with the same text is the proof."""
+        wanted = [(piece.content or "", [e.description for e in piece.embeds])
+                  for piece in render_message(message, self.locale, attach=False)]
         channel = await self._place(destination, target, message)
         me = self.client.user
         if channel is None or me is None:
-            return False
-        first = render_message(message, self.locale, attach=False)[0]
-        wanted = (first.content or "", [e.description for e in first.embeds])
+            return 0, len(wanted)
+        found = 0
         after = discord.Object(discord.utils.time_snowflake(since))
-        async for seen in channel.history(limit=READ_BACK, after=after):
+        async for seen in channel.history(limit=READ_BACK, after=after):  # oldest first
             if seen.author.id == me.id and (
-                    seen.content, [e.description for e in seen.embeds]) == wanted:
-                return True
-        return False
+                    seen.content, [e.description for e in seen.embeds]) == wanted[found]:
+                found += 1
+                if found == len(wanted):
+                    break
+        return found, len(wanted)
 
     async def _place(self, destination: str, target: int,
                      message: Message) -> discord.abc.Messageable | None:
@@ -246,8 +256,10 @@ class DiscordNotifier:
         """The message's pieces; drawn off the event loop when it carries a board image (tens
         of milliseconds of CPU must not stall the gateway's heartbeat)."""
         if IMAGE_PARAM in message.params:
-            return await asyncio.to_thread(render_message, message, self.locale)
-        return render_message(message, self.locale)
+            pieces = await asyncio.to_thread(render_message, message, self.locale)
+        else:
+            pieces = render_message(message, self.locale)
+        return pieces[message.posted:]  # those read back as posted before a crash stay
 
     async def _post(
         self, channel_id: int, pieces: list[Outgoing], mentions: discord.AllowedMentions,

@@ -20,6 +20,9 @@ class Message:
     ref: str | None = field(default=None, compare=False)
     # shown where the use case ran (the console), never sent to Discord (`Tx` local)
     local: bool = field(default=False, compare=False)
+    # how many of its pieces a message of several already shows where it goes (read back
+    # after a crash mid-message): the adapter posts only the rest
+    posted: int = field(default=0, compare=False)
 
 
 class Notifier(Protocol):

@@ -29,7 +29,7 @@ import logging
 import threading
 from collections.abc import Iterable
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -422,14 +422,15 @@ class Sender:
                 waiting.add(place)  # a retry not due yet holds back what follows it
                 continue
             try:
-                if await self._delivered_before(row, now):
+                posted = await self._delivered_before(row, now)
+                if posted is None:
                     found.append(row)
                     continue
                 claimed = await self._claim(row)
                 if claimed is None:  # dropped meanwhile (`stredisko outbox drop`)
                     continue
                 await deliver(self.app.notifier, row.destination, row.target,
-                              as_message(row))
+                              replace(as_message(row), posted=posted))
             except lease.LeaseLost:  # taken over (maybe mid-message): not one post more
                 self._handling = None
                 break
@@ -475,20 +476,23 @@ class Sender:
             await holding.confirm(self.app.store, clock)
         return claimed
 
-    async def _delivered_before(self, row: OutboxRow, now: datetime) -> bool:
+    async def _delivered_before(self, row: OutboxRow, now: datetime) -> int | None:
         """A message this process did not queue (pending at its start: maybe handed to Discord
         before a crash) or one an attempt failed for, older than Discord's nonce window: read
-        the place back, and if it is there mark it sent (audited) instead of posting a copy."""
+        the place back. None: all of it is there — marked sent (audited) instead of posting a
+        copy; else how many of its first pieces are (a crash between two pieces), which the
+        delivery then leaves out."""
         maybe_handed = row.attempts > 0 or row.created_at < self._started_at
-        read_back = getattr(self.app.notifier, "already_delivered", None)
+        read_back = getattr(self.app.notifier, "delivered_pieces", None)
         if not maybe_handed or read_back is None or now - row.created_at <= NONCE_WINDOW:
-            return False
-        if not await read_back(row.destination, row.target, as_message(row),
-                               row.created_at - CLOCK_SKEW):
-            return False
+            return 0
+        found, total = await read_back(row.destination, row.target, as_message(row),
+                                       row.created_at - CLOCK_SKEW)
+        if found < total:
+            return found
         await self.app.store.call_urgent(
             found_delivered, row, Change.scheduler(now, "správa už bola doručená pred pádom"))
-        return True
+        return None
 
     async def _tell_if_back(self, retrying: bool, oldest_pending: datetime | None) -> None:
         """After a pass that left no message waiting for a retry (Discord took everything),

@@ -504,6 +504,41 @@ async def test_a_delivery_repeated_after_a_crash_is_not_a_second_copy(w: World) 
     assert len(shown) == 1
 
 
+async def test_a_message_cut_by_a_crash_between_its_pieces_posts_only_the_rest(
+        w: World) -> None:
+    """A message too long for one Discord message goes out in pieces; the bot died after the
+    first. Restarted after the nonce window, the read-back finds the first piece, and the
+    delivery posts only the second: nothing lost (the rest was once marked sent with the first
+    found), nothing doubled."""
+    w.at(20)
+    died = App(w.store, w.clock, RecordingNotifier(), delivery="queue")
+    long_name = "Dana Ďurišová " * 200  # ~2,800 characters: two pieces
+    await died.run(lambda tx: tx.announce(w.tournament.id, "play.withdrawn", player=long_name,
+                                          rule="e-SP 3.6"))
+    (row,) = await w.store.read(list_outbox)
+    posts = 0
+
+    async def dies_before_the_second_piece() -> None:
+        nonlocal posts
+        posts += 1
+        if posts == 2:
+            raise ConnectionError("the process died here")
+
+    w.app.notifier._before_post = dies_before_the_second_piece
+    with pytest.raises(ConnectionError):
+        await deliver(w.app.notifier, row.destination, row.target, as_message(row))
+    w.app.notifier._before_post = None
+    before = [m.text for m in w.h.messages_in(CONTROL_CHANNEL_ID)]
+    assert len(before) == 1  # the first piece went out
+    w.h.forget_nonces()
+    w.clock.advance(timedelta(minutes=10))
+    assert (await App(w.store, w.clock, w.app.notifier).sender.flush()).sent == 1
+    shown = [m.text for m in w.h.messages_in(CONTROL_CHANNEL_ID)]
+    assert len(shown) == 2 and shown[0] == before[0]  # the second piece, once
+    assert "e-SP 3.6" in shown[1] and shown[1] != shown[0]
+    assert not await w.store.read(lambda db: list_audit(db, action="outbox.found_delivered"))
+
+
 async def test_an_old_delivery_repeated_after_a_crash_is_read_back_not_posted(w: World) -> None:
     """Killed between Discord's 200 and marking the message sent, restarted after Discord's
     nonce window: the new process reads the channel back, finds the message, marks it sent
