@@ -7,6 +7,12 @@ first field is a candidate form, kept when it is written in lower case (capitali
 proper names or abbreviations, SP B1 10.2 body 1, 3), uses only letters a tile or a blank can
 be (the profile's), and has 2–15 letters; then `hunspell -G` keeps the candidates the
 dictionary itself accepts (unmunch over-generates, e.g. comparatives of every adjective).
+
+Then the rules it stands in for (SP B1 10.1–10.8, `rules.lexicon.standin`; issue 35): before
+unmunch, the .dic loses the lower-case twins of capitalised noun entries (proper nouns) and the
+entries of the lemmas the seed rules on (only their `keep` forms come back); after hunspell,
+the negated verbal nouns and the forms the seed refuses go; the forms of the active
+participles hunspell gives in the base form only and those the seed names are added.
 """
 
 from __future__ import annotations
@@ -23,6 +29,16 @@ from pathlib import Path
 from bot.i18n import SLOVAK, t
 from rules.lexicon import Admissibility, admissibility
 from rules.lexicon.judge import LexiconError
+from rules.lexicon.standin import (
+    Entry,
+    active_participle_forms,
+    added,
+    kept_of_lemmas,
+    negated_verbal_nouns,
+    proper_twins,
+    refused,
+    rulings,
+)
 
 DICT_DIRS = (Path("/usr/share/hunspell"), Path("/usr/share/myspell/dicts"))
 
@@ -47,8 +63,13 @@ class StandinReport:
     dictionary: str
     expanded: int  # lines unmunch printed
     candidates: int  # distinct forms the filter kept
-    accepted: int  # of those, the ones hunspell accepts: the list
+    accepted: int  # of those, the ones hunspell accepts
     seconds: float
+    proper_nouns: int = 0  # lower-case twins of proper nouns left out (SP B1 10.2 bod 1)
+    verbal_nouns: int = 0  # negated verbal nouns left out (SP B1 10.8)
+    ruled_out: int = 0  # forms the seed's named cases refuse
+    ruled_in: int = 0  # forms the seed's named cases add
+    forms: int = 0  # the list written
 
 
 def candidate(line: str, rules: Admissibility) -> str | None:
@@ -92,28 +113,37 @@ def build_standin(language: str, out: Path, folders: Iterable[Path] = DICT_DIRS
     unmunch = _tool("unmunch", "hunspell-tools")
     hunspell = _tool("hunspell", "hunspell")
     rules = admissibility(dictionary.rules)
+    ruled = rulings(dictionary.rules)
+    entries = [Entry.parse(line) for line in _dic_lines(dic)]
+    twins = proper_twins(entries)
+    lemmas = kept_of_lemmas(ruled)
     with tempfile.TemporaryDirectory(prefix="stredisko-standin-") as work:
-        expanded_path = Path(work) / "expanded.txt"
-        with expanded_path.open("wb") as sink:
-            _run([unmunch, str(dic), str(aff)], stdout=sink)
-        with expanded_path.open(encoding="utf-8", errors="replace") as lines:
-            expanded = 0
-            kept: set[str] = set()
-            for line in lines:
-                expanded += 1
-                form = candidate(line, rules)
-                if form is not None:
-                    kept.add(form)
-        candidates_path = Path(work) / "candidates.txt"
+        folder = Path(work)
+        kept_dic = _write_dic(folder / "kept.dic", (e for e in entries
+                                                    if e.word not in twins
+                                                    and e.word not in lemmas))
+        expanded, kept = _expand(unmunch, kept_dic, aff, rules, folder / "expanded.txt")
+        for lemma, keep in lemmas.items():  # of a ruled lemma's own forms, `keep` stays
+            own = _write_dic(folder / "lemma.dic", (e for e in entries if e.word == lemma))
+            kept |= _expand(unmunch, own, aff, rules, folder / "lemma.txt")[1] & keep
+        candidates_path = folder / "candidates.txt"
         candidates_path.write_text("".join(f"{form}\n" for form in sorted(kept)),
                                    encoding="utf-8")
-        accepted_path = Path(work) / "accepted.txt"
+        accepted_path = folder / "accepted.txt"
         with candidates_path.open("rb") as source, accepted_path.open("wb") as sink:
             _run([hunspell, "-i", "utf-8", "-d", str(dic.with_suffix("")), "-G"],
                  stdin=source, stdout=sink)
-        accepted = sorted({line.strip() for line in
-                           accepted_path.read_text(encoding="utf-8").splitlines()
-                           if line.strip() in kept})
+        accepted = {line.strip() for line in
+                    accepted_path.read_text(encoding="utf-8").splitlines()
+                    if line.strip() in kept}
+    hunspell_accepted = len(accepted)
+    flagged = {e.word for e in entries if e.flags}
+    verbal = negated_verbal_nouns(accepted, flagged)
+    out_ruled = (refused(ruled) & accepted) - verbal
+    participles = active_participle_forms(accepted) - accepted
+    into = {form for form in added(ruled) | participles
+            if candidate(form, rules) == form} - accepted
+    forms = sorted((accepted - verbal - out_ruled) | into)
     what = f"{dictionary.package} ({dic.name} sha256 {_sha256(dic)[:16]})"
     header = [
         "# stredisko: NÁHRADNÝ zoznam slov (stand-in), nie je zoznamom spolku.",
@@ -121,14 +151,51 @@ def build_standin(language: str, out: Path, folders: Iterable[Path] = DICT_DIRS
         f"# zdroj: {what}; {_first_comment(aff)}",
         "# postup: unmunch (hunspell-tools), malé písmená, písmená sady, 2–15 písmen, "
         "hunspell -G (len tvary, ktoré slovník sám prijme)",
+        f"# pravidlá SP B1 10.1–10.8 (rules.lexicon.standin): bez vlastných mien v malých "
+        f"písmenách ({len(twins)} hesiel, 10.2 bod 1), bez slovesných podstatných mien so "
+        f"záporom ({len(verbal)} tvarov, 10.8), pomenované prípady semienka 000 "
+        f"(−{len(out_ruled)} tvarov; data/{dictionary.rules}/standin.toml), tvary činných "
+        f"prídavných mien a pomenované tvary (+{len(into)}, 10.8)",
         "# licencia: GPL ako slovník; súbor sa necommituje, zostavuje sa na počítači",
-        f"# tvarov: {len(accepted)}",
+        f"# tvarov: {len(forms)}",
     ]
     partial = out.with_name(out.name + ".part")
-    partial.write_text("\n".join(header + accepted) + "\n", encoding="utf-8")
+    partial.write_text("\n".join(header + forms) + "\n", encoding="utf-8")
     partial.replace(out)
-    return StandinReport(out, dictionary.package, expanded, len(kept), len(accepted),
-                         round(time.monotonic() - started, 1))
+    return StandinReport(out, dictionary.package, expanded, len(kept), hunspell_accepted,
+                         round(time.monotonic() - started, 1), proper_nouns=len(twins),
+                         verbal_nouns=len(verbal), ruled_out=len(out_ruled),
+                         ruled_in=len(into), forms=len(forms))
+
+
+def _dic_lines(dic: Path) -> list[str]:
+    """The entries of a .dic (its first line is their count)."""
+    with dic.open(encoding="utf-8", errors="replace") as file:
+        lines = file.read().splitlines()
+    return [line for line in lines[1:] if line.strip()]
+
+
+def _write_dic(path: Path, entries: Iterable[Entry]) -> Path:
+    lines = [e.word + (f"/{e.flags}" if e.flags else "") + (f" {e.morph}" if e.morph else "")
+             for e in entries]
+    path.write_text("\n".join([str(len(lines)), *lines]) + "\n", encoding="utf-8")
+    return path
+
+
+def _expand(unmunch: str, dic: Path, aff: Path, rules: Admissibility, sink_path: Path
+            ) -> tuple[int, set[str]]:
+    """unmunch's lines for `dic` counted, and the candidate forms among them."""
+    with sink_path.open("wb") as sink:
+        _run([unmunch, str(dic), str(aff)], stdout=sink)
+    expanded = 0
+    kept: set[str] = set()
+    with sink_path.open(encoding="utf-8", errors="replace") as lines:
+        for line in lines:
+            expanded += 1
+            form = candidate(line, rules)
+            if form is not None:
+                kept.add(form)
+    return expanded, kept
 
 
 def _run(command: list[str], **streams: object) -> None:

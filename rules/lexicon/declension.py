@@ -154,3 +154,25 @@ def declined(words: Iterable[str], declension: str) -> frozenset[str]:
         return words
     decline = DECLENSIONS[declension]
     return words.union(*(decline(word) for word in words))
+
+
+def pekny(base: str) -> set[str]:
+    """An adjective in -ý (vzor pekný): the passive participles of SP B1 10.8 r. 594; after a
+    long syllable the rhythmic law shortens the endings (krásny, krásna)."""
+    stem = base[:-1]
+    long = ("ý", "á", "é", "ého", "ej", "ému", "ú", "om", "ou", "í", "ých", "ým", "ými")
+    short = ("y", "a", "e", "eho", "ej", "emu", "u", "om", "ou", "i", "ych", "ym", "ymi")
+    return {stem + ending for ending in (short if long_syllable(stem) else long)}
+
+
+def cudzi(base: str) -> set[str]:
+    """An adjective in -í (vzor cudzí): the active participles of SP B1 10.8 r. 596–597;
+    after a long syllable short endings (robiaci, robiaca; tepúci)."""
+    stem = base[:-1]
+    long = ("í", "ia", "ie", "ieho", "ej", "iemu", "iu", "om", "ou", "ích", "ím", "ími")
+    short = ("i", "a", "e", "eho", "ej", "emu", "u", "om", "ou", "ich", "im", "imi")
+    return {stem + ending for ending in (short if long_syllable(stem) else long)}
+
+
+DECLENSIONS["pekny"] = pekny
+DECLENSIONS["cudzi"] = cudzi
