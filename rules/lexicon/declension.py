@@ -157,21 +157,23 @@ def declined(words: Iterable[str], declension: str) -> frozenset[str]:
 
 
 def pekny(base: str) -> set[str]:
-    """An adjective in -ý (vzor pekný): the passive participles of SP B1 10.8 r. 594; after a
-    long syllable the rhythmic law shortens the endings (krásny, krásna)."""
+    """An adjective in -ý (vzor pekný): the passive participles of SP B1 10.8 r. 594. The base
+    tells the length of the endings: -y after a long syllable (krásny, krásna: the rhythmic
+    law), -ý otherwise."""
     stem = base[:-1]
     long = ("ý", "á", "é", "ého", "ej", "ému", "ú", "om", "ou", "í", "ých", "ým", "ými")
     short = ("y", "a", "e", "eho", "ej", "emu", "u", "om", "ou", "i", "ych", "ym", "ymi")
-    return {stem + ending for ending in (short if long_syllable(stem) else long)}
+    return {stem + ending for ending in (short if base.endswith("y") else long)}
 
 
 def cudzi(base: str) -> set[str]:
-    """An adjective in -í (vzor cudzí): the active participles of SP B1 10.8 r. 596–597;
-    after a long syllable short endings (robiaci, robiaca; tepúci)."""
+    """An adjective in -í (vzor cudzí): the active participles of SP B1 10.8 r. 596–597. The
+    base tells the length of the endings: -i after a long syllable (robiaci, robiaca; tepúci),
+    -í otherwise (vyrobivší, and zasmievší as the seed writes it)."""
     stem = base[:-1]
     long = ("í", "ia", "ie", "ieho", "ej", "iemu", "iu", "om", "ou", "ích", "ím", "ími")
     short = ("i", "a", "e", "eho", "ej", "emu", "u", "om", "ou", "ich", "im", "imi")
-    return {stem + ending for ending in (short if long_syllable(stem) else long)}
+    return {stem + ending for ending in (short if base.endswith("i") else long)}
 
 
 DECLENSIONS["pekny"] = pekny

@@ -64,3 +64,10 @@ def test_the_bundled_rulings_cite_their_rule_and_seed_line() -> None:
 def test_a_broken_rulings_file_names_its_fault(text: str, says: str) -> None:
     with pytest.raises(ProfileError, match=says):
         parse_rulings(text, "standin.toml")
+
+
+def test_participles_decline_with_the_ending_length_of_their_base() -> None:
+    from rules.lexicon.declension import cudzi, pekny
+    assert {"zasmievšia", "zasmievšími"} <= cudzi("zasmievší")  # as the seed writes it
+    assert {"robiaca", "robiacimi"} <= cudzi("robiaci") and "robiacia" not in cudzi("robiaci")
+    assert {"fikaná", "fikanými"} <= pekny("fikaný") and {"krásna", "krásnych"} <= pekny("krásny")
