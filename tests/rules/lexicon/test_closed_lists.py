@@ -103,3 +103,11 @@ def test_the_associations_own_b5_is_declined_too() -> None:
 def test_long_syllable() -> None:
     assert long_syllable("áčk") and long_syllable("striebr") and long_syllable("sír")
     assert not long_syllable("efk") and not long_syllable("aktíni") and not long_syllable("")
+
+
+def test_a_closed_list_names_its_rule_even_when_the_main_list_has_the_word() -> None:
+    main = make_lexicon(compile_graph(["vodíkom", "áčkom"]), "zoznam (test)")
+    verdict = judge("áčkom", main, SSS)
+    assert verdict.valid and verdict.rule == "SP B1 10.1 bod 6"
+    assert "SP B1 10.1 bod 6 (názvy písmen slovenskej abecedy)" in verdict.reason
+    assert judge("vodíkom", main, SSS).rule == "SP B1 10.1 bod 5"
