@@ -129,8 +129,9 @@ def standin_command(args: argparse.Namespace) -> int:
     print(t("lexicon.standin_done", dictionary=report.dictionary, path=str(report.path),
             forms=report.forms, expanded=report.expanded, candidates=report.candidates,
             accepted=report.accepted, seconds=report.seconds))
-    print(t("lexicon.standin_rules", proper=report.proper_nouns, verbal=report.verbal_nouns,
-            out=report.ruled_out, into=report.ruled_in))
+    if report.sp_b1:
+        print(t("lexicon.standin_rules", proper=report.proper_nouns, verbal=report.verbal_nouns,
+                out=report.ruled_out, into=report.ruled_in))
     return 0
 
 

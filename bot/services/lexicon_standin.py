@@ -49,10 +49,11 @@ class Dictionary:
     base: str  # hunspell's name: sk_SK
     rules: str  # the admissibility profile whose letters it keeps
     package: str  # Debian's package
+    sp_b1: bool = False  # filtered by SP B1 10.1–10.8 (the SSS rules; ČAS's PPS are not seeds)
 
 
 DICTIONARIES = {
-    "sk": Dictionary("sk", "sk_SK", "sss", "hunspell-sk"),
+    "sk": Dictionary("sk", "sk_SK", "sss", "hunspell-sk", sp_b1=True),
     "cs": Dictionary("cs", "cs_CZ", "cas", "hunspell-cs"),
 }
 
@@ -70,6 +71,7 @@ class StandinReport:
     ruled_out: int = 0  # forms the seed's named cases refuse
     ruled_in: int = 0  # forms the seed's named cases add
     forms: int = 0  # the list written
+    sp_b1: bool = False  # whether SP B1 10.1–10.8 filtered it (sk)
 
 
 def candidate(line: str, rules: Admissibility) -> str | None:
@@ -114,17 +116,19 @@ def build_standin(language: str, out: Path, folders: Iterable[Path] = DICT_DIRS
     hunspell = _tool("hunspell", "hunspell")
     rules = admissibility(dictionary.rules)
     ruled = rulings(dictionary.rules)
-    entries = [Entry.parse(line) for line in _dic_lines(dic)]
-    twins = proper_twins(entries)
+    encoding = _encoding(aff)
+    entries = [Entry.parse(line) for line in _dic_lines(dic, encoding)]
+    twins = proper_twins(entries) if dictionary.sp_b1 else set()
     lemmas = kept_of_lemmas(ruled)
     with tempfile.TemporaryDirectory(prefix="stredisko-standin-") as work:
         folder = Path(work)
-        kept_dic = _write_dic(folder / "kept.dic", (e for e in entries
-                                                    if e.word not in twins
-                                                    and e.word not in lemmas))
+        kept_dic = _write_dic(folder / "kept.dic", encoding, (e for e in entries
+                                                              if e.word not in twins
+                                                              and e.word not in lemmas))
         expanded, kept = _expand(unmunch, kept_dic, aff, rules, folder / "expanded.txt")
         for lemma, keep in lemmas.items():  # of a ruled lemma's own forms, `keep` stays
-            own = _write_dic(folder / "lemma.dic", (e for e in entries if e.word == lemma))
+            own = _write_dic(folder / "lemma.dic", encoding,
+                             (e for e in entries if e.word == lemma))
             kept |= _expand(unmunch, own, aff, rules, folder / "lemma.txt")[1] & keep
         candidates_path = folder / "candidates.txt"
         candidates_path.write_text("".join(f"{form}\n" for form in sorted(kept)),
@@ -138,24 +142,26 @@ def build_standin(language: str, out: Path, folders: Iterable[Path] = DICT_DIRS
                     if line.strip() in kept}
     hunspell_accepted = len(accepted)
     flagged = {e.word for e in entries if e.flags}
-    verbal = negated_verbal_nouns(accepted, flagged)
+    verbal = negated_verbal_nouns(accepted, flagged) if dictionary.sp_b1 else set()
     out_ruled = (refused(ruled) & accepted) - verbal
-    participles = active_participle_forms(accepted) - accepted
+    participles = active_participle_forms(accepted) - accepted if dictionary.sp_b1 else set()
     into = {form for form in added(ruled) | participles
             if candidate(form, rules) == form} - accepted
     forms = sorted((accepted - verbal - out_ruled) | into)
     what = f"{dictionary.package} ({dic.name} sha256 {_sha256(dic)[:16]})"
+    applied = [
+        f"# pravidlá SP B1 10.1–10.8 (rules.lexicon.standin): bez vlastných mien v malých "
+        f"písmenách ({len(twins)} hesiel, 10.2 bod 1), bez slovesných podstatných mien so "
+        f"záporom ({len(verbal)} tvarov, 10.8), pomenované prípady semienka 000 "
+        f"(−{len(out_ruled)} tvarov; data/{dictionary.rules}/standin.toml), tvary činných "
+        f"prídavných mien a pomenované tvary (+{len(into)}, 10.8)"] if dictionary.sp_b1 else []
     header = [
         "# stredisko: NÁHRADNÝ zoznam slov (stand-in), nie je zoznamom spolku.",
         f"# stand-in: {dictionary.package}",
         f"# zdroj: {what}; {_first_comment(aff)}",
         "# postup: unmunch (hunspell-tools), malé písmená, písmená sady, 2–15 písmen, "
         "hunspell -G (len tvary, ktoré slovník sám prijme)",
-        f"# pravidlá SP B1 10.1–10.8 (rules.lexicon.standin): bez vlastných mien v malých "
-        f"písmenách ({len(twins)} hesiel, 10.2 bod 1), bez slovesných podstatných mien so "
-        f"záporom ({len(verbal)} tvarov, 10.8), pomenované prípady semienka 000 "
-        f"(−{len(out_ruled)} tvarov; data/{dictionary.rules}/standin.toml), tvary činných "
-        f"prídavných mien a pomenované tvary (+{len(into)}, 10.8)",
+        *applied,
         "# licencia: GPL ako slovník; súbor sa necommituje, zostavuje sa na počítači",
         f"# tvarov: {len(forms)}",
     ]
@@ -165,20 +171,30 @@ def build_standin(language: str, out: Path, folders: Iterable[Path] = DICT_DIRS
     return StandinReport(out, dictionary.package, expanded, len(kept), hunspell_accepted,
                          round(time.monotonic() - started, 1), proper_nouns=len(twins),
                          verbal_nouns=len(verbal), ruled_out=len(out_ruled),
-                         ruled_in=len(into), forms=len(forms))
+                         ruled_in=len(into), forms=len(forms), sp_b1=dictionary.sp_b1)
 
 
-def _dic_lines(dic: Path) -> list[str]:
+def _encoding(aff: Path) -> str:
+    """The dictionary's encoding, as its .aff's SET line names it (UTF-8 when it has none)."""
+    with aff.open(encoding="latin-1") as file:  # the SET line itself is ASCII
+        for line in file:
+            if line.startswith("SET "):
+                return line.split()[1]
+    return "utf-8"
+
+
+def _dic_lines(dic: Path, encoding: str) -> list[str]:
     """The entries of a .dic (its first line is their count)."""
-    with dic.open(encoding="utf-8", errors="replace") as file:
+    with dic.open(encoding=encoding, errors="replace") as file:
         lines = file.read().splitlines()
     return [line for line in lines[1:] if line.strip()]
 
 
-def _write_dic(path: Path, entries: Iterable[Entry]) -> Path:
+def _write_dic(path: Path, encoding: str, entries: Iterable[Entry]) -> Path:
+    """A .dic of `entries`, in the dictionary's encoding, for unmunch."""
     lines = [e.word + (f"/{e.flags}" if e.flags else "") + (f" {e.morph}" if e.morph else "")
              for e in entries]
-    path.write_text("\n".join([str(len(lines)), *lines]) + "\n", encoding="utf-8")
+    path.write_text("\n".join([str(len(lines)), *lines]) + "\n", encoding=encoding)
     return path
 
 

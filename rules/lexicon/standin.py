@@ -42,9 +42,9 @@ class Entry:
 
     @classmethod
     def parse(cls, line: str) -> Entry:
-        head, _, morph = line.strip().partition(" ")
+        head, *rest = line.strip().split(None, 1)  # a space or a tab before the fields
         word, _, flags = head.partition("/")
-        return cls(word, flags, morph.strip())
+        return cls(word, flags, rest[0].strip() if rest else "")
 
 
 @dataclass(frozen=True, slots=True)

@@ -146,3 +146,18 @@ def test_the_rules_filter_and_extend_what_hunspell_gives(
     # 10.4 (SSSJ ego, v pl. iba N a A) and the named cases of 10.2: tsunami, tabula
     assert {"ego", "ega", "egá"} <= forms and "egám" not in forms
     assert not {"tsunami", "tabula", "tabuly"} & forms and {"rasa", "rasy"} <= forms
+
+
+@pytest.mark.skipif(not TOOLS, reason="unmunch/hunspell missing: apt-get install hunspell "
+                    "hunspell-tools")
+def test_the_czech_stand_in_is_not_judged_by_the_slovak_rules(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """SP B1 is the SSS's; ČAS's own rules (PPS) are not in the seeds: cs is left as it was."""
+    (tmp_path / "cs_CZ.aff").write_text(RULES_AFF, encoding="utf-8")
+    (tmp_path / "cs_CZ.dic").write_text(RULES_DIC, encoding="utf-8")
+    out = tmp_path / "cs-standin.txt"
+    assert main(["lexicon", "standin", "cs", "--dict-dir", str(tmp_path), "-o", str(out)]) == 0
+    assert "SP B1" not in capsys.readouterr().out
+    text = out.read_text(encoding="utf-8")
+    forms = {line for line in text.splitlines() if not line.startswith("#")}
+    assert {"amerika", "nerobenie", "tsunami", "egám"} <= forms and "SP B1" not in text
