@@ -150,7 +150,10 @@ def _listed(valid: bool, says: str) -> str:
 def _bundled_note(word_list: WordList) -> str:
     if not word_list.bundled:
         return ""
-    return (f" Zoznam {word_list.id.upper()} je pribalená kópia zrekonštruovaná z pravidiel "
+    # the appendices (B2, B3, B5) by their letter; the lists of 10.1's own text by their title
+    name = (word_list.id.upper() if word_list.id[:1] == "b" and word_list.id[1:].isdigit()
+            else f"„{word_list.title}“")
+    return (f" Zoznam {name} je pribalená kópia zrekonštruovaná z pravidiel "
             f"(súbor spolku ju nahrádza).")
 
 

@@ -111,3 +111,10 @@ def test_a_closed_list_names_its_rule_even_when_the_main_list_has_the_word() -> 
     assert verdict.valid and verdict.rule == "SP B1 10.1 bod 6"
     assert "SP B1 10.1 bod 6 (názvy písmen slovenskej abecedy)" in verdict.reason
     assert judge("vodíkom", main, SSS).rule == "SP B1 10.1 bod 5"
+
+
+def test_a_closed_list_is_named_by_its_title_in_the_bundled_note() -> None:
+    verdict = judge("áčkom", EMPTY, SSS)
+    assert "Zoznam „SP B1 10.1 bod 6 (názvy písmen slovenskej abecedy)“ je pribalená" in \
+        verdict.reason and "PISMENA" not in verdict.reason
+    assert "Zoznam B5 je pribalená" in judge("vodíkom", EMPTY, SSS).reason
