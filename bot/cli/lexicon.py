@@ -153,8 +153,11 @@ def standin_command(args: argparse.Namespace) -> int:
             steps.stop()
         return _fail(str(exc))
     print(t("lexicon.standin_done", dictionary=report.dictionary, path=str(report.path),
-            forms=report.accepted, expanded=report.expanded, candidates=report.candidates,
+            forms=report.forms, expanded=report.expanded, candidates=report.candidates,
             accepted=report.accepted, seconds=report.seconds))
+    if report.sp_b1:
+        print(t("lexicon.standin_rules", proper=report.proper_nouns, verbal=report.verbal_nouns,
+                out=report.ruled_out, into=report.ruled_in))
     return 0
 
 

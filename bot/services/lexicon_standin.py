@@ -7,6 +7,12 @@ first field is a candidate form, kept when it is written in lower case (capitali
 proper names or abbreviations, SP B1 10.2 body 1, 3), uses only letters a tile or a blank can
 be (the profile's), and has 2–15 letters; then `hunspell -G` keeps the candidates the
 dictionary itself accepts (unmunch over-generates, e.g. comparatives of every adjective).
+
+Then the rules it stands in for (SP B1 10.1–10.8, `rules.lexicon.standin`; issue 35): before
+unmunch, the .dic loses the lower-case twins of capitalised noun entries (proper nouns) and the
+entries of the lemmas the seed rules on (only their `keep` forms come back); after hunspell,
+the negated verbal nouns and the forms the seed refuses go; the forms of the active
+participles hunspell gives in the base form only and those the seed names are added.
 """
 
 from __future__ import annotations
@@ -28,6 +34,16 @@ from bot.progress import Counter, StepStart
 from bot.written_file import ensure_folder, write_replacing
 from rules.lexicon import Admissibility, admissibility
 from rules.lexicon.judge import LexiconError
+from rules.lexicon.standin import (
+    Entry,
+    active_participle_forms,
+    added,
+    kept_of_lemmas,
+    negated_verbal_nouns,
+    proper_twins,
+    refused,
+    rulings,
+)
 
 DICT_DIRS = (Path("/usr/share/hunspell"), Path("/usr/share/myspell/dicts"))
 #: the steps of `build_standin`, for a progress bar
@@ -41,10 +57,11 @@ class Dictionary:
     base: str  # hunspell's name: sk_SK
     rules: str  # the admissibility profile whose letters it keeps
     package: str  # Debian's package
+    sp_b1: bool = False  # filtered by SP B1 10.1–10.8 (the SSS rules; ČAS's PPS are not seeds)
 
 
 DICTIONARIES = {
-    "sk": Dictionary("sk", "sk_SK", "sss", "hunspell-sk"),
+    "sk": Dictionary("sk", "sk_SK", "sss", "hunspell-sk", sp_b1=True),
     "cs": Dictionary("cs", "cs_CZ", "cas", "hunspell-cs"),
 }
 
@@ -55,8 +72,14 @@ class StandinReport:
     dictionary: str
     expanded: int  # lines unmunch printed
     candidates: int  # distinct forms the filter kept
-    accepted: int  # of those, the ones hunspell accepts: the list
+    accepted: int  # of those, the ones hunspell accepts
     seconds: float
+    proper_nouns: int = 0  # lower-case twins of proper nouns left out (SP B1 10.2 bod 1)
+    verbal_nouns: int = 0  # negated verbal nouns left out (SP B1 10.8)
+    ruled_out: int = 0  # forms the seed's named cases refuse
+    ruled_in: int = 0  # forms the seed's named cases add
+    forms: int = 0  # the list written
+    sp_b1: bool = False  # whether SP B1 10.1–10.8 filtered it (sk)
 
 
 def candidate(line: str, rules: Admissibility) -> str | None:
@@ -104,47 +127,116 @@ def build_standin(language: str, out: Path, folders: Iterable[Path] = DICT_DIRS,
     unmunch = _tool("unmunch", "hunspell-tools")
     hunspell = _tool("hunspell", "hunspell")
     rules = admissibility(dictionary.rules)
+    ruled = rulings(dictionary.rules)
+    encoding = _encoding(aff)
+    entries = [Entry.parse(line) for line in _dic_lines(dic, encoding)]
+    twins = proper_twins(entries) if dictionary.sp_b1 else set()
+    lemmas = kept_of_lemmas(ruled)
     with tempfile.TemporaryDirectory(prefix="stredisko-standin-") as work:
-        expanded_path = Path(work) / "expanded.txt"
+        folder = Path(work)
+        kept_dic = _write_dic(folder / "kept.dic", encoding, (e for e in entries
+                                                              if e.word not in twins
+                                                              and e.word not in lemmas))
         unmunched = step(t("lexicon.step_unmunch", SLOVAK, dictionary=dic.name))
+        expanded_path = folder / "expanded.txt"
         with expanded_path.open("wb") as sink:
-            _run([unmunch, str(dic), str(aff)], stdout=sink)
+            _run([unmunch, str(kept_dic), str(aff)], stdout=sink)
         unmunched(1, 1)
-        filtered = step(t("lexicon.step_candidates", SLOVAK))
-        total = _lines(expanded_path)
-        with expanded_path.open(encoding="utf-8", errors="replace") as lines:
-            expanded = 0
-            kept: set[str] = set()
-            for line in lines:
-                expanded += 1
-                if not expanded % (_CHUNK * 16):
-                    filtered(expanded, total)
-                form = candidate(line, rules)
-                if form is not None:
-                    kept.add(form)
-        filtered(expanded, expanded)
-        accepted_path = Path(work) / "accepted.txt"
+        expanded, kept = _candidates(expanded_path, rules,
+                                     step(t("lexicon.step_candidates", SLOVAK)))
+        for lemma, keep in lemmas.items():  # of a ruled lemma's own forms, `keep` stays
+            own = _write_dic(folder / "lemma.dic", encoding,
+                             (e for e in entries if e.word == lemma))
+            kept |= _expand(unmunch, own, aff, rules, folder / "lemma.txt")[1] & keep
+        accepted_path = folder / "accepted.txt"
         with accepted_path.open("wb") as sink:
             _feed([hunspell, "-i", "utf-8", "-d", str(dic.with_suffix("")), "-G"],
                   sorted(kept), sink, step(t("lexicon.step_hunspell", SLOVAK)))
-        accepted = sorted({line.strip() for line in
-                           accepted_path.read_text(encoding="utf-8").splitlines()
-                           if line.strip() in kept})
+        accepted = {line.strip() for line in
+                    accepted_path.read_text(encoding="utf-8").splitlines()
+                    if line.strip() in kept}
+    hunspell_accepted = len(accepted)
+    flagged = {e.word for e in entries if e.flags}
+    verbal = negated_verbal_nouns(accepted, flagged) if dictionary.sp_b1 else set()
+    out_ruled = (refused(ruled) & accepted) - verbal
+    participles = active_participle_forms(accepted) - accepted if dictionary.sp_b1 else set()
+    into = {form for form in added(ruled) | participles
+            if candidate(form, rules) == form} - accepted
+    forms = sorted((accepted - verbal - out_ruled) | into)
     what = f"{dictionary.package} ({dic.name} sha256 {_sha256(dic)[:16]})"
+    applied = [
+        f"# pravidlá SP B1 10.1–10.8 (rules.lexicon.standin): bez vlastných mien v malých "
+        f"písmenách ({len(twins)} hesiel, 10.2 bod 1), bez slovesných podstatných mien so "
+        f"záporom ({len(verbal)} tvarov, 10.8), pomenované prípady semienka 000 "
+        f"(−{len(out_ruled)} tvarov; data/{dictionary.rules}/standin.toml), tvary činných "
+        f"prídavných mien a pomenované tvary (+{len(into)}, 10.8)"] if dictionary.sp_b1 else []
     header = [
         "# stredisko: NÁHRADNÝ zoznam slov (stand-in), nie je zoznamom spolku.",
         f"# stand-in: {dictionary.package}",
         f"# zdroj: {what}; {_first_comment(aff)}",
         "# postup: unmunch (hunspell-tools), malé písmená, písmená sady, 2–15 písmen, "
         "hunspell -G (len tvary, ktoré slovník sám prijme)",
+        *applied,
         "# licencia: GPL ako slovník; súbor sa necommituje, zostavuje sa na počítači",
-        f"# tvarov: {len(accepted)}",
+        f"# tvarov: {len(forms)}",
     ]
     written = step(t("lexicon.step_write", SLOVAK, file=out.name))
-    write_replacing(out, ("\n".join(header + accepted) + "\n").encode("utf-8"))
+    write_replacing(out, ("\n".join(header + forms) + "\n").encode("utf-8"))
     written(1, 1)
-    return StandinReport(out, dictionary.package, expanded, len(kept), len(accepted),
-                         round(time.monotonic() - started, 1))
+    return StandinReport(out, dictionary.package, expanded, len(kept), hunspell_accepted,
+                         round(time.monotonic() - started, 1), proper_nouns=len(twins),
+                         verbal_nouns=len(verbal), ruled_out=len(out_ruled),
+                         ruled_in=len(into), forms=len(forms), sp_b1=dictionary.sp_b1)
+
+
+def _encoding(aff: Path) -> str:
+    """The dictionary's encoding, as its .aff's SET line names it (UTF-8 when it has none)."""
+    with aff.open(encoding="latin-1") as file:  # the SET line itself is ASCII
+        for line in file:
+            if line.startswith("SET "):
+                return line.split()[1]
+    return "utf-8"
+
+
+def _dic_lines(dic: Path, encoding: str) -> list[str]:
+    """The entries of a .dic (its first line is their count)."""
+    with dic.open(encoding=encoding, errors="replace") as file:
+        lines = file.read().splitlines()
+    return [line for line in lines[1:] if line.strip()]
+
+
+def _write_dic(path: Path, encoding: str, entries: Iterable[Entry]) -> Path:
+    """A .dic of `entries`, in the dictionary's encoding, for unmunch."""
+    lines = [e.word + (f"/{e.flags}" if e.flags else "") + (f" {e.morph}" if e.morph else "")
+             for e in entries]
+    path.write_text("\n".join([str(len(lines)), *lines]) + "\n", encoding=encoding)
+    return path
+
+
+def _expand(unmunch: str, dic: Path, aff: Path, rules: Admissibility, sink_path: Path
+            ) -> tuple[int, set[str]]:
+    """unmunch's lines for `dic` counted, and the candidate forms among them."""
+    with sink_path.open("wb") as sink:
+        _run([unmunch, str(dic), str(aff)], stdout=sink)
+    return _candidates(sink_path, rules, lambda done, total: None)
+
+
+def _candidates(path: Path, rules: Admissibility, counter: Counter) -> tuple[int, set[str]]:
+    """unmunch's lines in `path` counted, and the candidate forms among them; `counter`
+    hears how far it is."""
+    total = _lines(path)
+    expanded = 0
+    kept: set[str] = set()
+    with path.open(encoding="utf-8", errors="replace") as lines:
+        for line in lines:
+            expanded += 1
+            if not expanded % (_CHUNK * 16):
+                counter(expanded, total)
+            form = candidate(line, rules)
+            if form is not None:
+                kept.add(form)
+    counter(expanded, expanded)
+    return expanded, kept
 
 
 def _run(command: list[str], **streams: object) -> None:

@@ -4,7 +4,10 @@ A profile is a TOML file (`rules/profiles/lexicon/NAME.toml`, names `sss`, `cas`
 strictly as the tournament profiles (`rules.profile`). Each rule carries its citation:
 - `exclusive`: a word of this length is judged only by that list (SSS: 2 letters B2, 3 B3,
   4 B6, 5 B7 — SP B1 10.1 body 3, 4; ČAS: up to 5 letters BLEX — SŘ 9.4.1);
-- `always`: a list whose forms are admissible whatever the main list says (SSS: B5);
+- `always`: a list whose forms are admissible whatever the main list says (SSS: 10.1 bod 1
+  solmisation and tones, bod 2 Greek letters, bod 5 B5 elements, bod 6 Slovak letters);
+- a list's `declension` names the rule (`rules.lexicon.declension`) that declines its base
+  forms (B5 and the Slovak letter names "možno skloňovať");
 - `letters`: the tiles, the letters a blank may also stand for, the digraphs that have no tile
   (ch, dz, dž are two tiles, so a word's length is simply its number of characters).
 A list is `WordList` data: bundled files under `rules/lexicon/data/` (read like the profile
@@ -20,6 +23,7 @@ from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 
+from rules.lexicon.declension import DECLENSIONS, declined
 from rules.profile import PROFILE_DIR, ProfileError, bundled_names, read_toml
 from rules.profile import _build as build  # the one strict loader all profiles share
 
@@ -86,6 +90,7 @@ class ListSpec:
     title: str
     file: str  # relative to rules/lexicon/data; "" = not published with the rules
     note: str
+    declension: str = ""  # a name in rules.lexicon.declension.DECLENSIONS; "" = as listed
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +137,9 @@ class Admissibility:
             if word_list.id not in self.specs:
                 known = ", ".join(sorted(self.specs))
                 raise ProfileError(f"{self.name}: unknown list {word_list.id!r} ({known})")
-            merged[word_list.id] = word_list
+            spec = self.specs[word_list.id]
+            merged[word_list.id] = replace(word_list,
+                                           words=declined(word_list.words, spec.declension))
         return replace(self, lists=MappingProxyType(merged))
 
     def sort_key(self, word: str) -> tuple[int, ...]:
@@ -179,6 +186,7 @@ def admissibility_from_dict(data: dict, source: str = "<dict>",
     for spec in raw.lists:
         if data_dir is not None and spec.file and (data_dir / spec.file).is_file():
             words = parse_word_list((data_dir / spec.file).read_text(encoding="utf-8"))
+            words = declined(words, spec.declension)
             lists[spec.id] = WordList(spec.id, spec.title, words, spec.note, bundled=True)
     return Admissibility(
         name=raw.name, title=raw.title, main=raw.main, letters=raw.letters, length=raw.length,
@@ -197,6 +205,9 @@ def _check(p: _ProfileFile, specs: Mapping[str, ListSpec], where: str) -> None:
     for rule in [*p.exclusive, *p.always]:
         if rule.list not in specs:
             fail("exclusive/always", f"names an unknown list {rule.list!r}")
+    for spec in p.lists:
+        if spec.declension and spec.declension not in DECLENSIONS:
+            fail("lists.declension", f"unknown {spec.declension!r} ({', '.join(DECLENSIONS)})")
     lengths = [rule.length for rule in p.exclusive]
     if len(set(lengths)) != len(lengths):
         fail("exclusive", "each length once")

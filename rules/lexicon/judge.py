@@ -9,7 +9,8 @@ paste) raises `LexiconError` with one Slovak sentence: it has no verdict to reco
 Order of decision (SSS, SP B1 10.1/10.2; ČAS SŘ 9.4): letters, length, then the exclusive list
 for the word's length — the lexicon's own when the build applied one (a built lexicon is the
 admissible set), else the profile's list at hand; an unavailable list (B6, B7, BLEX) leaves the
-word to the main list and says so. Then the lexicon's forms, then the `always` lists (B5).
+word to the main list and says so. Then the `always` lists (10.1 bod 1, 2, 5, 6: the rule that
+admits the word is named even when the main list has it too), then the lexicon's forms.
 """
 
 from __future__ import annotations
@@ -130,15 +131,15 @@ def judge(word: str, lexicon: Lexicon, rules: Admissibility) -> WordVerdict:
         spec = rules.specs[rule.list]
         main_note = (f" Zoznam {spec.id.upper()} tu nie je ({spec.note}), preto rozhoduje "
                      f"tento zoznam.")
-    if word in lexicon.graph:
-        return verdict(True, lexicon.title, rules.main.rule,
-                       f"Slovo je v zozname „{lexicon.title}“.{main_note}{note}")
-    for always in rules.always:
+    for always in rules.always:  # the rules' own lists first: they name the rule that admits
         word_list = rules.lists.get(always.list)
         if word_list is not None and word in word_list.words:
             return verdict(True, word_list.title, always.rule,
-                           f"Slovo je v zozname {word_list.id.upper()}: {always.says}."
+                           f"Slovo je v zozname {word_list.title}: {always.says}."
                            + _bundled_note(word_list))
+    if word in lexicon.graph:
+        return verdict(True, lexicon.title, rules.main.rule,
+                       f"Slovo je v zozname „{lexicon.title}“.{main_note}{note}")
     return verdict(False, lexicon.title, rules.main.rule,
                    f"Slovo nie je v zozname „{lexicon.title}“.{main_note}{note}")
 
@@ -151,7 +152,10 @@ def _listed(valid: bool, says: str) -> str:
 def _bundled_note(word_list: WordList) -> str:
     if not word_list.bundled:
         return ""
-    return (f" Zoznam {word_list.id.upper()} je pribalená kópia zrekonštruovaná z pravidiel "
+    # the appendices (B2, B3, B5) by their letter; the lists of 10.1's own text by their title
+    name = (word_list.id.upper() if word_list.id[:1] == "b" and word_list.id[1:].isdigit()
+            else f"„{word_list.title}“")
+    return (f" Zoznam {name} je pribalená kópia zrekonštruovaná z pravidiel "
             f"(súbor spolku ju nahrádza).")
 
 

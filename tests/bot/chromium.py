@@ -18,7 +18,6 @@ import select
 import shutil
 import signal
 import subprocess
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,58 +26,17 @@ from typing import Any, NoReturn
 import pytest
 from PIL import Image, ImageChops
 
+from .apt import ensure_packages
+
 ROOT = Path(__file__).parents[2]
-
-UNREACHABLE = (
-    "Could not resolve",
-    "Temporary failure resolving",
-    "Failed to fetch",
-    "Unable to fetch some archives",
-    "Network is unreachable",
-    "Connection timed out",
-    "Unable to connect",
-)
-
-
-def _apt(*args: str) -> subprocess.CompletedProcess[str]:
-    sudo = [] if os.geteuid() == 0 else ["sudo", "-n"]
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    return subprocess.run(
-        [*sudo, "apt-get", *args], capture_output=True, text=True, env=env, timeout=900
-    )
 
 
 def ensure_chromium() -> str:
-    """The path of a `chromium` binary, installing the Debian package when it is missing.
-
-    Skips only when the install fails because no package source can be reached; any other
-    failure is an error with apt's own words.
-    """
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found:
-        return found
-    if os.geteuid() != 0 and shutil.which("sudo") is None:
-        pytest.fail("chromium is missing and apt-get needs root: run `apt-get install chromium`")
-    # pytest-xdist workers (and parallel sessions) install one at a time: apt holds its own
-    # lock and fails rather than waits; the first installs, the next finds the binary.
-    with (Path(tempfile.gettempdir()) / "stredisko-apt-chromium.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        found = shutil.which("chromium") or shutil.which("chromium-browser")
-        if found:
-            return found
-        # apt-get update may exit 0 although every source failed; then the install finds no
-        # package, and the update's own output tells that the sources were out of reach.
-        update = _apt("update")
-        install = _apt("install", "-y", "chromium")
-    if install.returncode != 0:
-        output = update.stdout + update.stderr + install.stdout + install.stderr
-        if any(sign in output for sign in UNREACHABLE):
-            pytest.skip("chromium is not installed and no package source is reachable")
-        pytest.fail(f"apt-get install chromium failed:\n{output[-2000:]}")
-    found = shutil.which("chromium")
-    if not found:
-        pytest.fail("apt-get installed chromium but no `chromium` binary is on PATH")
-    return found
+    """The path of a `chromium` binary, installing the Debian package when it is missing
+    (skips only when no package source can be reached; tests/bot/apt.py)."""
+    return ensure_packages(
+        lambda: shutil.which("chromium") or shutil.which("chromium-browser"), ["chromium"],
+        "chromium")
 
 
 def browser_flags(profile: Path) -> list[str]:

@@ -14,6 +14,7 @@ from bot.cli import main
 from bot.services import lexicon as service
 from bot.services.lexicon_standin import candidate
 from rules.lexicon import admissibility
+from rules.lexicon.standin import added, rulings
 
 AFF = """SET UTF-8
 NEEDAFFIX X
@@ -52,7 +53,10 @@ def test_standin_from_a_tiny_dictionary(tmp_path: Path,
     assert "unmunch: 13 riadkov, kandidátov: 8, hunspell ich prijal: 7" in said
     lines = out.read_text(encoding="utf-8").splitlines()
     forms = [line for line in lines if not line.startswith("#")]
-    assert forms == ["chata", "chatou", "chaty", "kôňa", "mama", "mamou", "mamy"]
+    named = added(rulings("sss"))  # the forms SP B1 10.1–10.8 name, which hunspell lacks
+    assert [f for f in forms if f not in named] == ["chata", "chatou", "chaty", "kôňa", "mama",
+                                                    "mamou", "mamy"]
+    assert {"nehul", "fikanými", "vyrobivšia"} <= set(forms)
     assert "# stand-in: hunspell-sk" in lines and lines[0].startswith("# stredisko: NÁHRADNÝ")
     lexicon_file = tmp_path / "sk.lex"
     assert main(["lexicon", "build", str(out), "--rules", "sss", "-o", str(lexicon_file)]) == 0
@@ -84,6 +88,48 @@ def _tiny_dictionary(folder: Path) -> Path:
     return folder
 
 
+# hunspell-sk's own data: a lower-case copy of a proper noun's entry (amerika), a negated
+# verbal noun listed form by form (nerobenie), one that is a dictionary word with flags
+# (nedorozumenie/B), a negated participle that looks like it (nerobení beside nerobený), a
+# verb form in -nie that is no verbal noun (utonie), an active participle in its base form only
+# (robiaci beside robiac), and two lemmas the seed rules on (ego: v pl. iba N a A; tsunami)
+RULES_AFF = AFF + """
+SFX E Y 3
+SFX E o a o
+SFX E o ám o
+SFX E o á o
+
+SFX V Y 2
+SFX V e a e
+SFX V e u e
+"""
+RULES_DIC = """23
+Amerika/A po:noun is:feminine
+amerika
+robenie
+robenia
+robeniu
+nerobenie
+nerobenia
+nerobený
+nerobení
+dorozumenie/V
+nedorozumenie/V po:noun is:neuter
+utonie
+neutonie
+robiac
+robiaci
+nerobiac
+ego/E po:noun is:neuter
+tsunami
+mama/A
+sobota/A
+Sobota/A po:noun is:feminine
+rasa/A
+tabula/A
+"""
+
+
 @pytest.mark.skipif(not TOOLS, reason="unmunch/hunspell missing: apt-get install hunspell "
                     "hunspell-tools")
 def test_standin_creates_the_folder_it_is_told_to_write_into(
@@ -109,3 +155,42 @@ def test_standin_names_the_file_asked_for_when_its_folder_cannot_be(
     assert main(["lexicon", "standin", "sk", "--dict-dir", str(tmp_path), "-o", str(out)]) == 1
     err = capsys.readouterr().err
     assert err == f"stredisko: chyba: {out}: časť cesty nie je priečinok\n"
+
+
+@pytest.mark.skipif(not TOOLS, reason="unmunch/hunspell missing: apt-get install hunspell "
+                    "hunspell-tools")
+def test_the_rules_filter_and_extend_what_hunspell_gives(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "sk_SK.aff").write_text(RULES_AFF, encoding="utf-8")
+    (tmp_path / "sk_SK.dic").write_text(RULES_DIC, encoding="utf-8")
+    out = tmp_path / "sk-standin.txt"
+    assert main(["lexicon", "standin", "sk", "--dict-dir", str(tmp_path), "-o", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "vlastných mien zapísaných malými písmenami (1 hesiel, 10.2 bod 1)" in said
+    forms = {line for line in out.read_text(encoding="utf-8").splitlines()
+             if not line.startswith("#")}
+    # 10.2 bod 1: amerika is Amerika's lower-case copy; sobota/A is a word of its own
+    assert "amerika" not in forms and {"sobota", "soboty"} <= forms
+    # 10.8 r. 600: no ne- on a verbal noun, unless the dictionary lists it as a word
+    assert not {"nerobenie", "nerobenia"} & forms
+    assert {"robenie", "nedorozumenie", "nedorozumenia", "nerobení", "neutonie"} <= forms
+    # 10.8 r. 596: the active participle in every form of vzor cudzí, negated as robiac is
+    assert {"robiaca", "robiacimi", "nerobiaca", "nerobiacom"} <= forms
+    # 10.4 (SSSJ ego, v pl. iba N a A) and the named cases of 10.2: tsunami, tabula
+    assert {"ego", "ega", "egá"} <= forms and "egám" not in forms
+    assert not {"tsunami", "tabula", "tabuly"} & forms and {"rasa", "rasy"} <= forms
+
+
+@pytest.mark.skipif(not TOOLS, reason="unmunch/hunspell missing: apt-get install hunspell "
+                    "hunspell-tools")
+def test_the_czech_stand_in_is_not_judged_by_the_slovak_rules(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """SP B1 is the SSS's; ČAS's own rules (PPS) are not in the seeds: cs is left as it was."""
+    (tmp_path / "cs_CZ.aff").write_text(RULES_AFF, encoding="utf-8")
+    (tmp_path / "cs_CZ.dic").write_text(RULES_DIC, encoding="utf-8")
+    out = tmp_path / "cs-standin.txt"
+    assert main(["lexicon", "standin", "cs", "--dict-dir", str(tmp_path), "-o", str(out)]) == 0
+    assert "SP B1" not in capsys.readouterr().out
+    text = out.read_text(encoding="utf-8")
+    forms = {line for line in text.splitlines() if not line.startswith("#")}
+    assert {"amerika", "nerobenie", "tsunami", "egám"} <= forms and "SP B1" not in text

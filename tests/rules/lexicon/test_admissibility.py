@@ -46,6 +46,7 @@ def test_slovak_collation_puts_ch_after_h() -> None:
     (lambda t: t["exclusive"][1].update(length=2), "each length once"),
     (lambda t: t["letters"].update(tiles=["a", "Bb"]), "letters.tiles"),
     (lambda t: t["letters"]["blank_extra"].append("a"), "blank_extra"),
+    (lambda t: t["lists"][0].update(declension="latin"), "lists.declension"),
 ])
 def test_a_broken_profile_names_its_field(change, names: str) -> None:
     table = _sss_table()

@@ -112,3 +112,16 @@ def test_cas_short_words_go_to_blex_which_the_seeds_lack() -> None:
     assert verdict.valid and verdict.rule == "ČAS SŘ 9.4.4" and "BLEX tu nie je" in verdict.reason
     assert not judge("kôň", lexicon, cas).valid  # ô is no Czech tile
     assert judge("kôň", lexicon, cas).rule.startswith("ČAS")
+
+
+def test_cas_blank_stands_for_any_letter_but_ch() -> None:
+    """ČAS SŘ 16.41: the blank may be any letter except CH, so Q and W (no tile) are playable."""
+    cas = admissibility("cas")
+    lexicon = make_lexicon(compile_graph(["chata", "quiz", "whisky"]), "NOVEX (test)")
+    for word in ("quiz", "whisky"):
+        verdict = judge(word, lexicon, cas)
+        assert verdict.valid, verdict
+    assert {"q", "w"} <= cas.playable and cas.letters.blank_rule == "ČAS SŘ 16.41"
+    assert "ch" in cas.letters.digraphs  # CH stays two tiles: no blank stands for it
+    refused = judge("łaska", lexicon, cas)  # ł is no letter of the Czech alphabet
+    assert not refused.valid and "ČAS SŘ 16.41" in refused.reason
