@@ -4,7 +4,9 @@ arbiter runs the game from the console on the same services and database as the 
     stredisko duplicate start SLUG [--seed HEX]
     stredisko duplicate rack SLUG ROUND "AEK?RSÝ"        the physically drawn rack (003 r. 11)
     stredisko duplicate draw SLUG ROUND                  a rack drawn from the game's seed
-    stredisko duplicate slip SLUG ROUND PLAYER "8H SLOVO" [--declared N] [--late]
+    stredisko duplicate slip SLUG ROUND PLAYER "8H SLOVO" [--declared N] [--late] [--oprava]
+                                                         --oprava: it mends the arbiter's typo
+                                                         of the player's latest entry (003 r. 42)
     stredisko duplicate slips SLUG ROUND FILE.csv        a round's slips: hráč,ťah[,body]
     stredisko duplicate close SLUG ROUND                 the top and every slip's score
     stredisko duplicate standings SLUG
@@ -74,6 +76,9 @@ def add_actions(actions: Any) -> None:
                       help="bodová hodnota napísaná na lístku (003 r. 45)")
     slip.add_argument("--late", action="store_true",
                       help="lístok odovzdaný po limite (003 r. 19: 0 bodov)")
+    slip.add_argument("--oprava", "--correction", dest="correction", action="store_true",
+                      help="oprava vlastného preklepu rozhodcu: nahradí posledný zápis lístka "
+                           "hráča, hráč odovzdal jeden lístok (003 r. 42)")
     action("slips", "zapísať lístky kola zo súboru CSV (hráč,ťah[,body])", ("round", "KOLO"),
            ("file", "SÚBOR.csv"))
     action("close", "uzavrieť kolo: najlepší ťah a hodnotenie každého lístka",
@@ -174,7 +179,8 @@ async def opened_lines(app: App, slug: str, opened: RoundOpened | GameEnded) -> 
 async def _slip(app: App, a: argparse.Namespace) -> list[str] | Reply:
     receipt = await app.run(slips.submit_slip, a.slug, a.move, received_at=app.clock.now(),
                             round_no=_number(a.round, "kolo"), player=a.player,
-                            declared=a.declared, source="arbiter", late=a.late)
+                            declared=a.declared, source="arbiter", late=a.late,
+                            correction=a.correction)
     if isinstance(receipt, Reply):
         return receipt
     return [receipt_line(receipt)]
@@ -184,7 +190,9 @@ def receipt_line(receipt: slips.SlipReceipt) -> str:
     key = "duplicate.online.slip_received_late" if receipt.late \
         else "duplicate.online.slip_received"
     line = f"{receipt.player}: {t(key, round=receipt.round, line=receipt.line)}"
-    if receipt.replaced:  # what a second slip does: the setting that applied (003 r. 41–42)
+    if receipt.corrects is not None:  # the arbiter's typo mended: one slip (003 r. 42)
+        line += " " + t("duplicate.online.slip_fixed", was=receipt.corrects, rule=slips.FIX_RULE)
+    elif receipt.replaced:  # what a second slip does: the setting that applied (003 r. 41–42)
         key = "duplicate.online.slip_several_none" if receipt.several == "none" \
             else "duplicate.online.slip_replaced"
         line += " " + t(key, rule=receipt.several_rule)

@@ -1,6 +1,7 @@
-"""Duplicate Scrabble's rows (issue 24; migrations 0006_duplicate, 0007_duplicate_shoot_out):
-an event's settings, its games, rounds, slips, round scores (append-only versions), protests
-and corrections, and the shoot-outs of players level at the end (003 r. 49, versioned too).
+"""Duplicate Scrabble's rows (issue 24; migrations 0006_duplicate, 0007_duplicate_shoot_out,
+0009_dup_slip_fixes): an event's settings, its games, rounds, slips and the arbiter's
+corrections of his own typing of them, round scores (append-only versions), protests and
+corrections, and the shoot-outs of players level at the end (003 r. 49, versioned too).
 
 Every write here audits itself (as the rest of the store). What a round holds is plain text
 and JSON the services read back: the boards as 15-line text (`rules.duplicate.board`), the
@@ -110,6 +111,21 @@ class DupSlip:
     actor_kind: ActorKind
     actor_id: str | None
     replaced_by: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class DupSlipFix:
+    """The arbiter's correction of his own typing (003 r. 42): `slip_id` was typed wrong,
+    `fixed_by` is the same paper slip typed again — one slip handed in, not two."""
+
+    id: int
+    slip_id: int
+    fixed_by: int
+    rule: str
+    reason: str
+    at: datetime
+    actor_kind: ActorKind
+    actor_id: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,6 +328,28 @@ def list_slips(db: Database, round_id: int) -> list[DupSlip]:
     """Every slip of a round in the order handed in (received, then recorded)."""
     return rows(db, DupSlip, """SELECT * FROM dup_slips WHERE round_id = ?
                                 ORDER BY received_at, id""", [round_id])
+
+
+def add_slip_fix(db: Database, wrong: DupSlip, fixed: DupSlip, by: Change, tournament_id: int,
+                 *, rule: str, reason: str) -> DupSlipFix:
+    """Record that `fixed` (just added: it replaced `wrong`) corrects the arbiter's typing of
+    `wrong`; the database refuses it for a Discord slip or any but the entry `fixed`
+    replaced, in an open round."""
+    fix = insert_row(db, DupSlipFix, "dup_slip_fixes", {
+        "slip_id": wrong.id, "fixed_by": fixed.id, "rule": rule, "reason": reason,
+        "at": by.at, "actor_kind": by.actor, "actor_id": by.actor_id})
+    record(db, by, "duplicate.slip_fix", tournament_id=tournament_id,
+           subject=str(wrong.round_id), data={"player_id": wrong.player_id, "slip_id": wrong.id,
+                                              "text": wrong.text, "fixed_by": fixed.id,
+                                              "fixed_text": fixed.text, "rule": rule})
+    return fix
+
+
+def superseded_slips(db: Database, round_id: int) -> frozenset[int]:
+    """The round's slips the arbiter typed wrong and corrected (not slips handed in)."""
+    return frozenset(r[0] for r in db.execute(
+        "SELECT f.slip_id FROM dup_slip_fixes AS f JOIN dup_slips AS s ON s.id = f.slip_id "
+        "WHERE s.round_id = ?", [round_id]).fetchall())
 
 
 # -- scores ------------------------------------------------------------------------------

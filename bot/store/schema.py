@@ -620,6 +620,43 @@ def _lease_generation(db: Database) -> None:
     )
 
 
+
+@MIGRATIONS(name="0009_dup_slip_fixes")
+def _dup_slip_fixes(db: Database) -> None:
+    """The arbiter's correction of his own typing (issue 35; 003 r. 42): he typed a paper slip
+    wrong and typed it again — the player handed in one slip, not two. Recorded as its own
+    row (the slips stay as typed): `slip_id` the mistyped entry, `fixed_by` the entry that
+    replaced it, the rule, the reason, who and when. The database refuses a fix of a slip the
+    player sent himself (Discord), of another player's or round's slip, of any but the
+    entry `fixed_by` directly replaced, or in a closed round; append-only like the evidence."""
+    _run(
+        db,
+        [
+            f"""CREATE TABLE dup_slip_fixes (
+                id INTEGER PRIMARY KEY,
+                slip_id INTEGER NOT NULL UNIQUE REFERENCES dup_slips(id),
+                fixed_by INTEGER NOT NULL UNIQUE REFERENCES dup_slips(id),
+                rule TEXT NOT NULL CHECK (rule <> ''),
+                reason TEXT NOT NULL CHECK (reason <> '' AND length(reason) <= 1000),
+                at TEXT NOT NULL,
+                {_ACTOR},
+                CHECK (slip_id <> fixed_by)
+            ) STRICT""",
+            """CREATE TRIGGER dup_slip_fixes_typed_only BEFORE INSERT ON dup_slip_fixes
+                WHEN NOT EXISTS (
+                    SELECT 1 FROM dup_slips AS wrong JOIN dup_slips AS fixed
+                      ON fixed.id = NEW.fixed_by AND wrong.id = NEW.slip_id
+                    WHERE wrong.source IN ('arbiter', 'csv') AND fixed.source <> 'discord'
+                      AND wrong.replaced_by = fixed.id AND wrong.round_id = fixed.round_id
+                      AND wrong.player_id = fixed.player_id
+                      AND (SELECT closed_at FROM dup_rounds WHERE id = fixed.round_id) IS NULL)
+                BEGIN SELECT RAISE(ABORT,
+                    'only a typed entry replaced by its correction is fixed (003 r. 42)'); END""",
+            *_append_only("dup_slip_fixes"),
+        ],
+    )
+
+
 def migrate(db: Database) -> list[str]:
     """Apply every pending migration; returns the names applied (empty when up to date)."""
     pending = [migration.name for migration in MIGRATIONS.pending(db)]

@@ -1,8 +1,9 @@
 """Scoring a player's slip for a round (issue 23 item 5): late → 0 (003 r. 19, 004 §5C);
 declared higher than real → 0, lower → the declared value (003 r. 45; a profile without a
 declared score ignores it, 004 §8.1); an invalid move → 0 with its reason (004 §6); one slip
-per round (the last before the limit, or none at all when several, 003 r. 41–42); a player who
-left gets 0 for every remaining round (004 §7).
+per round (the last before the limit, or none at all when several, 003 r. 41–42) — an entry the
+arbiter typed again to correct his own typing (`Slip.superseded`) is not a slip handed in; a
+player who left gets 0 for every remaining round (004 §7).
 
 The move engine judges a slip's move; this module takes what it found as plain data
 (`Slip.score`, `Slip.words`, `Slip.rejected`, `Slip.fault`) and decides what the player gets.
@@ -31,7 +32,9 @@ class Slip:
     `fault`: the engine's reason code when the move is void for anything but a word (letters
     not on the rack, a wrong coordinate or direction, an unmarked blank …), else None.
     `declared`: the score written on the slip (None: not written). `late`: handed in after the
-    limit (the caller's clock decides)."""
+    limit (the caller's clock decides). `superseded`: the arbiter mistyped this paper slip and
+    typed it again as a correction — the player handed in one slip, the correction is it
+    (003 r. 42 counts slips handed in, not the arbiter's typing)."""
 
     player: str
     round: int
@@ -42,6 +45,7 @@ class Slip:
     fault: str | None = None
     declared: int | None = None
     late: bool = False
+    superseded: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +94,8 @@ def score_slip(player: str, round_no: int, slips: Sequence[Slip], profile: Dupli
     """What `player` gets in `round_no` from the slips he handed in that round (in the order
     they were handed in). `left`: he had left the game before this round (004 §7)."""
     rule = profile.slips
-    mine = [s for s in slips if s.player == player and s.round == round_no]
+    # what he handed in: an entry the arbiter corrected is his typing, not a slip (003 r. 42)
+    mine = [s for s in slips if s.player == player and s.round == round_no and not s.superseded]
 
     def zero(outcome: str, cites: str, slip: Slip | None = None,
              reason: str | None = None) -> RoundScore:

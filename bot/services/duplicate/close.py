@@ -24,6 +24,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from sqlite_utils import Database
+
 from bot.i18n import t
 from bot.services.app import App, Tx
 from bot.services.duplicate import lexicons
@@ -52,6 +54,7 @@ from bot.store.duplicate import (
     list_slips,
     open_rounds,
     round_by_id,
+    superseded_slips,
 )
 from bot.store.timers import add_timer
 from bot.store.times import to_text
@@ -70,6 +73,17 @@ class SlipInput:
     text: str
     declared: int | None
     received_at: datetime
+    superseded: bool = False  # the arbiter's mistyped entry he corrected (003 r. 42)
+
+
+def slip_inputs(db: Database, round_id: int, player_id: int | None = None
+                ) -> tuple[SlipInput, ...]:
+    """The round's slips (of `player_id` only, if given) in the order handed in, each saying
+    whether the arbiter corrected it as his typo (`dup_slip_fixes`)."""
+    fixed = superseded_slips(db, round_id)
+    return tuple(SlipInput(s.id, s.player_id, s.text, s.declared, s.received_at, s.id in fixed)
+                 for s in list_slips(db, round_id)
+                 if player_id is None or s.player_id == player_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,8 +180,7 @@ def read_close(tx: Tx, slug: str, round_no: int | None = None, game: int | None 
     if not rnd.is_open:
         return closed_answer(tx, event, dup_game, rnd)
     players, left = _players(tx, event, dup_game)
-    slips = tuple(SlipInput(s.id, s.player_id, s.text, s.declared, s.received_at)
-                  for s in list_slips(tx.db, rnd.id))
+    slips = slip_inputs(tx.db, rnd.id)
     return CloseInput(event.tournament.slug, event.id, dup_game.number, dup_game.id,
                       rnd.number, rnd.id, rnd.rack, rnd.board_before, rnd.deadline,
                       event.settings.profile, event.settings.mode, event.settings.tiles,
@@ -237,8 +250,7 @@ def rescore_straggler(tx: Tx, slug: str, rnd: DupRound, player_id: int) -> Playe
     next score version, and his evaluation by DM. The board and the tops stay."""
     event = event_of(tx.db, slug)
     game = game_by_id(tx.db, rnd.game_id)
-    mine = tuple(SlipInput(s.id, s.player_id, s.text, s.declared, s.received_at)
-                 for s in list_slips(tx.db, rnd.id) if s.player_id == player_id)
+    mine = slip_inputs(tx.db, rnd.id, player_id)
     data = CloseInput(slug, event.id, game.number, game.id, rnd.number, rnd.id, rnd.rack,
                       rnd.board_before, rnd.deadline, event.settings.profile,
                       event.settings.mode, event.settings.tiles, event.settings.lexicon,
@@ -272,11 +284,11 @@ def _judge(data: CloseInput, slip: SlipInput, board: Any, tiles: TileSet,
         fault, words, rejected, score = exc.code, (), frozenset[str](), 0
         kind, params = "input", dict(exc.params)
     judged = Slip(str(slip.player_id), data.round, slip.text, score, words, rejected, fault,
-                  slip.declared, late)
+                  slip.declared, late, slip.superseded)
     return judged, {"slip_id": slip.slip_id, "move": slip.text, "score": score,
                     "words": list(words), "rejected": sorted(rejected), "fault": fault,
                     "fault_kind": kind, "params": {k: str(v) for k, v in params.items()},
-                    "declared": slip.declared, "late": late}
+                    "declared": slip.declared, "late": late, "superseded": slip.superseded}
 
 
 def write_close(tx: Tx, data: CloseInput, outcome: CloseOutcome) -> RoundClosed | None:

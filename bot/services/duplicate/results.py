@@ -76,9 +76,11 @@ def game_result(db: Database, event: Event, game: DupGame) -> GameResult:
             if score.outcome == "left":
                 left.setdefault(player, rnd.number)
             for found in score.verdict.get("slips", []):
+                # "superseded": the arbiter's corrected typo (absent from older verdicts)
                 slips.append(Slip(player, rnd.number, str(found["move"]), int(found["score"]),
                                   tuple(found["words"]), frozenset(found["rejected"]),
-                                  found["fault"], found["declared"], bool(found["late"])))
+                                  found["fault"], found["declared"], bool(found["late"]),
+                                  bool(found.get("superseded", False))))
     order = [str(p.id) for _, p in players_of(db, event) if str(p.id) in players]
     corrections = tuple(Correction(c.word, c.accepted, c.reason, c.round_no, c.rule)
                         for c in list_corrections(db, game.id))

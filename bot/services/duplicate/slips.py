@@ -5,13 +5,16 @@ received the interaction), typed by the arbiter, or a line of a round's CSV — 
 the slip as read ("8H SLOVO, 24 bodov"), NEVER whether it is valid: that is decided at the
 close. A later slip of the same player replaces the earlier one; what counts is the profile's
 (`slips.several`: the last, 003 r. 41; or none at all, 003 r. 42) — but the arbiter typing the
-player's standing slip again (unsure it was taken) gets its receipt again, nothing stored. A
+player's standing slip again (unsure it was taken) gets its receipt again, nothing stored; the
+arbiter typing it again differently to mend his own typo says so (`correction`): the new entry
+replaces his and a `dup_slip_fixes` row records that the player handed in one slip (003 r. 42
+counts slips, not the arbiter's typing) — never for a slip the player sent himself. A
 Discord slip received by the deadline that reaches the store after the close is still taken:
 the player's round score is judged again with it (003 r. 19: the time of receipt decides).
 Refused with one Slovak line and nothing stored: the round not open (closed, not yet opened), a
 player not in the event, a coordinate or word that cannot be read, a text of more than
 `TEXT_LIMIT` characters, a declared score that is not a number (or missing where the profile
-wants one, from Discord).
+wants one, from Discord), a correction with no typed entry of the player in the round to mend.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import io
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.i18n import t
+from bot.i18n import SLOVAK, t
 from bot.services.app import Tx
 from bot.services.duplicate.close import rescore_straggler
 from bot.services.duplicate.context import (
@@ -37,6 +40,7 @@ from bot.store.duplicate import (
     DupRound,
     DupSlip,
     add_slip,
+    add_slip_fix,
     game_by_id,
     list_games,
     list_rounds,
@@ -52,6 +56,9 @@ SOURCES = ("discord", "arbiter", "csv")
 TEXT_LIMIT = 60  # the longest move is "15O K " + 15 letters with parentheses: far below
 DECLARED_LIMIT = 9999
 CSV_LIMIT = 1_000_000  # characters of a round's CSV
+#: a correction of the arbiter's typing: the player handed in one slip ("jen jeden lístek")
+FIX_RULE = "003 r. 42"
+TYPED = ("arbiter", "csv")  # the sources the arbiter types: only these he may correct
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +77,7 @@ class SlipReceipt:
     replaced: bool  # it replaces the player's earlier slip of the round
     several_rule: str  # what a second slip does (the profile's 003 r. 41 / 42)
     several: str  # last | none
+    corrects: str | None = None  # the arbiter's mistyped entry this one corrects (003 r. 42)
 
     @property
     def line(self) -> str:
@@ -82,13 +90,17 @@ class SlipReceipt:
 def submit_slip(tx: Tx, slug: str, text: str, *, received_at: datetime,
                 round_no: int | None = None, discord_id: int | None = None,
                 player: str | None = None, declared: int | str | None = None,
-                source: str = "discord", late: bool | None = None) -> SlipReceipt:
+                source: str = "discord", late: bool | None = None,
+                correction: bool = False) -> SlipReceipt:
     """Record one slip of the open round (`round_no` None) or of round `round_no` of the
     running game. The player is `discord_id`'s entrant, or `player` as the arbiter names him
     (registration number, name or nick). `late`: the arbiter says the slip came after the
-    limit; None = judged by `received_at` against the deadline."""
+    limit; None = judged by `received_at` against the deadline. `correction`: the arbiter
+    typed the player's latest entry wrong and this replaces it (one slip handed in)."""
     if source not in SOURCES:
         raise ValueError(f"source: one of {', '.join(SOURCES)}")
+    if correction and source not in TYPED:
+        raise ValueError("a correction mends the arbiter's typing: source arbiter or csv")
     if len(text) > TEXT_LIMIT:
         raise Refusal("duplicate.online.slip_too_long", n=len(text), limit=TEXT_LIMIT)
     event = event_of(tx.db, slug)
@@ -110,20 +122,26 @@ def submit_slip(tx: Tx, slug: str, text: str, *, received_at: datetime,
     stamp = _stamp(received_at, rnd, late)
     is_late = stamp > rnd.deadline
     mine = [s for s in list_slips(tx.db, rnd.id) if s.player_id == who.id]
+    mistyped = _mistyped(mine, who, rnd) if correction else None
     typed = _typed_again(mine, text.strip(), number, source, is_late, rnd.deadline)
     if typed is not None:  # the arbiter typed it again, unsure it was taken: the same slip
         return SlipReceipt(typed.id, game_no, rnd.number, who.id, who.name, coord, word, number,
                            is_late, any(s.replaced_by == typed.id for s in mine),
                            rule.several_rule, rule.several)
+    # the audit's reason: a correction says in Slovak why a second entry is not a second slip
+    fixing = t("duplicate.online.fix_reason", SLOVAK, rule=FIX_RULE) if mistyped else None
     by = tx.by_player(who.id, "/tah") if source == "discord" else tx.by_admin(
-        "arbiter", f"slip ({source})")
+        "arbiter", fixing or f"slip ({source})")
     earlier = bool(mine)
     slip = add_slip(tx.db, rnd, who.id, by, event.id, text=text.strip(), coord=coord,
                     word=word, declared=number, received_at=stamp, source=source)
+    if mistyped is not None and fixing is not None:
+        add_slip_fix(tx.db, mistyped, slip, by, event.id, rule=FIX_RULE, reason=fixing)
     if not rnd.is_open:  # the close has run: his score of the round again, with this slip
         rescore_straggler(tx, slug, rnd, who.id)
     return SlipReceipt(slip.id, game_no, rnd.number, who.id, who.name, coord, word, number,
-                       is_late, earlier, rule.several_rule, rule.several)
+                       is_late, earlier, rule.several_rule, rule.several,
+                       mistyped.text if mistyped is not None else None)
 
 
 def submit_csv(tx: Tx, slug: str, round_no: int, content: str, *,
@@ -153,6 +171,19 @@ def submit_csv(tx: Tx, slug: str, round_no: int, content: str, *,
             raise Refusal("duplicate.online.csv_line", line=line_no,
                           reason=t(refusal.reply.key, **refusal.reply.params)) from None
     return receipts
+
+
+def _mistyped(mine: list[DupSlip], who: Player, rnd: DupRound) -> DupSlip:
+    """The entry a correction mends: the player's latest of the round, typed by the arbiter
+    (a slip the player sent himself is his act, never the arbiter's typo)."""
+    standing = next((s for s in mine if s.replaced_by is None), None)
+    if standing is None:
+        raise Refusal("duplicate.online.fix_nothing", player=who.name, round=rnd.number,
+                      rule=FIX_RULE)
+    if standing.source not in TYPED:
+        raise Refusal("duplicate.online.fix_discord", player=who.name, round=rnd.number,
+                      text=standing.text, rule=FIX_RULE)
+    return standing
 
 
 def _typed_again(mine: list[DupSlip], text: str, declared: int | None, source: str,

@@ -212,3 +212,62 @@ def test_the_discord_choice_is_checked(tmp_path: Path, capsys: pytest.CaptureFix
     assert code == 1 and out == "" and says in err, err
     assert not (hall / "sala.db").exists() or rows(hall / "sala.db",
                                                    "SELECT COUNT(*) FROM tournaments") == [(0,)]
+
+
+def test_the_arbiter_corrects_his_own_typing_and_the_player_keeps_one_slip(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """003 r. 42 counts the slips a player hands in, not the arbiter's typing: Ján's paper
+    slip typed wrong ("8H OT") and typed again with --oprava is one slip — the correction
+    scores. Eva's two entries without it are two slips: neither counts. Both entries and the
+    fix stay in the database, the audit says why in Slovak."""
+    db, _ = start(capsys, arbiter_hall(tmp_path, ("to",)))
+    cli(capsys, db, "duplicate", "rack", "sala", "1", "AEIKLTO")
+    assert cli(capsys, db, "duplicate", "slip", "sala", "1", "1", "8H OT", "--declared",
+               "4")[0] == 0
+    code, out, err = cli(capsys, db, "duplicate", "slip", "sala", "1", "1", "8H TO",
+                         "--declared", "4", "--oprava")
+    assert code == 0, err
+    assert out.strip() == (
+        "Ján Novák: Lístok prijatý (1. kolo): 8H TO, 4 body. Zapísané ako oprava zápisu "
+        "rozhodcu: nahrádza „8H OT“ — hráč odovzdal jeden lístok (003 r. 42).")
+    for move in ("8H TO", "H8 TO"):  # Eva really handed in two slips
+        assert cli(capsys, db, "duplicate", "slip", "sala", "1", "2", move, "--declared",
+                   "4")[0] == 0
+    code, out, err = cli(capsys, db, "duplicate", "close", "sala", "1")
+    assert code == 0, err
+    assert "Ján Novák: 8H TO — 4 (" in out, out
+    assert "Eva Malá: H8 TO — 0 (viac lístkov v jednom kole: nezapočíta sa žiadny; 003 r. 42; " \
+           "slips.several = none)" in out
+    assert rows(db, "SELECT text, replaced_by IS NOT NULL FROM dup_slips WHERE player_id = "
+                    "(SELECT id FROM players WHERE name = 'Ján Novák') ORDER BY id") == [
+        ("8H OT", 1), ("8H TO", 0)]
+    assert rows(db, "SELECT w.text, f.text, x.rule, x.reason FROM dup_slip_fixes x "
+                    "JOIN dup_slips w ON w.id = x.slip_id JOIN dup_slips f ON f.id = x.fixed_by"
+                ) == [("8H OT", "8H TO", "003 r. 42",
+                       "003 r. 42 — oprava zápisu rozhodcu: hráč odovzdal jeden lístok")]
+    code, out, err = cli(capsys, db, "show", "audit", "sala")
+    assert code == 0, err
+    assert "oprava zápisu lístka rozhodcom (003 r. 42)" in out
+    assert "003 r. 42 — oprava zápisu rozhodcu: hráč odovzdal jeden lístok" in out
+    code, out, err = cli(capsys, db, "duplicate", "standings", "sala")
+    assert code == 0 and "Ján Novák — 4 body" in out, out + err
+
+
+def test_a_correction_with_nothing_to_correct_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--oprava mends an entry already typed: with none of the player's in the round it is one
+    Slovak line, exit 2, nothing stored; in a closed round the round says it is closed."""
+    db, _ = start(capsys, arbiter_hall(tmp_path, ("to",)))
+    cli(capsys, db, "duplicate", "rack", "sala", "1", "AEIKLTO")
+    cli(capsys, db, "duplicate", "slip", "sala", "1", "2", "8H TO")
+    code, out, err = cli(capsys, db, "duplicate", "slip", "sala", "1", "1", "8H TO",
+                         "--correction")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert "Oprava zápisu: Ján Novák nemá v 1. kole zapísaný žiadny lístok, ktorý by sa dal " \
+           "opraviť (003 r. 42)." in err
+    assert rows(db, "SELECT COUNT(*) FROM dup_slips") == [(1,)]
+    assert rows(db, "SELECT COUNT(*) FROM dup_slip_fixes") == [(0,)]
+    cli(capsys, db, "duplicate", "close", "sala", "1")
+    code, _, err = cli(capsys, db, "duplicate", "slip", "sala", "1", "2", "H8 TO", "--oprava")
+    assert code == 2 and "1. kolo je už uzavreté" in err, err
+    assert rows(db, "SELECT COUNT(*) FROM dup_slips") == [(1,)]

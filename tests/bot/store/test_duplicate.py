@@ -1,7 +1,8 @@
-"""The duplicate rows (migrations 0006_duplicate, 0007_duplicate_shoot_out): what the database
-itself refuses — a closed round changed, a slip rewritten, a score or shoot-out version
-changed or deleted, a protest decided twice — the guarded close that lets exactly one caller
-close a round, and 0007 applied to a copy of a database made before it."""
+"""The duplicate rows (migrations 0006_duplicate, 0007_duplicate_shoot_out, 0009_dup_slip_fixes):
+what the database itself refuses — a closed round changed, a slip rewritten, a score or
+shoot-out version changed or deleted, a protest decided twice, an arbiter's correction of a
+slip he did not type — the guarded close that lets exactly one caller close a round, and 0007
+and 0009 applied to a copy of a database made before them."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from sqlite_utils import Database
 from bot.store import MIGRATIONS, Change, Store, list_audit
 from bot.store.duplicate import (
     DupRound,
+    DupSlip,
     add_event,
     add_game,
     add_protest,
@@ -23,6 +25,7 @@ from bot.store.duplicate import (
     add_score,
     add_shoot_out,
     add_slip,
+    add_slip_fix,
     close_round_row,
     current_scores,
     current_shoot_outs,
@@ -30,6 +33,7 @@ from bot.store.duplicate import (
     game_by_id,
     get_event,
     shoot_out_history,
+    superseded_slips,
 )
 from rules.duplicate.board import Board
 
@@ -191,4 +195,77 @@ def test_0007_upgrades_a_copy_of_a_database_made_before_it(
     assert "dup_shoot_outs" not in original.table_names()
     # untouched: 0007 and every later migration still pending
     assert [m.name for m in MIGRATIONS.pending(original)][:1] == ["0007_duplicate_shoot_out"]
+    original.close()
+
+
+def typed(db: Database, rnd: DupRound, seeded: Seeded, by: Change, text: str,
+          source: str = "arbiter", player: int = 0) -> DupSlip:
+    return add_slip(db, rnd, seeded.players[player], by, seeded.tournament.id, text=text,
+                    coord="8H", word=text[3:], declared=6, received_at=START, source=source)
+
+
+FIXED = {"rule": "003 r. 42", "reason": "oprava zápisu rozhodcu"}
+R42 = r"\(003 r\. 42\)"  # the trigger's refusal cites the rule
+
+
+def test_only_the_arbiters_replaced_entry_can_be_fixed(
+        store: Store, seeded: Seeded, admin: Change) -> None:
+    """003 r. 42: the arbiter's correction of his own typing names the entry the correction
+    replaced; the database refuses one for a Discord slip, another player's slip, an entry
+    not directly replaced, or a closed round — and never changes or deletes one."""
+    def body(db: Database) -> tuple[DupRound, list[DupSlip]]:
+        rnd = opened(db, seeded, admin)
+        made = [typed(db, rnd, seeded, admin, "8H KOS"), typed(db, rnd, seeded, admin, "8H SOK"),
+                typed(db, rnd, seeded, admin, "8H OKO"),  # three entries of player 0
+                typed(db, rnd, seeded, admin, "8H KOS", "discord", 1),
+                typed(db, rnd, seeded, admin, "8H SOK", "arbiter", 1),
+                typed(db, rnd, seeded, admin, "8H KOS", "csv", 2)]
+        add_slip_fix(db, made[1], made[2], admin, seeded.tournament.id, **FIXED)
+        return rnd, made
+
+    rnd, made = store.call_sync(body)
+    assert store.read_sync(superseded_slips, rnd.id) == {made[1].id}
+    for wrong, fixed, why in ((made[0], made[2], R42),  # not the entry it replaced
+                              (made[3], made[4], R42),  # Discord: the player's own
+                              (made[0], made[5], R42),  # another player's
+                              (made[1], made[2], "UNIQUE")):  # fixed once
+        with pytest.raises(sqlite3.IntegrityError, match=why):
+            store.call_sync(add_slip_fix, wrong, fixed, admin, seeded.tournament.id, **FIXED)
+    for sql in ("UPDATE dup_slip_fixes SET reason = 'x'", "DELETE FROM dup_slip_fixes"):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            store.call_sync(lambda db, sql=sql: db.execute(sql))
+
+    def close_then_fix(db: Database) -> None:
+        later = typed(db, rnd, seeded, admin, "8H OSA", "arbiter", 2)
+        close_round_row(db, rnd, EMPTY, {}, admin, seeded.tournament.id)
+        add_slip_fix(db, made[5], later, admin, seeded.tournament.id, **FIXED)
+
+    with pytest.raises(sqlite3.IntegrityError, match=R42):
+        store.call_sync(close_then_fix)
+
+
+def test_0009_upgrades_a_copy_of_a_database_made_before_it(
+        db_path: Path, tmp_path: Path, admin: Change) -> None:
+    """Slips typed by the version before the arbiter's corrections: the copy migrates in
+    place with them, takes a fix of them, and the original is left as it was."""
+    old = Database(sqlite3.connect(str(db_path), isolation_level=None))
+    old.execute("PRAGMA foreign_keys = ON")
+    MIGRATIONS.apply(old, stop_before="0009_dup_slip_fixes")
+    old.execute("BEGIN")
+    seeded = seed(old, admin)
+    rnd = opened(old, seeded, admin)
+    wrong, fixed = (typed(old, rnd, seeded, admin, text) for text in ("8H KOS", "8H SOK"))
+    old.execute("COMMIT")
+    old.close()
+    copy = tmp_path / "kopia.db"
+    shutil.copy(db_path, copy)
+
+    with Store(copy) as store:
+        assert store.read_sync(lambda db: db.execute(
+            "SELECT text FROM dup_slips ORDER BY id").fetchall()) == [("8H KOS",), ("8H SOK",)]
+        store.call_sync(add_slip_fix, wrong, fixed, admin, seeded.tournament.id, **FIXED)
+        assert store.read_sync(superseded_slips, rnd.id) == {wrong.id}
+    original = Database(sqlite3.connect(str(db_path)))
+    assert "dup_slip_fixes" not in original.table_names()
+    assert [m.name for m in MIGRATIONS.pending(original)] == ["0009_dup_slip_fixes"]
     original.close()

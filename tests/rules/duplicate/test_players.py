@@ -55,6 +55,17 @@ def test_a_slip_scores_by_the_rules(profile, slips, points, outcome, rule):
     assert got.outcome in OUTCOMES
 
 
+def test_an_entry_the_arbiter_corrected_is_not_a_slip_handed_in():
+    """003 r. 42 counts the slips a player hands in: the arbiter's mistyped entry, superseded
+    by his correction, is not one — the correction counts; a real second slip still voids."""
+    wrong = slip(score=12, declared=12, superseded=True)
+    fixed = slip(score=30, declared=30)
+    got = score_slip("p1", 1, [wrong, fixed], CAS_HALL)
+    assert (got.points, got.outcome, got.slip) == (30, "scored", fixed)
+    assert score_slip("p1", 1, [wrong, fixed, slip()], CAS_HALL).outcome == "several-slips"
+    assert score_slip("p1", 1, [wrong], CAS_HALL).outcome == "no-slip"
+
+
 def test_an_invalid_move_carries_the_engines_reason_and_the_word():
     assert score_slip("p1", 1, [slip(fault="bad-coordinate")], CAS).reason == "bad-coordinate"
     s = Slip("p1", 1, "8H SLOVO", 40, ("SLOVO", "XY", "ZW"), frozenset({"ZW", "XY"}),

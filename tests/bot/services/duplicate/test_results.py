@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.clock import ManualClock
-from bot.services.app import App
+from bot.services.app import App, Tx
 from bot.services.duplicate.close import RoundClosed, close_round
-from bot.services.duplicate.context import tile_set
+from bot.services.duplicate.context import event_of, game_of, tile_set
 from bot.services.duplicate.game import GameEnded, RoundOpened, open_round, start_game
 from bot.services.duplicate.protests import (
     Decided,
@@ -17,11 +17,18 @@ from bot.services.duplicate.protests import (
     file_protest,
     pending_protests,
 )
-from bot.services.duplicate.results import Revealed, finalize_game, replay_game, reveal
+from bot.services.duplicate.results import (
+    Revealed,
+    finalize_game,
+    game_result,
+    replay_game,
+    reveal,
+)
 from bot.services.duplicate.slips import submit_slip
 from bot.services.duplicate.view import EventView, event_view
 from bot.services.notifier import RecordingNotifier
 from bot.services.replies import Reply
+from bot.store.duplicate import add_score, current_scores, round_by_id
 from rules.duplicate import percent, percent_text
 from rules.duplicate.board import Board
 from rules.duplicate.validate import score_move
@@ -134,3 +141,33 @@ async def test_the_view_shows_nothing_of_an_open_round(
     assert [s.player for s in done.slips] == ["Ďuro Ďurkovič", "Žofia Šťastná"]
     # 1 point (declared lower, 003 r. 45) of the top's
     assert done.slips[1].percent == percent_text(percent(1, done.top_score), 1)
+
+
+async def test_a_verdict_stored_before_the_arbiters_corrections_still_counts(
+        app: App, words: Path, clock: ManualClock) -> None:
+    """A round score stored before 0009_dup_slip_fixes has no "superseded" in its slips: each
+    is a slip handed in (the game's result reads it as the close did)."""
+    world = await make_event(app, words, players=1)
+    await app.run(start_game, world.slug, seed=SEED)
+    await app.run(open_round, world.slug, rack=RACK, round_no=1)
+    await app.run(submit_slip, world.slug, "8H KOS", received_at=clock.now(), round_no=1,
+                  player="1", declared=6, source="arbiter")
+    closed = await close_round(app, world.slug, 1)
+    assert isinstance(closed, RoundClosed) and closed.scores[0].points == 6
+
+    def result(tx: Tx) -> list[int]:
+        event = event_of(tx.db, world.slug)
+        played = game_result(tx.db, event, game_of(tx.db, event))
+        return [s.points for r in played.rounds for s in r.scores.values()]
+
+    assert await app.run(result) == [6]
+
+    def as_before(tx: Tx) -> None:  # the same score as the version before 0009 stored it
+        [score] = current_scores(tx.db, 1)
+        old = [{k: v for k, v in f.items() if k != "superseded"} for f in score.verdict["slips"]]
+        add_score(tx.db, round_by_id(tx.db, 1), score.player_id, tx.by_admin(ADMIN_ID, "test"),
+                  slip_id=score.slip_id, outcome=score.outcome, points=score.points,
+                  rule=score.rule, reason=score.reason, verdict={"slips": old})
+
+    await app.run(as_before)
+    assert await app.run(result) == [6]

@@ -99,6 +99,33 @@ async def test_a_slip_after_the_deadline_is_taken_as_late(
     assert isinstance(receipt, SlipReceipt) and receipt.late
 
 
+async def test_the_arbiter_never_corrects_a_slip_the_player_sent_himself(
+        app: App, words: Path, clock: ManualClock) -> None:
+    """A Discord slip (/tah) is the player's own act, not the arbiter's typing: a correction
+    of it is one Slovak line citing 003 r. 42 and stores nothing. A line of the round's CSV
+    is the arbiter's typing: he may correct it, and a correction of a correction too."""
+    slug = await opened(app, words)
+    await app.run(submit_slip, slug, "8H KOS", received_at=clock.now(), discord_id=discord(0),
+                  declared=6)
+    typed = {"round_no": 1, "declared": "6", "source": "arbiter", "correction": True}
+    refused = await app.run(submit_slip, slug, "8H KOSA", received_at=clock.now(),
+                            player="1", **typed)
+    assert isinstance(refused, Reply) and not refused.ok
+    line = render(refused.key, refused.params, refused.rule)
+    assert line == ("Oprava zápisu: posledný lístok hráča Ďuro Ďurkovič v 1. kole („8H KOS“) "
+                    "poslal hráč sám cez Discord (/tah) — rozhodca ho nemôže opraviť ako svoj "
+                    "preklep (003 r. 42).")
+    assert (count(app, "dup_slips"), count(app, "dup_slip_fixes")) == (1, 0)
+    await app.run(submit_csv, slug, 1, "2,8H SOK,6\n", received_at=clock.now())
+    for move in ("8H KOS", "8H SOKA"):
+        fixed = await app.run(submit_slip, slug, move, received_at=clock.now(), player="2",
+                              **typed)
+        assert isinstance(fixed, SlipReceipt) and fixed.corrects in ("8H SOK", "8H KOS")
+    assert app.store.read_sync(lambda db: db.execute(
+        "SELECT slip_id, fixed_by FROM dup_slip_fixes ORDER BY id").fetchall()) == [(2, 3),
+                                                                                   (3, 4)]
+
+
 @pytest.mark.parametrize(("text", "who", "declared", "says"), [
     ("8H KOS", 99, 6, "nie je prihlásený"),
     ("99Z KOS", 0, 6, "mimo dosky"),
