@@ -136,11 +136,17 @@ def tsh_line(line: Line) -> str:
     return "; ".join(f.strip() for f in fields)
 
 
+#: what a `.t` line cannot hold in a name: `;` ends a field, `#` starts a comment (tsh's files
+#: and config.tsh share the "#" comment; issue 36.6: "Ján #2" cut the line at "#")
+_NOT_IN_NAMES = frozenset(";#")
+
+
 def tsh_name(name: str) -> str:
     """The name as a `.t` line can hold it, surname first: tsh reads the first number on the
-    line as the rating and `;` as a field break, so digits and `;` go, and with them any word
-    left without a letter ("Ján 2. Druhý" → "Druhý, Ján"; "007" → "?")."""
-    kept = "".join(ch for ch in name if not ch.isdigit() and ch != ";")
+    line as the rating ("Don't use numbers in people's names", tsh's QuickStart), `;` as a
+    field break and `#` as a comment, so digits, `;` and `#` go, and with them any word left
+    without a letter ("Ján 2. Druhý" → "Druhý, Ján"; "007" → "?")."""
+    kept = "".join(ch for ch in name if not ch.isdigit() and ch not in _NOT_IN_NAMES)
     return surname_first(" ".join(w for w in kept.split() if any(ch.isalpha() for ch in w)))
 
 
@@ -151,8 +157,10 @@ def renamed(name: str) -> bool:
 
 def original_field(name: str) -> str:
     """The name as written, for the `; original …` field (tsh keeps unknown `; tag value`
-    fields as they are): `%` and `;` percent-escaped, since `;` would end the field."""
-    return " ".join(name.replace("%", "%25").replace(";", "%3B").split())
+    fields as they are): `%`, `;` and `#` percent-escaped, since `;` would end the field and
+    `#` the line — the name's digits and `#` are kept here, whole (issue 36.6)."""
+    escaped = name.replace("%", "%25").replace(";", "%3B").replace("#", "%23")
+    return " ".join(escaped.split())
 
 
 def _perl_text(value: str) -> str:
