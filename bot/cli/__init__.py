@@ -80,6 +80,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    options = words[:words.index("--")] if "--" in words else words  # after "--": words
+    arg.JSON_ERRORS.set("--json" in options)
     try:
         # the parser too: its choices come from the bundled profiles (an incomplete install)
         args = _parser().parse_args(argv)

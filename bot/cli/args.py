@@ -6,11 +6,13 @@ convention for a usage error), checked before the database is even opened.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 import unicodedata
 import urllib.parse
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any, NoReturn
 
 from bot.i18n import t
@@ -57,6 +59,11 @@ class _SlovakHelp(argparse.HelpFormatter):
         super().add_usage(usage, actions, groups, t("cli.usage") if prefix is None else prefix)
 
 
+#: set by `main` when the command line asks for `--json`: a bad argument is then answered as
+#: the command's other errors are, `{"error": …}` on stdout (issue 35), not a line on stderr
+JSON_ERRORS: ContextVar[bool] = ContextVar("json_errors", default=False)
+
+
 class Parser(argparse.ArgumentParser):
     """argparse that answers a bad argument in one Slovak line instead of usage + English,
     and whose --help is Slovak too."""
@@ -89,7 +96,11 @@ class Parser(argparse.ArgumentParser):
         if message.startswith(prefix) and ": " in message:
             argument, reason = message[len(prefix):].split(": ", 1)
             message = t("input.cli_argument", argument=argument, reason=_slovak(reason))
-        print(t("input.cli_usage", prog=self.prog, reason=_slovak(message)), file=sys.stderr)
+        line = t("input.cli_usage", prog=self.prog, reason=_slovak(message))
+        if JSON_ERRORS.get():
+            print(json.dumps({"error": line}, ensure_ascii=False))
+        else:
+            print(line, file=sys.stderr)
         self.exit(USAGE_ERROR)
 
 

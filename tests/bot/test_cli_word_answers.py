@@ -19,7 +19,10 @@ REHEARSAL_WORDS = ROOT / "examples" / "rehearsal" / "duplicate-slova.txt"
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
+    try:
+        code = main(list(argv))
+    except SystemExit as exit_:  # the parser's own refusal, as the console script ends
+        code = int(exit_.code or 0)
     printed = capsys.readouterr()
     return code, printed.out, printed.err
 
@@ -36,6 +39,9 @@ def words(tmp_path: Path) -> Path:
     (["word", "dve slová", "--json", "--lexicon", "{words}"], "obsahuje medzeru"),
     (["word", "mama", "--json", "--lexicon", "{missing}"], "sa nenašiel"),
     (["word", "mama", "--json"], "Chýba lexikón"),
+    # a bad argument the parser itself refuses (issue 35: was a line on stderr)
+    (["word", "mama", "--json", "--rules", "xyz"], "--rules"),
+    (["word", "mama", "--json", "--nieco"], "--nieco"),
     (["word", "mama", "--json", "--lexicon", "{words}", "--rules", "cas"],
      None),  # a plain list under cas is fine: the control case, a verdict document
 ])
