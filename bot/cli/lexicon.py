@@ -35,6 +35,7 @@ from bot.progress import Steps
 from bot.services import lexicon as service
 from bot.services.lexicon_standin import DICTIONARIES, STANDIN_STEPS, build_standin
 from bot.services.word_check import load_for_check
+from rules.free_text import shown
 from rules.lexicon import Lexicon, LexiconError
 from rules.lexicon.admissibility import admissibility_names
 from rules.lexicon.judge import normalize
@@ -47,7 +48,7 @@ def _fail(message: str, as_json: bool = False) -> int:
     if as_json:
         print(json.dumps({"error": message}, ensure_ascii=False))
     else:
-        print(message, file=sys.stderr)
+        print(shown(message), file=sys.stderr)  # a file's name or title may hold an ESC
     return INPUT_ERROR
 
 
@@ -122,7 +123,7 @@ def _describe(lexicon: Lexicon, path: Path, size: int, seconds: float,
     print(t(message, id=lexicon.id, path=str(path), forms=lexicon.forms,
             nodes=getattr(graph, "node_count", "?"), arcs=getattr(graph, "arc_count", "?"),
             size=size // 1024, seconds=round(seconds, 1)))
-    print(f"  {lexicon.title}")
+    print(f"  {shown(lexicon.title)}")
     for source in lexicon.sources:
         print(t("lexicon.built_source", name=source.name, lines=source.lines,
                 forms=source.forms, sha256=source.sha256 or "—"))

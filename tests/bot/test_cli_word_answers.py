@@ -150,3 +150,18 @@ def test_the_label_comes_from_the_title_option_or_the_files_header(
         assert service.load(out).title == title
     # a plain list judged on the spot reads its header the same way
     assert service.load(named).title == "zoznam slov spolku 2026"
+
+
+def test_a_title_or_file_name_holding_an_escape_reaches_the_terminal_escaped(
+        words: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 36.2: no raw ESC reaches a terminal — the built lexicon's title (the user's
+    --title, or a list's `# názov:` line) and a lexicon file's name in an error are shown
+    with their control characters escaped."""
+    out = tmp_path / "x.lex"
+    code, said, err = _run(capsys, "lexicon", "build", str(words), "--rules", "sss", "-o",
+                           str(out), "--title", "Zoznam \x1b[2J")
+    assert code == 0 and "\x1b" not in said + err and "Zoznam \\x1b[2J" in said
+    odd = tmp_path / "zle\x1b[31m.lex"
+    odd.write_bytes(b"STREDISKO-LEXICON garbage\n")
+    code, said, err = _run(capsys, "word", "mama", "--lexicon", str(odd))
+    assert code == 2 and "\x1b" not in said + err and "\\x1b[31m" in err
