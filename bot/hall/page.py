@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from html import escape
 
 from bot.hall.fit import width_em
 from bot.i18n import language, t
+from bot.publish.safe_html import escape
 from bot.services.word_check import makeshift, verdict_lines
 from rules.lexicon import Admissibility, Lexicon, WordVerdict
 

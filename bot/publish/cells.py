@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from html import escape
-
 from bot.publish.report import TournamentReport
+from bot.publish.safe_html import escape
 
 
 def scroll(table: str, label: str) -> str:

@@ -8,10 +8,10 @@ The SVG scales to its container's width through its viewBox, so it fits a phone.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from html import escape
 
 from bot.i18n import screlo_change_shown, screlo_shown
 from bot.publish.report import ScreloChange
+from bot.publish.safe_html import escape
 from bot.publish.slovak import number, signed
 
 WIDTH = 400

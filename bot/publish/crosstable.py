@@ -9,11 +9,10 @@ the left and the points column at the right while the rounds scroll between them
 
 from __future__ import annotations
 
-from html import escape
-
 from bot.i18n import t
 from bot.publish.cells import player_cell, scroll
 from bot.publish.report import TournamentReport
+from bot.publish.safe_html import escape
 from bot.publish.slovak import game_points, number
 from rules.model import End, Result
 

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
-from html import escape
 from pathlib import Path
 
 from bot.i18n import SLOVAK, default_catalogue, placeholders, t
 from bot.publish.cells import scroll
 from bot.publish.duplicate_report import DuplicateGameReport, DuplicateReport, DuplicateRound
 from bot.publish.html import CSP, _section, page_css, write_page
+from bot.publish.safe_html import escape
 from bot.publish.slovak import local_time
 from bot.services.duplicate.results import shoot_out_text
 from rules.duplicate.board import STANDARD_LAYOUT

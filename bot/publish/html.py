@@ -9,7 +9,6 @@ forbids scripts outright, so even a missed escape could not run code.
 from __future__ import annotations
 
 import os
-from html import escape
 from importlib import resources
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from bot.publish.cells import player_cell, scroll
 from bot.publish.chart import screlo_chart
 from bot.publish.crosstable import crosstable
 from bot.publish.report import TournamentReport
+from bot.publish.safe_html import escape
 from bot.publish.slovak import STATUS_LABELS, forfeit_note, game_points, how_it_ended, local_time
 from bot.publish.standings import standings
 

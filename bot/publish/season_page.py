@@ -8,12 +8,12 @@ every tie with the criterion that decided it.
 
 from __future__ import annotations
 
-from html import escape
 from pathlib import Path
 
 from bot.i18n import SLOVAK
 from bot.publish.cells import scroll as _scroll
 from bot.publish.html import CSP, _section, page_css, write_page
+from bot.publish.safe_html import escape
 from bot.publish.slovak import number
 from bot.services.season import (
     SeasonView,

@@ -10,11 +10,11 @@ ranking keeps an ordinary row: the reason is a numbered note under the table, no
 from __future__ import annotations
 
 from collections import Counter
-from html import escape
 
 from bot.i18n import screlo_shown, t
 from bot.publish.cells import player_cell, scroll
 from bot.publish.report import TournamentReport
+from bot.publish.safe_html import escape
 from bot.publish.slovak import CRITERION_LABELS, number, signed
 from rules.model import Standing
 

@@ -341,3 +341,18 @@ def test_screlo_is_rounded_as_the_chat_rounds_it(report, tmp_path):
     bar = soup.select_one('svg.chart g.bar[data-player="a"]')
     assert bar.title.get_text() == "Ján Kováč: 1600 → 1601,1 (+1,1)"
     assert bar.select_one("text.value").get_text() == "+1,1"
+
+
+def test_a_stored_direction_override_does_not_reorder_the_page(report, tmp_path):
+    """Issue 36.2: new names cannot hold a direction override or an ESC, but a database from
+    before that rule may; its pages show them as escapes, so a name cannot turn the rest of its
+    cell (or the page's title) around."""
+    player = dataclasses.replace(report.players["d"], name="Anna \u202eávokáN\x1b[0m")
+    hostile = dataclasses.replace(report, name="Turnaj \u202e1 olok",
+                                  players={**report.players, "d": player})
+    raw = write_results_page(hostile, tmp_path).read_text(encoding="utf-8")
+    assert "\u202e" not in raw and "\x1b" not in raw
+    soup = BeautifulSoup(raw, "lxml")
+    assert soup.h1.get_text() == "Turnaj \\u202e1 olok"
+    cell = soup.select_one('td.player[data-player="d"]')
+    assert cell.find(string=True, recursive=False) == "Anna \\u202eávokáN\\x1b[0m"
