@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from bot.cli import args as arg
+import bot.cli.args as arg
 from bot.cli.common import Add, run, show
 from bot.console import render_reply
 from bot.i18n import t

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from bot.cli import args as arg
+import bot.cli.args as arg
 from bot.cli.common import Add, UseCase, reply_command, run, show
 from bot.cli.tournament import publish_round
 from bot.i18n import t

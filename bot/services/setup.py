@@ -38,6 +38,7 @@ from bot.os_errors import os_reason
 from bot.services import bounds, identity, lookup
 from bot.services.app import App, Tx
 from bot.services.csv_text import decode_csv, decode_utf8, delimiter_of
+from bot.services.duplicate.context import no_herna_nick
 from bot.services.duplicate.lexicons import LoadedLexicon
 from bot.services.duplicate.setup import (
     DuplicateSettings,
@@ -570,12 +571,6 @@ async def create(app: App, prop: Propozicie, admin_id: str, *,
             return Refusal("setup.invalid", file=source, line=prop.duplicate_line,
                            reason=reason).reply
     return await app.run(_create, prop, admin_id, lexicon)
-
-
-def no_herna_nick(slug: str, file_id: str) -> str:
-    """The registry's nick of a duplicate entrant without a herna.net account: it names the
-    event and his id in its file (a ':' no herna.net nick has, so it never matches one)."""
-    return f"{slug}:{file_id}"[:40]
 
 
 def _registry_player(tx: Tx, spec: PlayerSpec, slug: str) -> Any:
