@@ -1,7 +1,7 @@
 """`stredisko outbox [list|resend ČÍSLO [--again]|drop ČÍSLO --reason …]`: the head
-administrator's view of the messages the bot sends (`bot.services.outbox_admin`): what waits,
-what an outage made the bot drop or give up; send one again (a second time only with --again)
-or drop one, audited under the operator's name."""
+administrator's view of the messages the bot sends
+(`bot.services.delivery.outbox_admin`): what waits, what an outage made the bot drop or give up;
+send one again (a second time only with --again) or drop one, audited under the operator's name."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import sys
 import bot.cli.args as arg
 from bot.cli.common import Add, UseCase, reply_command
 from bot.i18n import t
-from bot.services import outbox_admin
+from bot.services.delivery import outbox_admin
 from bot.services.policy import Actor
 
 ACTIONS = ("list", "resend", "drop")

@@ -9,11 +9,12 @@ from pathlib import Path
 
 from bot.discord.cogs.admin.queries import find_nick, find_player
 from bot.i18n import t
-from bot.services import identity, play
 from bot.services.app import App, Tx
 from bot.services.duplicate.context import no_herna_nick
+from bot.services.identity import accounts as identity
 from bot.services.notifier import RecordingNotifier
 from bot.services.replies import Reply
+from bot.services.tournament import play
 from bot.store import create_player, get_player, get_tournament_by_slug, update_player
 from bot.store.links import list_link_requests
 

@@ -34,9 +34,9 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Protocol
 
 from bot.i18n import CatalogueError
-from bot.services import lease, periodic
+from bot.services.delivery import lease, periodic
+from bot.services.delivery.queued_before import as_today
 from bot.services.notifier import Message, Notifier
-from bot.services.queued_before import as_today
 from bot.store import Change, NotFoundError, Round, Tournament, get_round, get_tournament
 from bot.store.outbox import (
     Destination,
@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     from sqlite_utils import Database
 
     from bot.clock import Clock
-    from bot.services.lease import Holding
+    from bot.services.delivery.lease import Holding
     from bot.store import Store
 
 log = logging.getLogger("stredisko.outbox")

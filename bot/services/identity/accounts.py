@@ -22,9 +22,10 @@ import unicodedata
 from typing import Any
 
 from bot.i18n import Term
-from bot.services import bounds, lookalike, lookup
+from bot.services import bounds, lookup
 from bot.services.app import App, Tx
 from bot.services.duplicate.context import event_of, player_by_label
+from bot.services.identity import lookalike
 from bot.services.policy import UNFORESEEN_RULE, AdminRef, require_admin
 from bot.services.replies import Refusal, Reply, done
 from bot.store import (
