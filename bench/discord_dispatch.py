@@ -56,9 +56,9 @@ from bot.discord.notifier import DiscordNotifier  # noqa: E402
 from bot.discord.ratelimit import RateLimiter  # noqa: E402
 from bot.discord.runner import build_bot  # noqa: E402
 from bot.scheduler import Scheduler  # noqa: E402
-from bot.services import admin, rounds  # noqa: E402
 from bot.services.app import App, Tx  # noqa: E402
 from bot.services.replies import Reply  # noqa: E402
+from bot.services.tournament import admin, rounds  # noqa: E402
 from bot.store import (  # noqa: E402
     Change,
     EvidenceKind,

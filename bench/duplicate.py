@@ -123,7 +123,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     start = time.perf_counter()
     if args.lexicon:
-        from bot.services.lexicon import load
+        from bot.services.lexicon.files import load
 
         lexicon = load(args.lexicon)
         graph, forms = lexicon.graph, lexicon.forms

@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"skipped: no built lexicon ({args.lexicon or 'no --lexicon'}); the target speaks "
               f"of the full Slovak stand-in: --lexicon /tmp/lexicon_work/sk.lex")
         return 0
-    from bot.services.lexicon import load
+    from bot.services.lexicon.files import load
 
     started = time.perf_counter()
     lexicon = load(args.lexicon)

@@ -27,7 +27,6 @@ from duplicate_round import SEED_HEX, TARGET_S, RoundCase, figures
 from verdicts import Verdicts
 
 from bot.clock import BRATISLAVA, ManualClock
-from bot.services import setup
 from bot.services.app import App, Tx
 from bot.services.duplicate import lexicons, tops
 from bot.services.duplicate.close import RoundClosed, close_round
@@ -36,6 +35,7 @@ from bot.services.duplicate.game import RoundOpened, open_round, start_game
 from bot.services.duplicate.slips import submit_slip
 from bot.services.notifier import Message
 from bot.services.replies import Reply
+from bot.services.tournament import setup
 from bot.store import Store
 from bot.store.duplicate import DupEvent
 

@@ -3,9 +3,9 @@ memory (RSS), against the issue's targets, with a verdict.
 
 For each stand-in list found (Slovak, Czech; build them first with
 `stredisko lexicon standin sk -o lexicons/sk-standin.txt`, likewise `cs`), in fresh processes:
-- build: `bot.services.lexicon.build` under the language's rules (sss / cas) — wall and CPU
+- build: `bot.services.lexicon.files.build` under the language's rules (sss / cas) — wall and CPU
   time, peak RSS, the artifact's size; no target in the issue (reported);
-- load: `bot.services.lexicon.load` of the built file — wall time and the RSS it adds (process
+- load: `bot.services.lexicon.files.load` of the built file — wall time and the RSS it adds (process
   RSS after the imports vs. after the load); target < 1 s and < 100 MB for 3 M forms;
 - lookups: `word in lexicon.graph` for 100,000 forms of the list and 100,000 non-forms (a form
   with one letter changed), and `judge()` on 20,000 of them — per CPU second (the machine is
@@ -58,7 +58,7 @@ def _cpu() -> float:
 
 
 def child_build(words: str, rules: str, out: str) -> dict:
-    from bot.services import lexicon as service
+    from bot.services.lexicon import files as service
 
     wall, cpu = time.perf_counter(), _cpu()
     report = service.build(Path(words), rules, Path(out))
@@ -68,7 +68,7 @@ def child_build(words: str, rules: str, out: str) -> dict:
 
 
 def child_load(built: str, words: str, rules: str) -> dict:
-    from bot.services import lexicon as service
+    from bot.services.lexicon import files as service
     from rules.lexicon import admissibility, judge
 
     sss = admissibility(rules)
@@ -107,7 +107,7 @@ def child_load(built: str, words: str, rules: str) -> dict:
 
 
 def child_count(built: str) -> dict:
-    from bot.services import lexicon as service
+    from bot.services.lexicon import files as service
 
     return {"forms": service.load(Path(built)).forms}
 

@@ -37,8 +37,8 @@ from bot.rehearse.engine import Outcome, Rehearsal, rehearse
 from bot.rehearse.events import Events
 from bot.rehearse.scenario import Scenario, load_scenario
 from bot.scheduler import Scheduler
-from bot.services import sync
 from bot.services.app import App
+from bot.services.results import sync
 from scrapers.herna.client import HernaClient
 
 SCENARIO = Path(__file__).resolve().parent.parent / "examples" / "rehearsal" / "kt-online-24.toml"

@@ -47,7 +47,7 @@ from verdicts import Verdicts
 from bot.clock import ManualClock
 from bot.services.app import App, Tx
 from bot.services.notifier import Message, RecordingNotifier
-from bot.services.play import report_result
+from bot.services.tournament.play import report_result
 from bot.store import (
     Change,
     Store,

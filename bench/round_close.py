@@ -23,10 +23,10 @@ from verdicts import Verdicts
 
 from bot.clock import ManualClock
 from bot.services.app import App, Tx
-from bot.services.evidence_map import game_payload
 from bot.services.notifier import RecordingNotifier
-from bot.services.rounds import close_round, pair_round, publish_round
-from bot.services.setup import create_from_file
+from bot.services.results.evidence_map import game_payload
+from bot.services.tournament.rounds import close_round, pair_round, publish_round
+from bot.services.tournament.setup import create_from_file
 from bot.store import EvidenceKind, Store, append_evidence, get_tournament_by_slug
 from bot.store import pairings_of_round as pairings
 

@@ -25,7 +25,7 @@ from verdicts import Verdicts
 from bot.clock import ManualClock
 from bot.services.app import App, Tx
 from bot.services.notifier import RecordingNotifier
-from bot.services.sync import sync_round, sync_tournament
+from bot.services.results.sync import sync_round, sync_tournament
 from bot.store import (
     Change,
     Store,

@@ -26,7 +26,7 @@ from apscheduler.triggers.cron import CronTrigger
 
 from bot.clock import BRATISLAVA
 from bot.services.app import App, Tx
-from bot.services.timers import handle_timer, prepare_timer
+from bot.services.tournament.timers import handle_timer, prepare_timer
 from bot.store import SyncKind, Timer, due_timers, fire_timer, last_sync_run, next_due, record
 
 log = logging.getLogger(__name__)

@@ -17,8 +17,8 @@ from typing import Any, NoReturn
 
 from bot.i18n import t
 from bot.services import bounds
-from bot.services.play import parse_score
 from bot.services.replies import Refusal
+from bot.services.tournament.play import parse_score
 from rules import End
 
 USAGE_ERROR = 2

@@ -17,7 +17,7 @@ import json
 import sys
 from pathlib import Path
 
-from bot.cli import duplicate_hall
+import bot.cli.duplicate_hall as duplicate_hall
 from bot.cli.args import USAGE_ERROR
 from bot.cli.common import Add, config
 from bot.i18n import t

@@ -11,13 +11,15 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from bot.cli import args as arg
+import bot.cli.args as arg
 from bot.cli.common import Add, run, show
 from bot.console import render_reply
 from bot.i18n import t
-from bot.services import export_trf, export_tsh, exports
 from bot.services.app import App
-from bot.services.export_tsh import TshExport
+from bot.services.exports import association as exports
+from bot.services.exports import trf as export_trf
+from bot.services.exports import tsh as export_tsh
+from bot.services.exports.tsh import TshExport
 from bot.services.replies import Reply
 
 UseCase = Callable[[App], Awaitable[Any]]

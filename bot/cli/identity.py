@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 
 from bot.cli.common import Add, UseCase, reply_command
-from bot.services import identity, policy
+from bot.services import policy
+from bot.services.identity import accounts as identity
 from bot.services.policy import Actor
 
 

@@ -13,7 +13,7 @@
   name the list by --title, else the file's own `# názov: …` line, else its file name (never
   "the association's list" on the program's word). Exit 0, 2 on bad input.
 - `stredisko lexicon standin sk|cs -o FILE`: a stand-in word list from hunspell-sk/-cs
-  (bot.services.lexicon_standin). Exit 0, 2 when a tool or dictionary is missing.
+  (bot.services.lexicon.standin). Exit 0, 2 when a tool or dictionary is missing.
 - build and standin show their steps and counts on stderr as they go (`bot.progress.Steps`).
 - `stredisko lexicon show FILE|ID`: a built lexicon's id, sources and counts.
 """
@@ -32,9 +32,9 @@ from bot.config import ConfigError
 from bot.i18n import t
 from bot.os_errors import os_error
 from bot.progress import Steps
-from bot.services import lexicon as service
-from bot.services.lexicon_standin import DICTIONARIES, STANDIN_STEPS, build_standin
-from bot.services.word_check import load_for_check
+from bot.services.lexicon import files as service
+from bot.services.lexicon.standin import DICTIONARIES, STANDIN_STEPS, build_standin
+from bot.services.lexicon.word_check import load_for_check
 from rules.free_text import shown
 from rules.lexicon import Lexicon, LexiconError
 from rules.lexicon.admissibility import admissibility_names

@@ -1,17 +1,17 @@
 """`stredisko outbox [list|resend ČÍSLO [--again]|drop ČÍSLO --reason …]`: the head
-administrator's view of the messages the bot sends (`bot.services.outbox_admin`): what waits,
-what an outage made the bot drop or give up; send one again (a second time only with --again)
-or drop one, audited under the operator's name."""
+administrator's view of the messages the bot sends
+(`bot.services.delivery.outbox_admin`): what waits, what an outage made the bot drop or give up;
+send one again (a second time only with --again) or drop one, audited under the operator's name."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from bot.cli import args as arg
+import bot.cli.args as arg
 from bot.cli.common import Add, UseCase, reply_command
 from bot.i18n import t
-from bot.services import outbox_admin
+from bot.services.delivery import outbox_admin
 from bot.services.policy import Actor
 
 ACTIONS = ("list", "resend", "drop")

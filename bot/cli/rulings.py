@@ -7,13 +7,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from bot.cli import args as arg
+import bot.cli.args as arg
 from bot.cli.common import Add, UseCase, reply_command
 from bot.i18n import t
-from bot.services import admin, lookup
+from bot.services import lookup
 from bot.services.app import App, Tx
 from bot.services.policy import Actor
 from bot.services.replies import Refusal, Reply
+from bot.services.tournament import admin
 from bot.store import get_player, pairings_of_round
 from rules import End
 

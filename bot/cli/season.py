@@ -20,7 +20,7 @@ from pathlib import Path
 
 from bot.cli.common import Add, db_path, lock_wait_s
 from bot.cli.notes import database_problem
-from bot.services import season
+from bot.services.season import ladder as season
 from bot.store import Store
 
 FILE_ERROR = 2

@@ -8,13 +8,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.cli import args as arg
+import bot.cli.args as arg
 from bot.cli.common import Add, UseCase, config, reply_command
 from bot.config import ConfigError
-from bot.services import payments, rounds, setup
 from bot.services.app import App
 from bot.services.policy import Actor
 from bot.services.replies import Reply
+from bot.services.tournament import payments, rounds, setup
 
 
 def _create(a: argparse.Namespace, who: Actor) -> UseCase:
@@ -64,7 +64,7 @@ def _decay(a: argparse.Namespace, who: Actor) -> UseCase:
 def _sync(a: argparse.Namespace, who: Actor) -> UseCase:
     """Read the tournament's games from herna.net now (the same pass the bot runs)."""
     from bot.progress import Progress
-    from bot.services.sync import sync_command
+    from bot.services.results.sync import sync_command
     from scrapers.herna import client_factory
 
     overrides = {"base_url": a.base_url} if a.base_url is not None else {}

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import argparse
 
-from bot.cli import args as arg
+import bot.cli.args as arg
 from bot.cli.common import Add, UseCase, reply_command, run, show
 from bot.cli.tournament import publish_round
 from bot.i18n import t
-from bot.services import lookup, views
+from bot.services import lookup
 from bot.services.app import Tx
-from bot.services.audit_text import audit_rows
 from bot.services.policy import Actor
 from bot.services.replies import Reply, done
+from bot.services.tournament import views
+from bot.services.tournament.audit_text import audit_rows
 
 #: how many audit rows `show audit` prints at most
 AUDIT_LIMIT = 10_000
@@ -39,7 +40,7 @@ def _publish_page(args: argparse.Namespace) -> int:
     from bot.publish import write_results_page
     from bot.publish.duplicate_page import write_duplicate_page
     from bot.publish.duplicate_report import DuplicateReport
-    from bot.services.duplicate_feed import page_report
+    from bot.services.duplicate.feed import page_report
 
     # issue 24.6: a duplicate event (format = "duplicate") gets the duplicate results page
     report = run(args, lambda app: page_report(app, args.slug))

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import signal
 
-from bot.cli import args as arg
+import bot.cli.args as arg
 from bot.i18n import t
 from rules.lexicon import Admissibility, Lexicon
 

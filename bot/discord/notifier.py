@@ -12,9 +12,9 @@
   `stredisko run` refuses to start when neither is set (`bot.discord.startup`).
 
 Everything is rendered in Slovak (the guild's language) and cut to Discord's limits. Messages
-come from the outbox after the use case committed (`bot.services.outbox`): a Discord failure
-raises, so the message stays pending and is retried, and never undoes or repeats the decision.
-Each piece is sent with a nonce made from the message's outbox key (`enforce_nonce`), so a
+come from the outbox after the use case committed (`bot.services.delivery.outbox`): a Discord
+failure raises, so the message stays pending and is retried, and never undoes or repeats the
+decision. Each piece is sent with a nonce made from the message's outbox key (`enforce_nonce`), so a
 delivery repeated after a crash returns Discord's first message instead of posting a copy.
 """
 
@@ -33,7 +33,7 @@ from bot.discord.client import CONTROL_CENTRE_RULE
 from bot.discord.i18n import SLOVAK, t
 from bot.discord.markdown import literal
 from bot.discord.render import IMAGE_PARAM, Outgoing, render_message
-from bot.services.identity import DISCORD_ACCOUNT
+from bot.services.identity.accounts import DISCORD_ACCOUNT
 from bot.services.notifier import Message
 from bot.store import (
     NotFoundError,

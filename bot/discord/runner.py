@@ -51,9 +51,10 @@ from bot.discord.startup import (
 )
 from bot.os_errors import database_access
 from bot.scheduler import Scheduler
-from bot.services import lease, periodic, word_check
 from bot.services.app import App
-from bot.services.sync import nightly, poll_current_round
+from bot.services.delivery import lease, periodic
+from bot.services.lexicon import word_check
+from bot.services.results.sync import nightly, poll_current_round
 from bot.store import NotFoundError, Store, Tournament, get_tournament_by_slug
 from scrapers.herna import HernaClient, client_factory
 

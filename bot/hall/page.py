@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from bot.hall.fit import width_em
 from bot.i18n import language, t
 from bot.publish.safe_html import escape
-from bot.services.word_check import makeshift, verdict_lines
+from bot.services.lexicon.word_check import makeshift, verdict_lines
 from rules.lexicon import Admissibility, Lexicon, WordVerdict
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'"

@@ -1,9 +1,9 @@
 """The static page of a season's ladder (issue 14), in the style of the results page: the same
 stylesheet, no script, no resource from the network, every text escaped (names are user input).
 
-The words are the CLI's and the chat's (`bot.services.season`, the catalogue's `season.*`), so
-the page says exactly what they say: each row's counted and not counted events, the cut line,
-every tie with the criterion that decided it.
+The words are the CLI's and the chat's (`bot.services.season.ladder`, the catalogue's
+`season.*`), so the page says exactly what they say: each row's counted and not counted events, the
+cut line, every tie with the criterion that decided it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from bot.publish.cells import scroll as _scroll
 from bot.publish.html import CSP, _section, page_css, write_page
 from bot.publish.safe_html import escape
 from bot.publish.slovak import number
-from bot.services.season import (
+from bot.services.season.ladder import (
     SeasonView,
     by_place,
     code_text,

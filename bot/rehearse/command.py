@@ -25,7 +25,7 @@ from bot.rehearse.duplicate_scenario import (
 from bot.rehearse.engine import Outcome, rehearse
 from bot.rehearse.scenario import load_scenario
 from bot.services.replies import Refusal
-from bot.services.setup import SetupError
+from bot.services.tournament.setup import SetupError
 
 SCENARIO_ERROR = 2
 FAILED = 1

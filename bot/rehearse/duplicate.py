@@ -38,14 +38,15 @@ from bot.rehearse.duplicate_scenario import DupEvent, DuplicateScenario, Protest
 from bot.rehearse.events import ADMIN_ID, discord_id
 from bot.rehearse.output import Transcript, command_name
 from bot.scheduler import Scheduler
-from bot.services import policy, setup
+from bot.services import policy
 from bot.services.app import App
+from bot.services.duplicate.feed import page_report
 from bot.services.duplicate.protests import VERDICT_WORDS
 from bot.services.duplicate.slips import SlipReceipt
-from bot.services.duplicate_feed import page_report
 from bot.services.policy import Actor
 from bot.services.replies import Reply
-from bot.services.setup import SetupError
+from bot.services.tournament import setup
+from bot.services.tournament.setup import SetupError
 from bot.store import Store, Tournament, due_timers
 
 OPERATOR = Actor.operator("skúška")

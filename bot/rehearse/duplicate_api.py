@@ -8,7 +8,6 @@ from datetime import datetime
 from typing import Any
 
 from bot.cli.duplicate_hall import closed_lines, entrant_names, opened_lines
-from bot.services import play
 from bot.services.app import App, Tx
 from bot.services.duplicate.close import close_round
 from bot.services.duplicate.context import event_of, player_by_discord
@@ -17,6 +16,7 @@ from bot.services.duplicate.protests import decide_protest, decided_reply, file_
 from bot.services.duplicate.results import finalize_game
 from bot.services.duplicate.slips import SlipReceipt, submit_slip
 from bot.services.replies import Refusal, Reply, done
+from bot.services.tournament import play
 from bot.store.duplicate import (
     DupProtest,
     DupRound,

@@ -38,12 +38,12 @@ from typing import Any
 from bot import toml_text
 from bot.rehearse.scenario import _array as array_of
 from bot.rehearse.scenario import event_type
-from bot.services.csv_text import decode_utf8
 from bot.services.duplicate.protests import CLAIM_WORDS, REASON_LIMIT, VERDICT_WORDS, WORD_LIMIT
 from bot.services.duplicate.setup import DuplicateSettings
-from bot.services.setup import Propozicie, SetupError, parse_propozicie
-from bot.services.setup import Reader as _Reader
-from bot.services.setup import key_lines as _key_lines
+from bot.services.tournament.csv_text import decode_utf8
+from bot.services.tournament.setup import Propozicie, SetupError, parse_propozicie
+from bot.services.tournament.setup import Reader as _Reader
+from bot.services.tournament.setup import key_lines as _key_lines
 from rules.duplicate.racks import SeedError, seed_bytes
 
 FORMAT = "duplicate"

@@ -35,12 +35,14 @@ from bot.rehearse.output import (
 )
 from bot.rehearse.scenario import Event, Scenario
 from bot.scheduler import Scheduler
-from bot.services import admin, lookup, play, policy, rounds, setup, sync, views
+from bot.services import lookup, policy
 from bot.services.app import App, Tx
-from bot.services.lifecycle import apply_proposal
 from bot.services.policy import Actor
 from bot.services.replies import Reply
-from bot.services.setup import SetupError
+from bot.services.results import sync
+from bot.services.results.lifecycle import apply_proposal
+from bot.services.tournament import admin, play, rounds, setup, views
+from bot.services.tournament.setup import SetupError
 from bot.store import (
     Store,
     SyncOutcome,

@@ -13,10 +13,11 @@ from typing import Any, Protocol
 
 from bot.rehearse.output import ADMIN_LABEL, Transcript, command_name, local_text
 from bot.rehearse.scenario import Event, Scenario, ruling_round
-from bot.services import admin, lookup, play
+from bot.services import lookup
 from bot.services.app import App, Tx
 from bot.services.replies import Reply
-from bot.services.setup import Propozicie
+from bot.services.tournament import admin, play
+from bot.services.tournament.setup import Propozicie
 from bot.store import find_pairing, get_pairing
 from rules import End
 from rules.scoring import END_NAMES_SK

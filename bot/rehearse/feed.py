@@ -38,9 +38,9 @@ from bot.os_errors import os_reason
 from bot.rehearse.events import scenario_games
 from bot.rehearse.scenario import DEFAULT_MOVES, GAME_ENDS, MAX_SCORE, Event, parse_scenario
 from bot.services import bounds
-from bot.services.csv_text import decode_csv, decode_utf8, delimiter_of
 from bot.services.replies import Refusal
-from bot.services.setup import PlayerSpec, Propozicie, SetupError, parse_propozicie
+from bot.services.tournament.csv_text import decode_csv, decode_utf8, delimiter_of
+from bot.services.tournament.setup import PlayerSpec, Propozicie, SetupError, parse_propozicie
 from scrapers.herna.records import ENDS_ON_PLAYER, EndKind, GameRecord
 
 REQUIRED = ("kolo", "prvy", "druhy", "skore", "koniec")

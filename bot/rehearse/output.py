@@ -19,7 +19,7 @@ from bot.services import lookup
 from bot.services.app import Tx
 from bot.services.notifier import Message
 from bot.services.replies import Reply
-from bot.services.views import build_report, tables_of
+from bot.services.tournament.views import build_report, tables_of
 from bot.store import list_entries
 
 #: how herna.net's ends read in the transcript's game lines

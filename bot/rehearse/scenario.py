@@ -16,10 +16,10 @@ from typing import Any
 
 from bot import toml_text
 from bot.clock import local
-from bot.services.csv_text import decode_utf8
-from bot.services.setup import Propozicie, SetupError, parse_propozicie
-from bot.services.setup import Reader as _Reader
-from bot.services.setup import key_lines as _key_lines
+from bot.services.tournament.csv_text import decode_utf8
+from bot.services.tournament.setup import Propozicie, SetupError, parse_propozicie
+from bot.services.tournament.setup import Reader as _Reader
+from bot.services.tournament.setup import key_lines as _key_lines
 from rules import End
 from rules.model import ENDS_WITH_LOSER
 from scrapers.herna import EndKind

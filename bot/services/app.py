@@ -6,9 +6,9 @@ wants sent. The messages are outbox rows written in that same transaction (DESIG
 refused or failed use case changes nothing and says nothing, and a committed one cannot lose
 what it has to say. After the commit `App.run` hands them on:
 - `delivery="send"` (the bot, the rehearsal, tests): the `Sender` delivers the outbox and marks
-  each message sent (`bot.services.outbox`). The caller is answered once they are delivered —
-  or, with `answer_first` (the bot), right after the commit while the delivery goes on: a post
-  to Discord is a network round trip and rate-limited, and a busy round's reports would each
+  each message sent (`bot.services.delivery.outbox`). The caller is answered once they are
+  delivered — or, with `answer_first` (the bot), right after the commit while the delivery goes on:
+  a post to Discord is a network round trip and rate-limited, and a busy round's reports would each
   wait for every message of the pass (64 reports at once, 100 ms a post: 6.5 s each). The
   outbox still holds each message until it is marked sent, so a crash meanwhile loses none;
 - `delivery="queue"` (the CLI, which has no Discord connection): the messages stay pending for
@@ -31,9 +31,9 @@ from sqlite_utils import Database
 from bot.clock import Clock
 from bot.i18n import Term
 from bot.services import bounds
-from bot.services.lease import Holding
+from bot.services.delivery.lease import Holding
+from bot.services.delivery.outbox import Sender, Timely, deliver
 from bot.services.notifier import Message, Notifier
-from bot.services.outbox import Sender, Timely, deliver
 from bot.services.replies import Refusal, Reply
 from bot.store import Change, Store
 from bot.store.outbox import Destination, queue_message

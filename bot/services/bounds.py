@@ -6,8 +6,8 @@ comes in. Pure checks, no I/O: each returns the clean value or raises `OutOfBoun
 `Refusal` (a use case answers with it, in the reader's language) and a `ValueError` whose text
 is the Slovak line (from the catalogue, `input.*`) a file reader puts after "FILE, riadok N:".
 
-Scores typed by people are checked by `bot.services.play.parse_score` (0–`SCORE_MAX`, then the
-profile's bound), the chat's score options offer the same range.
+Scores typed by people are checked by `bot.services.tournament.play.parse_score`
+(0–`SCORE_MAX`, then the profile's bound), the chat's score options offer the same range.
 """
 
 from __future__ import annotations

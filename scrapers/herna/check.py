@@ -24,7 +24,8 @@ from urllib.parse import quote
 import lxml.etree
 import lxml.html
 
-from scrapers.herna import layout, parser
+import scrapers.herna.layout as layout
+import scrapers.herna.parser as parser
 from scrapers.herna.client import HernaClient
 from scrapers.herna.errors import LayoutChanged, PageMissing, PageTooLarge
 from scrapers.herna.layout import GAME_PAGE, HISTORY_PAGE, LOGIN_PAGE, Expectation

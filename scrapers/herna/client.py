@@ -17,7 +17,8 @@ from typing import Any, Protocol, Self, TypeVar
 
 import httpx
 
-from scrapers.herna import layout, parser
+import scrapers.herna.layout as layout
+import scrapers.herna.parser as parser
 from scrapers.herna.errors import (
     DeadlinePassed,
     HernaError,

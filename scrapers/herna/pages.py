@@ -12,7 +12,7 @@ from functools import cache
 from importlib import resources
 from string import Template
 
-from scrapers.herna import layout
+import scrapers.herna.layout as layout
 from scrapers.herna.records import EndKind, GameRecord
 
 _LETTERS = "AÁÄBCČDĎEÉFGHIÍJKLĹĽMNŇOÓÔPRŔSŠTŤUÚVXYÝZŽ"

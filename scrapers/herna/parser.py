@@ -15,7 +15,7 @@ from functools import cache
 from cssselect import HTMLTranslator
 from lxml import etree
 
-from scrapers.herna import layout
+import scrapers.herna.layout as layout
 from scrapers.herna.errors import LayoutChanged
 from scrapers.herna.records import EndKind, GameRecord, HistoryEntry, HistoryPage, TableSettings
 

@@ -22,7 +22,8 @@ from urllib.parse import urlencode
 
 from aiohttp import web
 
-from scrapers.herna import layout, pages
+import scrapers.herna.layout as layout
+import scrapers.herna.pages as pages
 from scrapers.herna.generate import generate_round
 from scrapers.herna.records import GameRecord
 

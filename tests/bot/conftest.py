@@ -39,9 +39,9 @@ from bot.rehearse.command import print_outcome
 from bot.rehearse.engine import rehearse
 from bot.rehearse.scenario import load_scenario
 from bot.services.app import App, Tx
-from bot.services.evidence_map import game_payload
 from bot.services.notifier import RecordingNotifier
 from bot.services.replies import Reply
+from bot.services.results.evidence_map import game_payload
 from bot.store import (
     Change,
     Evidence,

@@ -11,11 +11,11 @@ import pytest
 
 from bot.cli import main
 from bot.clock import ManualClock
-from bot.services import play
 from bot.services.app import App, Tx
-from bot.services.lifecycle import refresh_pairing
 from bot.services.notifier import RecordingNotifier
-from bot.services.rounds import avoided
+from bot.services.results.lifecycle import refresh_pairing
+from bot.services.tournament import play
+from bot.services.tournament.rounds import avoided
 from bot.store import (
     ResultStatus,
     Store,

@@ -118,7 +118,7 @@ def test_top_on_a_built_lexicon_equals_its_forms_as_a_list(
         files: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A built lexicon (by path, and by id in [lexicon] dir) gives the tops its admissible forms
     give as a plain list, and the JSON names the built lexicon's id."""
-    from bot.services import lexicon as lexicon_files
+    from bot.services.lexicon import files as lexicon_files
 
     built = tmp_path / "lexicons" / "slova.lex"
     built.parent.mkdir()

@@ -11,10 +11,10 @@ import pytest
 
 from bot.cli import main
 from bot.clock import SystemClock
-from bot.services import play
 from bot.services.app import App
 from bot.services.notifier import RecordingNotifier
 from bot.services.replies import Reply
+from bot.services.tournament import play
 from bot.store import Store
 
 EXAMPLES = Path(__file__).parents[2] / "examples"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.services import lexicon as service
+from bot.services.lexicon import files as service
 from rules.lexicon import admissibility
 from rules.lexicon.artifact import MAGIC
 

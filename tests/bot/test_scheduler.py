@@ -17,8 +17,8 @@ from bot.clock import BRATISLAVA, ManualClock
 from bot.scheduler import Scheduler, last_scheduled
 from bot.services.app import App, Tx
 from bot.services.notifier import RecordingNotifier
-from bot.services.play import report_absence
-from bot.services.timers import schedule_round_timers
+from bot.services.tournament.play import report_absence
+from bot.services.tournament.timers import schedule_round_timers
 from bot.store import (
     ResultStatus,
     Store,

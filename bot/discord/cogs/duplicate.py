@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from typing import Any, TypeVar
 
@@ -30,6 +30,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import bot.discord.cogs.duplicate_admin as duplicate_admin
 from bot.discord.client import (
     CogFactory,
     Refusal,
@@ -37,14 +38,12 @@ from bot.discord.client import (
     StrediskoModal,
     mark_saved,
     refuse_if_too_fast,
-    report_error,
     require_head_admin,
 )
-from bot.discord.cogs import duplicate_admin
+from bot.discord.cogs.duplicate_protests import COG_NAME, DecisionButton, protest_buttons
 from bot.discord.cogs.player import DEFER_AFTER_S, send
-from bot.discord.i18n import SLOVAK, app_str, t
+from bot.discord.i18n import app_str, t
 from bot.discord.markdown import literal
-from bot.discord.persistent import RebuiltFromCustomId
 from bot.discord.ratelimit import RateLimiter
 from bot.discord.render import MESSAGE_VIEWS, render_reply, text_messages
 from bot.services import bounds
@@ -60,7 +59,6 @@ from bot.store.tournaments import get_tournament_by_slug
 T = TypeVar("T")
 log = logging.getLogger("stredisko.discord.duplicate")
 
-COG_NAME = "DuplicateCog"
 ADMIN_PERMISSIONS = discord.Permissions(manage_messages=True)  # as /admin's
 MODAL_ID = "stredisko:tah"
 COORD_MAX = 6  # "15O" or "O15" and a direction letter: far below
@@ -101,61 +99,6 @@ class SlipModal(StrediskoModal):
         cog.limit(interaction)
         await cog.submit(interaction, self.coord.value, self.word.value,
                          self.score.value.strip() or None)
-
-
-class DecisionButton(
-    RebuiltFromCustomId,
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"stredisko:dup-namietka:(?P<protest>[0-9]+):(?P<how>ano|nie)",
-):
-    """Under a filed protest in the head referee's channel: uphold it or reject it (003 r. 29);
-    the click asks for the reasons first. Works after a restart (rebuilt from its custom_id)."""
-
-    def __init__(self, protest: int, how: str, label: str | None = None) -> None:
-        super().__init__(discord.ui.Button(
-            label=label or t(f"chat.duplicate.button_{how}", SLOVAK),
-            style=discord.ButtonStyle.success if how == "ano" else discord.ButtonStyle.danger,
-            custom_id=f"stredisko:dup-namietka:{protest}:{how}"))
-        self.protest = protest
-        self.how = how
-
-    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        try:
-            require_head_admin(interaction)
-            await interaction.response.send_modal(
-                DecisionModal(self.protest, self.how == "ano", interaction.locale))
-        except Exception as error:  # dynamic items have no on_error: answer like commands
-            await report_error(interaction, error)
-
-
-class DecisionModal(StrediskoModal):
-    """The reasons of the head referee's decision (required)."""
-
-    def __init__(self, protest: int, upheld: bool, locale: Any) -> None:
-        super().__init__(title=t("chat.duplicate.decision_title", locale, id=protest)[:45],
-                         custom_id=f"stredisko:dup-rozhodnutie:{protest}:{int(upheld)}")
-        self.protest = protest
-        self.upheld = upheld
-        self.reason = discord.ui.TextInput(
-            label=t("chat.duplicate.decision_reason", locale)[:45], custom_id="odovodnenie",
-            style=discord.TextStyle.paragraph, min_length=3, max_length=bounds.REASON_MAX)
-        self.add_item(self.reason)
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
-        return require_head_admin(interaction)
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
-        await duplicate_cog(interaction).decide(interaction, self.protest, self.upheld,
-                                                self.reason.value)
-
-
-def protest_buttons(params: Mapping[str, Any], locale: Any) -> discord.ui.View:
-    """The two decisions under a filed protest (the message `duplicate.online.protest_filed`)."""
-    view = discord.ui.View(timeout=None)
-    for how in ("ano", "nie"):
-        view.add_item(DecisionButton(int(params["id"]), how,
-                                     t(f"chat.duplicate.button_{how}", locale)))
-    return view
 
 
 MESSAGE_VIEWS["duplicate.online.protest_filed"] = protest_buttons

@@ -24,6 +24,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from bot.discord.cogs.duplicate_protests import protest_buttons
 from bot.discord.duplicate_text import discord_time
 from bot.discord.i18n import CatalogueError, t
 from bot.discord.markdown import Markup
@@ -169,8 +170,6 @@ def waiting_protests(db: Database, slug: str) -> list[PendingProtest] | None:
 def protest_messages(protest: PendingProtest, locale: Any) -> list[Outgoing]:
     """A waiting protest as the head referee's channel got it when it was filed, with the
     same uphold / reject buttons under it."""
-    from bot.discord.cogs.duplicate import protest_buttons  # the cog imports this module
-
     params = {"id": protest.id, "game": protest.game, "round": protest.round,
               "word": protest.word, "claim": t(f"duplicate.online.claim_{protest.claim}", locale),
               "player": protest.player, "reason": protest.reason, "rule": PROTEST_RULE}

@@ -1,13 +1,13 @@
 """The player commands: register, check in, status, absence, arrival, draw, result, dispute,
 withdrawal, pairings, standings.
 
-Every command calls one use case of `bot.services.play` / `bot.services.views` and renders its
-`Reply` in the player's language; refusals come back from the service with the rule they cite.
-Answers only the player needs are ephemeral. A slow store never costs the 3-second answer
-window: after `defer_after` seconds the interaction is deferred and the answer follows.
-The two buttons that matter beyond one sitting — the opponent's draw confirmation and the
-withdrawal confirmation — are `DynamicItem`s with fixed custom_ids, so they keep working after
-a restart.
+Every command calls one use case of `bot.services.tournament.play` /
+`bot.services.tournament.views` and renders its `Reply` in the player's language; refusals come back
+from the service with the rule they cite. Answers only the player needs are ephemeral. A slow store
+never costs the 3-second answer window: after `defer_after` seconds the interaction is deferred and
+the answer follows. The two buttons that matter beyond one sitting — the opponent's draw
+confirmation and the withdrawal confirmation — are `DynamicItem`s with fixed custom_ids, so they
+keep working after a restart.
 """
 
 from __future__ import annotations
@@ -27,10 +27,11 @@ from bot.discord.markdown import literal, mention
 from bot.discord.persistent import RebuiltFromCustomId
 from bot.discord.ratelimit import RateLimiter
 from bot.discord.render import Outgoing, render_reply
-from bot.services import bounds, lookup, play, views
+from bot.services import bounds, lookup
 from bot.services.app import App, Tx
 from bot.services.replies import Refusal as ServiceRefusal
 from bot.services.replies import Reply
+from bot.services.tournament import play, views
 
 T = TypeVar("T")
 log = logging.getLogger("stredisko.discord.player")

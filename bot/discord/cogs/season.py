@@ -1,7 +1,7 @@
 """The season's ladder in the chat (issue 14): `/rebricek` shows the asking player his own row
 and the cut line, ephemerally; after `/admin ukonci` the head admin is offered the ladder as it
 stands now (the finished tournament's players' rows). The file comes from config.toml
-(`[season] file`); the service reads and computes it (`bot.services.season`) on every call,
+(`[season] file`); the service reads and computes it (`bot.services.season.ladder`) on every call,
 so an edited file counts at once."""
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from bot.discord.cogs.player import send
 from bot.discord.i18n import app_str
 from bot.discord.ratelimit import RateLimiter
 from bot.discord.render import Outgoing, render_reply, text_messages
-from bot.services import season
 from bot.services.app import App
 from bot.services.replies import Reply
+from bot.services.season import ladder as season
 
 COG_NAME = "SeasonCog"
 

@@ -1,7 +1,7 @@
 """`/slovo WORD` (issue 22 item 5): the word check in the chat, answered only to the asker.
 
 The answer has the content of `stredisko word`: PLATNÉ / NEPLATNÉ, the reason, which list
-decided, its rule and the lexicon's id. The use case (`bot.services.word_check`) refuses a
+decided, its rule and the lexicon's id. The use case (`bot.services.lexicon.word_check`) refuses a
 player in an open duplicate round and audits every check while the tournament runs; this cog
 only limits the pace (a player hammering the command gets a polite refusal) and renders.
 
@@ -24,10 +24,10 @@ from bot.discord.cogs.player import send
 from bot.discord.i18n import app_str
 from bot.discord.ratelimit import RateLimiter
 from bot.discord.render import render_reply, text_messages
-from bot.services import word_check
 from bot.services.app import App
+from bot.services.lexicon import word_check
+from bot.services.lexicon.word_check import DuplicateRoundLookup, WordCheckPolicy
 from bot.services.replies import Reply
-from bot.services.word_check import DuplicateRoundLookup, WordCheckPolicy
 from rules.lexicon import Admissibility, Lexicon, LexiconError
 
 COG_NAME = "WordCog"

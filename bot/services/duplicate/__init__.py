@@ -11,7 +11,7 @@ same use cases over the same rows (`bot.store.duplicate`). Every decision is `ru
 - `protests`: `file_protest`, `pending_protests`, `decide_protest` (003 r. 27–29; 004 §5D);
 - `shootout`: `enter_shoot_out` (003 r. 49: a level player's shoot-out, after the last game);
 - `view`: `event_view(db, slug)` → plain dataclasses for the results page;
-- `timers`: what the duplicate timer kinds do (`bot.services.timers` dispatches them).
+- `timers`: what the duplicate timer kinds do (`bot.services.tournament.timers` dispatches them).
 
 The messages queued (catalogue `bot/locales/*/duplicate_online.toml`, key → where, params;
 every one also carries `rule`; `image` = {"board": 15-line text, "highlight": [[row, col]…],

@@ -116,13 +116,17 @@ def _still_in(event: Event, entry: Entry, player: Player) -> Player:
     return player
 
 
+def no_herna_nick(slug: str, file_id: str) -> str:
+    """The registry's nick of a duplicate entrant without a herna.net account: it names the
+    event and his id in its file (a ':' no herna.net nick has, so it never matches one)."""
+    return f"{slug}:{file_id}"[:40]
+
+
 def player_by_label(db: Database, event: Event, label: str, *, playing: bool = True
                     ) -> Player:
     """The entrant an arbiter names: his registration number (the slip's "číslo hráča",
     003 r. 38), his id in the propozície, his name or herna nick (case ignored). Refusal when
     none or several match."""
-    from bot.services.setup import no_herna_nick  # setup reads the duplicate settings
-
     text = label.strip()
     number = int(text) if text.isdecimal() else None
     key = text.casefold()

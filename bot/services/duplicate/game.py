@@ -20,9 +20,9 @@ from typing import Any
 
 from bot.i18n import t
 from bot.services.app import Tx
+from bot.services.delivery.outbox import Timely
 from bot.services.duplicate.context import Event, announce, event_of, game_of
 from bot.services.duplicate.results import announce_preliminary
-from bot.services.outbox import Timely
 from bot.services.replies import Refusal
 from bot.store import Change, TournamentStatus
 from bot.store.duplicate import (
@@ -40,7 +40,7 @@ from rules.duplicate import check_rack, commit, draw_rack
 from rules.duplicate.board import Board
 from rules.duplicate.tiles import BLANK
 
-#: timer kinds of a duplicate event (bot.services.timers dispatches them here)
+#: timer kinds of a duplicate event (bot.services.tournament.timers dispatches them here)
 WARNING = "dup_warning"
 DEADLINE = "dup_deadline"
 NEXT_ROUND = "dup_next_round"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.i18n import t
-from bot.services import lexicon as lexicon_files
+from bot.services.lexicon import files as lexicon_files
 from rules.duplicate.errors import DuplicateError
 from rules.lexicon import LexiconError
 from rules.lexicon.graph import TrieGraph, WordGraph

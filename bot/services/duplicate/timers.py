@@ -1,5 +1,5 @@
-"""What a duplicate event's timers do when they fall due (`bot.services.timers` dispatches the
-kinds of `game.KINDS` here), and the close's work done before the claim.
+"""What a duplicate event's timers do when they fall due (`bot.services.tournament.timers`
+dispatches the kinds of `game.KINDS` here), and the close's work done before the claim.
 
 - `dup_game_start`: online, a game starts at its start time (the propozície's round_starts);
 - `dup_warning`: "30 s left" (003 r. 18), only while its round is open;
@@ -20,6 +20,7 @@ import asyncio
 from sqlite_utils import Database
 
 from bot.services.app import App, Tx
+from bot.services.delivery.outbox import Timely
 from bot.services.duplicate import lexicons, tops
 from bot.services.duplicate.close import close_in_tx, close_round
 from bot.services.duplicate.context import Event, announce, event_of
@@ -33,7 +34,6 @@ from bot.services.duplicate.game import (
     open_round,
     start_game,
 )
-from bot.services.outbox import Timely
 from bot.services.replies import Refusal
 from bot.store import Timer, get_tournament, record
 from bot.store.duplicate import DupEvent, DupGame, DupRound, get_game, get_round

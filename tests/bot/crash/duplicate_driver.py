@@ -43,9 +43,9 @@ from bot.clock import ManualClock
 from bot.rehearse.duplicate import DuplicateRehearsal, start_time
 from bot.rehearse.duplicate_scenario import DuplicateScenario, load_duplicate_scenario
 from bot.rehearse.output import Transcript
-from bot.services import timers as timer_service
 from bot.services.app import App
 from bot.services.notifier import Message
+from bot.services.tournament import timers as timer_service
 from bot.store import Store
 
 DEADLINE_KIND = "dup_deadline"

@@ -22,8 +22,8 @@ from bot.discord.client import StrediskoBot
 from bot.discord.cogs.admin import admin_cog_factory
 from bot.discord.i18n import t
 from bot.discord.notifier import DiscordNotifier
-from bot.services import lifecycle
 from bot.services.app import App, Tx
+from bot.services.results import lifecycle
 from bot.store import (
     Change,
     EvidenceKind,

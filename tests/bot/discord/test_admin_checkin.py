@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot.services import play
 from bot.services.app import Tx
+from bot.services.tournament import play
 from bot.store import Change, TournamentStatus, get_tournament
 
 from ..conftest import ADMIN_ID, NAMES, SLUG, START, World, enter_player, new_tournament

@@ -10,7 +10,7 @@ import pytest
 from bot.discord.client import Refusal
 from bot.discord.cogs.admin import parse_pairings
 from bot.discord.i18n import t
-from bot.services import play
+from bot.services.tournament import play
 from bot.store import ResultStatus, get_entry, get_round
 
 from ..conftest import SLUG, START, add_game

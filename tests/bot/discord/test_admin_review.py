@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from bot.services import lifecycle, play
 from bot.services.app import Tx
-from bot.services.evidence_map import game_payload
+from bot.services.results import lifecycle
+from bot.services.results.evidence_map import game_payload
+from bot.services.tournament import play
 from bot.store import ResultStatus, list_discrepancies
 
 from ..conftest import SLUG, START, add_game

@@ -11,8 +11,8 @@ import pytest
 from bot.discord.cogs.admin import item_messages
 from bot.discord.cogs.admin.queries import review_item
 from bot.discord.render import CONTENT_LIMIT, FIELD_VALUE_LIMIT
-from bot.services import play
 from bot.services.policy import Actor
+from bot.services.tournament import play
 
 from ..conftest import SLUG, START, add_game
 from .conftest import embed_fields

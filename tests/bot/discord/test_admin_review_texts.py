@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from bot.discord.i18n import CatalogueError, t
-from bot.services import play
-from bot.services.evidence_map import game_payload
 from bot.services.policy import set_admins
+from bot.services.results.evidence_map import game_payload
+from bot.services.tournament import play
 from bot.store import ResultStatus
 from rules import PlatformEnd
 from scrapers.herna.records import EndKind

@@ -17,7 +17,8 @@ import pytest
 
 import bot.discord.cogs.admin as admin_package
 from bot.discord.cogs.admin import clicks
-from bot.services import identity, play
+from bot.services.identity import accounts as identity
+from bot.services.tournament import play
 from bot.store import ResultStatus, TournamentStatus, get_round, get_tournament
 
 from ..conftest import SLUG, START, add_game, enter_player

@@ -21,9 +21,9 @@ from PIL import Image
 
 from bot.discord.render import render_message
 from bot.publish.board_image import WIDTH
+from bot.services.delivery.outbox import as_message
 from bot.services.duplicate.game import start_game, top_tiles
 from bot.services.duplicate.results import finalize_game
-from bot.services.outbox import as_message
 from bot.store.duplicate import current_scores, list_slips
 from bot.store.outbox import list_outbox
 from rules.duplicate import duplicate_profile, replay

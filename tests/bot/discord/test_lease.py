@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
-from bot.services import lease
+from bot.services.delivery import lease
 from bot.store import Store
 from bot.store.lease import current_lease, write_lease
 

@@ -34,10 +34,10 @@ from urllib.parse import parse_qs, urlsplit
 import discord
 
 from bot.clock import SystemClock
-from bot.services import lease
 from bot.services.app import App
+from bot.services.delivery import lease
+from bot.services.delivery.outbox import NONCE_WINDOW
 from bot.services.notifier import RecordingNotifier
-from bot.services.outbox import NONCE_WINDOW
 from bot.store import Store
 from bot.store.lease import current_lease
 from bot.store.outbox import OutboxStatus, list_outbox
@@ -60,7 +60,8 @@ FREEZE_AT = 3  # A is frozen right after its third post has reached "Discord"
 PRELUDE = """
 import os
 from bot.discord import runner as _runner
-from bot.services import lease as _lease, outbox as _outbox
+from bot.services.delivery import lease as _lease
+from bot.services.delivery import outbox as _outbox
 _scale = float(os.environ["LEASE_SCALE"])
 _lease.RENEW_EVERY *= _scale
 _lease.DEAD_AFTER *= _scale

@@ -14,7 +14,7 @@ from sqlite_utils import Database
 from bot.clock import ManualClock
 from bot.discord.client import StrediskoBot
 from bot.discord.notifier import DiscordNotifier, Undeliverable
-from bot.services import lease
+from bot.services.delivery import lease
 from bot.services.notifier import Message
 from bot.store import Change, Player, Store, Tournament, create_player, create_tournament
 from bot.store.lease import write_lease

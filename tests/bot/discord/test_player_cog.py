@@ -20,8 +20,8 @@ from bot.discord.cogs.player import PlayerCog
 from bot.discord.notifier import DiscordNotifier
 from bot.discord.ratelimit import RateLimiter, whole_seconds
 from bot.services.app import App
+from bot.services.delivery.outbox import as_message, deliver
 from bot.services.notifier import RecordingNotifier
-from bot.services.outbox import as_message, deliver
 from bot.store import (
     Change,
     EvidenceKind,

@@ -25,8 +25,8 @@ from bot.discord.client import GuildConfig, StrediskoBot
 from bot.discord.heartbeat import Heartbeat, is_fresh, read_heartbeat, write_heartbeat
 from bot.discord.heartbeat import main as heartbeat_main
 from bot.services.app import App
+from bot.services.delivery.outbox import Timely
 from bot.services.notifier import RecordingNotifier
-from bot.services.outbox import Timely
 from bot.store import Change, Store, create_tournament
 from bot.store.outbox import OutboxStatus, list_outbox
 

@@ -20,9 +20,9 @@ from bot.discord.notifier import DiscordNotifier
 from bot.discord.ratelimit import RateLimiter
 from bot.discord.runner import build_bot, make_scheduler
 from bot.scheduler import Scheduler
-from bot.services import setup
 from bot.services.app import App
 from bot.services.policy import set_admins
+from bot.services.tournament import setup
 from bot.store import (
     EvidenceKind,
     Player,

@@ -12,7 +12,7 @@ import pytest
 from bot.discord.cogs.word import WordCog
 from bot.discord.ratelimit import RateLimiter
 from bot.services.app import Tx
-from bot.services.word_check import AUDIT_ACTION, WordCheckPolicy
+from bot.services.lexicon.word_check import AUDIT_ACTION, WordCheckPolicy
 from bot.store.audit import list_audit
 from rules.lexicon import (
     Admissibility,

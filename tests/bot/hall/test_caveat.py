@@ -11,7 +11,7 @@ import httpx
 import pytest
 from bs4 import BeautifulSoup
 
-from bot.services import lexicon as service
+from bot.services.lexicon import files as service
 from rules.lexicon import Lexicon, compile_graph, make_lexicon
 
 from .conftest import running, small_lexicon

@@ -23,7 +23,7 @@ from bs4 import BeautifulSoup
 
 from bot.publish import write_results_page
 from bot.publish.season_page import write_season_page
-from bot.services import season
+from bot.services.season import ladder as season
 
 from ..chromium import Browser, ink_of, screenshots_dir
 

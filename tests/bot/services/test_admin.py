@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.clock import ManualClock
-from bot.services import admin, play
 from bot.services.app import App, Tx
-from bot.services.lifecycle import confirm_round, refresh_pairing, refresh_round
 from bot.services.notifier import RecordingNotifier
+from bot.services.results.lifecycle import confirm_round, refresh_pairing, refresh_round
+from bot.services.tournament import admin, play
 from bot.store import ResultStatus, get_entry, get_result, list_audit, list_discrepancies
 from rules import Case, End
 

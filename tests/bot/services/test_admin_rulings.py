@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from bot.clock import ManualClock
-from bot.services import admin, play
 from bot.services.app import App
-from bot.services.lifecycle import refresh_pairing
 from bot.services.replies import Reply
+from bot.services.results.lifecycle import refresh_pairing
+from bot.services.tournament import admin, play
 from bot.store import ResultStatus, get_result
 from rules import End
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from bot.clock import ManualClock
 from bot.i18n import default_catalogue, t
-from bot.services import payments, play
 from bot.services.app import App
-from bot.services.audit_text import audit_rows
+from bot.services.tournament import payments, play
+from bot.services.tournament.audit_text import audit_rows
 from bot.store import record
 from bot.store.rows import Change
 

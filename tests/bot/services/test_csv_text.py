@@ -1,5 +1,5 @@
-"""Files from Excel (bot/services/csv_text.py): UTF-8 with or without BOM and cp1250 are read,
-anything else is refused with "ulož ako UTF-8"; the delimiter is found."""
+"""Files from Excel (bot/services/tournament/csv_text.py): UTF-8 with or without BOM and cp1250 are
+read, anything else is refused with "ulož ako UTF-8"; the delimiter is found."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.i18n import t
-from bot.services.csv_text import decode_csv, decode_utf8, delimiter_of
 from bot.services.replies import Refusal
+from bot.services.tournament.csv_text import decode_csv, decode_utf8, delimiter_of
 
 SLOVAK = "meno;herna\nĎurica, Cyril;cyro\nŠťastný;stasto\nĽubomír Ňuňo;lubo\n"
 

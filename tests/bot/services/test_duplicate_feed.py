@@ -19,15 +19,15 @@ from bot.cli import main
 from bot.clock import ManualClock
 from bot.services.app import App, Tx
 from bot.services.duplicate.close import close_in_tx
+from bot.services.duplicate.feed import duplicate_event, duplicate_report, event_results
 from bot.services.duplicate.game import open_round, start_game
 from bot.services.duplicate.protests import decide_protest, file_protest
 from bot.services.duplicate.results import finalize_game
 from bot.services.duplicate.shootout import enter_shoot_out
 from bot.services.duplicate.slips import submit_slip
-from bot.services.duplicate_feed import duplicate_event, duplicate_report, event_results
 from bot.services.notifier import RecordingNotifier
 from bot.services.replies import Reply
-from bot.services.season_file import parse_season, resolve_season
+from bot.services.season.file import parse_season, resolve_season
 from bot.store import Change, Store, get_tournament_by_slug
 from bot.store.duplicate import (
     add_event,

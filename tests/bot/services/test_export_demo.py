@@ -18,9 +18,9 @@ from py4swiss.trf.results import ScoringPointSystem
 from bot.cli import main
 from bot.clock import SystemClock
 from bot.services.app import App
-from bot.services.export_games import Sheet, sheet
-from bot.services.export_trf import trf_file
-from bot.services.export_tsh import TshExport, tsh_files
+from bot.services.exports.games import Sheet, sheet
+from bot.services.exports.trf import trf_file
+from bot.services.exports.tsh import TshExport, tsh_files
 from bot.services.notifier import RecordingNotifier
 from bot.store import Store
 

@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from py4swiss.trf import TrfParser
 
-from bot.services.export_games import Line, Seat, seat_of
-from bot.services.export_trf import player_line
-from bot.services.export_tsh import tsh_line
+from bot.services.exports.games import Line, Seat, seat_of
+from bot.services.exports.trf import player_line
+from bot.services.exports.tsh import tsh_line
 from rules import Case, End, Profile, Result, score, standings
 
 from ...rules.test_rules_properties import a_game

@@ -10,9 +10,9 @@ from py4swiss.trf import TrfParser
 from py4swiss.trf.exceptions import ParsingError
 
 from bot.services.app import App
-from bot.services.export_games import Line, Outcome, Seat
-from bot.services.export_trf import player_line, result_code, trf_file
-from bot.services.export_tsh import tsh_files
+from bot.services.exports.games import Line, Outcome, Seat
+from bot.services.exports.trf import player_line, result_code, trf_file
+from bot.services.exports.tsh import tsh_files
 from rules import End, Standing
 
 from .test_exports import two_rounds
@@ -98,7 +98,7 @@ async def test_without_a_head_admin_no_102_line(app: App, tmp_path: Path) -> Non
 
 def test_why_no_132_line_py4swiss_refuses_the_layout_trf16_prescribes(tmp_path: Path) -> None:
     """TRF-16: round n's date at the columns of round n (92–99, 102–109). When py4swiss reads
-    that, the export can add its 132 line (see bot/services/export_trf.py)."""
+    that, the export can add its 132 line (see bot/services/exports/trf.py)."""
     dates = "132" + " " * 88 + "26/11/21  26/11/21"
     assert dates[91:99] == dates[101:109] == "26/11/21"
     path = tmp_path / "dates.trf"

@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.services.app import App
-from bot.services.export_games import Outcome, Seat
-from bot.services.export_tsh import (
+from bot.services.exports.games import Outcome, Seat
+from bot.services.exports.tsh import (
     TshExport,
     cell,
     original_field,

@@ -9,10 +9,10 @@ import io
 from pathlib import Path
 
 from bot.services.app import App
-from bot.services.exports import MACHINE, results_csv, screlo_list_csv
-from bot.services.rounds import import_pairings, publish_round
-from bot.services.setup import import_screlo_list
-from bot.services.spreadsheet import BOM, FORMULA_STARTS
+from bot.services.exports.association import MACHINE, results_csv, screlo_list_csv
+from bot.services.exports.spreadsheet import BOM, FORMULA_STARTS
+from bot.services.tournament.rounds import import_pairings, publish_round
+from bot.services.tournament.setup import import_screlo_list
 
 from .test_rounds import ADMIN, SLUG, create, play, player, propozicie
 

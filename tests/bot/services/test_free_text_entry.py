@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services import identity
 from bot.services.app import App, Tx
+from bot.services.identity import accounts as identity
 from bot.store import add_entry, create_player, get_player, list_audit
 
 from .conftest import ADMIN_ID, World, said

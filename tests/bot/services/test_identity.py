@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
-from bot.services import identity, play
 from bot.services.app import App, Tx
-from bot.services.identity import DISCORD_ACCOUNT, handle
+from bot.services.identity import accounts as identity
+from bot.services.identity.accounts import DISCORD_ACCOUNT, handle
 from bot.services.notifier import RecordingNotifier
+from bot.services.tournament import play
 from bot.store import add_entry, create_player, get_player, list_audit
 from bot.store.links import list_link_requests
 

@@ -13,12 +13,12 @@ from hypothesis import strategies as st
 
 from bot.clock import ManualClock
 from bot.i18n import t
-from bot.services import admin, play
 from bot.services.app import App
-from bot.services.lifecycle import refresh_pairing
 from bot.services.notifier import RecordingNotifier
 from bot.services.replies import Refusal
-from bot.services.setup import (
+from bot.services.results.lifecycle import refresh_pairing
+from bot.services.tournament import admin, play
+from bot.services.tournament.setup import (
     SetupError,
     import_screlo_list,
     parse_players_csv,

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.services import lexicon as service
-from bot.services.lexicon_standin import candidate
+from bot.services.lexicon import files as service
+from bot.services.lexicon.standin import candidate
 from rules.lexicon import admissibility
 from rules.lexicon.standin import added, rulings
 

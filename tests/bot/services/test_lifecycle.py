@@ -10,7 +10,8 @@ from typing import Any
 
 from bot.clock import ManualClock
 from bot.services.app import App, Tx
-from bot.services.lifecycle import (
+from bot.services.notifier import RecordingNotifier
+from bot.services.results.lifecycle import (
     add_ruling,
     apply_proposal,
     confirm_round,
@@ -19,7 +20,6 @@ from bot.services.lifecycle import (
     refresh_round,
     round_clock,
 )
-from bot.services.notifier import RecordingNotifier
 from bot.store import (
     EvidenceKind,
     ResultStatus,
@@ -180,7 +180,7 @@ async def test_a_disputed_result_waits_for_a_ruling(
     provisional = await run(app, refresh(table.id))
 
     def dispute(tx: Tx) -> StoredResult:
-        from bot.services.lifecycle import stored_fields
+        from bot.services.results.lifecycle import stored_fields
         from bot.store import put_result
         append_evidence(tx.db, table.id, EvidenceKind.DISPUTE, tx.by_player(table.second_id),
                         payload={"text": "skóre bolo 300:400"})

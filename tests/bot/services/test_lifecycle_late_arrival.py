@@ -10,10 +10,10 @@ from datetime import timedelta
 from typing import Any
 
 from bot.clock import ManualClock
-from bot.services import admin
 from bot.services.app import App, Tx
-from bot.services.lifecycle import refresh_pairing
 from bot.services.notifier import RecordingNotifier
+from bot.services.results.lifecycle import refresh_pairing
+from bot.services.tournament import admin
 from bot.store import EvidenceKind, ResultStatus, append_evidence, get_result
 from rules import End
 

@@ -11,15 +11,15 @@ from datetime import timedelta
 from typing import Any
 
 from bot.clock import ManualClock
-from bot.services import play
 from bot.services.app import App, Tx
-from bot.services.evidence_map import pairing_evidence, player_names
-from bot.services.lifecycle import (
+from bot.services.notifier import RecordingNotifier
+from bot.services.results.evidence_map import pairing_evidence, player_names
+from bot.services.results.lifecycle import (
     confirm_round,
     refresh_pairing,
     refresh_round,
 )
-from bot.services.notifier import RecordingNotifier
+from bot.services.tournament import play
 from bot.store import (
     EvidenceKind,
     ResultStatus,

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from bot.services import identity, play
 from bot.services.app import App, Tx
-from bot.services.lookalike import collides, skeleton
+from bot.services.identity import accounts as identity
+from bot.services.identity.lookalike import collides, skeleton
+from bot.services.tournament import play
 from bot.store import add_entry, create_player, get_player, list_players
 
 from .conftest import ADMIN_ID, World, said

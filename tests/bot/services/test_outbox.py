@@ -1,5 +1,5 @@
-"""The durable outbox (bot.services.outbox, bot.store.outbox): messages written with the change,
-delivered by the sender and marked once; queued by the CLI for the bot; never sent late."""
+"""The durable outbox (bot.services.delivery.outbox, bot.store.outbox): messages written with the
+change, delivered by the sender and marked once; queued by the CLI for the bot; never sent late."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.scheduler import Scheduler
-from bot.services import play, rounds
 from bot.services.app import App, Tx
+from bot.services.delivery.outbox import LONGEST_RETRY, Timely
 from bot.services.notifier import Message, RecordingNotifier
-from bot.services.outbox import LONGEST_RETRY, Timely
+from bot.services.tournament import play, rounds
 from bot.store import Store, list_audit
 from bot.store.outbox import OutboxStatus, count_pending, list_outbox
 

@@ -9,8 +9,8 @@ import asyncio
 from datetime import datetime, timedelta
 
 from bot.clock import ManualClock
-from bot.services import lease
 from bot.services.app import App
+from bot.services.delivery import lease
 from bot.services.notifier import Message, RecordingNotifier
 from bot.store import Change, Store, create_tournament
 from bot.store.lease import claim_for_delivery, current_lease, write_lease

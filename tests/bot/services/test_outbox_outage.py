@@ -12,9 +12,9 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.scheduler import Scheduler
-from bot.services import play, rounds
 from bot.services.app import App
 from bot.services.notifier import Message, RecordingNotifier
+from bot.services.tournament import play, rounds
 from bot.store import Store, list_audit
 from bot.store.outbox import OutboxStatus, list_outbox
 

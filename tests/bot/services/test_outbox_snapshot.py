@@ -8,8 +8,8 @@ import threading
 
 from bot.clock import ManualClock
 from bot.services.app import App, Tx
+from bot.services.delivery.outbox import Snapshot
 from bot.services.notifier import Message, RecordingNotifier
-from bot.services.outbox import Snapshot
 from bot.store import Store
 from bot.store.outbox import OutboxStatus, list_outbox
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.services import payments
 from bot.services.app import App
+from bot.services.tournament import payments
 from bot.store import TournamentStatus, get_entry, list_audit, set_status
 from bot.store.rows import Change
 

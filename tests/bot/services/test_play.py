@@ -7,10 +7,10 @@ from datetime import timedelta
 import pytest
 
 from bot.clock import ManualClock
-from bot.services import play
 from bot.services.app import App, Tx
-from bot.services.lifecycle import refresh_pairing
 from bot.services.notifier import RecordingNotifier
+from bot.services.results.lifecycle import refresh_pairing
+from bot.services.tournament import play
 from bot.store import (
     EvidenceKind,
     ResultStatus,

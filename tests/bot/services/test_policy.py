@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-from bot.services import admin, identity, rounds, setup
 from bot.services.app import App
+from bot.services.identity import accounts as identity
 from bot.services.policy import Actor, actor_of, set_admins
 from bot.services.replies import Reply
+from bot.services.tournament import admin, rounds, setup
 from bot.store import get_tournament, list_audit
 from rules import End
 

@@ -1,5 +1,5 @@
 """A message an earlier version queued is delivered after an update as it was meant: its old
-parameters fill today's template (`bot/services/queued_before.py`), instead of failing on
+parameters fill today's template (`bot/services/delivery/queued_before.py`), instead of failing on
 every retry for a parameter the old version never wrote. One no bridge covers is given up
 and reported, and holds nothing back."""
 
@@ -11,8 +11,8 @@ import pytest
 
 from bot.clock import ManualClock
 from bot.services.app import App
+from bot.services.delivery.queued_before import UPGRADES
 from bot.services.notifier import Message, RecordingNotifier
-from bot.services.queued_before import UPGRADES
 from bot.store import Change, Store, create_tournament
 from bot.store.outbox import Destination, queue_message
 

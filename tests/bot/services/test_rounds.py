@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from bot.clock import ManualClock
-from bot.services import admin, setup
 from bot.services.app import App, Tx
 from bot.services.notifier import RecordingNotifier
 from bot.services.replies import Reply
-from bot.services.rounds import (
+from bot.services.tournament import admin, setup
+from bot.services.tournament.rounds import (
     close_round,
     finish_tournament,
     import_pairings,
@@ -273,7 +273,7 @@ async def test_finish_excluded_player_gets_no_points_and_screlo_is_applied(
 
 
 async def _rules_results(app: App) -> list[Any]:
-    from bot.services.views import rules_results, tables_of
+    from bot.services.tournament.views import rules_results, tables_of
 
     def body(tx: Tx) -> list[Any]:
         return rules_results(tables_of(tx.db, get_tournament_by_slug(tx.db, SLUG)))

@@ -9,8 +9,8 @@ import datetime as dt
 import pytest
 
 from bot.services.app import App, Tx
-from bot.services.season_file import parse_season, resolve_season
-from bot.services.setup import SetupError
+from bot.services.season.file import parse_season, resolve_season
+from bot.services.tournament.setup import SetupError
 from bot.store import Change, TournamentStatus, exclude, withdraw
 
 from .conftest import ADMIN_ID, make_world

@@ -11,7 +11,7 @@ import pytest
 from bot.clock import ManualClock
 from bot.services.app import App, Tx
 from bot.services.notifier import RecordingNotifier
-from bot.services.setup import (
+from bot.services.tournament.setup import (
     SetupError,
     close_checkin,
     create_from_file,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.services.app import App
-from bot.services.setup import (
+from bot.services.tournament.setup import (
     SetupError,
     create_from_file,
     import_players_csv,

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
-from bot.services import setup
 from bot.services.app import App
 from bot.services.notifier import RecordingNotifier
+from bot.services.tournament import setup
 from bot.store import TournamentStatus, get_tournament_by_slug, list_players
 
 from .conftest import START, make_world, said

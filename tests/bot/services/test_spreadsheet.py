@@ -8,7 +8,7 @@ import io
 
 import pytest
 
-from bot.services.spreadsheet import BOM, excel_cell, excel_csv
+from bot.services.exports.spreadsheet import BOM, excel_cell, excel_csv
 
 
 @pytest.mark.parametrize(("value", "cell"), [

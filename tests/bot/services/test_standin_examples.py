@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.services import lexicon as service
-from bot.services.lexicon_standin import DICT_DIRS, DICTIONARIES, build_standin
+from bot.services.lexicon import files as service
+from bot.services.lexicon.standin import DICT_DIRS, DICTIONARIES, build_standin
 from rules.lexicon import Lexicon, admissibility, judge
 
 from ..apt import ensure_packages
@@ -29,8 +29,8 @@ from ..apt import ensure_packages
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "tests" / "rules" / "lexicon" / "data" / "sp_b1_examples.toml"
 #: what the stand-in and the lexicon are made by: a change to any of it rebuilds the cache
-BUILT_BY = [ROOT / "bot" / "services" / "lexicon_standin.py",
-            ROOT / "bot" / "services" / "lexicon.py",
+BUILT_BY = [ROOT / "bot" / "services" / "lexicon" / "standin.py",
+            ROOT / "bot" / "services" / "lexicon" / "files.py",
             *sorted(path for path in (ROOT / "rules" / "lexicon").rglob("*")
                     if path.suffix in {".py", ".toml", ".txt"}),
             *sorted((ROOT / "rules" / "profiles" / "lexicon").glob("*.toml"))]

@@ -12,9 +12,9 @@ import pytest
 from bot.clock import ManualClock
 from bot.i18n import t
 from bot.services.app import App
-from bot.services.lifecycle import confirm_round
 from bot.services.notifier import RecordingNotifier
-from bot.services.sync import (
+from bot.services.results.lifecycle import confirm_round
+from bot.services.results.sync import (
     RoundPoller,
     SyncRefused,
     nightly,
@@ -323,7 +323,7 @@ async def test_nightly_skips_what_is_confirmed_and_rated(
 
 async def test_the_bots_round_poll_logs_in_only_while_there_is_something_to_find(
         app: App, clock: ManualClock, sim: Simulator) -> None:
-    from bot.services.sync import poll_current_round
+    from bot.services.results.sync import poll_current_round
 
     await setup_tournament(app)
     for record in round_games():

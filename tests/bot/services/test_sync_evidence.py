@@ -13,9 +13,9 @@ import pytest
 from bot.clock import ManualClock
 from bot.i18n import t
 from bot.services.app import App
-from bot.services.lifecycle import refresh_pairing
 from bot.services.notifier import RecordingNotifier
-from bot.services.sync import sync_round, sync_tournament
+from bot.services.results.lifecycle import refresh_pairing
+from bot.services.results.sync import sync_round, sync_tournament
 from bot.store import (
     EvidenceKind,
     PlatformRecord,

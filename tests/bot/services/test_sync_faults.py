@@ -19,7 +19,7 @@ from bot.clock import ManualClock
 from bot.i18n import t
 from bot.services.app import App
 from bot.services.notifier import RecordingNotifier
-from bot.services.sync import sync_round
+from bot.services.results.sync import sync_round
 from bot.store import (
     SyncKind,
     SyncOutcome,

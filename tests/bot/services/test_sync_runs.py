@@ -13,8 +13,8 @@ from bot.clock import ManualClock
 from bot.i18n import t
 from bot.services.app import App, Tx
 from bot.services.notifier import RecordingNotifier
-from bot.services.run_owner import STALE_AFTER, this_process
-from bot.services.sync import sync_round
+from bot.services.results.run_owner import STALE_AFTER, this_process
+from bot.services.results.sync import sync_round
 from bot.store import (
     Change,
     SyncKind,

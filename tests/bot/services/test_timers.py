@@ -8,8 +8,8 @@ from typing import Any
 from bot.clock import ManualClock
 from bot.scheduler import Scheduler
 from bot.services.app import App, Tx
-from bot.services.play import report_absence
-from bot.services.timers import schedule_round_timers
+from bot.services.tournament.play import report_absence
+from bot.services.tournament.timers import schedule_round_timers
 from bot.store import (
     ResultStatus,
     TimerKind,
@@ -162,7 +162,7 @@ async def test_auto_apply_approves_an_unanswered_proposal(
 
 async def test_auto_apply_skips_a_proposal_the_admin_already_handled(
         app: App, clock: ManualClock) -> None:
-    from bot.services.admin import approve
+    from bot.services.tournament.admin import approve
     world = await make_world(app, auto_apply_forfeits_after_minutes=30)
     await app.run(schedule(world, 1))
     clock.set(START + timedelta(minutes=51))

@@ -8,8 +8,8 @@ from datetime import timedelta
 from bot.clock import ManualClock
 from bot.scheduler import Scheduler
 from bot.services.app import App, Tx
-from bot.services.play import arrive, report_absence
-from bot.services.timers import schedule_round_timers
+from bot.services.tournament.play import arrive, report_absence
+from bot.services.tournament.timers import schedule_round_timers
 from bot.store import TimerKind, TimerStatus, get_round, list_timers
 
 from .conftest import START, World, make_world, sent

@@ -8,8 +8,14 @@ from pathlib import Path
 from bot.console import render_reply
 from bot.publish import TournamentReport, write_results_page
 from bot.services.app import App
-from bot.services.rounds import pair_round, publish_round
-from bot.services.views import pairings_view, report, results_view, standings_view, to_result
+from bot.services.tournament.rounds import pair_round, publish_round
+from bot.services.tournament.views import (
+    pairings_view,
+    report,
+    results_view,
+    standings_view,
+    to_result,
+)
 from bot.store import ActorKind, ResultStatus, StoredResult, TablePairing, get_tournament_by_slug
 from rules import End
 

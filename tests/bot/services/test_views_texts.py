@@ -11,8 +11,8 @@ from pathlib import Path
 from bot.clock import ManualClock
 from bot.console import render, render_reply
 from bot.services.app import App
-from bot.services.rounds import close_round, finish_tournament
-from bot.services.views import pairings_view, results_view, standings_view
+from bot.services.tournament.rounds import close_round, finish_tournament
+from bot.services.tournament.views import pairings_view, results_view, standings_view
 
 from .conftest import START
 from .test_rounds import ADMIN, SLUG, create, pair_publish, play, propozicie

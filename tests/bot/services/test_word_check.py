@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.config import ConfigError, LexiconConfig, load_config
-from bot.services import lexicon as lexicon_files
-from bot.services.word_check import configured, load_for_check, policy_of
+from bot.services.lexicon import files as lexicon_files
+from bot.services.lexicon.word_check import configured, load_for_check, policy_of
 from rules.lexicon import LexiconError, judge
 
 

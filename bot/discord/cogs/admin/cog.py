@@ -62,10 +62,14 @@ from bot.discord.cogs.player import send
 from bot.discord.cogs.season import offer_ladder
 from bot.discord.i18n import app_str, t
 from bot.discord.render import text_messages
-from bot.services import admin as admin_service
-from bot.services import bounds, identity, outbox_admin, payments, rounds, setup, sync
+from bot.services import bounds
 from bot.services.app import App
+from bot.services.delivery import outbox_admin
+from bot.services.identity import accounts as identity
 from bot.services.replies import Reply
+from bot.services.results import sync
+from bot.services.tournament import admin as admin_service
+from bot.services.tournament import payments, rounds, setup
 
 QUEUE_PAGE = 10  # review items shown per /admin poradovnik; the rest after these are decided
 

@@ -17,7 +17,7 @@ from bot.discord.cogs.player import send
 from bot.discord.i18n import t
 from bot.discord.persistent import RebuiltFromCustomId
 from bot.discord.render import field_messages, text_messages
-from bot.services import identity
+from bot.services.identity import accounts as identity
 from bot.services.policy import UNFORESEEN_RULE
 from bot.services.replies import Reply
 

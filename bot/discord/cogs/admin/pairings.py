@@ -10,8 +10,8 @@ import discord
 
 from bot.discord.client import Refusal
 from bot.services import bounds
-from bot.services.csv_text import decode_csv
 from bot.services.replies import Refusal as ServiceRefusal
+from bot.services.tournament.csv_text import decode_csv
 
 IMPORT_FILE_LIMIT = 64 * 1024  # a pairing list of 100 tables is a few kB
 BYE_WORDS = frozenset({"volno", "voľno", "bye"})
@@ -57,7 +57,8 @@ async def read_pairing_file(attachment: discord.Attachment, read: AttachmentRead
     if attachment.size > IMPORT_FILE_LIMIT:
         raise Refusal("discord_admin.bad_file", filename=attachment.filename,
                       limit=IMPORT_FILE_LIMIT)
-    try:  # UTF-8, or cp1250 as Excel on Slovak Windows saves it (bot/services/csv_text.py)
+    # UTF-8, or cp1250 as Excel on Slovak Windows saves it (bot/services/tournament/csv_text.py)
+    try:
         return decode_csv(await read(attachment), attachment.filename)
     except (ServiceRefusal, discord.HTTPException):
         raise Refusal("discord_admin.bad_file", filename=attachment.filename,

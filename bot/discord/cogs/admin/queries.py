@@ -7,11 +7,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.services import admin as admin_service
-from bot.services import identity, lookup
+from bot.services import lookup
 from bot.services.app import Tx
+from bot.services.identity import accounts as identity
 from bot.services.policy import CONTROL_RULE, AdminRef, require_admin
 from bot.services.replies import Refusal as ServiceRefusal
+from bot.services.tournament import admin as admin_service
 from bot.store import (
     find_player_by_discord,
     get_entry,
@@ -22,8 +23,8 @@ from bot.store import (
 
 def review_item(tx: Tx, slug: str, admin: AdminRef, round_no: int,
                 table_no: int) -> dict[str, Any]:
-    """The review item of any pairing (`bot.services.admin.review_item`); an unknown table is
-    refused here first, in the cog's own words (`discord_admin.unknown_table`)."""
+    """The review item of any pairing (`bot.services.tournament.admin.review_item`); an unknown
+    table is refused here first, in the cog's own words (`discord_admin.unknown_table`)."""
     t_ = lookup.tournament(tx, slug)
     require_admin(t_, admin)
     pairing = next((p for p in pairings_of_round(tx.db, t_.id, round_no)

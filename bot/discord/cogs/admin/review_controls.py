@@ -15,9 +15,9 @@ from bot.discord.cogs.admin.clicks import AdminHost, actor, on_click, open_modal
 from bot.discord.cogs.admin.rulings import needs_scores, parse_score, ruling_of, ruling_options
 from bot.discord.i18n import SLOVAK, t
 from bot.discord.persistent import RebuiltFromCustomId
-from bot.services import admin as admin_service
 from bot.services import bounds
 from bot.services.replies import Reply
+from bot.services.tournament import admin as admin_service
 
 
 class ApproveButton(

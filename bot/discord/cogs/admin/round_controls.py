@@ -15,8 +15,8 @@ from bot.discord.cogs.admin.texts import FORCE_LABELS
 from bot.discord.cogs.season import offer_ladder
 from bot.discord.i18n import t
 from bot.discord.persistent import RebuiltFromCustomId
-from bot.services import rounds
 from bot.services.replies import Reply
+from bot.services.tournament import rounds
 
 
 class ForceButton(

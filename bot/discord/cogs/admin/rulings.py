@@ -1,6 +1,6 @@
 """The rulings the select offers at a pairing (only those the rules allow there,
 `rules.reconcile.allowed_rulings`) and the way back: a select value and the scores typed in
-the modal as the (end, params) that `bot.services.admin.rule` takes."""
+the modal as the (end, params) that `bot.services.tournament.admin.rule` takes."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import discord
 from bot.discord.client import Refusal
 from bot.discord.cogs.admin.texts import end_name
 from bot.discord.i18n import t
-from bot.services.admin import ENDS_WITH_SCORES
-from bot.services.play import MAX_SCORE
+from bot.services.tournament.admin import ENDS_WITH_SCORES
+from bot.services.tournament.play import MAX_SCORE
 from rules import End
 from rules.model import ENDS_WITH_LOSER
 
@@ -52,7 +52,7 @@ def needs_scores(choice: str) -> bool:
 
 def ruling_of(choice: str, scores: tuple[int, int] | None) -> tuple[End, dict[str, Any]]:
     """A select value (and the scores typed in the modal) as the (end, params) that
-    `bot.services.admin.rule` takes."""
+    `bot.services.tournament.admin.rule` takes."""
     raw, _, who = choice.partition(":")
     end = End(raw)
     params: dict[str, Any] = {}

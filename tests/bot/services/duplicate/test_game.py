@@ -23,7 +23,7 @@ from bot.services.duplicate.game import (
 )
 from bot.services.notifier import RecordingNotifier
 from bot.services.replies import Reply
-from bot.services.timers import handle_timer
+from bot.services.tournament.timers import handle_timer
 from bot.store import add_timer, list_timers
 from bot.store.duplicate import get_game, list_rounds
 from rules.duplicate import draw_rack, duplicate_profile

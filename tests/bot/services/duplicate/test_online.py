@@ -19,7 +19,7 @@ from bot.services.duplicate.game import (
 )
 from bot.services.duplicate.slips import SlipReceipt, submit_slip
 from bot.services.notifier import RecordingNotifier
-from bot.services.timers import handle_timer
+from bot.services.tournament.timers import handle_timer
 from bot.store import Store, Timer, fire_timer, list_timers
 
 from .conftest import discord, make_event

@@ -1,7 +1,7 @@
 """/registracia and the head admin's link in a duplicate event whose entrants have no herna.net
-account (their registry nick is a placeholder, `setup.no_herna_nick`): they name themselves as
-the arbiter names them — number, name (003 r. 38) — and messages show the name, never the
-placeholder. A classic event still takes the herna.net nick only."""
+account (their registry nick is a placeholder, `duplicate.context.no_herna_nick`): they name
+themselves as the arbiter names them — number, name (003 r. 38) — and messages show the name,
+never the placeholder. A classic event still takes the herna.net nick only."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ from pathlib import Path
 
 from bot.discord.cogs.admin.queries import find_nick, find_player
 from bot.i18n import t
-from bot.services import identity, play
 from bot.services.app import App, Tx
+from bot.services.duplicate.context import no_herna_nick
+from bot.services.identity import accounts as identity
 from bot.services.notifier import RecordingNotifier
 from bot.services.replies import Reply
-from bot.services.setup import no_herna_nick
+from bot.services.tournament import play
 from bot.store import create_player, get_player, get_tournament_by_slug, update_player
 from bot.store.links import list_link_requests
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.services.app import App
-from bot.services.setup import create_from_file, import_players_csv
+from bot.services.tournament.setup import create_from_file, import_players_csv
 from bot.store import find_player_by_nick
 from bot.store.duplicate import get_event
 

@@ -9,8 +9,8 @@ from bot.clock import ManualClock
 from bot.services.app import App
 from bot.services.duplicate.close import close_round
 from bot.services.duplicate.game import start_game
+from bot.services.lexicon.word_check import check_word, load_for_check
 from bot.services.replies import Reply
-from bot.services.word_check import check_word, load_for_check
 from rules.lexicon import WordVerdict
 
 from ...conftest import render

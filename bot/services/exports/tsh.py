@@ -62,7 +62,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.services.app import App, Tx
-from bot.services.export_games import Line, Seat, Sheet, sheet, surname_first
+from bot.services.exports.games import Line, Seat, Sheet, sheet, surname_first
 from bot.services.replies import Reply, done
 
 #: tsh's default bye spread and the manual's forfeit score: a forfeit without a score difference

@@ -14,16 +14,16 @@ from sqlite_utils import Database
 
 from bot.services import bounds, lookup
 from bot.services.app import App, Tx
-from bot.services.evidence_map import case_to_dict, pairing_evidence
-from bot.services.identity import link_requests_view
-from bot.services.lifecycle import (
+from bot.services.identity.accounts import link_requests_view
+from bot.services.policy import RULINGS_RULE, AdminRef, require_admin
+from bot.services.replies import Refusal, Reply, done
+from bot.services.results.evidence_map import case_to_dict, pairing_evidence
+from bot.services.results.lifecycle import (
     add_ruling,
     apply_proposal,
     describe,
     refresh_pairing,
 )
-from bot.services.policy import RULINGS_RULE, AdminRef, require_admin
-from bot.services.replies import Refusal, Reply, done
 from bot.store import (
     Change,
     Entry,

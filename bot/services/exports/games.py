@@ -14,7 +14,14 @@ from datetime import date
 
 from bot.services import lookup
 from bot.services.app import Tx
-from bot.services.views import Table, ranking, seed_order, seed_rating, tables_of, to_result
+from bot.services.tournament.views import (
+    Table,
+    ranking,
+    seed_order,
+    seed_rating,
+    tables_of,
+    to_result,
+)
 from bot.store import Entry, Tournament, get_player, list_entries, list_rounds
 from rules import End, Profile, Result, Standing
 

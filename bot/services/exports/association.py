@@ -1,10 +1,10 @@
 """Files for the association: the results CSV and the updated online screlo list (readable
 back by `setup.import_screlo_list`). Files for other programs have modules of their own:
-`export_tsh` (John Chew's tsh) and `export_trf` (FIDE TRF).
+`exports.tsh` (John Chew's tsh) and `exports.trf` (FIDE TRF).
 
 Each export is a use case answering a Reply whose `data` is the file's text (UTF-8). The CSV
 ones come in two FORMATS: "excel" (the default: what Excel on Slovak Windows opens by a double
-click, `bot.services.spreadsheet`) and "stroj" (the plain machine format, unchanged).
+click, `bot.services.exports.spreadsheet`) and "stroj" (the plain machine format, unchanged).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from typing import Any
 from bot.i18n import t
 from bot.services import lookup
 from bot.services.app import App, Tx
+from bot.services.exports.spreadsheet import excel_csv
 from bot.services.replies import Reply, done
-from bot.services.spreadsheet import excel_csv
-from bot.services.views import tables_of
+from bot.services.tournament.views import tables_of
 from bot.store import get_player, list_players
 from rules import End
 from rules.scoring import END_NAMES_SK

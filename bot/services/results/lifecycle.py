@@ -20,14 +20,14 @@ from typing import Any
 from sqlite_utils import Database
 
 from bot.services.app import Tx
-from bot.services.evidence_map import (
+from bot.services.lookup import rules_id
+from bot.services.results.evidence_map import (
     build_evidence,
     case_from_dict,
     case_to_dict,
     platform_checked,
     player_names,
 )
-from bot.services.lookup import rules_id
 from bot.store import (
     Change,
     Evidence,

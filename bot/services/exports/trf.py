@@ -43,7 +43,7 @@ py4swiss reads would put every later date in the wrong columns for the others.
 from __future__ import annotations
 
 from bot.services.app import App, Tx
-from bot.services.export_games import Line, Seat, Sheet, sheet, surname_first
+from bot.services.exports.games import Line, Seat, Sheet, sheet, surname_first
 from bot.services.replies import Reply, done
 
 NAME_WIDTH = 33

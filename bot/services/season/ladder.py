@@ -1,5 +1,5 @@
 """A season's ladder (issue 14) for every adapter: the file read and checked
-(`bot.services.season_file`), the ladder computed by the pure `rules.season`, and what people
+(`bot.services.season.file`), the ladder computed by the pure `rules.season`, and what people
 read of it — the text of the CLI and the chat, the JSON document — in the catalogue's words
 (`season.*`): every reason, tie criterion, group and note is a code the catalogue says.
 
@@ -18,10 +18,10 @@ from sqlite_utils import Database
 from bot.i18n import SLOVAK, CatalogueError, t
 from bot.os_errors import os_reason
 from bot.services.app import App
-from bot.services.csv_text import decode_utf8
 from bot.services.replies import Refusal, Reply, refused
-from bot.services.season_file import ResolvedSeason, parse_season, resolve_season
-from bot.services.setup import SetupError
+from bot.services.season.file import ResolvedSeason, parse_season, resolve_season
+from bot.services.tournament.csv_text import decode_utf8
+from bot.services.tournament.setup import SetupError
 from bot.store import (
     Store,
     find_player_by_discord,

@@ -31,12 +31,12 @@ from collections.abc import Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from bot.i18n import CatalogueError
-from bot.services import lease, periodic
+from bot.services.delivery import lease, periodic
+from bot.services.delivery.queued_before import as_today
 from bot.services.notifier import Message, Notifier
-from bot.services.queued_before import as_today
 from bot.store import Change, NotFoundError, Round, Tournament, get_round, get_tournament
 from bot.store.outbox import (
     Destination,
@@ -57,9 +57,25 @@ from bot.store.rows import TournamentStatus
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
-    from bot.services.app import App
+    from bot.clock import Clock
+    from bot.services.delivery.lease import Holding
+    from bot.store import Store
 
 log = logging.getLogger("stredisko.outbox")
+
+
+class Wiring(Protocol):
+    """What a `Sender` uses of the `App` (bot.services.app) that builds it — named here so that
+    the outbox does not import the module importing it."""
+
+    @property
+    def store(self) -> Store: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def notifier(self) -> Notifier: ...
+    @property
+    def lease(self) -> Holding | None: ...
 
 # Retries double from 5 s and never wait more than 5 minutes: a message is tried again within
 # 5 minutes of Discord's return, without hammering it meanwhile. There is no last attempt.
@@ -261,7 +277,7 @@ class Sender:
     transaction, not two.
     """
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: Wiring) -> None:
         self.app = app
         self._lock = asyncio.Lock()
         self._asked = 0  # flushes asked for so far

@@ -28,7 +28,8 @@ from datetime import datetime, timedelta
 from sqlite_utils import Database
 
 from bot.clock import Clock
-from bot.services import periodic, run_owner
+from bot.services.delivery import periodic
+from bot.services.results import run_owner
 from bot.store import Store
 from bot.store.lease import (
     Lease,

@@ -35,9 +35,10 @@ from sqlite_utils import Database
 from bot import toml_text
 from bot.clock import local, parse_local
 from bot.os_errors import os_reason
-from bot.services import bounds, identity, lookup
+from bot.services import bounds, lookup
 from bot.services.app import App, Tx
-from bot.services.csv_text import decode_csv, decode_utf8, delimiter_of
+from bot.services.delivery.outbox import Timely
+from bot.services.duplicate.context import no_herna_nick
 from bot.services.duplicate.lexicons import LoadedLexicon
 from bot.services.duplicate.setup import (
     DuplicateSettings,
@@ -46,11 +47,12 @@ from bot.services.duplicate.setup import (
     load_lexicon,
     read_table,
 )
-from bot.services.event_format import PROPOZICIE_FORMATS
-from bot.services.outbox import Timely
+from bot.services.exports.spreadsheet import cell_text
+from bot.services.identity import accounts as identity
 from bot.services.policy import CONTROL_RULE, require_admin
 from bot.services.replies import Refusal, Reply, done
-from bot.services.spreadsheet import cell_text
+from bot.services.tournament.csv_text import decode_csv, decode_utf8, delimiter_of
+from bot.services.tournament.event_format import PROPOZICIE_FORMATS
 from bot.store import (
     Change,
     DuplicateError,
@@ -516,7 +518,7 @@ def _create(tx: Tx, prop: Propozicie, admin_id: str,
         "avoid": [[file_ids.get(a, a), file_ids.get(b, b)] for a, b in prop.avoid],
         "platform_sync": prop.platform_sync,
     }
-    if prop.format is not None:  # pairing and standings read it (bot.services.event_format)
+    if prop.format is not None:  # pairing and standings read it (tournament.event_format)
         settings["format"] = prop.format
     if prop.head_admin is not None:  # the exports name him (TRF 102)
         settings["head_admin"] = prop.head_admin
@@ -570,12 +572,6 @@ async def create(app: App, prop: Propozicie, admin_id: str, *,
             return Refusal("setup.invalid", file=source, line=prop.duplicate_line,
                            reason=reason).reply
     return await app.run(_create, prop, admin_id, lexicon)
-
-
-def no_herna_nick(slug: str, file_id: str) -> str:
-    """The registry's nick of a duplicate entrant without a herna.net account: it names the
-    event and his id in its file (a ':' no herna.net nick has, so it never matches one)."""
-    return f"{slug}:{file_id}"[:40]
 
 
 def _registry_player(tx: Tx, spec: PlayerSpec, slug: str) -> Any:

@@ -8,9 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from bot.services import bounds, identity, lookup
+from bot.services import bounds, lookup
 from bot.services.app import App, Tx
-from bot.services.lifecycle import (
+from bot.services.delivery.outbox import Timely
+from bot.services.identity import accounts as identity
+from bot.services.replies import Refusal, Reply, done
+from bot.services.results.lifecycle import (
     describe,
     dispute_deadline,
     refresh_table,
@@ -19,8 +22,6 @@ from bot.services.lifecycle import (
     table_context,
     with_evidence,
 )
-from bot.services.outbox import Timely
-from bot.services.replies import Refusal, Reply, done
 from bot.store import (
     Change,
     Entry,

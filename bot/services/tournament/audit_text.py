@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.i18n import SLOVAK, default_catalogue, t
 from bot.services.app import Tx
-from bot.services.evidence_map import player_names
+from bot.services.results.evidence_map import player_names
 from bot.store import AuditEntry, NotFoundError, get_pairing, list_audit
 
 

@@ -18,9 +18,9 @@ from bot.publish import ResultStatus as ReportStatus
 from bot.publish import ScreloChange, TableResult, TournamentReport, criteria_for
 from bot.services import lookup
 from bot.services.app import App, Tx
-from bot.services.event_format import round_robin as event_round_robin
-from bot.services.evidence_map import case_from_dict
 from bot.services.replies import Refusal, Reply, done
+from bot.services.results.evidence_map import case_from_dict
+from bot.services.tournament.event_format import round_robin as event_round_robin
 from bot.store import (
     Entry,
     NotFoundError,

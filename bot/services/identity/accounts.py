@@ -22,9 +22,10 @@ import unicodedata
 from typing import Any
 
 from bot.i18n import Term
-from bot.services import bounds, lookalike, lookup
+from bot.services import bounds, lookup
 from bot.services.app import App, Tx
 from bot.services.duplicate.context import event_of, player_by_label
+from bot.services.identity import lookalike
 from bot.services.policy import UNFORESEEN_RULE, AdminRef, require_admin
 from bot.services.replies import Refusal, Reply, done
 from bot.store import (
@@ -121,7 +122,8 @@ def name_free(tx: Tx, player_id: int | None, name: str | None, where: str) -> No
 def nick_free(tx: Tx, nick: str, where: str) -> None:
     """Refuse a new herna.net nick that looks the same as a registry player's though made of
     other characters (Unicode TR39: `lookalike`); the same nick is the same player (the
-    store's `nick_key`). A duplicate entrant's placeholder (`setup.no_herna_nick`) is none."""
+    store's `nick_key`). A duplicate entrant's placeholder
+    (`duplicate.context.no_herna_nick`) is none."""
     if ":" in nick:
         return
     wanted = nick_key(nick)
@@ -196,7 +198,7 @@ def complete_registry(tx: Tx, player: Player, discord_name: str | None,
 
 def _nickless(player: Player) -> bool:
     """A duplicate entrant without a herna.net nick: his registry nick is a placeholder
-    (`setup.no_herna_nick`)."""
+    (`duplicate.context.no_herna_nick`)."""
     return ":" in player.herna_nick
 
 

@@ -13,16 +13,18 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import screlo_change_shown, screlo_shown
-from bot.services import lifecycle, lookup, timers
+from bot.services import lookup
 from bot.services.app import App, Tx
-from bot.services.event_format import event_format
-from bot.services.event_format import round_robin as event_round_robin
-from bot.services.outbox import Timely
-from bot.services.payments import unpaid_names
+from bot.services.delivery.outbox import Timely
 from bot.services.policy import CONTROL_RULE, AdminRef, require_admin
 from bot.services.replies import Refusal, Reply, done, refused
-from bot.services.setup import season_start
-from bot.services.views import (
+from bot.services.results import lifecycle
+from bot.services.tournament import timers
+from bot.services.tournament.event_format import event_format
+from bot.services.tournament.event_format import round_robin as event_round_robin
+from bot.services.tournament.payments import unpaid_names
+from bot.services.tournament.setup import season_start
+from bot.services.tournament.views import (
     Table,
     keyed,
     ranking,

@@ -22,8 +22,8 @@ from pathlib import Path
 
 from bot.config import LexiconConfig
 from bot.i18n import t
-from bot.services import lexicon as lexicon_files
 from bot.services.app import App, Tx
+from bot.services.lexicon import files as lexicon_files
 from bot.services.replies import Refusal, Reply
 from bot.store import ActorKind, Change, NotFoundError, TournamentStatus
 from bot.store.audit import record

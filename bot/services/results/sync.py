@@ -45,10 +45,10 @@ from typing import Any, Protocol, TypeVar
 
 from bot.services import lookup
 from bot.services.app import App, Tx
-from bot.services.evidence_map import game_payload, is_refused
-from bot.services.lifecycle import describe, refresh_pairing, refresh_round
 from bot.services.replies import Refusal, Reply
-from bot.services.run_owner import this_process, why_dead
+from bot.services.results.evidence_map import game_payload, is_refused
+from bot.services.results.lifecycle import describe, refresh_pairing, refresh_round
+from bot.services.results.run_owner import this_process, why_dead
 from bot.store import (
     Change,
     EvidenceKind,
@@ -101,7 +101,7 @@ from scrapers.herna import (
     TooManyPages,
 )
 
-log = logging.getLogger("bot.services.sync")
+log = logging.getLogger("bot.services.results.sync")
 T = TypeVar("T")
 
 #: Games between a paired couple started this long before the official start are still theirs

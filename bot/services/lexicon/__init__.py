@@ -1,0 +1,1 @@
+"""Lexicons as files (an association's list, the hunspell stand-in) and the word checks."""
