@@ -159,16 +159,21 @@ def test_standin_names_the_file_asked_for_when_its_folder_cannot_be(
 
 @pytest.mark.skipif(not TOOLS, reason="unmunch/hunspell missing: apt-get install hunspell "
                     "hunspell-tools")
+def _ruled_standin(folder: Path, language: str, base: str) -> str:
+    """The text of the stand-in built from the rules' tiny dictionary."""
+    (folder / f"{base}.aff").write_text(RULES_AFF, encoding="utf-8")
+    (folder / f"{base}.dic").write_text(RULES_DIC, encoding="utf-8")
+    out = folder / f"{language}-standin.txt"
+    assert main(["lexicon", "standin", language, "--dict-dir", str(folder), "-o", str(out)]) == 0
+    return out.read_text(encoding="utf-8")
+
+
 def test_the_rules_filter_and_extend_what_hunspell_gives(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "sk_SK.aff").write_text(RULES_AFF, encoding="utf-8")
-    (tmp_path / "sk_SK.dic").write_text(RULES_DIC, encoding="utf-8")
-    out = tmp_path / "sk-standin.txt"
-    assert main(["lexicon", "standin", "sk", "--dict-dir", str(tmp_path), "-o", str(out)]) == 0
+    text = _ruled_standin(tmp_path, "sk", "sk_SK")
     said = capsys.readouterr().out
     assert "vlastných mien zapísaných malými písmenami (1 hesiel, 10.2 bod 1)" in said
-    forms = {line for line in out.read_text(encoding="utf-8").splitlines()
-             if not line.startswith("#")}
+    forms = {line for line in text.splitlines() if not line.startswith("#")}
     # 10.2 bod 1: amerika is Amerika's lower-case copy; sobota/A is a word of its own
     assert "amerika" not in forms and {"sobota", "soboty"} <= forms
     # 10.8 r. 600: no ne- on a verbal noun, unless the dictionary lists it as a word
@@ -186,11 +191,7 @@ def test_the_rules_filter_and_extend_what_hunspell_gives(
 def test_the_czech_stand_in_is_not_judged_by_the_slovak_rules(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """SP B1 is the SSS's; ČAS's own rules (PPS) are not in the seeds: cs is left as it was."""
-    (tmp_path / "cs_CZ.aff").write_text(RULES_AFF, encoding="utf-8")
-    (tmp_path / "cs_CZ.dic").write_text(RULES_DIC, encoding="utf-8")
-    out = tmp_path / "cs-standin.txt"
-    assert main(["lexicon", "standin", "cs", "--dict-dir", str(tmp_path), "-o", str(out)]) == 0
+    text = _ruled_standin(tmp_path, "cs", "cs_CZ")
     assert "SP B1" not in capsys.readouterr().out
-    text = out.read_text(encoding="utf-8")
     forms = {line for line in text.splitlines() if not line.startswith("#")}
     assert {"amerika", "nerobenie", "tsunami", "egám"} <= forms and "SP B1" not in text
