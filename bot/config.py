@@ -80,7 +80,15 @@ class SyncConfig:
 
 @dataclass(frozen=True, slots=True)
 class SeasonConfig:
-    file: str = ""  # the season file (TOML) /rebricek and /admin ukonci read; "" = none
+    #: the season file (TOML), or a list of them: /rebricek and /admin ukonci read the first;
+    #: finishing a tournament a file names recomputes that season (issue 37.3); "" = none
+    file: str | tuple[str, ...] = ""
+    html_dir: str = ""  # where each season's page is rewritten (DIR/<file stem>/); "" = none
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        return (self.file,) if isinstance(self.file, str) and self.file else (
+            () if isinstance(self.file, str) else self.file)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +129,9 @@ _ENV = {
 }
 #: keys holding a file's path: relative to the config file's folder when written there
 _PATHS = {("store", "path"), ("discord", "heartbeat_file"), ("season", "file"),
-          ("lexicon", "dir")}
+          ("season", "html_dir"), ("lexicon", "dir")}
+#: keys taking a text or a list of texts (one season file or several)
+_TEXT_OR_LIST = {("season", "file")}
 #: numbers that must be positive (a zero poll or heartbeat would spin); others must not be
 #: negative (0 means "none" or "no limit" where the example says so)
 _POSITIVE = {("store", "lock_wait_seconds"), ("discord", "heartbeat_seconds"),
@@ -165,6 +175,9 @@ def load_config(path: str | Path | None, env: Mapping[str, str] | None = None) -
             for section, key in _PATHS:
                 if section == name and isinstance(values.get(key), str) and values[key]:
                     values[key] = str(folder / values[key])  # an absolute one stays as is
+                elif (section == name and (section, key) in _TEXT_OR_LIST
+                      and _all_texts(values.get(key))):  # else refused as the file says it
+                    values[key] = [str(folder / v) for v in values[key]]
         for (section, key), var in _ENV.items():
             if section == name and env.get(var):
                 values[key] = env[var]
@@ -182,7 +195,9 @@ def _as_written(value: Any) -> str:
     """A value as TOML writes it (true, "3"), so the message shows what the file says."""
     if isinstance(value, bool):
         return str(value).lower()
-    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value)
+    if isinstance(value, str | list):  # a list as TOML writes it: ["a", 1], not ['a', 1]
+        return json.dumps(value, ensure_ascii=False, default=str)
+    return str(value)
 
 
 def _section(cls: type, name: str, values: dict[str, Any]) -> Any:
@@ -194,6 +209,9 @@ def _section(cls: type, name: str, values: dict[str, Any]) -> Any:
     defaults = cls()
     for key, value in values.items():
         want = type(getattr(defaults, key))
+        if (name, key) in _TEXT_OR_LIST and not isinstance(value, str):
+            values[key] = _texts(name, key, value)
+            continue
         if want is float and isinstance(value, int) and not isinstance(value, bool):
             values[key] = float(value)
         elif not isinstance(value, want) or (want is int and isinstance(value, bool)):
@@ -202,6 +220,19 @@ def _section(cls: type, name: str, values: dict[str, Any]) -> Any:
                                           SLOVAK))
         _check_value(name, key, values[key])
     return cls(**values)
+
+
+def _all_texts(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) and v.strip() for v in value)
+
+
+def _texts(section: str, key: str, value: Any) -> tuple[str, ...]:
+    """A list of non-empty texts (file names), or one line naming the key."""
+    if not _all_texts(value):
+        raise ConfigError.of("wrong_type", section=section, option=key,
+                             value=_as_written(value),
+                             expected=t("config.type.str_or_list", SLOVAK))
+    return tuple(value)
 
 
 def _rules_names() -> list[str]:

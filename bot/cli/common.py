@@ -64,6 +64,7 @@ def lock_wait_s(args: argparse.Namespace) -> float:
 def run(args: argparse.Namespace, use_case: UseCase) -> Any:
     path = db_path(args)
     wait_s = lock_wait_s(args)
+    season = config(args).season
 
     async def go() -> Any:
         store = await Store.open(path, busy_timeout_ms=round(wait_s * 1000))
@@ -73,7 +74,8 @@ def run(args: argparse.Namespace, use_case: UseCase) -> Any:
                 return (await store.read(get_player, player_id)).name
 
             app = App(store, SystemClock(), ConsoleNotifier(read_name=name), delivery="queue",
-                      show_local=True)
+                      show_local=True, season_files=season.files,
+                      season_html_dir=season.html_dir)
             value = await use_case(app)
             if app.queued_for_bot:
                 print(t("outbox.queued", SLOVAK, n=app.queued_for_bot), file=sys.stderr)

@@ -35,6 +35,7 @@ from bot.discord.markdown import literal
 from bot.discord.render import IMAGE_PARAM, Outgoing, render_message
 from bot.services.identity.accounts import DISCORD_ACCOUNT
 from bot.services.notifier import Message
+from bot.services.season.on_finish import SEASON_CHANNEL
 from bot.store import (
     NotFoundError,
     Player,
@@ -118,6 +119,9 @@ class DiscordNotifier:
     async def announce(self, tournament_id: int, message: Message) -> None:
         tournament = await self._tournament(tournament_id)
         channel_id = (tournament.channel_id if tournament else None) or self.default_channel_id
+        season = message.params.get(SEASON_CHANNEL)
+        if isinstance(season, int) and not isinstance(season, bool) and season:
+            channel_id = season  # a season's ladder in its own channel (issue 37.3)
         if channel_id is None:  # stays in the outbox until a channel is configured
             raise Undeliverable(f"no channel for tournament {tournament_id}")
         await self._post(channel_id, await self._rendered(message), ANNOUNCE_MENTIONS,

@@ -296,13 +296,15 @@ async def serve(
         check_admin_recipients(config.discord, tournament)
         holder: list[App] = []
         herna = herna_factory(config)
-        bot = build_bot(holder, slug, herna, config.season.file, config.lexicon)
+        seasons = config.season.files
+        bot = build_bot(holder, slug, herna, seasons[0] if seasons else "", config.lexicon)
         admin_channel = config.discord.admin_channel_id or None
         notifier = DiscordNotifier(bot, store, admin_channel_id=admin_channel,
                                    tournament_id=tournament.id,
                                    before_post=partial(leased[0].confirm, store, SystemClock()))
         # a player is answered once his change is committed; its messages go out meanwhile
-        app = App(store, SystemClock(), notifier, answer_first=True, lease=leased[0])
+        app = App(store, SystemClock(), notifier, answer_first=True, lease=leased[0],
+                  season_files=seasons, season_html_dir=config.season.html_dir)
         holder.append(app)
         scheduler = make_scheduler(app, herna, config.sync.nightly)
         background: list[asyncio.Task[None]] = []

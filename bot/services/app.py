@@ -126,6 +126,10 @@ class App:
     # `Tx`'s local messages (never for Discord) are handed to the notifier: the console's and
     # the rehearsal's show them; the bot's (Discord) never gets them
     show_local: bool = False
+    #: config.toml's `[season] file` (each a path) and `html_dir` ("" = no page): finishing a
+    #: tournament a season names recomputes it (issue 37.3, `bot.services.season.on_finish`)
+    season_files: tuple[str, ...] = ()
+    season_html_dir: str = ""
     _profiles: dict[str, Profile] = field(default_factory=dict)
     _sender: Sender | None = None
     _delivering: set[asyncio.Task[None]] = field(default_factory=set)  # `answer_first`'s

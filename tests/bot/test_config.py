@@ -56,6 +56,15 @@ def test_environment_overrides_file_secrets(tmp_path: Path) -> None:
         ("[herna]\nbase_url = 'www.herna.net'\n", '[herna] base_url: očakáva sa adresa '
                                                     'začínajúca http:// alebo https://'),
         ("[herna]\nbase_url = 'https://'\n", "zadané \"https://\""),
+        # issue 37.3: one season file or a list of them; the page's folder is text
+        ("[season]\nfile = 5\n", '[season] file: očakáva sa text v úvodzovkách alebo zoznam '
+                                  'textov ["a.toml", "b.toml"], zadané 5'),
+        ("[season]\nfile = ['a.toml', 1]\n", '[season] file: očakáva sa text v úvodzovkách '
+                                              'alebo zoznam textov ["a.toml", "b.toml"], '
+                                              'zadané ["a.toml", 1]'),
+        ("[season]\nfile = ['a.toml', '']\n", '[season] file: očakáva sa text'),
+        ("[season]\nhtml_dir = ['web']\n",
+         '[season] html_dir: očakáva sa text v úvodzovkách, zadané ["web"]'),
     ],
 )
 def test_bad_config_is_one_slovak_line_naming_the_key(tmp_path: Path, text: str,
@@ -89,6 +98,19 @@ def test_relative_paths_in_the_file_are_relative_to_its_folder(
     assert Path(cfg.season.file) == folder / "sezona.toml"
     # the environment's paths are the shell's: relative to the working directory
     assert load_config(f, env={"STREDISKO_DB": "x.db"}).store.path == "x.db"
+
+
+def test_one_season_file_or_several_relative_to_the_config(tmp_path: Path) -> None:
+    f = tmp_path / "config.toml"
+    f.write_text('[season]\nfile = "msr.toml"\nhtml_dir = "web"\n', encoding="utf-8")
+    cfg = load_config(f, env={})
+    assert cfg.season.files == (str(tmp_path / "msr.toml"),)  # an old config as it was
+    assert cfg.season.html_dir == str(tmp_path / "web")
+    f.write_text('[season]\nfile = ["msr.toml", "/etc/cup.toml"]\n', encoding="utf-8")
+    cfg = load_config(f, env={})
+    assert cfg.season.files == (str(tmp_path / "msr.toml"), "/etc/cup.toml")
+    assert cfg.season.html_dir == ""  # no page
+    assert load_config(None, env={}).season.files == ()
 
 
 def test_the_example_config_loads_as_it_stands() -> None:

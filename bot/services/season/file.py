@@ -8,6 +8,8 @@ competition = "sss-msr"        # a season profile of rules.season (sss-msr, sss-
 champion = "cyro"              # M-SR: the reigning champion qualifies directly (A3 7.1)
 declined = ["jozo"]            # optional: qualified, but declined
 lots = [["a", "b"]]            # optional (ČAS): a lot drawn, "a" before "b"
+channel_id = 123456789012345678  # optional: the Discord channel the ladder's changes are
+                               # announced in when an event ends (default: the event's own)
 
 [[player]]                     # optional: a player not in the database's registry
 id = "jan.novak"
@@ -66,7 +68,7 @@ LOTS_MAX = 1_000
 
 _SEASON_KEYS: dict[str, tuple[str, bool]] = {
     "name": ("str", True), "competition": ("str", True), "champion": ("id", False),
-    "declined": ("ids", False), "lots": ("lots", False),
+    "declined": ("ids", False), "lots": ("lots", False), "channel_id": ("channel", False),
 }
 _PLAYER_KEYS: dict[str, tuple[str, bool]] = {"id": ("id", True), "name": ("str", True)}
 _EVENT_KEYS: dict[str, tuple[str, bool]] = {
@@ -74,7 +76,9 @@ _EVENT_KEYS: dict[str, tuple[str, bool]] = {
     "field": ("field", False), "organizers": ("ids", False), "tournament": ("str", False),
     "places": ("ids", False), "out": ("ids", False), "ranks": ("ranks", False),
 }
-_OWN_KINDS = {"id", "ids", "date", "field", "ranks", "lots"}
+_OWN_KINDS = {"id", "ids", "date", "field", "ranks", "lots", "channel"}
+#: a Discord id (a snowflake) is a positive 64-bit number
+CHANNEL_MAX = 2**63 - 1
 
 KindsOf = Callable[[str], Collection[str]]
 
@@ -111,6 +115,7 @@ class SeasonSpec:
     champion: Ref | None = None
     declined: tuple[Ref, ...] = ()
     lots: tuple[tuple[Ref, ...], ...] = ()  # ČAS: lots drawn, each a drawn order of players
+    channel_id: int | None = None  # where the ladder's changes are announced (issue 37.3)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +175,12 @@ class _Reader(Reader):
                 raise self.fail(key, "očakáva sa zoznam žrebov, každý zoznam aspoň dvoch id "
                                      f"hráčov v vyžrebovanom poradí, je tam {value!r}")
             return tuple(tuple(self._ref(key, item) for item in lot) for lot in value)
+        if kind == "channel":
+            if (isinstance(value, bool) or not isinstance(value, int)
+                    or not 1 <= value <= CHANNEL_MAX):
+                raise self.fail(key, "očakáva sa id kanála Discordu (celé číslo bez úvodzoviek, "
+                                     f"v Discorde „Kopírovať ID kanála“), je tam {value!r}")
+            return value
         if kind == "field":
             if (isinstance(value, bool) or not isinstance(value, int)
                     or not 1 <= value <= FIELD_MAX):
@@ -261,7 +272,7 @@ def parse_season(text: str, kinds_of: KindsOf | None = None) -> SeasonSpec:
     lots = s.get("lots", ())
     _consistent(s, lots)
     return SeasonSpec(s.get("name"), competition, s.line(), events, players,
-                      s.get("champion"), s.get("declined", ()), lots)
+                      s.get("champion"), s.get("declined", ()), lots, s.get("channel_id"))
 
 
 def _consistent(s: _Reader, lots: tuple[tuple[Ref, ...], ...]) -> None:

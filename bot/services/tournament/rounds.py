@@ -10,6 +10,8 @@ refreshed results are kept.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import screlo_change_shown, screlo_shown
@@ -19,6 +21,7 @@ from bot.services.delivery.outbox import Timely
 from bot.services.policy import CONTROL_RULE, AdminRef, require_admin
 from bot.services.replies import Refusal, Reply, done, refused
 from bot.services.results import lifecycle
+from bot.services.season import on_finish
 from bot.services.tournament import timers
 from bot.services.tournament.event_format import event_format
 from bot.services.tournament.event_format import round_robin as event_round_robin
@@ -374,7 +377,9 @@ async def close_round(app: App, slug: str, round_no: int, admin_id: AdminRef, *,
 # -- finishing the tournament -------------------------------------------
 
 
-def _finish(tx: Tx, slug: str, admin_id: AdminRef, force: bool) -> Reply:
+def _finish(tx: Tx, slug: str, admin_id: AdminRef, force: bool,
+            seasons: Sequence[on_finish.SeasonText] = (),
+            recomputed: list[on_finish.Recomputed] | None = None) -> Reply:
     t = lookup.tournament(tx, slug)
     require_admin(t, admin_id, CONTROL_RULE)  # a finished tournament too: a repeat answers
     profile = tx.profile(t.profile)
@@ -402,6 +407,9 @@ def _finish(tx: Tx, slug: str, admin_id: AdminRef, force: bool) -> Reply:
     set_status(tx.db, t.id, TournamentStatus.FINISHED, by)
     reply = _finished(tx, t, profile, rank, changes)
     tx.announce(t.id, "finish.done", rows=reply.data, rule=reply.rule, **reply.params)
+    ladders = on_finish.recompute(tx, t, seasons)  # issue 37.3: the seasons that name it
+    if recomputed is not None:
+        recomputed.extend(ladders)
     return reply
 
 
@@ -470,5 +478,10 @@ async def finish_tournament(app: App, slug: str, admin_id: AdminRef, *,
     """Finish: final standings with qualification points (SP A3; withdrawn and excluded
     players get none and nobody gets their place's, e-SP 3.6), the online screlo update, and
     the announcement. Warns first (unless `force`) about unclosed rounds and results that
-    are not confirmed."""
-    return await app.run(_finish, slug, admin_id, force)
+    are not confirmed. Then every configured season that names the tournament is recomputed,
+    its change announced in the same transaction and its page rewritten (issue 37.3)."""
+    seasons = await asyncio.to_thread(on_finish.read_seasons, app.season_files)
+    recomputed: list[on_finish.Recomputed] = []
+    reply = await app.run(_finish, slug, admin_id, force, seasons, recomputed)
+    await on_finish.write_pages(app, recomputed)
+    return reply

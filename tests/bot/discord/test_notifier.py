@@ -16,6 +16,7 @@ from bot.discord.client import StrediskoBot
 from bot.discord.notifier import DiscordNotifier, Undeliverable
 from bot.services.delivery import lease
 from bot.services.notifier import Message
+from bot.services.season.on_finish import SEASON_CHANNEL
 from bot.store import Change, Player, Store, Tournament, create_player, create_tournament
 from bot.store.lease import write_lease
 
@@ -93,6 +94,20 @@ async def test_announce_uses_the_tournaments_own_channel(tmp_path: Path) -> None
         await s.notifier.announce(s.tournament.id, Message("common.no_round"))
         assert _posts(s.harness, OTHER_CHANNEL_ID) == ["Ešte nie je zverejnené žiadne kolo."]
         assert s.harness.channel_messages == []
+
+
+async def test_a_season_s_news_goes_to_the_season_s_channel(s: Setup) -> None:
+    """Issue 37.3: a season file's `channel_id` (the message's SEASON_CHANNEL) wins over the
+    tournament's channel; without it the news goes where the tournament's go."""
+    news = {"season": "Liga", "tournament": "Online 1", "rule": "SP A3 7.1", "moved_in": "Ana",
+            "moved_out": "—", "cut": ""}
+    await s.notifier.announce(s.tournament.id, Message(
+        "season.ladder_moved", {**news, SEASON_CHANNEL: OTHER_CHANNEL_ID}))
+    assert [text.split(" po ")[0] for text in _posts(s.harness, OTHER_CHANNEL_ID)] == [
+        "Rebríček sezóny Liga"]
+    assert s.harness.channel_messages == []
+    await s.notifier.announce(s.tournament.id, Message("season.ladder_moved", news))
+    assert len(s.harness.channel_messages) == 1
 
 
 async def test_long_announcement_is_split(s: Setup) -> None:

@@ -73,6 +73,13 @@ def refused(text: str) -> SetupError:
                  "dvojica je jeden súťažiaci, miesta počítajú dvojice (1, 1, 2, 2; SP 1.3)",
                  id="pairs: one place per player"),
     pytest.param(HEAD, 1, "žiadne podujatie", id="no events"),
+    # issue 37.3: the season's channel is a Discord id, a number
+    pytest.param(HEAD + 'channel_id = "#liga"\n' + EVENT + 'places = ["a"]\n', 4,
+                 "[season]: channel_id: očakáva sa id kanála Discordu", id="channel as text"),
+    pytest.param(HEAD + "channel_id = 0\n" + EVENT + 'places = ["a"]\n', 4,
+                 "je tam 0", id="channel zero"),
+    pytest.param(HEAD + "channel_id = true\n" + EVENT + 'places = ["a"]\n', 4,
+                 "je tam True", id="channel true"),
     pytest.param('name = "x"\n' + HEAD + EVENT + 'places = ["a"]\n', 1,
                  "neznáma tabuľka alebo kľúč „name“", id="key outside a table"),
     pytest.param(HEAD + EVENT + "places = [" + ", ".join(f'"p{n}"' for n in range(10_001))
@@ -111,6 +118,12 @@ def test_a_good_file_keeps_every_id_with_its_line() -> None:
     assert [(r.id, r.line) for r in event.places] == [("jano", 18), ("fero", 19)]
     assert [(r.id, r.line) for r in event.out] == [("fero", 21)]
     assert spec.champion is not None and spec.champion.line == 4
+    assert spec.channel_id is None  # announced in the tournament's own channel
+
+
+def test_a_season_names_its_channel() -> None:
+    spec = parse_season(HEAD + "channel_id = 123456789012345678\n" + EVENT + 'places = ["a"]\n')
+    assert spec.channel_id == 123456789012345678
 
 
 # -- against the store ---------------------------------------------------------------------
