@@ -179,12 +179,6 @@ class DiscordNotifier:
 
     # -- reading back (issue 20.2) -----------------------------------------------------------
 
-    async def already_delivered(self, destination: str, target: int, message: Message,
-                                since: datetime) -> bool:
-        """Whether the bot already posted this whole message where it goes, after `since`."""
-        found, total = await self.delivered_pieces(destination, target, message, since)
-        return found == total
-
     async def delivered_pieces(self, destination: str, target: int, message: Message,
                                since: datetime) -> tuple[int, int]:
         """How many of the message's pieces the bot already posted where it goes, after

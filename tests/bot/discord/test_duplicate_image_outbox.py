@@ -84,7 +84,9 @@ async def test_a_resent_message_carries_the_same_picture_and_is_found_by_its_tex
     first, second = env.h.channel_messages
     assert first.files == second.files and first.files
     since = discord.utils.utcnow() - timedelta(minutes=1)  # the harness dates posts "now"
-    assert await env.notifier.already_delivered("channel", env.tournament.id, message, since)
+    found, total = await env.notifier.delivered_pieces("channel", env.tournament.id, message,
+                                                       since)
+    assert found == total == 1
 
 
 async def test_the_nonce_returns_the_first_post_instead_of_a_copy(env: Env) -> None:
