@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.current_event import current
 from bot.discord.i18n import CatalogueTranslator, t
 from bot.discord.markdown import literal_params
 from bot.discord.ratelimit import RateLimiter, whole_seconds
@@ -128,7 +129,10 @@ def is_head_admin(interaction: discord.Interaction) -> bool:
     config = getattr(bot, "config", None)
     if config is None or not isinstance(interaction.user, discord.Member):
         return False
-    return interaction.user.get_role(config.head_admin_role_id) is not None
+    # an event with a role of its own is ruled by that role's holders only (issue 37.4)
+    event = current()
+    role = event.admin_role_id if event is not None and event.admin_role_id else None
+    return interaction.user.get_role(role or config.head_admin_role_id) is not None
 
 
 def require_head_admin(interaction: discord.Interaction) -> bool:
@@ -197,6 +201,9 @@ class StrediskoBot(commands.Bot):
         )
         self.config = config
         self._cog_factories = tuple(cogs)
+        #: which event an interaction acts on (`bot.discord.routing.EventRouter`, set by the
+        #: runner's `build_bot`); None: each cog serves the event it was built for
+        self.events: object | None = None
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())

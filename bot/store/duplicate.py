@@ -401,6 +401,13 @@ def get_protest(db: Database, protest_id: int) -> DupProtest | None:
     return one(db, DupProtest, "SELECT * FROM dup_protests WHERE id = ?", [protest_id])
 
 
+def protest_event_id(db: Database, protest_id: int) -> int | None:
+    """The tournament a protest was filed in (its decision buttons carry only the protest)."""
+    row = db.execute("SELECT g.tournament_id FROM dup_protests p JOIN dup_games g "
+                     "ON g.id = p.game_id WHERE p.id = ?", [protest_id]).fetchone()
+    return None if row is None else int(row[0])
+
+
 def list_protests(db: Database, game_id: int, status: str | None = None) -> list[DupProtest]:
     where, params = ("AND status = ?", [game_id, status]) if status else ("", [game_id])
     return rows(db, DupProtest, f"SELECT * FROM dup_protests WHERE game_id = ? {where} "

@@ -42,10 +42,12 @@ from bot.discord.client import (
 )
 from bot.discord.cogs.duplicate_protests import COG_NAME, DecisionButton, protest_buttons
 from bot.discord.cogs.player import DEFER_AFTER_S, send
+from bot.discord.cogs.scoped import EventScoped, Udalost
 from bot.discord.i18n import app_str, t
 from bot.discord.markdown import literal
 from bot.discord.ratelimit import RateLimiter
 from bot.discord.render import MESSAGE_VIEWS, render_reply, text_messages
+from bot.discord.routing import current, give_event_option
 from bot.services import bounds
 from bot.services.app import App, Tx
 from bot.services.duplicate.context import event_of
@@ -53,7 +55,7 @@ from bot.services.duplicate.protests import CLAIMS
 from bot.services.duplicate.shootout import SCORE_LIMIT as SHOOT_OUT_SCORE_LIMIT
 from bot.services.duplicate.slips import SlipReceipt, submit_slip
 from bot.services.replies import Reply, done
-from bot.store.duplicate import get_event
+from bot.store.duplicate import get_event, protest_event_id
 from bot.store.tournaments import get_tournament_by_slug
 
 T = TypeVar("T")
@@ -81,10 +83,12 @@ def slip_answer(receipt: SlipReceipt, late_rule: str, locale: Any) -> str:
 
 
 class SlipModal(StrediskoModal):
-    """`/tah` without options: the slip as a form (coordinate, word, score)."""
+    """`/tah` without options: the slip as a form (coordinate, word, score), for the event
+    `/tah` was used for (the form's submit is an interaction of its own)."""
 
     def __init__(self, locale: Any) -> None:
         super().__init__(title=t("chat.duplicate.modal_title", locale)[:45], custom_id=MODAL_ID)
+        self.event = current()
         self.coord = discord.ui.TextInput(label=t("chat.duplicate.modal_coord", locale)[:45],
                                           custom_id="suradnica", max_length=COORD_MAX)
         self.word = discord.ui.TextInput(label=t("chat.duplicate.modal_word", locale)[:45],
@@ -97,6 +101,8 @@ class SlipModal(StrediskoModal):
     async def on_submit(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         cog = duplicate_cog(interaction)
         cog.limit(interaction)
+        await cog.scope(interaction, acts=True,
+                        event_id=self.event.id if self.event is not None else None)
         await cog.submit(interaction, self.coord.value, self.word.value,
                          self.score.value.strip() or None)
 
@@ -118,22 +124,23 @@ def _file(tx: Tx, slug: str, round_no: int, word: str, claim: str, reason: str,
     return file_protest(tx, slug, round_no, word, claim, reason, discord_id=discord_id)
 
 
-class DuplicateCog(commands.Cog, name=COG_NAME):
+class DuplicateCog(EventScoped, commands.Cog, name=COG_NAME):
     # Hidden from players like /admin (the head admin role has the permission); the role and
     # the admin policy stay the gate.
     duplikat = app_commands.Group(name=app_str("app.duplikat.name"),
                                   description=app_str("app.duplikat.description"),
                                   guild_only=True, default_permissions=ADMIN_PERMISSIONS,
                                   allowed_contexts=app_commands.AppCommandContext(guild=True))
+    #: the head referee's acts: they keep working on a finished event (corrections)
+    LOOKS = frozenset({"rozhodnutie", "koniec", "poradie", "start", "rozstrel"})
 
     def __init__(self, bot: commands.Bot, app: App, slug: str, *,
                  limiter: RateLimiter | None = None) -> None:
         self.bot = bot
         self.app = app
-        self.slug = slug
+        self.pinned = slug
         self.limiter = limiter or RateLimiter()
         self.defer_after = DEFER_AFTER_S
-        self._duplicate: bool | None = None  # whether the tournament is a duplicate event
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(DecisionButton)
@@ -142,20 +149,30 @@ class DuplicateCog(commands.Cog, name=COG_NAME):
         self.bot.remove_dynamic_items(DecisionButton)
 
     def limit(self, interaction: discord.Interaction) -> None:
-        if not self.slug:
-            raise Refusal("discord.no_tournament")
         refuse_if_too_fast(self.limiter, interaction.user.id)
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        await self.scope(interaction)  # the event of its channel, or the one named
+        return True
+
+    async def protest_event(self, protest: int) -> int | None:
+        """The event a protest belongs to (None: no such protest — the decision refuses)."""
+        return await self.app.store.read(protest_event_id, protest)
+
     async def is_duplicate(self) -> bool:
-        """Whether the bot's tournament is a duplicate event (read once: it never changes)."""
-        if self._duplicate is None and self.slug:
-            def read(db: Any) -> bool:
-                try:
-                    return get_event(db, get_tournament_by_slug(db, self.slug).id) is not None
-                except LookupError:
-                    return False
-            self._duplicate = await self.app.store.read(read)
-        return bool(self._duplicate)
+        """Whether this interaction's event is a duplicate event."""
+        event = current()
+        if event is not None:
+            return event.kind == "duplicate"
+        if not self.slug:
+            return False
+
+        def read(db: Any) -> bool:
+            try:
+                return get_event(db, get_tournament_by_slug(db, self.slug).id) is not None
+            except LookupError:
+                return False
+        return bool(await self.app.store.read(read))
 
     async def in_time(self, interaction: discord.Interaction, work: Awaitable[T]) -> T:
         """The service's result; when it takes longer than `defer_after` (a busy machine at a
@@ -179,7 +196,9 @@ class DuplicateCog(commands.Cog, name=COG_NAME):
     async def tah(self, interaction: discord.Interaction,
                   suradnica: app_commands.Range[str, 1, COORD_MAX] | None = None,
                   hlavne_slovo: app_commands.Range[str, 1, WORD_MAX] | None = None,
-                  body: app_commands.Range[int, 0, SCORE_MAX] | None = None) -> None:
+                  body: app_commands.Range[int, 0, SCORE_MAX] | None = None,
+        udalost: Udalost = None,
+    ) -> None:
         self.limit(interaction)
         if suradnica is None and hlavne_slovo is None and body is None:
             await interaction.response.send_modal(SlipModal(interaction.locale))
@@ -234,7 +253,9 @@ class DuplicateCog(commands.Cog, name=COG_NAME):
                            odovodnenie=app_str("app.duplikat.rozhodnutie.odovodnenie_description"))
     async def rozhodnutie(self, interaction: discord.Interaction,
                           cislo: app_commands.Range[int, 1, 1_000_000], uznat: bool,
-                          odovodnenie: app_commands.Range[str, 3, bounds.REASON_MAX]) -> None:
+                          odovodnenie: app_commands.Range[str, 3, bounds.REASON_MAX],
+        udalost: Udalost = None,
+    ) -> None:
         await self.decide(interaction, cislo, uznat, odovodnenie)  # the role, then the policy
 
     async def decide(self, interaction: discord.Interaction, protest: int, upheld: bool,
@@ -245,17 +266,29 @@ class DuplicateCog(commands.Cog, name=COG_NAME):
 
     @duplikat.command(name=app_str("app.duplikat.koniec.name"),
                       description=app_str("app.duplikat.koniec.description"))
-    async def koniec(self, interaction: discord.Interaction) -> None:
+    async def koniec(
+        self,
+        interaction: discord.Interaction,
+        udalost: Udalost = None,
+    ) -> None:
         await self.head_admin_act(interaction, duplicate_admin.final_results)
 
     @duplikat.command(name=app_str("app.poradie.name"),
                       description=app_str("app.duplikat.poradie.description"))
-    async def poradie(self, interaction: discord.Interaction) -> None:
+    async def poradie(
+        self,
+        interaction: discord.Interaction,
+        udalost: Udalost = None,
+    ) -> None:
         await self.head_admin_act(interaction, duplicate_admin.standings_now)
 
     @duplikat.command(name=app_str("app.duplikat.start.name"),
                       description=app_str("app.duplikat.start.description"))
-    async def start(self, interaction: discord.Interaction) -> None:
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        udalost: Udalost = None,
+    ) -> None:
         await self.head_admin_act(interaction, duplicate_admin.start_next_game)
 
     @duplikat.command(name=app_str("app.duplikat.rozstrel.name"),
@@ -274,8 +307,9 @@ class DuplicateCog(commands.Cog, name=COG_NAME):
                        body: app_commands.Range[int, 0, SHOOT_OUT_SCORE_LIMIT],
                        sekundy: app_commands.Range[float, 0.1, 3600.0],
                        tah_rozstrelu: app_commands.Range[str, 1, 60] | None = None,
-                       dovod: app_commands.Range[str, 1, bounds.REASON_MAX] | None = None
-                       ) -> None:
+                       dovod: app_commands.Range[str, 1, bounds.REASON_MAX] | None = None,
+        udalost: Udalost = None,
+    ) -> None:
         """003 r. 49: the shoot-out's result of a player level after the last game."""
         await self.head_admin_act(interaction, partial(
             duplicate_admin.shoot_out, player=hrac, score=body, seconds=sekundy,
@@ -287,8 +321,6 @@ class DuplicateCog(commands.Cog, name=COG_NAME):
         one transaction behind the admin policy; answered to him alone ("thinking…" first: a
         close or a draw may take a while)."""
         require_head_admin(interaction)
-        if not self.slug:
-            raise Refusal("discord.no_tournament")
         await interaction.response.defer(ephemeral=True, thinking=True)
         reply = await self.app.run(act, self.slug, interaction.user.id, interaction.locale)
         if reply.ok:
@@ -303,3 +335,4 @@ def duplicate_cog_factory(app: App | Sequence[App], slug: str) -> CogFactory:
         return DuplicateCog(bot, app if isinstance(app, App) else app[0], slug)
 
     return build
+give_event_option(DuplicateCog)

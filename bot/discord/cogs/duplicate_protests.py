@@ -12,6 +12,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 
 from bot.discord.client import StrediskoModal, report_error, require_head_admin
+from bot.discord.current_event import current, enter, tag_id
 from bot.discord.i18n import SLOVAK, t
 from bot.discord.persistent import RebuiltFromCustomId
 from bot.services import bounds
@@ -25,6 +26,11 @@ class Decider(Protocol):
 
     async def decide(self, interaction: discord.Interaction, protest: int, upheld: bool,
                      reason: str) -> None: ...
+
+    async def scope(self, interaction: discord.Interaction, *, acts: bool | None = None,
+                    event_id: int | None = None) -> Any: ...
+
+    async def protest_event(self, protest: int) -> int | None: ...
 
 
 def _decider(interaction: discord.Interaction) -> Decider:
@@ -52,6 +58,9 @@ class DecisionButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         try:
+            decider = _decider(interaction)  # the protest's event (issue 37), then the role
+            await decider.scope(interaction, acts=False,
+                                event_id=await decider.protest_event(self.protest))
             require_head_admin(interaction)
             await interaction.response.send_modal(
                 DecisionModal(self.protest, self.how == "ano", interaction.locale))
@@ -67,12 +76,16 @@ class DecisionModal(StrediskoModal):
                          custom_id=f"stredisko:dup-rozhodnutie:{protest}:{int(upheld)}")
         self.protest = protest
         self.upheld = upheld
+        # the click's event: the submit is an interaction of its own
+        self.event, self.tagged = current(), tag_id() is not None
         self.reason = discord.ui.TextInput(
             label=t("chat.duplicate.decision_reason", locale)[:45], custom_id="odovodnenie",
             style=discord.TextStyle.paragraph, min_length=3, max_length=bounds.REASON_MAX)
         self.add_item(self.reason)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        if self.event is not None:
+            enter(self.event, tag=self.tagged)
         return require_head_admin(interaction)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:  # type: ignore[override]

@@ -22,11 +22,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.client import Refusal, mark_saved, refuse_if_too_fast, report_error
+from bot.discord.cogs.scoped import EventScoped, Udalost
+from bot.discord.current_event import tag_id
 from bot.discord.i18n import SLOVAK, CatalogueError, app_str, t
 from bot.discord.markdown import literal, mention
-from bot.discord.persistent import RebuiltFromCustomId
+from bot.discord.persistent import EVENT_SUFFIX, RebuiltFromCustomId, event_suffix
 from bot.discord.ratelimit import RateLimiter
 from bot.discord.render import Outgoing, render_reply
+from bot.discord.routing import give_event_option
 from bot.services import bounds, lookup
 from bot.services.app import App, Tx
 from bot.services.replies import Refusal as ServiceRefusal
@@ -44,6 +47,7 @@ DEFER_AFTER_S = 1.5  # Discord allows 3 s for the first answer; leave room for t
 DEFER_BACKLOG = 2
 DRAW_RULE = play.DRAW_RULE
 COG_NAME = "PlayerCog"
+ARRIVAL_BUSY = "stredisko.busy"  # Interaction.extras: the store was busy when it arrived
 
 
 def _app_text(key: str, fallback: str) -> app_commands.locale_str:
@@ -114,28 +118,31 @@ def _current_round_no(tx: Tx, slug: str) -> int:
 class ConfirmDrawButton(
     RebuiltFromCustomId,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"stredisko:remiza:(?P<round>[0-9]+):(?P<proposer>[0-9]+)",
+    template=r"stredisko:remiza:(?P<round>[0-9]+):(?P<proposer>[0-9]+)" + EVENT_SUFFIX,
 ):
     """The opponent's written confirmation of an agreed draw (e-SP 3.5). Only the proposer's
     opponent in that round may confirm (the service checks it against the custom_id's proposer
     and round, before the limit); anyone else is refused ephemerally and the prompt with its
     button stays for the opponent."""
 
-    def __init__(self, round_no: int, proposer: int, label: str | None = None) -> None:
+    def __init__(self, round_no: int, proposer: int, event: int | None = None,
+                 label: str | None = None) -> None:
         super().__init__(
             discord.ui.Button(
                 label=label or t("discord.draw.confirm_button", SLOVAK),
                 style=discord.ButtonStyle.success,
-                custom_id=f"stredisko:remiza:{round_no}:{proposer}",
+                custom_id=f"stredisko:remiza:{round_no}:{proposer}{event_suffix(event)}",
             )
         )
         self.round_no = round_no
         self.proposer = proposer
+        self.event = event
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         try:
             cog = _cog(interaction)
             cog.limit(interaction)
+            await cog.scope(interaction, acts=True, event_id=self.event)
             reply = await cog.call(
                 interaction,
                 play.confirm_draw(cog.app, cog.slug, interaction.user.id, self.proposer,
@@ -155,24 +162,26 @@ class ConfirmDrawButton(
 class WithdrawButton(
     RebuiltFromCustomId,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"stredisko:odstupit:(?P<owner>[0-9]+)",
+    template=r"stredisko:odstupit:(?P<owner>[0-9]+)" + EVENT_SUFFIX,
 ):
     """The player's confirmation that he withdraws (e-SP 3.6)."""
 
-    def __init__(self, owner: int, label: str | None = None) -> None:
+    def __init__(self, owner: int, event: int | None = None, label: str | None = None) -> None:
         super().__init__(
             discord.ui.Button(
                 label=label or t("discord.withdraw.confirm_button", SLOVAK),
                 style=discord.ButtonStyle.danger,
-                custom_id=f"stredisko:odstupit:{owner}",
+                custom_id=f"stredisko:odstupit:{owner}{event_suffix(event)}",
             )
         )
         self.owner = owner
+        self.event = event
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         try:
             cog = _cog(interaction)
             _owner_only(interaction, self.owner)
+            await cog.scope(interaction, acts=True, event_id=self.event)
             reply = await cog.call(
                 interaction,
                 play.withdraw(cog.app, cog.slug, interaction.user.id, True),
@@ -217,6 +226,11 @@ def account_tag(user: discord.abc.User) -> str:
     return user.name
 
 
+def _event_id() -> int | None:
+    """The id of the interaction's event, for the buttons it sends (None: not resolved)."""
+    return tag_id()
+
+
 def _owner_only(interaction: discord.Interaction, owner: int) -> None:
     if interaction.user.id != owner:
         raise Refusal("refusal.not_your_button", player=mention(owner))
@@ -225,7 +239,10 @@ def _owner_only(interaction: discord.Interaction, owner: int) -> None:
 # -- the cog -----------------------------------------------------------------------------
 
 
-class PlayerCog(commands.Cog, name=COG_NAME):
+class PlayerCog(EventScoped, commands.Cog, name=COG_NAME):
+    #: what a player may still see of a finished event (every other command acts)
+    LOOKS = frozenset({"stav", "parovanie", "poradie"})
+
     def __init__(
         self,
         bot: commands.Bot,
@@ -237,7 +254,7 @@ class PlayerCog(commands.Cog, name=COG_NAME):
     ) -> None:
         self.bot = bot
         self.app = app
-        self.slug = slug
+        self.pinned = slug
         self.limiter = limiter or RateLimiter()
         self.defer_after = defer_after
         self.defer_backlog = DEFER_BACKLOG
@@ -252,14 +269,25 @@ class PlayerCog(commands.Cog, name=COG_NAME):
     # -- shared steps ----------------------------------------------------------------------
 
     def limit(self, interaction: discord.Interaction) -> None:
-        """Refuse a user who sends commands too fast, or any user when no tournament is set."""
-        if not self.slug:
-            raise Refusal("discord.no_tournament")
+        """Refuse a user who sends commands too fast."""
         refuse_if_too_fast(self.limiter, interaction.user.id)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
         self.limit(interaction)  # a check for every command of this cog
+        # The event of its channel, or the one named (a store read): whether the store was busy
+        # is judged on arrival, and the read counts as work under way for those after it.
+        busy = self._busy()
+        interaction.extras[ARRIVAL_BUSY] = busy
+        self._in_flight += 1
+        try:
+            await self._in_window(interaction, self.scope(interaction), busy)
+        finally:
+            self._in_flight -= 1
         return True
+
+    def _busy(self) -> bool:
+        # Our own calls count too: their transactions may not have reached the store yet.
+        return max(self._in_flight, self.app.store.backlog) >= self.defer_backlog
 
     async def call(
         self,
@@ -274,27 +302,33 @@ class PlayerCog(commands.Cog, name=COG_NAME):
         give up on us, then return its result for a follow-up. When `defer_backlog` other
         service calls (or store transactions) are already under way (a burst: a whole round
         reporting at once), the answer would wait behind all of them: defer at once."""
-        # Our own calls count too: their transactions may not have reached the store yet.
-        busy = max(self._in_flight, self.app.store.backlog) >= self.defer_backlog
+        busy = interaction.extras.pop(ARRIVAL_BUSY, None)
         self._in_flight += 1
         try:
-            task = asyncio.ensure_future(work)
-            if busy:
-                await self._defer(interaction, ephemeral=ephemeral, update=update)
-            else:
-                try:
-                    return _saved(interaction, await asyncio.wait_for(asyncio.shield(task),
-                                                                      self.defer_after))
-                except TimeoutError:
-                    await self._defer(interaction, ephemeral=ephemeral, update=update)
-            return _saved(interaction, await task)
+            return _saved(interaction, await self._in_window(
+                interaction, work, self._busy() if busy is None else busy,
+                ephemeral=ephemeral, update=update))
         finally:
             self._in_flight -= 1
+
+    async def _in_window(self, interaction: discord.Interaction, work: Awaitable[T],
+                         busy: bool, *, ephemeral: bool = True, update: bool = False) -> T:
+        task = asyncio.ensure_future(work)
+        if busy:
+            await self._defer(interaction, ephemeral=ephemeral, update=update)
+        else:
+            try:
+                return await asyncio.wait_for(asyncio.shield(task), self.defer_after)
+            except TimeoutError:
+                await self._defer(interaction, ephemeral=ephemeral, update=update)
+        return await task
 
     @staticmethod
     async def _defer(interaction: discord.Interaction, *, ephemeral: bool, update: bool) -> None:
         """Acknowledge now; if Discord fails that, the use case still runs to its end and its
         answer is tried afterwards (never "failed, try again" for something saved)."""
+        if interaction.response.is_done():  # acknowledged while its event was found
+            return
         try:
             if update:
                 await interaction.response.defer()
@@ -319,6 +353,7 @@ class PlayerCog(commands.Cog, name=COG_NAME):
     async def registracia(
         self, interaction: discord.Interaction,
         prezyvka: app_commands.Range[str, 1, bounds.NICK_MAX],
+        udalost: Udalost = None,
     ) -> None:
         user = interaction.user
         await self.answer(
@@ -328,19 +363,31 @@ class PlayerCog(commands.Cog, name=COG_NAME):
     @app_commands.command(
         name=app_str("app.prezentacia.name"), description=app_str("app.prezentacia.description")
     )
-    async def prezentacia(self, interaction: discord.Interaction) -> None:
+    async def prezentacia(
+        self,
+        interaction: discord.Interaction,
+        udalost: Udalost = None,
+    ) -> None:
         await self.answer(interaction, play.check_in(self.app, self.slug, interaction.user.id))
 
     @app_commands.command(
         name=app_str("app.stav.name"), description=app_str("app.stav.description")
     )
-    async def stav(self, interaction: discord.Interaction) -> None:
+    async def stav(
+        self,
+        interaction: discord.Interaction,
+        udalost: Udalost = None,
+    ) -> None:
         await self.answer(interaction, play.status(self.app, self.slug, interaction.user.id))
 
     @app_commands.command(
         name=app_str("app.nepritomny.name"), description=app_str("app.nepritomny.description")
     )
-    async def nepritomny(self, interaction: discord.Interaction) -> None:
+    async def nepritomny(
+        self,
+        interaction: discord.Interaction,
+        udalost: Udalost = None,
+    ) -> None:
         await self.answer(
             interaction, play.report_absence(self.app, self.slug, interaction.user.id)
         )
@@ -348,14 +395,22 @@ class PlayerCog(commands.Cog, name=COG_NAME):
     @app_commands.command(
         name=app_str("app.pritomny.name"), description=app_str("app.pritomny.description")
     )
-    async def pritomny(self, interaction: discord.Interaction) -> None:
+    async def pritomny(
+        self,
+        interaction: discord.Interaction,
+        udalost: Udalost = None,
+    ) -> None:
         await self.answer(interaction, play.arrive(self.app, self.slug, interaction.user.id))
 
     @app_commands.command(
         name=app_str("app.remiza.name"), description=app_str("app.remiza.description")
     )
     @app_commands.guild_only()  # the opponent's button must be visible in the control centre
-    async def remiza(self, interaction: discord.Interaction) -> None:
+    async def remiza(
+        self,
+        interaction: discord.Interaction,
+        udalost: Udalost = None,
+    ) -> None:
         reply, opponent, round_no = await self.call(interaction, self._propose(interaction.user.id))
         await send(interaction, render_reply(reply, interaction.locale))
         if not reply.ok:
@@ -364,7 +419,7 @@ class PlayerCog(commands.Cog, name=COG_NAME):
         prompt = t("discord.draw.prompt", SLOVAK, proposer=mention(interaction.user.id),
                    opponent=opponent, round=round_no, rule=DRAW_RULE)
         view = discord.ui.View(timeout=None)
-        view.add_item(ConfirmDrawButton(round_no, interaction.user.id))
+        view.add_item(ConfirmDrawButton(round_no, interaction.user.id, _event_id()))
         await interaction.followup.send(
             prompt,
             view=view,
@@ -400,6 +455,7 @@ class PlayerCog(commands.Cog, name=COG_NAME):
         interaction: discord.Interaction,
         moje_skore: app_commands.Range[int, 0, bounds.SCORE_MAX],
         skore_supera: app_commands.Range[int, 0, bounds.SCORE_MAX],
+        udalost: Udalost = None,
     ) -> None:
         # Whole-number options: Discord's client offers a number field and refuses "štyristo"
         # or 9999 before sending; the service still checks the profile's own, lower bound.
@@ -436,6 +492,7 @@ class PlayerCog(commands.Cog, name=COG_NAME):
         kolo: app_commands.Range[int, 1, 999] | None = None,
         sporne_slovo: app_commands.Range[str, 1, 40] | None = None,
         namietane: str | None = None,
+        udalost: Udalost = None,
     ) -> None:
         # A duplicate event's protest is about a word in a round (003 r. 27): the duplicate
         # cog files it; the classic dispute of a result (e-SP 4.7) otherwise.
@@ -451,14 +508,18 @@ class PlayerCog(commands.Cog, name=COG_NAME):
     @app_commands.command(
         name=app_str("app.odstupit.name"), description=app_str("app.odstupit.description")
     )
-    async def odstupit(self, interaction: discord.Interaction) -> None:
+    async def odstupit(
+        self,
+        interaction: discord.Interaction,
+        udalost: Udalost = None,
+    ) -> None:
         user = interaction.user
         reply = await self.call(interaction, play.withdraw(self.app, self.slug, user.id, False))
         view = None
         if reply.ok:  # the consequences (e-SP 3.6) are shown; nothing happens before the click
             view = discord.ui.View(timeout=None)
-            view.add_item(WithdrawButton(user.id, t("discord.withdraw.confirm_button",
-                                                    interaction.locale)))
+            view.add_item(WithdrawButton(user.id, _event_id(),
+                                         t("discord.withdraw.confirm_button", interaction.locale)))
             view.add_item(CancelButton(user.id, t("discord.cancel_button", interaction.locale)))
         await send(interaction, render_reply(reply, interaction.locale), view=view)
 
@@ -470,6 +531,7 @@ class PlayerCog(commands.Cog, name=COG_NAME):
     async def parovanie(
         self, interaction: discord.Interaction,
         kolo: app_commands.Range[int, 1, bounds.ROUND_MAX] | None = None,
+        udalost: Udalost = None,
     ) -> None:
         await self.answer(interaction, self._pairings(kolo))
 
@@ -484,5 +546,10 @@ class PlayerCog(commands.Cog, name=COG_NAME):
     @app_commands.command(
         name=app_str("app.poradie.name"), description=app_str("app.poradie.description")
     )
-    async def poradie(self, interaction: discord.Interaction) -> None:
+    async def poradie(
+        self,
+        interaction: discord.Interaction,
+        udalost: Udalost = None,
+    ) -> None:
         await self.answer(interaction, views.standings_view(self.app, self.slug))
+give_event_option(PlayerCog)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -28,6 +29,7 @@ from bot.services.app import App
 from bot.services.lexicon import word_check
 from bot.services.lexicon.word_check import DuplicateRoundLookup, WordCheckPolicy
 from bot.services.replies import Reply
+from bot.services.tournament import events
 from rules.lexicon import Admissibility, Lexicon, LexiconError
 
 COG_NAME = "WordCog"
@@ -35,6 +37,16 @@ COG_NAME = "WordCog"
 #: loads the configured lexicon with the rules it is judged by; None when none is configured;
 #: LexiconError/OSError when it cannot be used
 LexiconLoader = Callable[[], tuple[Lexicon, Admissibility] | None]
+
+
+def guarded_event(db: Any, discord_id: int) -> str:
+    """A bot serving several events (issue 37): the running duplicate event the user plays
+    in, whose open round keeps /slovo closed to him (003 r. 30: no aids during a game),
+    wherever he asks — a DM included; "" when he plays in none."""
+    for event in events.of_user(db, discord_id):
+        if event.kind == "duplicate" and not event.finished:
+            return event.slug
+    return ""
 
 
 class WordCog(commands.Cog, name=COG_NAME):
@@ -59,7 +71,8 @@ class WordCog(commands.Cog, name=COG_NAME):
     async def slovo(self, interaction: discord.Interaction, slovo: str) -> None:
         refuse_if_too_fast(self.limiter, interaction.user.id)
         lexicon, rules = await self.lexicon()
-        result = await word_check.check(self.app, slovo, interaction.user.id, self.slug,
+        slug = self.slug or await self.app.store.read(guarded_event, interaction.user.id)
+        result = await word_check.check(self.app, slovo, interaction.user.id, slug,
                                         lexicon, rules, self.policy, self.open_round)
         if isinstance(result, Reply):
             await send(interaction, render_reply(result, interaction.locale))

@@ -76,6 +76,14 @@ def named(db: Database, slug: str) -> Event | None:
     return None
 
 
+def by_id(db: Database, event_id: int) -> Event | None:
+    """The event a button's custom_id names; None when there is none."""
+    for t in list_tournaments(db):
+        if t.id == event_id:
+            return _event(db, t)
+    return None
+
+
 def for_channel(db: Database, channel_id: int | None, control_channel_id: int | None
                 ) -> list[Event]:
     """The events whose channel this is: the unfinished ones that name it (or, in the guild's

@@ -9,6 +9,7 @@ import inspect
 import pkgutil
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import discord
 
@@ -22,15 +23,18 @@ from bot.store import Store
 
 from .harness import DiscordHarness
 
-#: The templates as messages already sent carry them: changing one breaks those buttons.
+#: The templates as messages already sent carry them: changing one breaks those buttons. Issue
+#: 37 added an optional event at the end (`:u<id>`, only from a bot serving several events):
+#: every custom_id sent before still matches (test below).
+EV = r"(?::u(?P<event>[0-9]+))?"
 TEMPLATES = {
-    "ForceButton": r"stredisko:admin:aj-tak:(?P<action>paruj|uzavri|ukonci):(?P<round>[0-9]+)",
-    "PublishButton": r"stredisko:admin:zverejni:(?P<round>[0-9]+)",
-    "ApproveButton": r"stredisko:admin:schval:(?P<pairing>[0-9]+):(?P<version>[0-9]+)",
-    "RulingSelect": r"stredisko:admin:rozhodni:(?P<pairing>[0-9]+)",
-    "DiscrepancyButton": r"stredisko:admin:nezhoda:(?P<id>[0-9]+):(?P<how>ponechat|vedomie)",
-    "CheckinButton": r"stredisko:admin:prezentacia",
-    "LinkButton": r"stredisko:admin:prepojenie:(?P<request>[0-9]+):(?P<how>schval|zamietni)",
+    "ForceButton": r"stredisko:admin:aj-tak:(?P<action>paruj|uzavri|ukonci):(?P<round>[0-9]+)" + EV,
+    "PublishButton": r"stredisko:admin:zverejni:(?P<round>[0-9]+)" + EV,
+    "ApproveButton": r"stredisko:admin:schval:(?P<pairing>[0-9]+):(?P<version>[0-9]+)" + EV,
+    "RulingSelect": r"stredisko:admin:rozhodni:(?P<pairing>[0-9]+)" + EV,
+    "DiscrepancyButton": r"stredisko:admin:nezhoda:(?P<id>[0-9]+):(?P<how>ponechat|vedomie)" + EV,
+    "CheckinButton": r"stredisko:admin:prezentacia" + EV,
+    "LinkButton": r"stredisko:admin:prepojenie:(?P<request>[0-9]+):(?P<how>schval|zamietni)" + EV,
 }
 
 
@@ -63,17 +67,26 @@ def test_built_items_match_their_own_templates() -> None:
     )
     from bot.discord.cogs.admin.round_controls import CheckinButton, ForceButton, PublishButton
 
-    built = [ForceButton("uzavri", 3, "x"), PublishButton(2, "x"), ApproveButton(17, 4, "x"),
-             RulingSelect(17, [discord.SelectOption(label="x", value="finished")], "x"),
-             DiscrepancyButton(5, "vedomie", "x"), CheckinButton("x"),
-             LinkButton(8, "zamietni", "x")]
-    ids = [item.item.custom_id for item in built]
-    assert ids == ["stredisko:admin:aj-tak:uzavri:3", "stredisko:admin:zverejni:2",
-                   "stredisko:admin:schval:17:4", "stredisko:admin:rozhodni:17",
-                   "stredisko:admin:nezhoda:5:vedomie", "stredisko:admin:prezentacia",
-                   "stredisko:admin:prepojenie:8:zamietni"]
-    for item, custom_id in zip(built, ids, strict=True):
-        assert type(item).__discord_ui_compiled_template__.fullmatch(custom_id)
+    def built(event: int | None) -> list[Any]:
+        return [ForceButton("uzavri", 3, event, "x"), PublishButton(2, event, "x"),
+                ApproveButton(17, 4, event, "x"),
+                RulingSelect(17, [discord.SelectOption(label="x", value="finished")], "x",
+                             event),
+                DiscrepancyButton(5, "vedomie", event, "x"), CheckinButton(event, "x"),
+                LinkButton(8, "zamietni", event, "x")]
+
+    before = ["stredisko:admin:aj-tak:uzavri:3", "stredisko:admin:zverejni:2",
+              "stredisko:admin:schval:17:4", "stredisko:admin:rozhodni:17",
+              "stredisko:admin:nezhoda:5:vedomie", "stredisko:admin:prezentacia",
+              "stredisko:admin:prepojenie:8:zamietni"]
+    # a bot pinned to one event sends the custom_ids it always sent; one serving several
+    # appends the event (issue 37), and the template reads it back
+    for event, ids in ((None, before), (7, [f"{i}:u7" for i in before])):
+        items = built(event)
+        assert [item.item.custom_id for item in items] == ids
+        for item, custom_id in zip(items, ids, strict=True):
+            match = type(item).__discord_ui_compiled_template__.fullmatch(custom_id)
+            assert match is not None and match["event"] == (None if event is None else "7")
 
 
 async def test_the_cog_registers_its_items_while_loaded(tmp_path: Path) -> None:

@@ -14,15 +14,21 @@ from bot.discord.cogs.admin.round_controls import CheckinButton, ForceButton, Pu
 from bot.discord.cogs.player import CancelButton, ConfirmDrawButton, WithdrawButton
 
 SENT = [
-    (ApproveButton(70, 3, "Schváliť"), {"pairing_id": 70, "version": 3}),
-    (DiscrepancyButton(5, "vedomie", "Beriem na vedomie"), {"discrepancy_id": 5,
-                                                            "how": "vedomie"}),
-    (ForceButton("uzavri", 12, "Uzavrieť aj tak"), {"action": "uzavri", "round_no": 12}),
-    (PublishButton(2, "Zverejniť 2. kolo"), {"round_no": 2}),
-    (CheckinButton("Prezentácia"), {}),
-    (ConfirmDrawButton(4, 1234, "Potvrdzujem remízu"), {"round_no": 4, "proposer": 1234}),
-    (WithdrawButton(987, "Odstupujem"), {"owner": 987}),
+    (ApproveButton(70, 3, label="Schváliť"), {"pairing_id": 70, "version": 3, "event": None}),
+    (DiscrepancyButton(5, "vedomie", label="Beriem na vedomie"), {"discrepancy_id": 5,
+                                                                  "how": "vedomie"}),
+    (ForceButton("uzavri", 12, label="Uzavrieť aj tak"), {"action": "uzavri", "round_no": 12}),
+    (PublishButton(2, label="Zverejniť 2. kolo"), {"round_no": 2, "event": None}),
+    (CheckinButton(label="Prezentácia"), {"event": None}),
+    (ConfirmDrawButton(4, 1234, label="Potvrdzujem remízu"), {"round_no": 4, "proposer": 1234}),
+    (WithdrawButton(987, label="Odstupujem"), {"owner": 987}),
     (CancelButton(987, "Zrušiť"), {"owner": 987}),
+    # from a bot serving several events (issue 37): the event comes back with the button
+    (ApproveButton(70, 3, 5, "Schváliť"), {"pairing_id": 70, "version": 3, "event": 5}),
+    (PublishButton(2, 5, "Zverejniť 2. kolo"), {"round_no": 2, "event": 5}),
+    (CheckinButton(5, "Prezentácia"), {"event": 5}),
+    (ConfirmDrawButton(4, 1234, 5, "Potvrdzujem remízu"), {"round_no": 4, "event": 5}),
+    (WithdrawButton(987, 5, "Odstupujem"), {"owner": 987, "event": 5}),
 ]
 
 

@@ -59,10 +59,11 @@ async def test_result_scores_are_whole_numbers_within_the_score_bound(
     registered: dict[str, dict[str, Any]],
 ) -> None:
     options = registered["vysledok"]["options"]
-    assert [(o["name"], o["type"], o["min_value"], o["max_value"], o["required"])
+    assert [(o["name"], o["type"], o.get("min_value"), o.get("max_value"), o["required"])
             for o in options] == [
         ("moje_skore", discord.AppCommandOptionType.integer.value, 0, bounds.SCORE_MAX, True),
         ("skore_supera", discord.AppCommandOptionType.integer.value, 0, bounds.SCORE_MAX, True),
+        ("udalost", discord.AppCommandOptionType.string.value, None, None, False),
     ]
 
 
@@ -84,6 +85,7 @@ async def test_tah_takes_an_optional_slip_and_is_open_to_players(
         ("suradnica", discord.AppCommandOptionType.string.value, False),
         ("hlavne_slovo", discord.AppCommandOptionType.string.value, False),
         ("body", discord.AppCommandOptionType.integer.value, False),
+        ("udalost", discord.AppCommandOptionType.string.value, False),
     ]
     assert tah["options"][2]["min_value"] == 0 and tah["options"][2]["max_value"] == 9999
     assert tah["name_localizations"]["en-US"] == "move"
@@ -99,3 +101,24 @@ async def test_outgoing_message_numbers_stay_within_discords_integer_bound(
                for sub in outbox["options"] if sub["name"] in ("znova", "zahod")}
     assert {name: (o["min_value"], o["max_value"]) for name, o in numbers.items()} == {
         "znova": (1, 2**53 - 1), "zahod": (1, 2**53 - 1)}
+
+
+async def test_every_event_bound_command_offers_the_event_with_autocomplete(
+    registered: dict[str, dict[str, Any]],
+) -> None:
+    """Issue 37.1: in a DM or a channel with no event the user names it; the option is the
+    last, optional, completed from the events he takes part in, localized like the others."""
+    def leaves(spec: dict[str, Any]) -> list[dict[str, Any]]:
+        subs = [o for o in spec.get("options", []) if o["type"] in (1, 2)]
+        return [spec] if not subs else [leaf for sub in subs for leaf in leaves(sub)]
+
+    bound = {name: leaves(spec) for name, spec in registered.items() if name != "slovo"
+             and name != "rebricek"}
+    for name, commands in bound.items():
+        for command in commands:
+            last = command["options"][-1]
+            assert (last["name"], last["type"], last["required"], last["autocomplete"]) == (
+                "udalost", discord.AppCommandOptionType.string.value, False, True), (name,
+                                                                                   command["name"])
+            assert last["name_localizations"]["en-US"] == "event"
+            assert last["max_length"] == 64

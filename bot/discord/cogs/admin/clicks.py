@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 
@@ -14,6 +14,7 @@ from bot.discord.client import mark_saved, report_error, require_head_admin
 from bot.discord.cogs.admin.queries import may_run
 from bot.discord.cogs.admin.texts import render
 from bot.discord.cogs.player import replace, send
+from bot.discord.current_event import tag_id
 from bot.services.app import App
 from bot.services.policy import RULINGS_RULE, Actor
 from bot.services.replies import Reply
@@ -29,6 +30,9 @@ class AdminHost(Protocol):
 
     app: App
     slug: str
+
+    async def scope(self, interaction: discord.Interaction, *, acts: bool | None = None,
+                    event_id: int | None = None) -> Any: ...
 
     async def show_checkin(self, interaction: discord.Interaction) -> None: ...
 
@@ -46,15 +50,30 @@ def admin_cog(interaction: discord.Interaction) -> AdminHost:
     return cog
 
 
+def event_id() -> int | None:
+    """The id of the interaction's event, for the buttons and forms it sends (issue 37: they
+    reach the shared admin channel, where no channel names the event)."""
+    return tag_id()
+
+
+async def enter_event(interaction: discord.Interaction, event: int | None) -> AdminHost:
+    """The admin cog, with the click's event entered (the one its custom_id or form carries;
+    an older button without one: its channel's), then the head admin's role checked."""
+    cog = admin_cog(interaction)
+    await cog.scope(interaction, acts=False, event_id=event)
+    require_head_admin(interaction)
+    return cog
+
+
 async def on_click(interaction: discord.Interaction,
                    work: Callable[[AdminHost], Awaitable[Reply]],
-                   view: discord.ui.View | None = None) -> Reply | None:
+                   view: discord.ui.View | None = None, *, event: int | None = None
+                   ) -> Reply | None:
     """A button or select of the head admin: checked, deferred, done; on success the message
     it sat on is replaced by the outcome (its buttons gone), a refusal comes ephemerally.
     Returns the reply (None when the click was refused before the work or failed)."""
     try:
-        require_head_admin(interaction)
-        cog = admin_cog(interaction)
+        cog = await enter_event(interaction, event)
         task = asyncio.ensure_future(work(cog))
         finished, _ = await asyncio.wait({task}, timeout=DEFER_AFTER_S)
         if not finished:  # slow: acknowledge now (Discord's 3 s), edit the message later
@@ -73,14 +92,13 @@ async def on_click(interaction: discord.Interaction,
 
 
 async def open_modal(interaction: discord.Interaction,
-                     build: Callable[[], discord.ui.Modal]) -> None:
+                     build: Callable[[], discord.ui.Modal], *, event: int | None = None) -> None:
     """A click that first asks (a modal), checked like every click of the head admin — the
     role and the admin policy — before the form opens."""
     try:
-        require_head_admin(interaction)
         # The role is only the first filter: a role holder the tournament does not name as
         # head admin gets the policy's refusal, never the form (issue 20.9).
-        cog = admin_cog(interaction)
+        cog = await enter_event(interaction, event)
         allowed = await cog.app.run(may_run, cog.slug, actor(interaction), RULINGS_RULE)
         if isinstance(allowed, Reply):
             await send(interaction, render(allowed, interaction.locale))

@@ -15,6 +15,7 @@ filed with (`duplicate_admin`).
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -32,7 +33,7 @@ from bot.discord.client import (
     require_head_admin,
 )
 from bot.discord.cogs.admin.checkin import checkin_messages, checkin_state
-from bot.discord.cogs.admin.clicks import COG_NAME, actor
+from bot.discord.cogs.admin.clicks import COG_NAME, actor, event_id
 from bot.discord.cogs.admin.link_controls import LinkButton, send_link_requests
 from bot.discord.cogs.admin.pairings import (
     AttachmentReader,
@@ -59,9 +60,11 @@ from bot.discord.cogs.admin.round_controls import (
 from bot.discord.cogs.admin.texts import FORCE_LABELS, WARNINGS, render
 from bot.discord.cogs.duplicate_admin import protest_messages, queue_header, waiting_protests
 from bot.discord.cogs.player import send
+from bot.discord.cogs.scoped import SCOPE_DEFER_S, EventScoped, Udalost, defer_once
 from bot.discord.cogs.season import offer_ladder
 from bot.discord.i18n import app_str, t
 from bot.discord.render import text_messages
+from bot.discord.routing import give_event_option
 from bot.services import bounds
 from bot.services.app import App
 from bot.services.delivery import outbox_admin
@@ -131,6 +134,7 @@ def _params(**keys: tuple[str, str]) -> Callable[[Callable[..., Any]], Any]:
 # server's Integrations settings allow /admin to a role. The role check stays the gate.
 @app_commands.default_permissions(ADMIN_PERMISSIONS)
 class AdminCog(
+    EventScoped,
     commands.GroupCog,
     name=COG_NAME,
     group_name=app_str("app.admin.name"),
@@ -141,7 +145,7 @@ class AdminCog(
                  read: AttachmentReader = read_attachment) -> None:
         self.bot = bot
         self.app = app
-        self.slug = slug
+        self.pinned = slug
         self.herna = herna
         self.read = read
         super().__init__()
@@ -153,16 +157,22 @@ class AdminCog(
         self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
-        require_head_admin(interaction)  # first: nobody else learns anything, not even the slug
-        if not self.slug:
-            raise Refusal("discord.no_tournament")
+        # the event first (its own head-admin role, if it has one, is the one that counts);
+        # the admin's corrections keep working on a finished event
+        task = asyncio.ensure_future(self.scope(interaction, acts=False))
+        try:  # a busy store must not cost Discord's 3 s: "thinking…" meanwhile
+            await asyncio.wait_for(asyncio.shield(task), SCOPE_DEFER_S)
+        except TimeoutError:
+            await defer_once(interaction)
+            await task
+        require_head_admin(interaction)
         return True
 
     async def answer(self, interaction: discord.Interaction, work: Awaitable[Reply], *,
                      view: Callable[[Reply], discord.ui.View | None] | None = None) -> Reply:
         """Defer (Discord's 3 s), run the use case, answer ephemerally with its rows and, if
         `view` offers one, the next click."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer_once(interaction)
         reply = await work
         if reply.ok:
             mark_saved(interaction, reply)
@@ -176,7 +186,8 @@ class AdminCog(
             if reply.ok or reply.key not in WARNINGS:
                 return None
             view = discord.ui.View(timeout=None)
-            view.add_item(ForceButton(action, round_no, t(FORCE_LABELS[action], locale)))
+            view.add_item(ForceButton(action, round_no, event_id(),
+                                      t(FORCE_LABELS[action], locale)))
             return view
         return build
 
@@ -186,20 +197,32 @@ class AdminCog(
                                      description=app_str("app.admin.prezentacia.description"))
 
     @_command("otvor", prezentacia.command)
-    async def otvor(self, interaction: discord.Interaction) -> None:
+    async def otvor(
+        self,
+        interaction: discord.Interaction,
+        udalost: Udalost = None,
+    ) -> None:
         await self.answer(interaction, setup.open_checkin(self.app, self.slug,
                                                           actor(interaction)),
                           view=checkin_view(interaction.locale))
 
     @_command("zatvor", prezentacia.command)
-    async def zatvor(self, interaction: discord.Interaction) -> None:
+    async def zatvor(
+        self,
+        interaction: discord.Interaction,
+        udalost: Udalost = None,
+    ) -> None:
         await self.answer(interaction, setup.close_checkin(self.app, self.slug,
                                                            actor(interaction)),
                           view=checkin_view(interaction.locale))
 
     @_command("prehlad", prezentacia.command)
-    async def prehlad(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+    async def prehlad(
+        self,
+        interaction: discord.Interaction,
+        udalost: Udalost = None,
+    ) -> None:
+        await defer_once(interaction)
         await self.show_checkin(interaction)
 
     async def show_checkin(self, interaction: discord.Interaction) -> None:
@@ -215,7 +238,9 @@ class AdminCog(
     @_command("paruj")
     @_params(kolo=KOLO)
     async def paruj(self, interaction: discord.Interaction,
-                    kolo: Kolo) -> None:
+                    kolo: Kolo,
+                    udalost: Udalost = None,
+    ) -> None:
         locale = interaction.locale
         force = self._force_view("paruj", kolo, locale)
 
@@ -231,7 +256,9 @@ class AdminCog(
     @_command("zverejni")
     @_params(kolo=KOLO)
     async def zverejni(self, interaction: discord.Interaction,
-                       kolo: Kolo) -> None:
+                       kolo: Kolo,
+                       udalost: Udalost = None,
+    ) -> None:
         await self.answer(interaction, rounds.publish_round(self.app, self.slug, kolo,
                                                             actor(interaction)))
 
@@ -240,7 +267,9 @@ class AdminCog(
     async def import_(self, interaction: discord.Interaction,
                       kolo: Kolo,
                       subor: discord.Attachment | None = None,
-                      text: app_commands.Range[str, 1, 4000] | None = None) -> None:
+                      text: app_commands.Range[str, 1, 4000] | None = None,
+                      udalost: Udalost = None,
+    ) -> None:
         source = text or ""
         if subor is not None:
             source = await read_pairing_file(subor, self.read)
@@ -260,13 +289,19 @@ class AdminCog(
     @_command("uzavri")
     @_params(kolo=KOLO)
     async def uzavri(self, interaction: discord.Interaction,
-                     kolo: Kolo) -> None:
+                     kolo: Kolo,
+                     udalost: Udalost = None,
+    ) -> None:
         await self.answer(interaction, rounds.close_round(self.app, self.slug, kolo,
                                                           actor(interaction)),
                           view=self._force_view("uzavri", kolo, interaction.locale))
 
     @_command("ukonci")
-    async def ukonci(self, interaction: discord.Interaction) -> None:
+    async def ukonci(
+        self,
+        interaction: discord.Interaction,
+        udalost: Udalost = None,
+    ) -> None:
         reply = await self.answer(interaction, rounds.finish_tournament(
             self.app, self.slug, actor(interaction)),
             view=self._force_view("ukonci", 0, interaction.locale))
@@ -276,8 +311,12 @@ class AdminCog(
     # -- rulings -------------------------------------------------------------------------
 
     @_command("poradovnik")
-    async def poradovnik(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+    async def poradovnik(
+        self,
+        interaction: discord.Interaction,
+        udalost: Udalost = None,
+    ) -> None:
+        await defer_once(interaction)
         reply = await admin_service.review_queue(self.app, self.slug, actor(interaction))
         locale = interaction.locale
         await send(interaction, render(Reply(reply.ok, reply.key, reply.params, reply.rule),
@@ -311,8 +350,10 @@ class AdminCog(
     @_params(kolo=KOLO, stol=STOL)
     async def rozhodni(self, interaction: discord.Interaction,
                        kolo: Kolo,
-                       stol: app_commands.Range[int, 1, bounds.TABLE_MAX]) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+                       stol: app_commands.Range[int, 1, bounds.TABLE_MAX],
+                       udalost: Udalost = None,
+    ) -> None:
+        await defer_once(interaction)
         item = await self.app.run(review_item, self.slug, actor(interaction), kolo, stol)
         if isinstance(item, Reply):
             await send(interaction, render(item, interaction.locale))
@@ -323,33 +364,49 @@ class AdminCog(
 
     async def _about_player(self, interaction: discord.Interaction, who: str,
                             act: Callable[[int], Awaitable[Reply]]) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer_once(interaction)
         found = await self.app.run(find_player, self.slug, who)
         reply = found if isinstance(found, Reply) else await act(found)
         await send(interaction, render(reply, interaction.locale))
 
     @_command("vyluc")
     @_params(hrac=HRAC, dovod=DOVOD)
-    async def vyluc(self, interaction: discord.Interaction, hrac: Hrac, dovod: Dovod) -> None:
+    async def vyluc(
+        self,
+        interaction: discord.Interaction,
+        hrac: Hrac,
+        dovod: Dovod,
+        udalost: Udalost = None,
+    ) -> None:
         await self._about_player(interaction, hrac, lambda pid: admin_service.exclude(
             self.app, self.slug, actor(interaction), pid, dovod))
 
     @_command("obnov")
     @_params(hrac=HRAC, dovod=DOVOD)
-    async def obnov(self, interaction: discord.Interaction, hrac: Hrac, dovod: Dovod) -> None:
+    async def obnov(
+        self,
+        interaction: discord.Interaction,
+        hrac: Hrac,
+        dovod: Dovod,
+        udalost: Udalost = None,
+    ) -> None:
         await self._about_player(interaction, hrac, lambda pid: admin_service.reinstate(
             self.app, self.slug, actor(interaction), pid, dovod))
 
     @_command("zaplatil")
     @_params(hraci=HRACI)
     async def zaplatil(self, interaction: discord.Interaction,
-                       hraci: app_commands.Range[str, 1, 1000]) -> None:
+                       hraci: app_commands.Range[str, 1, 1000],
+                       udalost: Udalost = None,
+    ) -> None:
         await self._payment(interaction, hraci, paid=True)
 
     @_command("nezaplatil")
     @_params(hraci=HRACI)
     async def nezaplatil(self, interaction: discord.Interaction,
-                         hraci: app_commands.Range[str, 1, 1000]) -> None:
+                         hraci: app_commands.Range[str, 1, 1000],
+                         udalost: Udalost = None,
+    ) -> None:
         await self._payment(interaction, hraci, paid=False)
 
     async def _payment(self, interaction: discord.Interaction, nicks: str, *,
@@ -362,20 +419,28 @@ class AdminCog(
     @_command("prepoj")
     @_params(hrac=HRAC, ucet=UCET, dovod=DOVOD)
     async def prepoj(self, interaction: discord.Interaction, hrac: Hrac, ucet: discord.User,
-                     dovod: Dovod) -> None:
+                     dovod: Dovod,
+                     udalost: Udalost = None,
+    ) -> None:
         await self._about_nick(interaction, hrac, lambda nick: identity.link(
             self.app, self.slug, actor(interaction), nick, ucet.id, dovod))
 
     @_command("odpoj")
     @_params(hrac=HRAC, dovod=DOVOD)
-    async def odpoj(self, interaction: discord.Interaction, hrac: Hrac, dovod: Dovod) -> None:
+    async def odpoj(
+        self,
+        interaction: discord.Interaction,
+        hrac: Hrac,
+        dovod: Dovod,
+        udalost: Udalost = None,
+    ) -> None:
         await self._about_nick(interaction, hrac, lambda nick: identity.unlink(
             self.app, self.slug, actor(interaction), nick, dovod))
 
     async def _about_nick(self, interaction: discord.Interaction, who: str,
                           act: Callable[[str], Awaitable[Reply]]) -> None:
         """`_about_player` for the identity acts, which name the player by his herna nick."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer_once(interaction)
         found = await self.app.run(find_nick, self.slug, who)
         reply = found if isinstance(found, Reply) else await act(found)
         await send(interaction, render(reply, interaction.locale))
@@ -386,31 +451,43 @@ class AdminCog(
                                       description=app_str("app.admin.odchadzajuce.description"))
 
     @_command("zoznam", odchadzajuce.command)
-    async def zoznam(self, interaction: discord.Interaction) -> None:
+    async def zoznam(
+        self,
+        interaction: discord.Interaction,
+        udalost: Udalost = None,
+    ) -> None:
         await self.answer(interaction, outbox_admin.list_messages(self.app, self.slug,
                                                                   actor(interaction)))
 
     @_command("znova", odchadzajuce.command)
     @_params(cislo=CISLO, este_raz=ESTE_RAZ)
     async def znova(self, interaction: discord.Interaction,
-                    cislo: Cislo, este_raz: bool = False) -> None:
+                    cislo: Cislo, este_raz: bool = False,
+                    udalost: Udalost = None,
+    ) -> None:
         await self.answer(interaction, outbox_admin.resend(self.app, self.slug,
                                                            actor(interaction), cislo, este_raz))
 
     @_command("zahod", odchadzajuce.command)
     @_params(cislo=CISLO, dovod=DOVOD_ZAHODENIA)
     async def zahod(self, interaction: discord.Interaction,
-                    cislo: Cislo, dovod: Dovod) -> None:
+                    cislo: Cislo, dovod: Dovod,
+                    udalost: Udalost = None,
+    ) -> None:
         await self.answer(interaction, outbox_admin.drop(self.app, self.slug,
                                                          actor(interaction), cislo, dovod))
 
     # -- herna.net -----------------------------------------------------------------------
 
     @_command("synchronizuj")
-    async def synchronizuj(self, interaction: discord.Interaction) -> None:
+    async def synchronizuj(
+        self,
+        interaction: discord.Interaction,
+        udalost: Udalost = None,
+    ) -> None:
         if self.herna is None:
             raise Refusal("discord_admin.sync_unavailable", slug=self.slug)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer_once(interaction)
         allowed = await self.app.run(may_run, self.slug, actor(interaction))
         if isinstance(allowed, Reply):  # the sync is the control centre's act too (e-SP 2.6)
             await send(interaction, render(allowed, interaction.locale))
@@ -431,3 +508,4 @@ def admin_cog_factory(app: App | Sequence[App], slug: str, *,
         return AdminCog(bot, resolved, slug, herna=herna)
 
     return build
+give_event_option(AdminCog)

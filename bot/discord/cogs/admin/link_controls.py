@@ -10,12 +10,12 @@ from typing import Any
 
 import discord
 
-from bot.discord.cogs.admin.clicks import AdminHost, actor, on_click, open_modal
+from bot.discord.cogs.admin.clicks import AdminHost, actor, event_id, on_click, open_modal
 from bot.discord.cogs.admin.review_controls import ReasonModal
 from bot.discord.cogs.admin.texts import when
 from bot.discord.cogs.player import send
 from bot.discord.i18n import t
-from bot.discord.persistent import RebuiltFromCustomId
+from bot.discord.persistent import EVENT_SUFFIX, RebuiltFromCustomId, event_suffix
 from bot.discord.render import field_messages, text_messages
 from bot.services.identity import accounts as identity
 from bot.services.policy import UNFORESEEN_RULE
@@ -27,18 +27,21 @@ APPROVE, REJECT = "schval", "zamietni"
 class LinkButton(
     RebuiltFromCustomId,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"stredisko:admin:prepojenie:(?P<request>[0-9]+):(?P<how>schval|zamietni)",
+    template=r"stredisko:admin:prepojenie:(?P<request>[0-9]+):(?P<how>schval|zamietni)"
+    + EVENT_SUFFIX,
 ):
     """Approve a link request at once, or reject it with a reason (modal)."""
 
-    def __init__(self, request_id: int, how: str, label: str | None = None) -> None:
+    def __init__(self, request_id: int, how: str, event: int | None = None,
+                 label: str | None = None) -> None:
         key = "approve_button" if how == APPROVE else "reject_button"
         super().__init__(discord.ui.Button(
             label=label or t(f"discord_identity.{key}"),
             style=discord.ButtonStyle.success if how == APPROVE else discord.ButtonStyle.danger,
-            custom_id=f"stredisko:admin:prepojenie:{request_id}:{how}"))
+            custom_id=f"stredisko:admin:prepojenie:{request_id}:{how}{event_suffix(event)}"))
         self.request_id = request_id
         self.how = how
+        self.event = event
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         if self.how == APPROVE:
@@ -46,9 +49,10 @@ class LinkButton(
                 return await identity.approve_request(cog.app, cog.slug, actor(interaction),
                                                       self.request_id)
 
-            await on_click(interaction, work)
+            await on_click(interaction, work, event=self.event)
             return
-        await open_modal(interaction, lambda: RejectModal(self.request_id, interaction.locale))
+        await open_modal(interaction, lambda: RejectModal(self.request_id, interaction.locale),
+                         event=self.event)
 
 
 class RejectModal(ReasonModal):
@@ -66,7 +70,7 @@ class RejectModal(ReasonModal):
             return await identity.reject_request(cog.app, cog.slug, actor(interaction),
                                                  self.request_id, reason)
 
-        await on_click(interaction, work)
+        await on_click(interaction, work, event=self.event)
 
 
 async def send_link_requests(interaction: discord.Interaction,
@@ -81,7 +85,8 @@ async def send_link_requests(interaction: discord.Interaction,
         view = discord.ui.View(timeout=None)
         for how in (APPROVE, REJECT):
             key = "approve_button" if how == APPROVE else "reject_button"
-            view.add_item(LinkButton(r["request_id"], how, t(f"discord_identity.{key}", locale)))
+            view.add_item(LinkButton(r["request_id"], how, event_id(),
+                                     t(f"discord_identity.{key}", locale)))
         text = t("discord_identity.request_text", locale, account=r["account"],
                  discord_id=r["discord_id"], at=when(r["requested_at"], locale),
                  recorded=r["recorded"] or "—", rule=UNFORESEEN_RULE)

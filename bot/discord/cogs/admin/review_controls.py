@@ -11,10 +11,11 @@ from typing import Any
 import discord
 
 from bot.discord.client import Refusal, StrediskoModal, require_head_admin
-from bot.discord.cogs.admin.clicks import AdminHost, actor, on_click, open_modal
+from bot.discord.cogs.admin.clicks import AdminHost, actor, event_id, on_click, open_modal
 from bot.discord.cogs.admin.rulings import needs_scores, parse_score, ruling_of, ruling_options
+from bot.discord.current_event import current, enter, tag_id
 from bot.discord.i18n import SLOVAK, t
-from bot.discord.persistent import RebuiltFromCustomId
+from bot.discord.persistent import EVENT_SUFFIX, RebuiltFromCustomId, event_suffix
 from bot.services import bounds
 from bot.services.replies import Reply
 from bot.services.tournament import admin as admin_service
@@ -23,17 +24,19 @@ from bot.services.tournament import admin as admin_service
 class ApproveButton(
     RebuiltFromCustomId,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"stredisko:admin:schval:(?P<pairing>[0-9]+):(?P<version>[0-9]+)",
+    template=r"stredisko:admin:schval:(?P<pairing>[0-9]+):(?P<version>[0-9]+)" + EVENT_SUFFIX,
 ):
     """One click: the forfeit proposal as proposed (e-SP 4.9). The custom_id carries the
     result version shown, so a proposal that changed since is not approved blindly."""
 
-    def __init__(self, pairing_id: int, version: int, label: str | None = None) -> None:
+    def __init__(self, pairing_id: int, version: int, event: int | None = None,
+                 label: str | None = None) -> None:
         super().__init__(discord.ui.Button(
             label=label or t("discord_admin.approve_button"), style=discord.ButtonStyle.success,
-            custom_id=f"stredisko:admin:schval:{pairing_id}:{version}"))
+            custom_id=f"stredisko:admin:schval:{pairing_id}:{version}{event_suffix(event)}"))
         self.pairing_id = pairing_id
         self.version = version
+        self.event = event
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         async def work(cog: AdminHost) -> Reply:
@@ -41,31 +44,35 @@ class ApproveButton(
             return await admin_service.approve(cog.app, cog.slug, actor(interaction),
                                                self.pairing_id, expected_version=self.version)
 
-        await on_click(interaction, work)
+        await on_click(interaction, work, event=self.event)
 
 
 class RulingSelect(
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"stredisko:admin:rozhodni:(?P<pairing>[0-9]+)",
+    template=r"stredisko:admin:rozhodni:(?P<pairing>[0-9]+)" + EVENT_SUFFIX,
 ):
     """Rule otherwise: only the rulings the rules allow here; choosing one opens the modal."""
 
     def __init__(self, pairing_id: int, options: list[discord.SelectOption] | None = None,
-                 placeholder: str | None = None) -> None:
+                 placeholder: str | None = None, event: int | None = None) -> None:
         super().__init__(discord.ui.Select(
-            custom_id=f"stredisko:admin:rozhodni:{pairing_id}", options=options or [],
+            custom_id=f"stredisko:admin:rozhodni:{pairing_id}{event_suffix(event)}",
+            options=options or [],
             placeholder=placeholder or t("discord_admin.rule_placeholder"),
             min_values=1, max_values=1))
         self.pairing_id = pairing_id
+        self.event = event
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
                              match: Any, /) -> RulingSelect:
-        return cls(int(match["pairing"]), list(item.options), item.placeholder)
+        event = match["event"]
+        return cls(int(match["pairing"]), list(item.options), item.placeholder,
+                   int(event) if event else None)
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         await open_modal(interaction, lambda: RulingModal(
-            self.pairing_id, self.item.values[0], interaction.locale))
+            self.pairing_id, self.item.values[0], interaction.locale), event=self.event)
 
 
 class ReasonModal(StrediskoModal):
@@ -74,12 +81,16 @@ class ReasonModal(StrediskoModal):
 
     def __init__(self, title: str, custom_id: str, locale: Any) -> None:
         super().__init__(title=title[:45], custom_id=custom_id)
+        self.event = event_id()  # opened by a click whose event it keeps for its submit
+        self._entered, self._tagged = current(), tag_id() is not None
         self.reason = discord.ui.TextInput(
             label=t("discord_admin.reason_label", locale)[:45], custom_id="dovod",
             style=discord.TextStyle.paragraph, required=True, max_length=bounds.REASON_MAX)
         self.add_item(self.reason)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        if self._entered is not None:  # its event's head-admin role is the one that counts
+            enter(self._entered, tag=self._tagged)
         return require_head_admin(interaction)
 
 
@@ -113,29 +124,31 @@ class RulingModal(ReasonModal):
             return await admin_service.rule(cog.app, cog.slug, actor(interaction),
                                             self.pairing_id, ruling, reason)
 
-        await on_click(interaction, work)
+        await on_click(interaction, work, event=self.event)
 
 
 class DiscrepancyButton(
     RebuiltFromCustomId,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"stredisko:admin:nezhoda:(?P<id>[0-9]+):(?P<how>ponechat|vedomie)",
+    template=r"stredisko:admin:nezhoda:(?P<id>[0-9]+):(?P<how>ponechat|vedomie)" + EVENT_SUFFIX,
 ):
     """A discrepancy's decision (e-SP 4.7: the confirmed result stays either way): keep the
     confirmed result, or take the new record note; the modal asks why."""
 
-    def __init__(self, discrepancy_id: int, how: str, label: str | None = None) -> None:
+    def __init__(self, discrepancy_id: int, how: str, event: int | None = None,
+                 label: str | None = None) -> None:
         super().__init__(discord.ui.Button(
             label=label or t(f"discord_admin.discrepancy_button.{how}"),
             style=discord.ButtonStyle.primary if how == "ponechat"
             else discord.ButtonStyle.secondary,
-            custom_id=f"stredisko:admin:nezhoda:{discrepancy_id}:{how}"))
+            custom_id=f"stredisko:admin:nezhoda:{discrepancy_id}:{how}{event_suffix(event)}"))
         self.discrepancy_id = discrepancy_id
         self.how = how
+        self.event = event
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         await open_modal(interaction, lambda: DiscrepancyModal(
-            self.discrepancy_id, self.how, interaction.locale))
+            self.discrepancy_id, self.how, interaction.locale), event=self.event)
 
 
 class DiscrepancyModal(ReasonModal):
@@ -159,7 +172,7 @@ class DiscrepancyModal(ReasonModal):
             return await admin_service.resolve_discrepancy(
                 cog.app, cog.slug, actor(interaction), self.discrepancy_id, resolution)
 
-        await on_click(interaction, work)
+        await on_click(interaction, work, event=self.event)
 
 
 def review_view(item: Mapping[str, Any], locale: Any) -> discord.ui.View | None:
@@ -169,16 +182,16 @@ def review_view(item: Mapping[str, Any], locale: Any) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     if "discrepancy_id" in item:
         for how in ("ponechat", "vedomie"):
-            view.add_item(DiscrepancyButton(item["discrepancy_id"], how,
+            view.add_item(DiscrepancyButton(item["discrepancy_id"], how, event_id(),
                                             t(f"discord_admin.discrepancy_button.{how}", locale)))
         return view
     verdict = item.get("verdict") or {}
     result = item.get("result") or {}
     if item.get("status") == "proposed" and verdict.get("kind") == "proposal":
         view.add_item(ApproveButton(item["pairing_id"], int(result.get("version", 0)),
-                                    t("discord_admin.approve_button", locale)))
+                                    event_id(), t("discord_admin.approve_button", locale)))
     options = ruling_options(item, locale)
     if options and item.get("status") != "confirmed":
         view.add_item(RulingSelect(item["pairing_id"], options,
-                                   t("discord_admin.rule_placeholder", locale)))
+                                   t("discord_admin.rule_placeholder", locale), event_id()))
     return view if view.children else None

@@ -9,12 +9,12 @@ from typing import Any
 
 import discord
 
-from bot.discord.client import report_error, require_head_admin
-from bot.discord.cogs.admin.clicks import AdminHost, actor, admin_cog, on_click
+from bot.discord.client import report_error
+from bot.discord.cogs.admin.clicks import AdminHost, actor, enter_event, event_id, on_click
 from bot.discord.cogs.admin.texts import FORCE_LABELS
 from bot.discord.cogs.season import offer_ladder
 from bot.discord.i18n import t
-from bot.discord.persistent import RebuiltFromCustomId
+from bot.discord.persistent import EVENT_SUFFIX, RebuiltFromCustomId, event_suffix
 from bot.services.replies import Reply
 from bot.services.tournament import rounds
 
@@ -22,16 +22,19 @@ from bot.services.tournament import rounds
 class ForceButton(
     RebuiltFromCustomId,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"stredisko:admin:aj-tak:(?P<action>paruj|uzavri|ukonci):(?P<round>[0-9]+)",
+    template=r"stredisko:admin:aj-tak:(?P<action>paruj|uzavri|ukonci):(?P<round>[0-9]+)"
+    + EVENT_SUFFIX,
 ):
     """"… anyway" after a warning: pair with open results, close a round, finish."""
 
-    def __init__(self, action: str, round_no: int, label: str | None = None) -> None:
+    def __init__(self, action: str, round_no: int, event: int | None = None,
+                 label: str | None = None) -> None:
         super().__init__(discord.ui.Button(
             label=label or t(FORCE_LABELS[action]), style=discord.ButtonStyle.danger,
-            custom_id=f"stredisko:admin:aj-tak:{action}:{round_no}"))
+            custom_id=f"stredisko:admin:aj-tak:{action}:{round_no}{event_suffix(event)}"))
         self.action = action
         self.round_no = round_no
+        self.event = event
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         admin = actor(interaction)
@@ -43,34 +46,37 @@ class ForceButton(
                 return rounds.close_round(cog.app, cog.slug, self.round_no, admin, force=True)
             return rounds.finish_tournament(cog.app, cog.slug, admin, force=True)
 
-        reply = await on_click(interaction, work)
+        reply = await on_click(interaction, work, event=self.event)
         if self.action == "ukonci" and reply is not None and reply.ok:
-            await offer_ladder(interaction, admin_cog(interaction).slug)  # issue 14
+            await offer_ladder(interaction, (await enter_event(interaction, self.event)).slug)
 
 
 class PublishButton(
     RebuiltFromCustomId,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"stredisko:admin:zverejni:(?P<round>[0-9]+)",
+    template=r"stredisko:admin:zverejni:(?P<round>[0-9]+)" + EVENT_SUFFIX,
 ):
     """Publish the round just paired (the service announces the tables)."""
 
-    def __init__(self, round_no: int, label: str | None = None) -> None:
+    def __init__(self, round_no: int, event: int | None = None, label: str | None = None
+                 ) -> None:
         super().__init__(discord.ui.Button(
             label=label or t("discord_admin.publish_button", round=round_no),
-            style=discord.ButtonStyle.success, custom_id=f"stredisko:admin:zverejni:{round_no}"))
+            style=discord.ButtonStyle.success,
+            custom_id=f"stredisko:admin:zverejni:{round_no}{event_suffix(event)}"))
         self.round_no = round_no
+        self.event = event
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         await on_click(interaction, lambda cog: rounds.publish_round(
-            cog.app, cog.slug, self.round_no, actor(interaction)))
+            cog.app, cog.slug, self.round_no, actor(interaction)), event=self.event)
 
 
 def publish_view(round_no: int, locale: Any) -> discord.ui.View:
     """After a round is paired or imported, publishing it is the next step."""
     view = discord.ui.View(timeout=None)
-    view.add_item(PublishButton(round_no, t("discord_admin.publish_button", locale,
-                                            round=round_no)))
+    view.add_item(PublishButton(round_no, event_id(), t("discord_admin.publish_button", locale,
+                                                        round=round_no)))
     return view
 
 
@@ -81,6 +87,7 @@ class ImportView(discord.ui.View):
         super().__init__(timeout=900)
         self.round_no = round_no
         self.tables = tables
+        self.event = event_id()  # the view lives in memory: it keeps its event itself
         button: discord.ui.Button[ImportView] = discord.ui.Button(
             label=t(FORCE_LABELS["import"], locale), style=discord.ButtonStyle.danger,
             custom_id=f"stredisko:admin:import:{round_no}")
@@ -89,27 +96,29 @@ class ImportView(discord.ui.View):
 
     async def _force(self, interaction: discord.Interaction) -> None:
         await on_click(interaction, lambda cog: rounds.import_pairings(
-            cog.app, cog.slug, self.round_no, self.tables, actor(interaction), force=True))
+            cog.app, cog.slug, self.round_no, self.tables, actor(interaction), force=True),
+            event=self.event)
 
 
 class CheckinButton(
     RebuiltFromCustomId,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"stredisko:admin:prezentacia",
+    template=r"stredisko:admin:prezentacia" + EVENT_SUFFIX,
 ):
     """Under the check-in answers: the lists of who has and has not checked in, any time
     (the answer itself stays as the service gave it; the lists come ephemerally)."""
 
-    def __init__(self, label: str | None = None) -> None:
+    def __init__(self, event: int | None = None, label: str | None = None) -> None:
         super().__init__(discord.ui.Button(
             label=label or t("discord_admin.checkin.button"), style=discord.ButtonStyle.secondary,
-            custom_id="stredisko:admin:prezentacia"))
+            custom_id=f"stredisko:admin:prezentacia{event_suffix(event)}"))
+        self.event = event
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         try:
-            require_head_admin(interaction)
+            cog = await enter_event(interaction, self.event)
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await admin_cog(interaction).show_checkin(interaction)
+            await cog.show_checkin(interaction)
         except Exception as error:
             await report_error(interaction, error)
 
@@ -120,6 +129,6 @@ def checkin_view(locale: Any) -> Callable[[Reply], discord.ui.View | None]:
         if not reply.ok:
             return None
         view = discord.ui.View(timeout=None)
-        view.add_item(CheckinButton(t("discord_admin.checkin.button", locale)))
+        view.add_item(CheckinButton(event_id(), t("discord_admin.checkin.button", locale)))
         return view
     return build
