@@ -12,14 +12,28 @@ import bot.cli.args as arg
 from bot.cli.common import Add, UseCase, config, reply_command
 from bot.config import ConfigError
 from bot.services.app import App
+from bot.services.identity.accounts import is_discord_id
 from bot.services.policy import Actor
 from bot.services.replies import Reply
-from bot.services.tournament import payments, rounds, setup
+from bot.services.tournament import events, payments, rounds, setup
 
 
 def _create(a: argparse.Namespace, who: Actor) -> UseCase:
     directory = Path(config(a).lexicon.dir)  # a duplicate event's lexicon id is found there
-    return lambda app: setup.create_from_file(app, a.file, who, lexicon_dir=directory)
+    return lambda app: setup.create_from_file(app, a.file, who, lexicon_dir=directory,
+                                              channel_id=a.channel)
+
+
+def channel_id(text: str) -> int:
+    """argparse type: a Discord channel id (17–20 digits, as every Discord id)."""
+    if not (text.isdecimal() and is_discord_id(int(text))):
+        raise argparse.ArgumentTypeError(f"„{text[:40]}“ nie je číslo Discord kanála "
+                                         "(17 – 20 číslic)")
+    return int(text)
+
+
+def _channel(a: argparse.Namespace, who: Actor) -> UseCase:
+    return lambda app: events.set_channel(app, a.slug, None if a.clear else a.channel, who)
 
 
 def _import_players(a: argparse.Namespace, who: Actor) -> UseCase:
@@ -83,8 +97,18 @@ def _sync(a: argparse.Namespace, who: Actor) -> UseCase:
 
 
 def add_setup(add: Add) -> None:
-    add("create", "založiť turnaj z propozícií (TOML)",
-        reply_command(_create, "zakladám turnaj")).add_argument("file")
+    sub = add("create", "založiť turnaj z propozícií (TOML)",
+              reply_command(_create, "zakladám turnaj"))
+    sub.add_argument("file")
+    sub.add_argument("--channel", type=channel_id, metavar="ID_KANÁLA",
+                     help="kanál udalosti v Discorde: príkazy v ňom sa týkajú jej (issue 37)")
+    sub = add("channel", "nastaviť udalosti jej kanál v Discorde (dve udalosti nezdieľajú kanál)",
+              reply_command(_channel))
+    sub.add_argument("slug", type=arg.slug)
+    which = sub.add_mutually_exclusive_group(required=True)
+    which.add_argument("channel", nargs="?", type=channel_id, metavar="ID_KANÁLA")
+    which.add_argument("--clear", action="store_true",
+                       help="bez vlastného kanála: oznamy idú do riadiaceho strediska servera")
     sub = add("import-players", "prihlásiť hráčov zo súboru CSV",
               reply_command(_import_players, "importujem hráčov"))
     sub.add_argument("slug", type=arg.slug)

@@ -26,11 +26,12 @@ import logging
 import signal
 import sqlite3
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import time
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
@@ -41,6 +42,7 @@ from bot.discord.client import StrediskoBot
 from bot.discord.heartbeat import Heartbeat
 from bot.discord.i18n import SLOVAK, t
 from bot.discord.notifier import DiscordNotifier
+from bot.discord.routing import EventRouter
 from bot.discord.startup import (
     StartupError,
     check_admin_recipients,
@@ -55,7 +57,15 @@ from bot.services.app import App
 from bot.services.delivery import lease, periodic
 from bot.services.lexicon import word_check
 from bot.services.results.sync import nightly, poll_current_round
-from bot.store import NotFoundError, Store, Tournament, get_tournament_by_slug
+from bot.services.tournament import events
+from bot.store import (
+    NotFoundError,
+    Store,
+    Tournament,
+    TournamentStatus,
+    get_tournament_by_slug,
+    list_tournaments,
+)
 from scrapers.herna import HernaClient, client_factory
 
 __all__ = ["StartupError", "resolve_guild_config", "run", "serve"]
@@ -142,6 +152,22 @@ def build_bot(
     app_holder: list[App], slug: str, herna: Callable[[], HernaClient] | None = None,
     season_file: str = "", lexicon: LexiconConfig = NO_LEXICON,
 ) -> StrediskoBot:
+    """The bot (`_cogs`) with its event router: `slug` pins it to one event, "" serves every
+    unfinished event of the database, each in its channel (issue 37)."""
+    bot = _cogs(app_holder, slug, herna, season_file, lexicon)
+
+    async def read(fn: Callable[..., Any]) -> Any:
+        return await app_holder[0].store.read(fn)
+
+    bot.events = EventRouter(read, slug, lambda: bot.config.control_channel_id
+                             if bot.config is not None else None)
+    return bot
+
+
+def _cogs(
+    app_holder: list[App], slug: str, herna: Callable[[], HernaClient] | None,
+    season_file: str, lexicon: LexiconConfig,
+) -> StrediskoBot:
     """The bot with the player, head-admin, season, word and duplicate cogs; they read the App from
     `app_holder` (the App needs the bot's notifier, the bot needs the cogs: the holder breaks
     the cycle). `season_file` is config.toml's `[season] file` ("" = none); `lexicon` its
@@ -176,9 +202,10 @@ def make_scheduler(
     return Scheduler(app, nightly=nightly_sync, nightly_at=time(hour, minute))
 
 
-async def _open_store(path: str, slug: str, wait_s: float) -> tuple[Store, Tournament]:
-    """The existing database and the tournament in it (never a new, empty database); the
-    store waits `wait_s` for another process's write lock."""
+async def _open_store(path: str, slug: str, wait_s: float) -> tuple[Store, list[Tournament]]:
+    """The existing database and the events it serves (never a new, empty database): the one
+    `slug` names, or "" every unfinished one — none yet is no fault, an event created later is
+    served at its first command. The store waits `wait_s` for another process's write lock."""
     check_database(path, slug)
     # before SQLite, whose "readonly database" would come only at the first write (the lease)
     no_access = database_access(path)
@@ -189,13 +216,19 @@ async def _open_store(path: str, slug: str, wait_s: float) -> tuple[Store, Tourn
     except (sqlite3.Error, OSError) as exc:
         raise StartupError.of("database_unusable", path=path, error=exc) from None
     try:
-        return store, await store.read(get_tournament_by_slug, slug)
+        if not slug:
+            return store, await store.read(_unfinished)
+        return store, [await store.read(get_tournament_by_slug, slug)]
     except NotFoundError:
         await store.close()
         raise StartupError.of("unknown_tournament", slug=slug, path=path) from None
     except BaseException:
         await store.close()
         raise
+
+
+def _unfinished(db: Any) -> list[Tournament]:
+    return [t for t in list_tournaments(db) if t.status is not TournamentStatus.FINISHED]
 
 
 async def sync_app_commands(bot: StrediskoBot, guild_id: int) -> int:
@@ -281,8 +314,8 @@ async def serve(
     slug = check_configured(config.discord)
     signals = _install_signals(stop)
     try:
-        store, tournament = await _open_store(config.store.path, slug,
-                                                 config.store.lock_wait_seconds)
+        store, served = await _open_store(config.store.path, slug,
+                                             config.store.lock_wait_seconds)
     except BaseException:
         _remove_signals(signals)
         raise
@@ -293,14 +326,16 @@ async def serve(
     try:
         leased.append(await _take_lease(store, config.store.path))
         leased[0].stop = stop  # a lease lost (taken over) stops the bot
-        check_admin_recipients(config.discord, tournament)
+        for tournament in served:
+            check_admin_recipients(config.discord, tournament)
+        tournament = served[0] if slug else None
         holder: list[App] = []
         herna = herna_factory(config)
         seasons = config.season.files
         bot = build_bot(holder, slug, herna, seasons[0] if seasons else "", config.lexicon)
         admin_channel = config.discord.admin_channel_id or None
         notifier = DiscordNotifier(bot, store, admin_channel_id=admin_channel,
-                                   tournament_id=tournament.id,
+                                   tournament_id=tournament.id if tournament else None,
                                    before_post=partial(leased[0].confirm, store, SystemClock()))
         # a player is answered once his change is committed; its messages go out meanwhile
         app = App(store, SystemClock(), notifier, answer_first=True, lease=leased[0],
@@ -323,8 +358,8 @@ async def serve(
             poll = _start_round_poll(app, slug, herna, config.sync.poll_minutes, stop)
             background.extend([poll] if poll is not None else [])
 
-        bot.add_listener(_on_ready(bot, config.discord, tournament, started, stop, begin),
-                         "on_ready")
+        bot.add_listener(_on_ready(bot, config.discord, tournament, started, stop, begin,
+                                   [] if slug else served), "on_ready")
         keeper.append(asyncio.create_task(
             lease.keep(store, app.clock, leased[0], stop), name="stredisko-lease"))
         async with bot:
@@ -375,7 +410,7 @@ def _start_round_poll(
     stop: asyncio.Event,
 ) -> asyncio.Task[None] | None:
     """During a round, read herna.net every `minutes` until every table has its game."""
-    if herna is None or not slug:
+    if herna is None:
         return None
     return asyncio.create_task(round_poll(app, slug, herna, minutes * 60, stop),
                                name="stredisko-round-poll")
@@ -384,10 +419,22 @@ def _start_round_poll(
 async def round_poll(
     app: App, slug: str, herna: Callable[[], HernaClient], every: float, stop: asyncio.Event
 ) -> None:
-    """The round poll's loop: one `poll_current_round` tick, then wait `every` seconds or until
-    `stop` is set (then it returns at once). A tick logs in only when a table lacks a game."""
-    await periodic.every(stop, every, lambda: poll_current_round(app, slug, herna), log,
-                         "round poll")
+    """The round poll's loop: one tick, then wait `every` seconds or until `stop` is set (then
+    it returns at once). A tick logs in only when a table lacks a game."""
+    await periodic.every(stop, every, lambda: poll_events(app, slug, herna), log, "round poll")
+
+
+async def poll_events(app: App, slug: str, herna: Callable[[], HernaClient]) -> None:
+    """One tick over the classic events served — `slug`'s, or "" every running classic event,
+    read afresh (an event created meanwhile is polled from its first round); one event's
+    trouble is logged and never stops the others' poll."""
+    slugs = [slug] if slug else [e.slug for e in await app.store.read(events.running,
+                                                                        "classic")]
+    for each in slugs:
+        try:
+            await poll_current_round(app, each, herna)
+        except Exception:
+            log.exception("round poll of %s failed", each)
 
 
 async def stop_background(
@@ -409,8 +456,9 @@ async def stop_background(
 
 
 def _on_ready(
-    bot: StrediskoBot, config: DiscordConfig, tournament: Tournament, started: _Started,
+    bot: StrediskoBot, config: DiscordConfig, tournament: Tournament | None, started: _Started,
     stop: asyncio.Event, begin: Callable[[], Awaitable[None]],
+    served: Sequence[Tournament] = (),
 ) -> Callable[[], Awaitable[None]]:
     """Once connected, the first time: check the guild against the configuration (a fault
     stops the bot: `serve` raises it, exit code 2), then `begin` the work — not earlier, so
@@ -426,6 +474,8 @@ def _on_ready(
         checked = True
         try:
             bot.config = await check_guild(bot, config, tournament)
+            for each in served:  # a bot serving several: each event's channel and admins
+                await check_guild(bot, config, each)
         except Exception as exc:  # the bot must not idle unchecked: it stops, saying why
             if not isinstance(exc, StartupError):
                 log.exception("the start-up check failed")
@@ -441,7 +491,7 @@ def _on_ready(
 
 
 def _refresh_guild_config(bot: StrediskoBot, config: DiscordConfig,
-                          tournament: Tournament) -> None:
+                          tournament: Tournament | None) -> None:
     guild = bot.get_guild(config.guild_id)
     try:
         if guild is None:

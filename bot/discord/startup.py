@@ -47,11 +47,10 @@ class StartupError(Exception):
 
 
 def check_configured(config: DiscordConfig) -> str:
-    """The tournament's slug; the guild id and the slug must be set."""
+    """The slug of the one event the bot serves, or "" — every unfinished event of its
+    database (issue 37); the guild id must be set."""
     if not config.guild_id:
         raise StartupError.of("no_guild_id")
-    if not config.tournament.strip():
-        raise StartupError.of("no_tournament")
     return config.tournament.strip()
 
 
@@ -97,10 +96,12 @@ def resolve_guild_config(
 
 
 async def check_guild(
-    client: discord.Client, config: DiscordConfig, tournament: Tournament
+    client: discord.Client, config: DiscordConfig, tournament: Tournament | None
 ) -> GuildConfig:
     """The whole check against Discord's view of the guild (the bot's cache once connected,
-    plus member look-ups); the first fault found is raised."""
+    plus member look-ups); the first fault found is raised. `tournament` None: the guild's
+    own control channel, role and admin channel (a bot serving several events checks each
+    event after it)."""
     guild = client.get_guild(config.guild_id)
     if guild is None:
         raise StartupError.of("guild_unreachable", guild_id=config.guild_id)
@@ -116,7 +117,7 @@ async def check_guild(
             raise StartupError.of("no_admin_channel", guild=guild.name,
                                   channel_id=admin_channel_id)
         _check_posting(admin_channel, me, "admin_channel_permissions")
-    else:
+    elif tournament is not None:
         await _check_admins(guild, tournament)
     return found
 

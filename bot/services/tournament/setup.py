@@ -25,7 +25,7 @@ import re
 import tomllib
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
@@ -53,6 +53,7 @@ from bot.services.policy import CONTROL_RULE, require_admin
 from bot.services.replies import Refusal, Reply, done
 from bot.services.tournament.csv_text import decode_csv, decode_utf8, delimiter_of
 from bot.services.tournament.event_format import PROPOZICIE_FORMATS
+from bot.services.tournament.events import check_channel_free
 from bot.store import (
     Change,
     DuplicateError,
@@ -169,6 +170,8 @@ class Propozicie:
     platform_sync: bool = True
     players: list[PlayerSpec] = field(default_factory=list)
     admins: list[int] = field(default_factory=list)  # head admins' Discord ids (policy)
+    # its Discord channel (issue 37: `channel_id = …`, or `stredisko create --channel`)
+    channel_id: int | None = None
     # "swiss" | "round-robin" when the propozície name it (e-SP 2.4); None = the profile's
     format: str | None = None
     # the propozície name no waiting period (e-SP 4.3): the profile's default is used
@@ -188,7 +191,7 @@ _TOURNAMENT_KEYS: dict[str, tuple[str, bool]] = {
     "tempo": ("str", False), "language_version": ("str", False),
     "auto_apply_forfeits_after_minutes": ("int", False), "avoid": ("list", False),
     "platform_sync": ("bool", False), "admins": ("list", False), "format": ("str", False),
-    "head_admin": ("str", False),
+    "head_admin": ("str", False), "channel_id": ("int", False),
 }
 _PLAYER_KEYS: dict[str, tuple[str, bool]] = {
     "id": ("str", True), "name": ("str", True), "herna": ("str", True),
@@ -384,6 +387,7 @@ def parse_propozicie(text: str, *, strict: bool = True) -> Propozicie:
         language_version=t.get("language_version"),
         auto_apply_forfeits_after_minutes=auto or None, avoid=avoid,
         platform_sync=t.get("platform_sync", True), players=players, admins=_admins(t),
+        channel_id=_channel(t),
         format=fmt, waiting_default="waiting_minutes" not in t.data and duplicate is None,
         head_admin=t.get("head_admin"), duplicate=duplicate,
         duplicate_line=lines.get(("duplicate", 0, "lexicon"), 1),
@@ -443,6 +447,17 @@ def _admins(t: Reader) -> list[int]:
         if isinstance(item, bool) or not isinstance(item, int) or not identity.is_discord_id(item):
             raise t.fail("admins", f"{item!r}: očakáva sa číslo Discord účtu (17 – 20 číslic)")
     return list(dict.fromkeys(admins))
+
+
+def _channel(t: Reader) -> int | None:
+    """The event's Discord channel (issue 37): commands there act on it, it is announced there."""
+    channel = t.get("channel_id")
+    if channel is None:
+        return None
+    if isinstance(channel, bool) or not isinstance(channel, int) \
+            or not identity.is_discord_id(channel):
+        raise t.fail("channel_id", f"{channel!r}: očakáva sa číslo Discord kanála (17 – 20 číslic)")
+    return int(channel)
 
 
 def _avoid(t: Reader, players: list[PlayerSpec]) -> list[tuple[str, str]]:
@@ -511,7 +526,10 @@ def _create(tx: Tx, prop: Propozicie, admin_id: str,
         "tempo": prop.tempo, "language_version": prop.language_version,
         "auto_apply_forfeits_after_minutes": prop.auto_apply_forfeits_after_minutes,
         "admin_ids": prop.admins or None,
+        "channel_id": prop.channel_id,
     }
+    if prop.channel_id is not None:  # two unfinished events never share a channel (e-SP 2.6)
+        check_channel_free(tx.db, prop.channel_id)
     settings = {
         "file_ids": file_ids,
         # a store id for a player of this file, else the herna nick as written
@@ -543,16 +561,19 @@ def _create(tx: Tx, prop: Propozicie, admin_id: str,
 
 
 async def create_from_file(app: App, path: str | Path, admin_id: str, *,
-                           strict: bool = True, lexicon_dir: Path = Path("lexicons")) -> Reply:
+                           strict: bool = True, lexicon_dir: Path = Path("lexicons"),
+                           channel_id: int | None = None) -> Reply:
     """Create a tournament, its players and entries from a propozície file, or refuse the
     whole file with the line and the reason. A duplicate event's lexicon is read now (by id in
-    `lexicon_dir`, or by path)."""
+    `lexicon_dir`, or by path). `channel_id` (`--channel`) overrides the file's."""
     try:
         prop = parse_propozicie(_read_text(path), strict=strict)
     except Refusal as refusal:
         return refusal.reply
     except SetupError as exc:
         return Refusal("setup.invalid", file=str(path), line=exc.line, reason=exc.reason).reply
+    if channel_id is not None:
+        prop = replace(prop, channel_id=channel_id)
     return await create(app, prop, admin_id, lexicon_dir=lexicon_dir, source=str(path))
 
 
