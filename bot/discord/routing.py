@@ -68,6 +68,11 @@ class EventRouter:
         enter(event, tag=not self.pinned)
         return event
 
+    def adopt(self, event: Event) -> None:
+        """Enter `event`, resolved in another task (a read raced against Discord's 3 s), in
+        this one: a context variable set in a task stays in that task."""
+        enter(event, tag=not self.pinned)
+
     def _find(self, db: Any, interaction: discord.Interaction, typed: str | None,
               event_id: int | None) -> Event:
         if self.pinned:

@@ -428,9 +428,10 @@ async def poll_events(app: App, slug: str, herna: Callable[[], HernaClient]) -> 
     """One tick over the classic events served — `slug`'s, or "" every running classic event,
     read afresh (an event created meanwhile is polled from its first round); one event's
     trouble is logged and never stops the others' poll."""
-    slugs = [slug] if slug else [e.slug for e in await app.store.read(events.running,
-                                                                        "classic")]
-    for each in slugs:
+    if slug:  # one event: its trouble is the loop's to log, as before issue 37
+        await poll_current_round(app, slug, herna)
+        return
+    for each in [e.slug for e in await app.store.read(events.running, "classic")]:
         try:
             await poll_current_round(app, each, herna)
         except Exception:

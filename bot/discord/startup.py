@@ -58,6 +58,8 @@ def check_database(path: str | Path, slug: str) -> None:
     """The database must exist: `stredisko run` never creates one (it would hold no
     tournament, and a mistyped path would leave a stray file behind)."""
     if not Path(path).is_file():
+        if not slug:  # a bot serving every event of the database (issue 37)
+            raise StartupError.of("no_database_any", path=path)
         raise StartupError.of("no_database", path=path, slug=slug)
 
 

@@ -280,9 +280,10 @@ class PlayerCog(EventScoped, commands.Cog, name=COG_NAME):
         interaction.extras[ARRIVAL_BUSY] = busy
         self._in_flight += 1
         try:
-            await self._in_window(interaction, self.scope(interaction), busy)
+            event = await self._in_window(interaction, self.scope(interaction), busy)
         finally:
             self._in_flight -= 1
+        self.router.adopt(event)  # found in a task of its own: entered here too
         return True
 
     def _busy(self) -> bool:

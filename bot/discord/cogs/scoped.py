@@ -52,16 +52,18 @@ class EventScoped:
             acts = name not in self.LOOKS
         return await self.router.resolve(interaction, acts=acts, event_id=event_id)
 
-    async def scope_in_time(self, interaction: discord.Interaction, wait: float = SCOPE_DEFER_S
-                            ) -> Event:
+    async def scope_in_time(self, interaction: discord.Interaction, *, acts: bool | None = None,
+                            wait: float = SCOPE_DEFER_S) -> Event:
         """`scope` for a command that answers ephemerally: when the store keeps it longer than
         `wait`, "thinking…" first (the command's own deferral then does nothing)."""
-        task = asyncio.ensure_future(self.scope(interaction))
+        task = asyncio.ensure_future(self.scope(interaction, acts=acts))
         try:
-            return await asyncio.wait_for(asyncio.shield(task), wait)
+            await asyncio.wait_for(asyncio.shield(task), wait)
         except TimeoutError:
             await defer_once(interaction)
-            return await task
+        event = await task
+        self.router.adopt(event)  # found in the task: entered here, in the interaction's own
+        return event
 
 
 async def defer_once(interaction: discord.Interaction) -> None:

@@ -370,3 +370,51 @@ def test_start_says_nothing_about_the_voice_libraries_it_does_not_use() -> None:
     plain, ours = done.stderr.split("---\n")
     assert "PyNaCl is not installed" in plain and "davey is not installed" in plain
     assert ours == ""
+
+
+# -- one bot, several events (issue 37) ------------------------------------------------------
+
+
+async def _serve_until_started(config: Any, caplog: pytest.LogCaptureFixture) -> int:
+    stop = asyncio.Event()
+    task = asyncio.create_task(runner.serve(config, "token", sync_commands=False, stop=stop))
+    while "scheduler started" not in caplog.text and not task.done():
+        await asyncio.sleep(0.01)
+    stop.set()
+    return await asyncio.wait_for(task, 10)
+
+
+async def test_without_a_tournament_the_bot_serves_every_unfinished_event(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    fake_gateway(monkeypatch)
+    run_tournament(tmp_path / "stredisko.db", slug="o1", channel_id=CONTROL_CHANNEL_ID)
+    run_tournament(tmp_path / "stredisko.db", slug="o2")  # the guild's control channel
+    config = load_config(config_file(tmp_path, tournament=""), env={})
+    with caplog.at_level(logging.INFO, "stredisko"):
+        assert await _serve_until_started(config, caplog) == 0
+    assert "scheduler started" in caplog.text
+
+
+async def test_an_event_whose_channel_is_not_on_the_guild_stops_the_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Each served event is checked at start like the one event before issue 37: its
+    channel must exist and be postable (one Slovak line, exit 2)."""
+    fake_gateway(monkeypatch)
+    run_tournament(tmp_path / "stredisko.db", slug="o1")
+    run_tournament(tmp_path / "stredisko.db", slug="o2", channel_id=1_100_000_000_000_009_999)
+    config = load_config(config_file(tmp_path, tournament=""), env={})
+    with pytest.raises(runner.StartupError) as refused:
+        await _serve_until_started(config, caplog)
+    assert str(refused.value) == ("na serveri SSS online nie je kanál 1100000000000009999, "
+                                  "ktorý má turnaj uložený ako riadiace stredisko")
+
+
+def test_a_missing_database_is_one_line_for_a_bot_of_every_event(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The line names no tournament (none is configured): it says to create the events."""
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    assert runner.run(str(config_file(tmp_path, tournament="")), False) == 2
+    assert "najprv založte udalosti" in capsys.readouterr().err

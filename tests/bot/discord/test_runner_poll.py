@@ -367,3 +367,25 @@ async def test_serve_polls_the_round_with_the_configured_login_and_stops_with_th
     assert tables[0] is not None and (tables[0].first_score, tables[0].second_score) == (410, 380)
     assert tables[1] is not None and tables[1].status is ResultStatus.PENDING  # no game yet
     assert run is not None and run.outcome is SyncOutcome.OK  # no run left "running"
+
+
+# -- a bot serving several events (issue 37.2) ----------------------------------------------
+
+
+async def test_without_a_pinned_event_the_poll_covers_every_running_classic_event(
+    app: App, clock: ManualClock, notifier: RecordingNotifier, sim: Simulator,
+    poll_kit: Callable[..., Poll],
+) -> None:
+    """`round_poll` with no slug reads the running classic events afresh at each tick: an
+    event created while it runs is polled from then on, no restart."""
+    first = await synced_world(app, clock)
+    poll = poll_kit("")  # `[discord] tournament` unset
+    sim.add_game(table_game(first, 1, "501"))
+    await poll.until(lambda: channel_results(notifier) == 1)
+
+    second = await make_world(app, slug="kt-druhy", settings={"platform_sync": True})
+    sim.add_game(table_game(second, 2, "601"))
+    await poll.until(lambda: channel_results(notifier) == 2)
+    found = await official(app, second.tables[1])
+    assert found is not None and found.status is ResultStatus.PROVISIONAL
+    assert await official(app, first.tables[0]) is not None

@@ -178,7 +178,8 @@ def test_a_wrong_guild_stops_the_bot_with_one_line_and_exit_2(
 @pytest.mark.parametrize(("config", "line"), [
     ("", "[discord] guild_id nie je nastavené: zapnite v Discorde User Settings → Advanced "
          "→ Developer Mode"),
-    (f"guild_id = {GUILD_ID}\n", "[discord] tournament nie je nastavené"),
+    # without [discord] tournament the bot serves every event of its database (issue 37)
+    (f"guild_id = {GUILD_ID}\n", "databáza {db} neexistuje: najprv založte udalosti "),
     (f'guild_id = {GUILD_ID}\ntournament = "kt"\n', "databáza {db} neexistuje: najprv založte "
                                                    "turnaj (stredisko create PROPOZÍCIE)"),
 ], ids=["no guild id", "no tournament", "no database"])

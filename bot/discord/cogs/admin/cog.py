@@ -15,7 +15,6 @@ filed with (`duplicate_admin`).
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -60,7 +59,7 @@ from bot.discord.cogs.admin.round_controls import (
 from bot.discord.cogs.admin.texts import FORCE_LABELS, WARNINGS, render
 from bot.discord.cogs.duplicate_admin import protest_messages, queue_header, waiting_protests
 from bot.discord.cogs.player import send
-from bot.discord.cogs.scoped import SCOPE_DEFER_S, EventScoped, Udalost, defer_once
+from bot.discord.cogs.scoped import EventScoped, Udalost, defer_once
 from bot.discord.cogs.season import offer_ladder
 from bot.discord.i18n import app_str, t
 from bot.discord.render import text_messages
@@ -159,12 +158,7 @@ class AdminCog(
     async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
         # the event first (its own head-admin role, if it has one, is the one that counts);
         # the admin's corrections keep working on a finished event
-        task = asyncio.ensure_future(self.scope(interaction, acts=False))
-        try:  # a busy store must not cost Discord's 3 s: "thinking…" meanwhile
-            await asyncio.wait_for(asyncio.shield(task), SCOPE_DEFER_S)
-        except TimeoutError:
-            await defer_once(interaction)
-            await task
+        await self.scope_in_time(interaction, acts=False)  # a busy store: "thinking…" first
         require_head_admin(interaction)
         return True
 

@@ -411,7 +411,23 @@ def member_payload(user: FakeUser) -> dict[str, Any]:
     }
 
 
-def guild_payload(locale: str = "en-US", members: Sequence[FakeUser] = ()) -> dict[str, Any]:
+def _text_channel(channel_id: int, name: str, position: int) -> dict[str, Any]:
+    return {
+        "id": str(channel_id),
+        "type": 0,
+        "name": name,
+        "position": position,
+        "guild_id": str(GUILD_ID),
+        "permission_overwrites": [],
+        "nsfw": False,
+        "parent_id": None,
+        "topic": "Oficiálne oznamy turnaja (e-SP 2.6)",
+        "rate_limit_per_user": 0,
+    }
+
+
+def guild_payload(locale: str = "en-US", members: Sequence[FakeUser] = (),
+                  channels: Sequence[tuple[int, str]] = ()) -> dict[str, Any]:
     """The test guild as Discord's GUILD_CREATE carries it: the roles, the control-centre
     channel, and as members the bot itself (Discord always sends the bot's own member; it
     gives `guild.me`) and `members`."""
@@ -438,20 +454,8 @@ def guild_payload(locale: str = "en-US", members: Sequence[FakeUser] = ()) -> di
             role(PLAYER_ROLE_ID, "Hráč", 1, discord.Permissions.none()),
             role(HEAD_ADMIN_ROLE_ID, "Hlavný administrátor", 2, _HEAD_ADMIN_PERMISSIONS),
         ],
-        "channels": [
-            {
-                "id": str(CONTROL_CHANNEL_ID),
-                "type": 0,
-                "name": "riadiace-stredisko",
-                "position": 0,
-                "guild_id": str(GUILD_ID),
-                "permission_overwrites": [],
-                "nsfw": False,
-                "parent_id": None,
-                "topic": "Oficiálne oznamy turnaja (e-SP 2.6)",
-                "rate_limit_per_user": 0,
-            }
-        ],
+        "channels": [_text_channel(cid, name, i) for i, (cid, name) in
+                     enumerate(((CONTROL_CHANNEL_ID, "riadiace-stredisko"), *channels))],
         "members": [member_payload(user) for user in (BOT_USER, *members)],
         "member_count": 1 + len(members),
         "features": [],
@@ -474,8 +478,12 @@ class DiscordHarness:
         timeout: float = 10.0,
         response_deadline: float = RESPONSE_DEADLINE_S,
         guild_locale: str = "en-US",
+        channels: Sequence[tuple[int, str]] = (),
     ) -> None:
+        """`channels`: more text channels (id, name) beside the control centre, e.g. one per
+        event of a bot serving several (issue 37)."""
         self.bot = bot
+        self.extra_channels = tuple(channels)
         self.timeout = timeout
         self.response_deadline = response_deadline
         self.guild_locale = guild_locale
@@ -549,7 +557,7 @@ class DiscordHarness:
             self.bot.config = GuildConfig(GUILD_ID, CONTROL_CHANNEL_ID, HEAD_ADMIN_ROLE_ID)
 
     def _guild_payload(self) -> dict[str, Any]:
-        return guild_payload(self.guild_locale)
+        return guild_payload(self.guild_locale, channels=self.extra_channels)
 
     # ----- people and things ----------------------------------------------------------------
 
@@ -619,11 +627,13 @@ class DiscordHarness:
         locale: str | None = None,
         dm: bool = False,
         check: bool = True,
+        channel_id: int | None = None,
     ) -> Exchange:
         """Run `/name [subcommand] options…` as `user` typed it; returns what happened.
 
         `options` are keyed by the option names Discord shows (the command's base names);
         `subcommand` may be "sub" or "group sub". `check=False` accepts errors/no response.
+        `channel_id`: the guild channel it is used in (default: the control centre).
         """
         command = self._command(name)
         spec = command.to_dict(self.bot.tree)
@@ -656,7 +666,44 @@ class DiscordHarness:
             data["resolved"] = resolved
         if self.bot.tree.get_command(name) is None:  # type: ignore[attr-defined]
             data["guild_id"] = str(GUILD_ID)  # registered for the tournament guild only
-        return await self._dispatch(2, "slash", data, user, locale, dm=dm, check=check)
+        return await self._dispatch(2, "slash", data, user, locale, dm=dm, check=check,
+                                    channel_id=channel_id)
+
+    async def autocomplete(
+        self,
+        name: str,
+        option: str,
+        typed: str,
+        *,
+        user: FakeUser,
+        subcommand: str | None = None,
+        dm: bool = False,
+        channel_id: int | None = None,
+    ) -> list[dict[str, Any]]:
+        """What Discord shows while `user` types `typed` into `option` of `/name`: the choices
+        the bot answers the autocomplete interaction (type 4) with."""
+        command = self._command(name)
+        option_specs: list[dict[str, Any]] = command.to_dict(self.bot.tree).get("options", [])
+        path = subcommand.split() if subcommand else []
+        for part in path:
+            option_specs = next(o for o in option_specs if o["name"] == part).get("options", [])
+        spec = next((o for o in option_specs if o["name"] == option), None)
+        if spec is None or not spec.get("autocomplete"):
+            raise HarnessError(f"/{name} has no autocompleted option {option!r}")
+        built: list[dict[str, Any]] = [{"type": spec["type"], "name": option, "value": typed,
+                                        "focused": True}]
+        for part in reversed(path):
+            kind = 1 if part == path[-1] else 2
+            built = [{"type": kind, "name": part, "options": built}]
+        data = {"id": str(self._command_ids.setdefault(name, self.snowflake())), "name": name,
+                "type": 1, "options": built}
+        exchange = await self._dispatch(4, "autocomplete", data, user, None, dm=dm,
+                                        check=False, channel_id=channel_id)
+        if exchange.errors:
+            raise DispatchError("\n".join(exchange.errors))
+        (response,) = [c for c in exchange.calls if c.key.endswith("callback")]
+        assert response.payload is not None and response.payload["type"] == 8
+        return list(response.payload["data"]["choices"])
 
     async def click(
         self,
@@ -754,13 +801,18 @@ class DiscordHarness:
         dm: bool,
         source: RecordedMessage | None = None,
         check: bool,
+        channel_id: int | None = None,
     ) -> Exchange:
         if dm:
             channel_id = self.dm_channel_id(user)
         elif not user.in_guild:
             raise DiscordWouldReject(f"{user.name} is not a member of the guild")
-        else:
-            channel_id = source.channel_id if source else CONTROL_CHANNEL_ID
+        elif source is not None:
+            channel_id = source.channel_id
+        elif channel_id is None:
+            channel_id = CONTROL_CHANNEL_ID
+        elif self.guild.get_channel(channel_id) is None:
+            raise HarnessError(f"the guild has no channel {channel_id}")
         interaction_id = self.snowflake()
         exchange = Exchange(
             id=interaction_id,
@@ -848,7 +900,7 @@ class DiscordHarness:
                 "id": str(exchange.channel_id),
                 "type": 0,
                 "guild_id": str(GUILD_ID),
-                "name": self.channel.name,
+                "name": getattr(self.guild.get_channel(exchange.channel_id), "name", "?"),
                 "position": 0,
                 "permission_overwrites": [],
                 "nsfw": False,
@@ -1192,7 +1244,7 @@ class DiscordHarness:
                 self._edit(exchange.source, data, files)
         interaction: dict[str, Any] = {
             "id": str(exchange.id),
-            "type": {"slash": 2, "click": 3, "modal": 5}[exchange.kind],
+            "type": {"slash": 2, "click": 3, "modal": 5, "autocomplete": 4}[exchange.kind],
             "response_message_loading": kind == 5,
             "response_message_ephemeral": bool(exchange.message and exchange.message.ephemeral),
         }
