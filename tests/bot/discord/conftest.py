@@ -76,6 +76,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "admin_world(build=None, **options): the `env` fixture's world: what "
                    "`build(tx)` returns, else make_world's with these options")
+    config.addinivalue_line(
+        "markers", "several_events: the `game` fixture's bot serves every event (issue 37), "
+                   "a classic one beside the duplicate one")
 
 
 @dataclass

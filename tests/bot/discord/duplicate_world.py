@@ -24,7 +24,18 @@ from bot.discord.runner import build_bot
 from bot.scheduler import Scheduler
 from bot.services.app import App, Tx
 from bot.services.duplicate.setup import DuplicateSettings, create_event, load_lexicon
-from bot.store import Change, Store, add_entry, create_player, create_tournament
+from bot.store import (
+    Change,
+    Store,
+    TournamentStatus,
+    add_entry,
+    create_player,
+    create_tournament,
+    find_player_by_discord,
+    replace_pairings,
+    set_status,
+    update_round,
+)
 from bot.store.duplicate import DupGame, DupRound, get_game, get_round, list_rounds
 from rules.duplicate.board import parse_board
 from rules.duplicate.tiles import TILES_DIR, TileSet
@@ -135,12 +146,33 @@ class Game:
         return "\n".join(m.text for m in self.channel(since))
 
 
+def _classic_beside(tx: Tx, by: Change, users: dict[str, FakeUser]) -> None:
+    """A classic qualifier in its own channel, Ana in its round 1 against a newcomer."""
+    t = create_tournament(tx.db, slug=CLASSIC_SLUG, name="Kvalifikácia vedľa",
+                          season="2026/2027", round_starts=[START], waiting_minutes=10,
+                          game_limit_minutes=50, by=by, channel_id=CLASSIC_CHANNEL_ID)
+    ana = find_player_by_discord(tx.db, users["ana"].id)
+    assert ana is not None
+    other = create_player(tx.db, name="Dušan Vedľajší", herna_nick="dusan", by=by)
+    for player in (ana.id, other.id):
+        add_entry(tx.db, t.id, player, by, paid=True)
+    replace_pairings(tx.db, t.id, 1, [(1, ana.id, other.id)], by)
+    set_status(tx.db, t.id, TournamentStatus.RUNNING, by)
+    update_round(tx.db, t.id, 1, by, published_at=by.at)
+
+
 def answer(ex: Exchange) -> str:
     return "\n".join([ex.content, *(m.text for m in ex.followups)])
 
 
+#: with the marker `several_events` (issue 37): the bot serves every event of the database, and
+#: beside the duplicate event (the control centre's) runs a classic one in its own channel
+CLASSIC_SLUG, CLASSIC_CHANNEL_ID = "kt-vedla", 1_100_000_000_000_000_260
+
+
 @pytest.fixture
-async def game(tmp_path: Path) -> AsyncIterator[Game]:
+async def game(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Game]:
+    several = request.node.get_closest_marker("several_events") is not None
     words = tmp_path / "lexicons" / "slova.txt"
     words.parent.mkdir()
     words.write_text("\n".join(sorted(set(WORDS))) + "\n", encoding="utf-8")
@@ -149,12 +181,13 @@ async def game(tmp_path: Path) -> AsyncIterator[Game]:
     clock = ManualClock(START)
     holder: list[App] = []
     lexicon = LexiconConfig(dir=str(words.parent), default=str(words))
-    bot = build_bot(holder, SLUG, lexicon=lexicon)
+    bot = build_bot(holder, "" if several else SLUG, lexicon=lexicon)
     app = App(store, clock, DiscordNotifier(bot, store, admin_channel_id=ADMIN_CHANNEL_ID))
     holder.append(app)
     try:
         with time_machine.travel(START, tick=False) as traveller:
-            async with DiscordHarness(bot) as h:
+            channels = [(CLASSIC_CHANNEL_ID, CLASSIC_SLUG)] if several else []
+            async with DiscordHarness(bot, channels=channels) as h:
                 users = {name: h.member(full) for name, full in (
                     ("ana", "Ana Ábelová"), ("boris", "Boris Ďurica"), ("cyril", "Cyril Čierny"))}
 
@@ -172,6 +205,8 @@ async def game(tmp_path: Path) -> AsyncIterator[Game]:
                         profile="cas-duplicate", lexicon=str(words), tiles=str(tiles),
                         move_seconds=MOVE_S, warning_seconds=WARNING_S, pause_seconds=PAUSE_S,
                         part_rounds=(1,), mode="online"), loaded)
+                    if several:
+                        _classic_beside(tx, by, users)
 
                 loaded = load_lexicon(str(words), words.parent)
                 await app.run(body)

@@ -223,3 +223,37 @@ async def test_an_event_created_while_the_bot_runs_is_served_at_once(season: Sea
 
 def _player(db: Database, nick: str) -> int:
     return int(db.execute("SELECT id FROM players WHERE herna_nick = ?", [nick]).fetchone()[0])
+
+
+# -- a duplicate evening beside a classic qualifier (the `game` fixture, marked) ------------
+
+
+@pytest.mark.several_events
+async def test_a_duplicate_event_and_a_classic_one_side_by_side(game: Any) -> None:
+    from bot.services.duplicate.game import start_game
+
+    from .duplicate_world import CLASSIC_CHANNEL_ID, SEED, SLUG
+
+    h, ana = game.h, game.players["ana"]
+    await game.app.run(start_game, SLUG, seed=SEED)
+    coord, word, score = await game.top_of(1)
+    # the control centre is the duplicate event's: /tah there is its slip
+    slip = await h.slash("tah", user=ana, options={"suradnica": coord, "hlavne_slovo": word,
+                                                   "body": score})
+    assert f"{coord} {word}, {score} bodov" in slip.content
+    # in the classic event's channel Ana is at her table there, not in the duplicate game
+    table = await h.slash("stav", user=ana, channel_id=CLASSIC_CHANNEL_ID)
+    assert "Dušan Vedľajší" in table.content
+    wrong = await h.slash("tah", user=ana, channel_id=CLASSIC_CHANNEL_ID,
+                          options={"suradnica": coord, "hlavne_slovo": word})
+    assert wrong.ephemeral and f"{coord} {word}, {score} bodov" not in wrong.content
+    # the form opened in a DM for the named event keeps it for its submit
+    opened = await h.slash("tah", user=game.players["boris"], dm=True,
+                           options={"udalost": SLUG})
+    assert opened.modal is not None
+    sent = await h.submit_modal("stredisko:tah", {"suradnica": coord, "slovo": word,
+                                                  "body": str(score)}, game.players["boris"])
+    assert f"{coord} {word}, {score} bodov" in sent.content
+    # /slovo stays closed to a player of the open duplicate round, even in a DM (003 r. 30)
+    asked = await h.slash("slovo", user=ana, dm=True, options={"tvar": "kolo"})
+    assert "003 r. 30" in asked.content
