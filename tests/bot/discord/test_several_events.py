@@ -257,3 +257,13 @@ async def test_a_duplicate_event_and_a_classic_one_side_by_side(game: Any) -> No
     # /slovo stays closed to a player of the open duplicate round, even in a DM (003 r. 30)
     asked = await h.slash("slovo", user=ana, dm=True, options={"tvar": "kolo"})
     assert "003 r. 30" in asked.content
+
+
+async def test_a_newcomer_in_a_dm_is_offered_the_running_events(season: Season) -> None:
+    s = season
+    newcomer = s.h.member("Nováčik")
+    asked = await s.h.slash("registracia", user=newcomer, dm=True,
+                            options={"prezyvka": "novacik"})
+    assert asked.content == t("discord.event.which", "sk", events="kt-a, kt-b")
+    offered = await s.h.autocomplete("registracia", "udalost", "b", user=newcomer, dm=True)
+    assert [c["value"] for c in offered] == ["kt-b"]
