@@ -55,7 +55,8 @@ DISCORD = not_run("needs Discord: a bot token and a server")
 HERNA = not_run("reads herna.net")
 ENGINE = not_run("needs the Docker engine: tools/verify-image.sh runs it in the image")
 #: placeholders the README writes in capitals, and what a newcomer would type for them
-TYPED = {"PREZÝVKA…": "danka", "DISCORD_ID": "123456789012345678", "SLUG": "kt-2026-11"}
+TYPED = {"PREZÝVKA…": "danka", "DISCORD_ID": "123456789012345678", "SLUG": "kt-2026-11",
+         "ID_KANÁLA": "123456789012345679"}
 
 QUICK_START: list[tuple[str, Outcome]] = [
     ("cp examples/propozicie.toml propozicie.toml", OK),
@@ -70,6 +71,7 @@ QUICK_START: list[tuple[str, Outcome]] = [
     ("cp config.example.toml config.toml", OK),
     ("stredisko run --config config.toml --sync-commands", DISCORD),
     ("stredisko run --config config.toml", DISCORD),
+    ("stredisko channel kt-2026-11 ID_KANÁLA", OK),
     ("stredisko checkin open kt-2026-11", OK),
     ("stredisko checkin close kt-2026-11", OK),
     ("stredisko pair kt-2026-11 1", OK),
