@@ -82,6 +82,7 @@ from bot.store import (
     to_text,
     upsert_platform_record,
 )
+from bot.store.duplicate import get_event
 from bot.store.pairings import tournament_of_pairing
 from bot.store.players import nick_key
 from rules.plausibility import Implausible, check_game
@@ -811,11 +812,14 @@ def _worth_polling(tx: Tx, slug: str, round_no: int, margin: timedelta) -> bool:
 
 
 def _nightly_slugs(tx: Tx) -> list[str]:
-    """Tournaments under way or finished with a result not yet confirmed (or a table without
-    one), and finished tournaments not yet rated."""
+    """Classic tournaments under way or finished with a result not yet confirmed (or a table
+    without one), and finished ones not yet rated (a bot serving several events, issue 37:
+    every one of them; a duplicate event plays nothing on herna.net)."""
     slugs = []
     for t in list_tournaments(tx.db):
         if t.status not in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
+            continue
+        if get_event(tx.db, t.id) is not None:  # a duplicate event: nothing on herna.net
             continue
         if _unconfirmed(tx, t) or (t.status is TournamentStatus.FINISHED and not _rated(tx, t)):
             slugs.append(t.slug)
