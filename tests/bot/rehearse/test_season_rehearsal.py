@@ -37,8 +37,8 @@ def _cli(*args: str) -> str:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """Two text runs (each on a fresh temporary database, the page into the same folder,
-    emptied between them) and a JSON run that keeps its database."""
+    """Two text runs and two JSON runs, each on a fresh database (the first JSON run's kept),
+    the page into the same folder, emptied between them."""
     folder = tmp_path_factory.mktemp("season")
     html = folder / "web"
     first = _cli("--html", str(html))
@@ -48,7 +48,10 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     shutil.rmtree(html)
     db = folder / "sezona.db"
     document = json.loads(_cli("--json", "--db", str(db), "--html", str(html)))
-    return {"text": first, "again": second, "page": page, "json": document, "db": db}
+    shutil.rmtree(html)
+    again = json.loads(_cli("--json", "--html", str(html)))
+    return {"text": first, "again": second, "page": page, "json": document, "db": db,
+            "json_again": again}
 
 
 def _transcript(text: str) -> list[str]:
@@ -61,7 +64,8 @@ def _index(lines: list[str], *parts: str) -> int:
 
 def test_two_runs_print_the_same(runs: dict[str, Any]) -> None:
     assert runs["text"] == runs["again"]
-    # the JSON run's transcript is the same, line for line
+    assert runs["json"] == runs["json_again"]
+    # the JSON run's transcript is the text run's, line for line
     assert runs["json"]["transcript"] == _transcript(runs["text"])
 
 
