@@ -155,10 +155,6 @@ class Rehearsal:
         """One poll of round n (left out when it cannot change anything, `_idle`)."""
         await self._poll(n)
 
-    async def end(self) -> None:
-        """The last round's last sync and the review queue, closed and finished."""
-        await self._end()
-
     @staticmethod
     def _bind(fn: Callable[[Any], Awaitable[None]], arg: Any) -> Callable[[], Awaitable[None]]:
         return lambda: fn(arg)

@@ -44,12 +44,12 @@ from bot.rehearse import engine
 from bot.rehearse.duplicate_output import Summary, summary_tx
 from bot.rehearse.engine import END, EVENT, OPERATOR, POLL, POLL_EVERY, RehearsalError
 from bot.rehearse.events import FIRST_GAME_ID
-from bot.rehearse.output import Transcript, document_tx, local_text
+from bot.rehearse.output import document_tx, local_text
 from bot.rehearse.scenario import Scenario
+from bot.rehearse.season_output import SeasonTranscript
 from bot.rehearse.season_scenario import Part, SeasonScenario
 from bot.scheduler import Scheduler
 from bot.services.app import App
-from bot.services.notifier import Message
 from bot.services.replies import Reply
 from bot.services.results import sync
 from bot.services.season.file import parse_season
@@ -64,40 +64,6 @@ HERNA_LABEL = "[herna.net]"
 GAMES_APART = 1000  # each classic event's herna.net game ids start this far from the last's
 #: how far the timers may run ahead of the last step while a duplicate game waits on them
 MAX_TAIL = timedelta(days=1)
-
-
-class SeasonTranscript(Transcript):
-    """The rehearsal's transcript with each line's event: `[slug #channel]`."""
-
-    def __init__(self, clock: ManualClock, name_of: Callable[[int], str]) -> None:
-        super().__init__(clock, name_of)
-        self.tags: dict[int, str] = {}  # tournament id -> its label
-        self.context: str | None = None  # whose step or timers run now (a DM's event)
-        self._speaking: str | None = None  # the tournament a message is posted for
-
-    def add(self, lines: list[str]) -> None:
-        tag = self._speaking or self.context
-        super().add([f"[{tag}] {line}" for line in lines] if tag else lines)
-
-    def tag_of(self, tournament_id: int | None) -> str:
-        """An event's label; one being created is the step's own."""
-        if tournament_id is None:
-            return ""
-        return self.tags.get(tournament_id) or self.context or f"#{tournament_id}"
-
-    async def announce(self, tournament_id: int, message: Message) -> None:
-        self._speaking = self.tag_of(tournament_id)
-        try:
-            await super().announce(tournament_id, message)
-        finally:
-            self._speaking = None
-
-    async def to_admin(self, tournament_id: int, message: Message) -> None:
-        self._speaking = self.tag_of(tournament_id)
-        try:
-            await super().to_admin(tournament_id, message)
-        finally:
-            self._speaking = None
 
 
 @dataclass
