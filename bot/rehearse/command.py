@@ -1,6 +1,7 @@
 """`stredisko rehearse SCENARIO.toml [--json] [--db FILE] [--html DIR]`: check the scenario,
 run it, print the transcript and the standings (or one JSON document). A scenario whose
-[tournament] says `format = "duplicate"` is a duplicate game (`bot.rehearse.duplicate`).
+[tournament] says `format = "duplicate"` is a duplicate game (`bot.rehearse.duplicate`); one
+that names its [[part]]s is a season — several events in one bot (`bot.rehearse.season`).
 
 Exit codes: 0 it ran; 2 a scenario error ("SÚBOR:RIADOK: dôvod", nothing ran — or, found
 only at run time, a [[round]] that does not fit who is still playing); 1 an internal failure.
@@ -12,7 +13,7 @@ import asyncio
 import json
 import tempfile
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from bot.i18n import t
 from bot.rehearse.duplicate import Outcome as DuplicateOutcome
@@ -24,6 +25,8 @@ from bot.rehearse.duplicate_scenario import (
 )
 from bot.rehearse.engine import Outcome, rehearse
 from bot.rehearse.scenario import load_scenario
+from bot.rehearse.season import SeasonOutcome, rehearse_season
+from bot.rehearse.season_scenario import SeasonScenario, is_season_file, load_season_scenario
 from bot.services.replies import Refusal
 from bot.services.tournament.setup import SetupError
 
@@ -35,8 +38,9 @@ DB_NAME = "skuska.db"
 def run_command(scenario_path: str, out: TextIO, err: TextIO, *, as_json: bool = False,
                 db: str | None = None, html: str | None = None) -> int:
     try:
-        scenario = (load_duplicate_scenario if is_duplicate_file(scenario_path)
-                    else load_scenario)(scenario_path)
+        scenario: Any = (load_season_scenario if is_season_file(scenario_path)
+                         else load_duplicate_scenario if is_duplicate_file(scenario_path)
+                         else load_scenario)(scenario_path)
     except SetupError as error:
         print(f"{scenario_path}:{error.line}: {error.reason}", file=err)
         return SCENARIO_ERROR
@@ -49,8 +53,11 @@ def run_command(scenario_path: str, out: TextIO, err: TextIO, *, as_json: bool =
     with tempfile.TemporaryDirectory(prefix="stredisko-skuska-") as folder:
         store = Path(db) if db else Path(folder) / DB_NAME
         try:
-            if isinstance(scenario, DuplicateScenario):
-                outcome: Outcome | DuplicateOutcome = asyncio.run(
+            if isinstance(scenario, SeasonScenario):
+                outcome: Outcome | DuplicateOutcome | SeasonOutcome = asyncio.run(
+                    rehearse_season(scenario, store, html=html))
+            elif isinstance(scenario, DuplicateScenario):
+                outcome = asyncio.run(
                     rehearse_duplicate(scenario, store, html=Path(html) if html else None))
             else:
                 outcome = asyncio.run(rehearse(scenario, store,
@@ -66,7 +73,8 @@ def run_command(scenario_path: str, out: TextIO, err: TextIO, *, as_json: bool =
     return 0
 
 
-def print_outcome(outcome: Outcome | DuplicateOutcome, out: TextIO, as_json: bool) -> None:
+def print_outcome(outcome: Outcome | DuplicateOutcome | SeasonOutcome, out: TextIO,
+                  as_json: bool) -> None:
     """What `rehearse` prints: one JSON document, or the transcript and the standings."""
     if as_json:
         json.dump(outcome.document, out, ensure_ascii=False, indent=2)

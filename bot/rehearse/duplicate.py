@@ -86,6 +86,9 @@ class Outcome:
 
 
 Step = tuple[str, Callable[[], Awaitable[None]]]
+#: when a step is due: its moment, and until when the timers fire before it
+When = tuple[datetime, datetime]
+TimedStep = tuple[str, Callable[[], Awaitable[None]], Callable[[], Awaitable[When | None]]]
 
 
 @dataclass
@@ -98,25 +101,63 @@ class DuplicateRehearsal:
     slug: str = ""
     store_id: dict[str, int] = field(default_factory=dict)  # file id -> store id
     refusals: list[dict[str, Any]] = field(default_factory=list)
+    #: one scheduler for every event (a season rehearsal's); None: one per firing
+    scheduler: Scheduler | None = None
+    #: after the game, fire what it leaves due (alone on the clock); a season rehearsal's
+    #: one timeline fires every event's timers in time order instead
+    fire_after_game: bool = True
     _stuck: set[int] = field(default_factory=set)  # timers that failed: never retried here
 
     def steps(self) -> list[Step]:
-        out: list[Step] = [("start", self._start)]
+        return [(name, action) for name, action, _ in self.timed_steps()]
+
+    def timed_steps(self) -> list[TimedStep]:
+        """`steps()` with, for each, when it is due (`_when`): what lets a season rehearsal
+        interleave the game with other events on one clock. Online games only."""
+        out: list[TimedStep] = [("start", self._start, self._when_start)]
         sc = self.scenario
+        now = self._when_now
         if sc.hall:  # the arbiter opens each round, types its slips, closes it
             for number in range(1, sc.last_round + 1):
-                out.append((f"open:{number}", partial(self._open_hall, number)))
-                out += [(f"{e.type}:{e.round}:{e.index}", partial(self._event, e))
+                out.append((f"open:{number}", partial(self._open_hall, number), now))
+                out += [(f"{e.type}:{e.round}:{e.index}", partial(self._event, e), now)
                         for e in sc.of_round(number) if e.type != "rack"]
-                out.append((f"close:{number}", partial(self._close_hall, number)))
+                out.append((f"close:{number}", partial(self._close_hall, number), now))
         else:
-            out += [(f"{e.type}:{e.round}:{e.index}", partial(self._event, e))
-                    for e in sc.events]
-        out.append(("end", self._end))
-        out += [(f"protest:{p.index}", partial(self._protest, p)) for p in sc.protests]
-        out += [(f"decide:{p.index}", partial(self._decide, p)) for p in sc.protests]
-        out.append(("final", self._final))
+            out += [(f"{e.type}:{e.round}:{e.index}", partial(self._event, e),
+                     partial(self._when_event, e)) for e in sc.events]
+        out.append(("end", self._end, self._when_over))
+        gap = self._when_gap
+        out += [(f"protest:{p.index}", partial(self._protest, p), gap) for p in sc.protests]
+        out += [(f"decide:{p.index}", partial(self._decide, p), gap) for p in sc.protests]
+        out.append(("final", self._final, now))
         return out
+
+    # -- when each step is due: (its moment, the timers to fire before it) or None while
+    # -- only the game's own timers can bring it (a round not yet announced, the game on)
+
+    async def _when_now(self) -> When:
+        return self.clock.now(), self.clock.now()
+
+    async def _when_start(self) -> When:
+        return game_start(self.scenario), game_start(self.scenario)
+
+    async def _when_gap(self) -> When:
+        return self.clock.now() + PROTEST_GAP, self.clock.now() + PROTEST_GAP
+
+    async def _when_over(self) -> When | None:
+        return None if await api.game_running(self.app, self.slug) else await self._when_now()
+
+    async def _when_event(self, e: DupEvent) -> When | None:
+        opened = await api.round_opened_at(self.app, self.slug, e.round)
+        if opened is None:  # not yet announced; or never (the step says so: a scenario error)
+            return None if await api.game_running(self.app, self.slug) else (
+                await self._when_now())
+        moment = max(opened + e.after, self.clock.now())
+        limit = await api.deadline(self.app, self.slug, e.round)
+        if e.type == "slip" and limit is not None and limit < moment <= limit + IN_FLIGHT:
+            return moment, limit  # in flight: handed in before the deadline's timer runs
+        return moment, moment
 
     async def run(self) -> None:
         await self.create()
@@ -132,7 +173,7 @@ class DuplicateRehearsal:
         beside = Path(self.scenario.path).parent / name
         return str(beside.resolve()) if beside.is_file() else str(name)
 
-    async def create(self) -> None:
+    async def create(self) -> Reply:
         sc = self.scenario
         prop = sc.propozicie
         dup = replace(sc.settings, lexicon=self.lexicon_source())
@@ -142,6 +183,7 @@ class DuplicateRehearsal:
         created = await setup.create(self.app, prop, OPERATOR)
         self._need(created, "create")
         await self.attach(created.data)
+        return created
 
     async def attach(self, tournament: Tournament) -> None:
         """Know the created event and name its head admin: safe to do again on a restarted
@@ -205,7 +247,8 @@ class DuplicateRehearsal:
                 raise RehearsalError("hra neskončila: žiadny časovač ju už neposunie")
             if self.clock.now() > limit:
                 raise RehearsalError("hra neskončila ani po dni hry")
-        await self._fire_all(limit)
+        if self.fire_after_game:
+            await self._fire_all(limit)
 
     # -- a hall game (003 "opisované scrabble"): the arbiter at the console ------------------
 
@@ -349,7 +392,7 @@ class DuplicateRehearsal:
         if not due:
             return False
         self.clock.set(max(due[0].due_at, self.clock.now()))
-        await Scheduler(self.app).run_due()
+        await (self.scheduler or Scheduler(self.app)).run_due()
         self._stuck |= {t.id for t in await self.app.store.read(due_timers, self.clock.now())}
         return True
 

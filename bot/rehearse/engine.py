@@ -26,7 +26,7 @@ from typing import Any
 
 from bot.clock import ManualClock
 from bot.console import render_reply
-from bot.rehearse.events import ADMIN_ID, Events, discord_id
+from bot.rehearse.events import ADMIN_ID, FIRST_GAME_ID, Events, discord_id
 from bot.rehearse.output import (
     ADMIN_LABEL,
     Transcript,
@@ -46,6 +46,7 @@ from bot.services.tournament.setup import SetupError
 from bot.store import (
     Store,
     SyncOutcome,
+    Timer,
     Tournament,
     due_timers,
     list_entries,
@@ -99,6 +100,8 @@ class Rehearsal:
     events: Events | None = None  # the scenario's events (once the tournament exists)
     proposals: list[dict[str, Any]] = field(default_factory=list)
     skip_idle_polls: bool = True  # leave out polls that cannot change anything (`_idle`)
+    first_game_id: int = FIRST_GAME_ID  # its games' herna.net ids (a season shares the simulator)
+    passes: int = 0  # the polls that went to herna.net (not left out as idle)
     _stuck: set[int] = field(default_factory=set)  # timers that failed: never retried here
     # round -> when its last clean pass ran and what herna.net showed it
     _seen: dict[int, tuple[datetime, list[GameRecord]]] = field(default_factory=dict)
@@ -106,7 +109,9 @@ class Rehearsal:
 
     # -- the timeline -------------------------------------------------------------------
 
-    def steps(self) -> list[Step]:
+    def steps(self, *, polls: bool = True) -> list[Step]:
+        """The run's steps in time order; `polls=False` leaves the round polls out (a season
+        rehearsal polls every running classic event from one place: `poll_due`)."""
         sc = self.scenario
         starts = sc.round_starts
         out: list[Step] = []
@@ -124,13 +129,31 @@ class Rehearsal:
             at(start - PUBLISH_BEFORE, ROUND, self._bind(self._pair, n))
             until = start + sc.limit + POLL_AFTER_LIMIT
             moment = start
-            while moment <= until and (n == len(starts)
-                                       or moment < starts[n] - PUBLISH_BEFORE):
+            while polls and self._in_poll_window(n, moment, until):
                 at(moment, POLL, self._bind(self._poll, n))
                 moment += POLL_EVERY
         last_event = max((e.at for e in sc.events), default=sc.last_limit)
         at(max(sc.last_limit + POLL_AFTER_LIMIT, last_event), END, self._end)
         return sorted(out, key=lambda s: s[:3])
+
+    def _in_poll_window(self, n: int, moment: datetime, until: datetime) -> bool:
+        """Round n is polled from its start until its limit + 10 minutes, and no longer
+        once the next round is about to be paired."""
+        starts = self.scenario.round_starts
+        return moment <= until and (n == len(starts) or moment < starts[n] - PUBLISH_BEFORE)
+
+    def poll_due(self, now: datetime) -> int | None:
+        """The round a poll at `now` is for (the one whose poll window holds `now`), if any:
+        a season rehearsal's one poll asks each running classic event this."""
+        for n, start in enumerate(self.scenario.round_starts, start=1):
+            until = start + self.scenario.limit + POLL_AFTER_LIMIT
+            if start <= now and self._in_poll_window(n, now, until):
+                return n
+        return None
+
+    async def poll(self, n: int) -> None:
+        """One poll of round n (left out when it cannot change anything, `_idle`)."""
+        await self._poll(n)
 
     @staticmethod
     def _bind(fn: Callable[[Any], Awaitable[None]], arg: Any) -> Callable[[], Awaitable[None]]:
@@ -147,23 +170,13 @@ class Rehearsal:
 
     async def _advance(self, scheduler: Scheduler, moment: datetime, *,
                        inclusive: bool) -> None:
-        """Fire every stored timer due before `moment` (`inclusive`: also those due at it),
-        each at its own due time, then move the clock there."""
-        while True:
-            due = [t for t in await self.app.store.read(due_timers, moment)
-                   if t.id not in self._stuck and (inclusive or t.due_at < moment)]
-            if not due:
-                break
-            self.clock.set(max(due[0].due_at, self.clock.now()))
-            await scheduler.run_due()
-            self._stuck |= {t.id for t in await self.app.store.read(due_timers,
-                                                                   self.clock.now())}
-        if moment > self.clock.now():
-            self.clock.set(moment)
+        await fire_timers(self.app, self.clock, scheduler, self._stuck, moment,
+                          inclusive=inclusive)
 
     # -- set-up -------------------------------------------------------------------------
 
-    async def _create(self) -> None:
+    async def _create(self) -> Reply:
+        """Create the tournament (as `stredisko create` does) and attach to it; its reply."""
         sc = self.scenario
         prop = sc.propozicie
         if sc.has_checkin:  # the window must be known for players to check in
@@ -175,6 +188,7 @@ class Rehearsal:
         created = await setup.create(self.app, prop, OPERATOR)
         self._need(created, "create")
         await self.attach(created.data)
+        return created
 
     async def attach(self, tournament: Tournament) -> None:
         """Know the created tournament (file ids, names), name its head admin, link every
@@ -193,7 +207,8 @@ class Rehearsal:
             reply = await play.register(self.app, self.slug, discord_id(sc, spec.file_id),
                                         spec.file_id, spec.herna)
             self._need(reply, "register")
-        self.events = Events(sc, self.app, self.sim, self.transcript, self.slug, self.store_id)
+        self.events = Events(sc, self.app, self.sim, self.transcript, self.slug, self.store_id,
+                             first_game_id=self.first_game_id)
         self.events.publish_games()
 
     async def _event(self, event: Event) -> None:
@@ -267,6 +282,7 @@ class Rehearsal:
         if self.skip_idle_polls and self._idle(n, now, shown):
             return
         summary = await sync.poll_round(self.app, self.slug, n, self.herna)
+        self.passes += summary is not None
         if summary is not None and summary.outcome is SyncOutcome.OK:
             self._seen[n] = (now, shown)
 
@@ -331,6 +347,29 @@ class Rehearsal:
     def _apply_tx(tx: Tx, pairing_id: int) -> bool:
         by = tx.by_admin(ADMIN_ID, END_REASON)
         return apply_proposal(tx, pairing_id, END_REASON, by) is not None
+
+async def fire_timers(app: App, clock: ManualClock, scheduler: Scheduler, stuck: set[int],
+                      moment: datetime, *, inclusive: bool, move: bool = True,
+                      each: Callable[[Timer], None] | None = None) -> None:
+    """Fire every stored timer due before `moment` (`inclusive`: also those due at it), each
+    at its own due time, then (`move`) move the clock there. A timer that failed is `stuck`:
+    never retried here. With `each`, the timers due at a moment fire one at a time, `each`
+    told of every one before it fires (whose event its messages are)."""
+    while True:
+        due = [t for t in await app.store.read(due_timers, moment)
+               if t.id not in stuck and (inclusive or t.due_at < moment)]
+        if not due:
+            break
+        clock.set(max(due[0].due_at, clock.now()))
+        if each is None:
+            await scheduler.run_due()
+        for timer in [] if each is None else [t for t in due if t.due_at <= clock.now()]:
+            each(timer)
+            await scheduler.fire(timer)
+        stuck |= {t.id for t in await app.store.read(due_timers, clock.now())}
+    if move and moment > clock.now():
+        clock.set(moment)
+
 
 # -- running it ---------------------------------------------------------------------------
 

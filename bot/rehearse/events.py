@@ -67,12 +67,13 @@ def game_record(prop: Propozicie, e: Event, game_id: str) -> GameRecord:
         first_moves=e.moves[0], second_moves=e.moves[1], settings=settings)
 
 
-def scenario_games(prop: Propozicie, events: Iterable[Event]) -> list[tuple[Event, GameRecord]]:
-    """The `game` events with their records, numbered from FIRST_GAME_ID in the events' order:
+def scenario_games(prop: Propozicie, events: Iterable[Event], first: int = FIRST_GAME_ID
+                   ) -> list[tuple[Event, GameRecord]]:
+    """The `game` events with their records, numbered from `first` in the events' order:
     what the simulator serves (in the rehearsal, and for `simulator --games FILE`)."""
     games = [e for e in events if e.type == "game"]
     return [(e, game_record(prop, e, str(game_id)))
-            for game_id, e in enumerate(games, start=FIRST_GAME_ID)]
+            for game_id, e in enumerate(games, start=first)]
 
 
 class _Cast(Protocol):
@@ -83,10 +84,13 @@ class _Cast(Protocol):
 
 
 def discord_id(scenario: _Cast, player: str) -> int:
-    """The synthetic Discord id of a scenario player (his place in the file), in a classic
-    or a duplicate rehearsal."""
-    ids = [p.file_id for p in scenario.propozicie.players]
-    return DISCORD_BASE + ids.index(player)
+    """The Discord id of a scenario player, in a classic or a duplicate rehearsal: the one his
+    [[player]] gives (a season rehearsal gives one person the same account in every event),
+    else a synthetic one (his place in the file)."""
+    players = scenario.propozicie.players
+    ids = [p.file_id for p in players]
+    given = players[ids.index(player)].discord_id
+    return given if given is not None else DISCORD_BASE + ids.index(player)
 
 
 @dataclass
@@ -98,13 +102,15 @@ class Events:
     slug: str
     store_id: dict[str, int]  # file id -> store id
     refusals: list[dict[str, Any]] = field(default_factory=list)
+    first_game_id: int = FIRST_GAME_ID  # herna.net game ids (several events share the simulator)
     _draws: dict[int, str] = field(default_factory=dict)  # pairing id -> who proposed
     _games: dict[int, GameRecord] = field(default_factory=dict)  # event index -> its record
 
     def publish_games(self) -> None:
         """Put every game on the simulator: visible from `started`, in progress until `at`
         (an `unfinished` game stays in progress). Ids follow the events' order."""
-        for e, record in scenario_games(self.scenario.propozicie, self.scenario.events):
+        for e, record in scenario_games(self.scenario.propozicie, self.scenario.events,
+                                        self.first_game_id):
             self.sim.add_game(record, release_at=e.started, finish_at=e.at)
             self._games[e.index] = record
 

@@ -73,6 +73,7 @@ NUMBERS: dict[str, Range] = {
     # a Discord account id (a snowflake) fits SQLite's integers; whether it is one, the
     # identity rules say (`identity.is_discord_id`, a line of its own)
     "discord_id": Range(0, 2**63 - 1),
+    "channel": Range(1, 2**63 - 1),  # a Discord channel id (a season rehearsal's [[part]])
     "port": Range(0, 65535),  # a TCP port; 0 lets the system choose (`word --serve`)
 }
 
