@@ -252,7 +252,7 @@ class SeasonRehearsal:
             raise RehearsalError(" ".join(render_reply(reply)))
         if part.channel is not None:
             channel = await events.set_channel(self.app, part.slug, part.channel, OPERATOR)
-            self._operator(r, f"kanál {part.slug} {part.channel}", channel)
+            self._operator(r, f"stredisko channel {part.slug} {part.channel}", channel)
         event = await self.app.store.read(events.named, part.slug)
         assert event is not None
         r.tag = part.slug if event.channel_id is None else f"{part.slug} #{event.channel_id}"

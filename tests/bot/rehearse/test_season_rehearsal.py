@@ -112,7 +112,7 @@ def test_an_event_created_mid_run_is_served_from_its_creation(runs: dict[str, An
     lines = _transcript(runs["text"])
     created = _index(lines, "[11:40] [kt-popoludnie] [operátor] stredisko create "
                             "kt-popoludnie.toml → Turnaj Online KT — popoludnie")
-    assert "[kt-popoludnie] [operátor] kanál kt-popoludnie 1003 →" in lines[created + 1]
+    assert "[kt-popoludnie] [operátor] stredisko channel kt-popoludnie 1003 →" in lines[created + 1]
     covered = _index(lines, "[11:40] [herna.net]", "kt-online-24, kt-popoludnie")
     checkin = _index(lines, "[11:41] [kt-popoludnie #1003] /prezentacia Oto Kalina → "
                             "Prezentácia prijatá")
