@@ -267,3 +267,24 @@ async def test_a_newcomer_in_a_dm_is_offered_the_running_events(season: Season) 
     assert asked.content == t("discord.event.which", "sk", events="kt-a, kt-b")
     offered = await s.h.autocomplete("registracia", "udalost", "b", user=newcomer, dm=True)
     assert [c["value"] for c in offered] == ["kt-b"]
+
+
+async def test_the_admin_names_the_event_in_a_shared_channel_and_its_buttons_keep_it(
+        season: Season) -> None:
+    """The head admin's channel belongs to no event: /admin there asks, or acts on the event
+    named; the "close anyway" button it offers carries that event (its click is another
+    interaction, in the same channel)."""
+    from bot.store import get_round
+
+    s = season
+    asked = await s.h.slash("admin", user=s.users["head_a"], subcommand="uzavri",
+                            options={"kolo": 1}, channel_id=CH_FREE)
+    assert said(asked) == t("discord.event.which", "sk", events="kt-a")
+    warned = await s.h.slash("admin", user=s.users["head_a"], subcommand="uzavri",
+                             options={"kolo": 1, "udalost": "kt-a"}, channel_id=CH_FREE)
+    [force] = warned.message.buttons
+    assert force["custom_id"] == f"stredisko:admin:aj-tak:uzavri:1:u{s.ids['kt-a']}"
+    await s.h.click(warned.message, s.users["head_a"])
+    closed_a = await s.store.read(get_round, s.ids["kt-a"], 1)
+    closed_b = await s.store.read(get_round, s.ids["kt-b"], 1)
+    assert closed_a.closed_at is not None and closed_b.closed_at is None
