@@ -418,7 +418,9 @@ async def _fetch_records(
         if task.done() and not task.cancelled() and task.exception() is None:
             got.setdefault(task.result().game_id, task.result())
     pending = [g for g in game_ids if g not in got]
-    return list(got.values()), errors, pending if errors else []
+    # in the history's order, not the order the pages happened to arrive in: what the pass
+    # stores and announces must not depend on the network (two rehearsals print the same)
+    return [got[g] for g in game_ids if g in got], errors, pending if errors else []
 
 
 async def _store(app: App, plan: Plan, records: list[GameRecord], summary: SyncSummary) -> None:
