@@ -38,8 +38,13 @@ from .campaign import (
 
 EARLY_MID_LATE = (0.05, 0.55, 0.35)  # shares of the clean run's passages, from each start
 POINTS = tuple(p for p in TWO_EVENTS.points if p != "answer:after")
+COMMITTED = "commit:after"
 PLANS: list[list[tuple[str, float] | float]] = [
-    *([(point, share) for share in EARLY_MID_LATE] for point in POINTS),
+    *([(point, share) for share in EARLY_MID_LATE] for point in POINTS if point != COMMITTED),
+    # after a commit, twenty times in a row about every twentieth: a message queued outside its
+    # change's transaction is lost by a kill after one of the commits that queue messages
+    # (about one in ten), which three kills may all miss
+    [(COMMITTED, 0.05)] * 20,
     [0.1, 0.4, 0.35],  # SIGKILLs, as shares of the clean run's time from each start
     # after the duplicate game, as its protests are filed and decided among the classic
     # round 2's dispute, game limit and ruling
