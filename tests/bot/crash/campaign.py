@@ -37,7 +37,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
@@ -420,15 +420,20 @@ def killed_run(folder: Path, kills: list[str | float], clean: Final,
     return Outcome(killed, restarts, compare(clean, final), final.repeats, final.notices)
 
 
-def planned_kills(plan: list[tuple[str, float] | float], counts: dict[str, int],
+#: a planned kill: (point, share of the clean run's passages), a share of its time (SIGKILL),
+#: or a crash spec as the driver takes it ("point:n@step")
+Kill = tuple[str, float] | float | str
+
+
+def planned_kills(plan: Sequence[Kill], counts: dict[str, int],
                   seconds: float) -> list[str | float]:
     """"point:n" with n the share of the clean run's passages (at least the first); a bare
-    share is a SIGKILL after that share of the clean run's time."""
-    return [k * seconds if isinstance(k, float) else
+    share is a SIGKILL after that share of the clean run's time; a spec stays as it is."""
+    return [k if isinstance(k, str) else k * seconds if isinstance(k, float) else
             f"{k[0]}:{max(1, round(k[1] * counts[k[0]]))}" for k in plan]
 
 
-def planned_campaign(folder: Path, plans: list[list[tuple[str, float] | float]],
+def planned_campaign(folder: Path, plans: Sequence[Sequence[Kill]],
                      counts: dict[str, int], seconds: float, clean: Final,
                      game: Game = CLASSIC) -> list[Outcome]:
     """Each plan a killed run of its own (two at a time, under `folder`): every one must

@@ -20,7 +20,9 @@ timers ahead of the classic's steps.
 
 PROGRESS keeps how many steps of each are done and which one is under way (`doing`): a restart
 repeats the step that was cut short, then goes on choosing from the store, as the clean run
-did. Crash points: driver.py's and duplicate_driver.py's, every one of them.
+did. Crash points: driver.py's and duplicate_driver.py's, every one of them; a kill may be
+placed within a step (`POINT:N@STEP`): a duplicate step by its name, a classic one as
+`classic:I` (its index in the classic timeline).
 """
 
 from __future__ import annotations
@@ -143,6 +145,7 @@ class Interleaved:
                 continue
             self._save(which)
             if which == CLASSIC:
+                driver.CRASH.enter(f"{CLASSIC}:{self.done[CLASSIC]}")
                 await classic_step(self.classic, scheduler, classic[self.done[CLASSIC]],
                                    lambda: self._save(CLASSIC))
             else:
