@@ -53,6 +53,7 @@ from bot.clock import ManualClock
 from bot.rehearse import duplicate_api as api
 from bot.rehearse import engine
 from bot.rehearse.duplicate import PROTEST_GAP, DuplicateRehearsal, game_start
+from bot.rehearse.duplicate import Step as DuplicateStep
 from bot.rehearse.duplicate import start_time as duplicate_start_time
 from bot.rehearse.duplicate_scenario import DuplicateScenario, parse_duplicate_scenario
 from bot.rehearse.output import Transcript
@@ -156,7 +157,7 @@ class Interleaved:
             self._save(None)
 
     async def _next(self, moment: datetime | None,
-                    duplicate: list[tuple[str, object]]) -> str | None:
+                    duplicate: list[DuplicateStep]) -> str | None:
         """Whose step comes next; None after firing the timers due at the earliest moment
         before the classic's next step, while the duplicate's next one waits for them."""
         if self.done[DUPLICATE] >= len(duplicate):
