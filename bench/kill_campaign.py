@@ -18,19 +18,28 @@ cut-short command is typed again in full after the restart. Besides the tables o
 `--duplicate` it compares every answer the console printed with the clean run's (a command
 typed again must be answered alike).
 
-`--answer-first` (with the classic game or `--duplicate`) plays it with the App as the bot's
-runner makes it: each caller answered after his commit while his messages are delivered, the
-next step going on meanwhile (tests/bot/crash/driver.py `--answer-first`), killed also right
-after such an answer (`answer:after`). Its clean run is also compared with the waiting mode's
-(the mode must not change what the game ends with). A hall's console is no bot: `--hall` has
-no answer-first mode.
+`--two-events` plays both at once (issue 37.4: tests/bot/crash/two_events_driver.py, its spec
+tests/bot/crash/two-events.toml): the classic tournament and the online duplicate game open
+together in one process, one database and one App (one store, clock, outbox and timer
+scheduler), their steps interleaved in time order (the duplicate game's rounds during the
+classic round 2), killed at every crash point of either; besides the tables of both it compares
+each event's status, the entries, rounds and result versions, and the audit log (but for the
+sync runs, which a kill makes run again).
+
+`--answer-first` (with the classic game, `--duplicate` or `--two-events`) plays it with the App
+as the bot's runner makes it: each caller answered after his commit while his messages are
+delivered, the next step going on meanwhile (tests/bot/crash/driver.py `--answer-first`),
+killed also right after such an answer (`answer:after`). Its clean run is also compared with
+the waiting mode's (the mode must not change what the game ends with). A hall's console is no
+bot: `--hall` has no answer-first mode.
 
 Prints what it measured: kills, restarts, messages lost and doubled, other state that differed,
 deliveries Discord recognised by their nonce (and any a process handed over twice itself),
 and the head admin's notices of cut-short sync runs; then a verdict on the targets: nothing
 lost, nothing twice, every campaign's final state equal to the clean run's. Asserts nothing.
 
-    python bench/kill_campaign.py [CAMPAIGNS] [SEED] [--duplicate | --hall] [--answer-first]
+    python bench/kill_campaign.py [CAMPAIGNS] [SEED] [--duplicate | --hall | --two-events]
+                                  [--answer-first]
                                                                         (default 40, seed 11)
 """
 
@@ -54,6 +63,7 @@ from tests.bot.crash.campaign import (
     CLASSIC,
     DUPLICATE,
     HALL,
+    TWO_EVENTS,
     Game,
     Outcome,
     answered_first,
@@ -144,13 +154,16 @@ if __name__ == "__main__":
     which.add_argument("--duplicate", action="store_true", help="a duplicate game (issue 24)")
     which.add_argument("--hall", action="store_true",
                        help="the duplicate game in a hall, at the arbiter's console")
+    which.add_argument("--two-events", action="store_true",
+                       help="the classic tournament and the duplicate game at once (issue 37)")
     parser.add_argument("--answer-first", action="store_true",
                         help="the bot's App: each caller answered before his delivery")
     args = parser.parse_args()
     if args.hall and args.answer_first:
         parser.error("--hall is played at the arbiter's console, not by the bot: "
                      "it has no answer-first mode")
-    chosen = HALL if args.hall else DUPLICATE if args.duplicate else CLASSIC
+    chosen = (HALL if args.hall else DUPLICATE if args.duplicate
+              else TWO_EVENTS if args.two_events else CLASSIC)
     if args.answer_first:
         main(args.campaigns, args.seed, answered_first(chosen), chosen)
     else:

@@ -237,6 +237,14 @@ class Rehearsal:
             await self._sync(n - 1)
             closed = await rounds.close_round(self.app, self.slug, n - 1, ADMIN, force=True)
             self._admin_reply(closed, "uzavri")
+        # paired before a restart (the kill campaign repeats a step cut short): the head
+        # admin publishes the pairing he has, he does not pair again
+        if not await self.app.run(self._paired_tx, n):
+            await self._pair_anew(n)
+        self._need(await rounds.publish_round(self.app, self.slug, n, ADMIN), f"publish {n}")
+        self._tables[n] = await self.app.run(self._tables_tx, n)
+
+    async def _pair_anew(self, n: int) -> None:
         spec = self.scenario.rounds.get(n)
         if spec is None:
             self._need(await rounds.pair_round(self.app, self.slug, n, ADMIN, force=True),
@@ -250,8 +258,6 @@ class Rehearsal:
                 raise SetupError(spec.line, f"[[round]] {n}. kolo: "
                                             + " ".join(render_reply(reply)))
             await self._check_round(n)
-        self._need(await rounds.publish_round(self.app, self.slug, n, ADMIN), f"publish {n}")
-        self._tables[n] = await self.app.run(self._tables_tx, n)
 
     async def _check_round(self, n: int) -> None:
         """A [[round]] must seat every player still in the tournament once the pairing has
@@ -265,6 +271,9 @@ class Rehearsal:
         if missing:
             raise SetupError(spec.line, f"[[round]] {n}. kolo: chýba hráč, ktorý ešte hrá: "
                                         f"{', '.join(missing)}")
+
+    def _paired_tx(self, tx: Tx, n: int) -> bool:
+        return bool(pairings_of_round(tx.db, lookup.tournament(tx, self.slug).id, n))
 
     def _entries_tx(self, tx: Tx) -> list[Any]:
         return list_entries(tx.db, lookup.tournament(tx, self.slug).id)

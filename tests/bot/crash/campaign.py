@@ -1,8 +1,9 @@
-"""The kill campaign: play the small tournament (`CLASSIC`), a duplicate game (`DUPLICATE`) or
-the same game in a live hall at the arbiter's console (`HALL`) with the process killed at
-chosen or random points, restart it until it finishes, and compare everything that matters
-with a run that was never killed (tests/bot/crash/test_crash.py, test_crash_duplicate.py and
-test_crash_hall.py run a fixed set; bench/kill_campaign.py a random one and prints the
+"""The kill campaign: play the small tournament (`CLASSIC`), a duplicate game (`DUPLICATE`), the
+same game in a live hall at the arbiter's console (`HALL`) or the tournament and the duplicate
+game open at once in one App (`TWO_EVENTS`) with the process killed at chosen or random points,
+restart it until it finishes, and compare everything that matters with a run that was never
+killed (tests/bot/crash/test_crash.py, test_crash_duplicate.py, test_crash_hall.py and
+test_crash_two_events.py run a fixed set; bench/kill_campaign.py a random one and prints the
 figures).
 
 Every run is a process of its own, forked from a zygote (zygote.py) that imported the drivers
@@ -36,7 +37,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
@@ -132,6 +133,32 @@ HALL = replace(DUPLICATE, driver=DRIVER.with_name("hall_driver.py"),
                        "board:before", "board:after", "typed:after", "print:after"),
                console=True, name="duplicate-small.toml in a hall")
 
+
+#: both at once (issue 37.4): the classic tournament and the duplicate game open together in one
+#: database, one App, one outbox and one timer scheduler (two_events_driver.py), killed at every
+#: crash point of either. Every table of both games, and what only one App serving two events
+#: could get wrong: each event's status, entries (the standings' withdrawals), rounds and
+#: result versions (a result put twice adds one) — and the audit log, line by line, but for the
+#: herna.net sync runs (a run a kill cut short is run again: its start and end logged anew)
+TWO_EVENTS = Game(
+    DRIVER.with_name("two_events_driver.py"), DRIVER.with_name("two-events.toml"),
+    tuple(dict.fromkeys((*CLASSIC.points, *DUPLICATE.points))),
+    (*dict((*CLASSIC.tables, *DUPLICATE.tables)).items(),
+     ("events", "SELECT slug, status, channel_id, admin_ids, settings FROM tournaments "
+                "ORDER BY slug"),
+     ("entries", "SELECT tournament_id, player_id, registration_no, paid, checked_in_at, "
+                 "withdrawn_at, withdrawn_reason, excluded_at, excluded_reason FROM entries "
+                 "ORDER BY tournament_id, player_id"),
+     ("classic rounds", "SELECT tournament_id, number, starts_at, limit_at, paired_at, "
+                        "published_at, closed_at, dispute_closes_at FROM rounds "
+                        "ORDER BY tournament_id, number"),
+     ("versions", "SELECT pairing_id, version, status, first_points, second_points, "
+                  "first_score, second_score, rule, actor_kind, actor_id, reason "
+                  "FROM result_versions ORDER BY pairing_id, version"),
+     ("audit", "SELECT at, actor_kind, actor_id, tournament_id, action, subject, reason, data "
+               "FROM audit WHERE action NOT LIKE 'sync.%' "
+               "ORDER BY at, tournament_id, action, subject, data")),
+    name="two events at once (two-events.toml)")
 
 def console_rows(folder: Path) -> list[tuple[Any, ...]]:
     """Every answer the console printed, once each: (step, command, exit code, lines). A
@@ -393,15 +420,20 @@ def killed_run(folder: Path, kills: list[str | float], clean: Final,
     return Outcome(killed, restarts, compare(clean, final), final.repeats, final.notices)
 
 
-def planned_kills(plan: list[tuple[str, float] | float], counts: dict[str, int],
+#: a planned kill: (point, share of the clean run's passages), a share of its time (SIGKILL),
+#: or a crash spec as the driver takes it ("point:n@step")
+Kill = tuple[str, float] | float | str
+
+
+def planned_kills(plan: Sequence[Kill], counts: dict[str, int],
                   seconds: float) -> list[str | float]:
     """"point:n" with n the share of the clean run's passages (at least the first); a bare
-    share is a SIGKILL after that share of the clean run's time."""
-    return [k * seconds if isinstance(k, float) else
+    share is a SIGKILL after that share of the clean run's time; a spec stays as it is."""
+    return [k if isinstance(k, str) else k * seconds if isinstance(k, float) else
             f"{k[0]}:{max(1, round(k[1] * counts[k[0]]))}" for k in plan]
 
 
-def planned_campaign(folder: Path, plans: list[list[tuple[str, float] | float]],
+def planned_campaign(folder: Path, plans: Sequence[Sequence[Kill]],
                      counts: dict[str, int], seconds: float, clean: Final,
                      game: Game = CLASSIC) -> list[Outcome]:
     """Each plan a killed run of its own (two at a time, under `folder`): every one must

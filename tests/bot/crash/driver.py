@@ -43,7 +43,8 @@ import os
 import secrets
 import sys
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,7 @@ from bot.rehearse.engine import (
     SIM_PASSWORD,
     SIM_USER,
     Rehearsal,
+    Step,
     _polite_off,
     start_time,
 )
@@ -213,11 +215,17 @@ class Sink:
         await self._round_trip("admin", tournament_id, message)
 
 
+def read_progress(path: Path) -> dict[str, Any]:
+    """What PROGRESS holds (`_save_progress`): `done` and `at` (a datetime, or None before the
+    first step), and whatever else a driver keeps there."""
+    data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"done": 0}
+    data["at"] = datetime.fromisoformat(data["at"]) if data.get("at") else None
+    return dict(data)
+
+
 def _progress(path: Path) -> tuple[int, datetime | None]:
-    if not path.exists():
-        return 0, None
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return int(data["done"]), datetime.fromisoformat(data["at"])
+    data = read_progress(path)
+    return int(data["done"]), data["at"]
 
 
 def _last_fired(db: Any) -> datetime | None:
@@ -236,44 +244,72 @@ async def resume_clock(store: Store, clock: ManualClock) -> None:
         clock.set(fired)
 
 
-def _save_progress(path: Path, done: int, at: datetime) -> None:
+def _save_progress(path: Path, done: int, at: datetime, **more: Any) -> None:
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"done": done, "at": at.isoformat()}), encoding="utf-8")
+    tmp.write_text(json.dumps({"done": done, "at": at.isoformat(), **more}), encoding="utf-8")
     os.replace(tmp, path)
+
+
+@asynccontextmanager
+async def session(db: Path, sink: Path, at: datetime) -> AsyncIterator[tuple[ManualClock, App]]:
+    """One process's clock (resumed: `resume_clock`) and App on the store at `db`."""
+    clock = ManualClock(at)
+    store = await Store.open(db)
+    try:
+        await resume_clock(store, clock)
+        yield clock, make_app(store, clock, sink)
+    finally:
+        await store.close()
+
+
+@asynccontextmanager
+async def herna_simulator(clock: ManualClock) -> AsyncIterator[tuple[Simulator, HernaClient]]:
+    """herna.net as the rehearsal plays it: the simulator on 127.0.0.1 and a client of it."""
+    sim = Simulator({SIM_USER: SIM_PASSWORD}, clock=clock.now)
+    async with sim.serve() as url, HernaClient(
+            Credentials(SIM_USER, SIM_PASSWORD), _polite_off(url)) as herna:
+        yield sim, herna
+
+
+async def enter(app: App, slug: str, create: Callable[[], Awaitable[None]],
+                attach: Callable[[Tournament], Awaitable[None]]) -> None:
+    """Create the event `slug`, or attach to it when an earlier process did."""
+    existing = await app.store.read(_tournament, slug)
+    if existing is None:
+        await create()
+    else:
+        await attach(existing)
+
+
+async def classic_step(r: Rehearsal, scheduler: Scheduler, step: Step,
+                       reached: Callable[[], None]) -> None:
+    """One step of the classic timeline: the timers due before it, its moment (`reached`
+    notes it: a restart resumes there), its action."""
+    moment, order, _, action = step
+    await r._advance(scheduler, moment, inclusive=order > POLL)
+    reached()
+    await action()
 
 
 async def play(scenario_path: Path, db: Path, sink: Path, progress: Path) -> None:
     scenario = load_scenario(scenario_path)
     done, at = _progress(progress)
-    clock = ManualClock(at or start_time(scenario))
-    store = await Store.open(db)
-    try:
-        await resume_clock(store, clock)
+    async with session(db, sink, at or start_time(scenario)) as (clock, app), \
+            herna_simulator(clock) as (sim, herna):
         names: dict[int, str] = {}
-        app = make_app(store, clock, sink)
-        sim = Simulator({SIM_USER: SIM_PASSWORD}, clock=clock.now)
-        async with sim.serve() as url, HernaClient(
-                Credentials(SIM_USER, SIM_PASSWORD), _polite_off(url)) as herna:
-            transcript = Transcript(clock, lambda pid: names.get(pid, str(pid)))
-            r = Rehearsal(scenario, app, clock, sim, herna, transcript, names,
-                          skip_idle_polls=False)
-            existing = await store.read(_tournament, scenario.propozicie.slug)
-            if existing is None:
-                await r._create()
-            else:
-                await r.attach(existing)
-            await app.sender.flush()  # what a restarted bot does first
-            scheduler = Scheduler(app)
-            for i, (moment, order, _, action) in enumerate(r.steps()):
-                if i < done:
-                    continue
-                await r._advance(scheduler, moment, inclusive=order > POLL)
-                _save_progress(progress, i, clock.now())  # a restart resumes at this moment
-                await action()
-                _save_progress(progress, i + 1, clock.now())
-            await finish(app)
-    finally:
-        await store.close()
+        transcript = Transcript(clock, lambda pid: names.get(pid, str(pid)))
+        r = Rehearsal(scenario, app, clock, sim, herna, transcript, names,
+                      skip_idle_polls=False)
+        await enter(app, scenario.propozicie.slug, r._create, r.attach)
+        await app.sender.flush()  # what a restarted bot does first
+        scheduler = Scheduler(app)
+        for i, step in enumerate(r.steps()):
+            if i < done:
+                continue
+            await classic_step(r, scheduler, step,
+                               lambda i=i: _save_progress(progress, i, clock.now()))
+            _save_progress(progress, i + 1, clock.now())
+        await finish(app)
 
 
 def _tournament(db: Any, slug: str) -> Tournament | None:

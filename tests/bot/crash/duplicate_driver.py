@@ -32,10 +32,9 @@ from driver import (
     _patch_store,
     _progress,
     _save_progress,
-    _tournament,
+    enter,
     finish,
-    make_app,
-    resume_clock,
+    session,
 )
 
 from bot import scheduler
@@ -46,7 +45,6 @@ from bot.rehearse.output import Transcript
 from bot.services.app import App
 from bot.services.notifier import Message
 from bot.services.tournament import timers as timer_service
-from bot.store import Store
 
 DEADLINE_KIND = "dup_deadline"
 
@@ -90,19 +88,11 @@ async def play_game(scenario: DuplicateScenario, make: Make, db: Path, sink: Pat
     """Play `scenario`'s steps from the first not yet done (`progress`), each step named to the
     crash (`POINT:N@STEP`)."""
     done, at = _progress(progress)
-    clock = ManualClock(at or start_time(scenario))
-    store = await Store.open(db)
-    try:
-        await resume_clock(store, clock)
+    async with session(db, sink, at or start_time(scenario)) as (clock, app):
         names: dict[int, str] = {}
-        app = make_app(store, clock, sink)
         transcript = Transcript(clock, lambda pid: names.get(pid, str(pid)))
         r = make(scenario, app, clock, transcript, names, sink)
-        existing = await store.read(_tournament, scenario.propozicie.slug)
-        if existing is None:
-            await r.create()
-        else:
-            await r.attach(existing)
+        await enter(app, scenario.propozicie.slug, r.create, r.attach)
         await app.sender.flush()  # what a restarted bot does first
         for i, (name, action) in enumerate(r.steps()):
             if i < done:
@@ -112,8 +102,6 @@ async def play_game(scenario: DuplicateScenario, make: Make, db: Path, sink: Pat
             await action()
             _save_progress(progress, i + 1, clock.now())
         await finish(app)
-    finally:
-        await store.close()
 
 
 async def play(scenario_path: Path, db: Path, sink: Path, progress: Path) -> None:

@@ -9,8 +9,8 @@ points in and ends as a driver started from the shell would (its `main`'s exit c
 at the crash point, or SIGKILL from the campaign). What the fork saves is Python's start-up
 and ~1.3 s of imports per process — about half of each run's CPU (issue 21).
 
-A request is `{"driver": "driver.py" | "duplicate_driver.py" | "hall_driver.py", "argv": [...],
-"stderr": PATH}`.
+A request is `{"driver": "driver.py" | "duplicate_driver.py" | "hall_driver.py" |
+"two_events_driver.py", "argv": [...], "stderr": PATH}`.
 The zygote answers `{"ready": true}` once the drivers are imported, then per request
 `{"pid": N}` at once and `{"code": C}` when the run has ended (C as `subprocess` gives it: the
 exit code, or minus the signal that ended it). Runs are one at a time; the campaign keeps a
@@ -32,9 +32,11 @@ sys.path.insert(0, str(Path(__file__).parent))  # as for `python driver.py`: `im
 import driver
 import duplicate_driver
 import hall_driver
+import two_events_driver
 
 DRIVERS: dict[str, ModuleType] = {"driver.py": driver, "duplicate_driver.py": duplicate_driver,
-                                  "hall_driver.py": hall_driver}
+                                  "hall_driver.py": hall_driver,
+                                  "two_events_driver.py": two_events_driver}
 
 
 def _answer(**fields: Any) -> None:
