@@ -78,6 +78,9 @@ EXIT_STARTUP = 2  # the bot could not start: configuration, token, database
 POLL_STOP_GRACE_S = 30.0  # how long a pass in flight (round poll, outbox) may take at shutdown
 OUTBOX_EVERY_S = 10.0  # how often the outbox is checked for messages other processes queued
 SETTLE_S = 10.0  # how long deliveries still running after their answers may take at a stop
+#: how often a bot of every event looks for events created (or given a channel) meanwhile: it
+#: serves them at once anyway (every interaction reads the store), this checks their channel
+EVENTS_EVERY_S = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,6 +360,12 @@ async def serve(
                                                   name="stredisko-outbox"))
             poll = _start_round_poll(app, slug, herna, config.sync.poll_minutes, stop)
             background.extend([poll] if poll is not None else [])
+            if not slug:  # a bot of every event: those created meanwhile are checked too
+                known = {(event.id, event.channel_id) for event in served}
+                background.append(asyncio.create_task(periodic.every(
+                    stop, EVENTS_EVERY_S, partial(check_new_events, bot, config.discord,
+                                                  app.store, known), log, "event watch"),
+                    name="stredisko-events"))
 
         bot.add_listener(_on_ready(bot, config.discord, tournament, started, stop, begin,
                                    [] if slug else served), "on_ready")
@@ -489,6 +498,27 @@ def _on_ready(
         await begin()
 
     return on_ready
+
+
+async def check_new_events(bot: StrediskoBot, config: DiscordConfig, store: Store,
+                           known: set[tuple[int, int | None]]) -> list[str]:
+    """Events that appeared, or were given another channel, since the last look (`known`:
+    event id and channel): checked against the guild like those at start — but a fault now
+    is one logged Slovak line for the operator, not a stop (the other events go on). Returns
+    the lines logged."""
+    lines = []
+    for event in await store.read(_unfinished):
+        if (event.id, event.channel_id) in known:
+            continue
+        known.add((event.id, event.channel_id))
+        try:
+            await check_guild(bot, config, event)
+            log.info("%s", t("run.event_served", SLOVAK, slug=event.slug,
+                             channel=event.channel_id or config.channel))
+        except StartupError as exc:
+            lines.append(t("run.event_fault", SLOVAK, slug=event.slug, reason=exc))
+            log.error("%s", lines[-1])
+    return lines
 
 
 def _refresh_guild_config(bot: StrediskoBot, config: DiscordConfig,

@@ -418,3 +418,34 @@ def test_a_missing_database_is_one_line_for_a_bot_of_every_event(
     monkeypatch.setenv("DISCORD_TOKEN", "x")
     assert runner.run(str(config_file(tmp_path, tournament="")), False) == 2
     assert "najprv založte udalosti" in capsys.readouterr().err
+
+
+async def test_events_created_while_the_bot_runs_are_checked_and_a_fault_stops_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Issue 37.2: an event created while a bot of every event runs is served at once (the
+    router reads the store); within the watch's interval its channel is checked like at
+    start, and a channel the guild lacks is one logged line — the bot goes on."""
+    fake_gateway(monkeypatch)
+    monkeypatch.setattr(runner, "EVENTS_EVERY_S", 0.02)
+    db = tmp_path / "stredisko.db"
+    run_tournament(db, slug="o1")
+    config = load_config(config_file(tmp_path, tournament=""), env={})
+    stop = asyncio.Event()
+    with caplog.at_level(logging.INFO, "stredisko"):
+        task = asyncio.create_task(runner.serve(config, "token", sync_commands=False, stop=stop))
+        while "scheduler started" not in caplog.text:
+            assert not task.done()
+            await asyncio.sleep(0.01)
+        run_tournament(db, slug="o2", channel_id=1_100_000_000_000_009_999)
+        run_tournament(db, slug="o3", channel_id=CONTROL_CHANNEL_ID)
+        deadline = time.monotonic() + 10
+        while "udalosť o3 obsluhovaná" not in caplog.text or "udalosť o2 bot" not in caplog.text:
+            assert time.monotonic() < deadline and not task.done()
+            await asyncio.sleep(0.02)
+        stop.set()
+        assert await asyncio.wait_for(task, 10) == 0
+    [fault] = [r.getMessage() for r in caplog.records if r.getMessage().startswith("udalosť o2")]
+    assert "nie je kanál 1100000000000009999" in fault and "stredisko channel o2" in fault
+    assert f"udalosť o3 obsluhovaná: kanál {CONTROL_CHANNEL_ID}" in caplog.text
+    assert "udalosť o1" not in caplog.text  # known at start: checked then, not again
