@@ -193,10 +193,12 @@ class DuplicateCog(EventScoped, commands.Cog, name=COG_NAME):
     @app_commands.describe(suradnica=app_str("app.tah.suradnica_description"),
                            hlavne_slovo=app_str("app.tah.hlavne_slovo_description"),
                            body=app_str("app.tah.body_description"))
-    async def tah(self, interaction: discord.Interaction,
-                  suradnica: app_commands.Range[str, 1, COORD_MAX] | None = None,
-                  hlavne_slovo: app_commands.Range[str, 1, WORD_MAX] | None = None,
-                  body: app_commands.Range[int, 0, SCORE_MAX] | None = None,
+    async def tah(
+        self,
+        interaction: discord.Interaction,
+        suradnica: app_commands.Range[str, 1, COORD_MAX] | None = None,
+        hlavne_slovo: app_commands.Range[str, 1, WORD_MAX] | None = None,
+        body: app_commands.Range[int, 0, SCORE_MAX] | None = None,
         udalost: Udalost = None,
     ) -> None:
         self.limit(interaction)
@@ -251,9 +253,12 @@ class DuplicateCog(EventScoped, commands.Cog, name=COG_NAME):
     @app_commands.describe(cislo=app_str("app.duplikat.rozhodnutie.cislo_description"),
                            uznat=app_str("app.duplikat.rozhodnutie.uznat_description"),
                            odovodnenie=app_str("app.duplikat.rozhodnutie.odovodnenie_description"))
-    async def rozhodnutie(self, interaction: discord.Interaction,
-                          cislo: app_commands.Range[int, 1, 1_000_000], uznat: bool,
-                          odovodnenie: app_commands.Range[str, 3, bounds.REASON_MAX],
+    async def rozhodnutie(
+        self,
+        interaction: discord.Interaction,
+        cislo: app_commands.Range[int, 1, 1_000_000],
+        uznat: bool,
+        odovodnenie: app_commands.Range[str, 3, bounds.REASON_MAX],
         udalost: Udalost = None,
     ) -> None:
         await self.decide(interaction, cislo, uznat, odovodnenie)  # the role, then the policy
@@ -302,12 +307,14 @@ class DuplicateCog(EventScoped, commands.Cog, name=COG_NAME):
                            sekundy=app_str("app.duplikat.rozstrel.sekundy_description"),
                            tah_rozstrelu=app_str("app.duplikat.rozstrel.tah_rozstrelu_description"),
                            dovod=app_str("app.duplikat.rozstrel.dovod_description"))
-    async def rozstrel(self, interaction: discord.Interaction,
-                       hrac: app_commands.Range[str, 1, 60],
-                       body: app_commands.Range[int, 0, SHOOT_OUT_SCORE_LIMIT],
-                       sekundy: app_commands.Range[float, 0.1, 3600.0],
-                       tah_rozstrelu: app_commands.Range[str, 1, 60] | None = None,
-                       dovod: app_commands.Range[str, 1, bounds.REASON_MAX] | None = None,
+    async def rozstrel(
+        self,
+        interaction: discord.Interaction,
+        hrac: app_commands.Range[str, 1, 60],
+        body: app_commands.Range[int, 0, SHOOT_OUT_SCORE_LIMIT],
+        sekundy: app_commands.Range[float, 0.1, 3600.0],
+        tah_rozstrelu: app_commands.Range[str, 1, 60] | None = None,
+        dovod: app_commands.Range[str, 1, bounds.REASON_MAX] | None = None,
         udalost: Udalost = None,
     ) -> None:
         """003 r. 49: the shoot-out's result of a player level after the last game."""

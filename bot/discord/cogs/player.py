@@ -352,7 +352,8 @@ class PlayerCog(EventScoped, commands.Cog, name=COG_NAME):
         prezyvka=_app_text("app.param.prezyvka_description", "Tvoja prezývka na herna.net")
     )
     async def registracia(
-        self, interaction: discord.Interaction,
+        self,
+        interaction: discord.Interaction,
         prezyvka: app_commands.Range[str, 1, bounds.NICK_MAX],
         udalost: Udalost = None,
     ) -> None:
@@ -530,7 +531,8 @@ class PlayerCog(EventScoped, commands.Cog, name=COG_NAME):
     @app_commands.rename(kolo=app_str("app.param.kolo"))
     @app_commands.describe(kolo=app_str("app.param.kolo_description"))
     async def parovanie(
-        self, interaction: discord.Interaction,
+        self,
+        interaction: discord.Interaction,
         kolo: app_commands.Range[int, 1, bounds.ROUND_MAX] | None = None,
         udalost: Udalost = None,
     ) -> None:

@@ -231,9 +231,11 @@ class AdminCog(
 
     @_command("paruj")
     @_params(kolo=KOLO)
-    async def paruj(self, interaction: discord.Interaction,
-                    kolo: Kolo,
-                    udalost: Udalost = None,
+    async def paruj(
+        self,
+        interaction: discord.Interaction,
+        kolo: Kolo,
+        udalost: Udalost = None,
     ) -> None:
         locale = interaction.locale
         force = self._force_view("paruj", kolo, locale)
@@ -249,20 +251,24 @@ class AdminCog(
 
     @_command("zverejni")
     @_params(kolo=KOLO)
-    async def zverejni(self, interaction: discord.Interaction,
-                       kolo: Kolo,
-                       udalost: Udalost = None,
+    async def zverejni(
+        self,
+        interaction: discord.Interaction,
+        kolo: Kolo,
+        udalost: Udalost = None,
     ) -> None:
         await self.answer(interaction, rounds.publish_round(self.app, self.slug, kolo,
                                                             actor(interaction)))
 
     @_command("import")
     @_params(kolo=KOLO, subor=SUBOR, text=TEXT)
-    async def import_(self, interaction: discord.Interaction,
-                      kolo: Kolo,
-                      subor: discord.Attachment | None = None,
-                      text: app_commands.Range[str, 1, 4000] | None = None,
-                      udalost: Udalost = None,
+    async def import_(
+        self,
+        interaction: discord.Interaction,
+        kolo: Kolo,
+        subor: discord.Attachment | None = None,
+        text: app_commands.Range[str, 1, 4000] | None = None,
+        udalost: Udalost = None,
     ) -> None:
         source = text or ""
         if subor is not None:
@@ -282,9 +288,11 @@ class AdminCog(
 
     @_command("uzavri")
     @_params(kolo=KOLO)
-    async def uzavri(self, interaction: discord.Interaction,
-                     kolo: Kolo,
-                     udalost: Udalost = None,
+    async def uzavri(
+        self,
+        interaction: discord.Interaction,
+        kolo: Kolo,
+        udalost: Udalost = None,
     ) -> None:
         await self.answer(interaction, rounds.close_round(self.app, self.slug, kolo,
                                                           actor(interaction)),
@@ -342,10 +350,12 @@ class AdminCog(
 
     @_command("rozhodni")
     @_params(kolo=KOLO, stol=STOL)
-    async def rozhodni(self, interaction: discord.Interaction,
-                       kolo: Kolo,
-                       stol: app_commands.Range[int, 1, bounds.TABLE_MAX],
-                       udalost: Udalost = None,
+    async def rozhodni(
+        self,
+        interaction: discord.Interaction,
+        kolo: Kolo,
+        stol: app_commands.Range[int, 1, bounds.TABLE_MAX],
+        udalost: Udalost = None,
     ) -> None:
         await defer_once(interaction)
         item = await self.app.run(review_item, self.slug, actor(interaction), kolo, stol)
@@ -389,17 +399,21 @@ class AdminCog(
 
     @_command("zaplatil")
     @_params(hraci=HRACI)
-    async def zaplatil(self, interaction: discord.Interaction,
-                       hraci: app_commands.Range[str, 1, 1000],
-                       udalost: Udalost = None,
+    async def zaplatil(
+        self,
+        interaction: discord.Interaction,
+        hraci: app_commands.Range[str, 1, 1000],
+        udalost: Udalost = None,
     ) -> None:
         await self._payment(interaction, hraci, paid=True)
 
     @_command("nezaplatil")
     @_params(hraci=HRACI)
-    async def nezaplatil(self, interaction: discord.Interaction,
-                         hraci: app_commands.Range[str, 1, 1000],
-                         udalost: Udalost = None,
+    async def nezaplatil(
+        self,
+        interaction: discord.Interaction,
+        hraci: app_commands.Range[str, 1, 1000],
+        udalost: Udalost = None,
     ) -> None:
         await self._payment(interaction, hraci, paid=False)
 
@@ -412,9 +426,13 @@ class AdminCog(
 
     @_command("prepoj")
     @_params(hrac=HRAC, ucet=UCET, dovod=DOVOD)
-    async def prepoj(self, interaction: discord.Interaction, hrac: Hrac, ucet: discord.User,
-                     dovod: Dovod,
-                     udalost: Udalost = None,
+    async def prepoj(
+        self,
+        interaction: discord.Interaction,
+        hrac: Hrac,
+        ucet: discord.User,
+        dovod: Dovod,
+        udalost: Udalost = None,
     ) -> None:
         await self._about_nick(interaction, hrac, lambda nick: identity.link(
             self.app, self.slug, actor(interaction), nick, ucet.id, dovod))
@@ -455,18 +473,24 @@ class AdminCog(
 
     @_command("znova", odchadzajuce.command)
     @_params(cislo=CISLO, este_raz=ESTE_RAZ)
-    async def znova(self, interaction: discord.Interaction,
-                    cislo: Cislo, este_raz: bool = False,
-                    udalost: Udalost = None,
+    async def znova(
+        self,
+        interaction: discord.Interaction,
+        cislo: Cislo,
+        este_raz: bool = False,
+        udalost: Udalost = None,
     ) -> None:
         await self.answer(interaction, outbox_admin.resend(self.app, self.slug,
                                                            actor(interaction), cislo, este_raz))
 
     @_command("zahod", odchadzajuce.command)
     @_params(cislo=CISLO, dovod=DOVOD_ZAHODENIA)
-    async def zahod(self, interaction: discord.Interaction,
-                    cislo: Cislo, dovod: Dovod,
-                    udalost: Udalost = None,
+    async def zahod(
+        self,
+        interaction: discord.Interaction,
+        cislo: Cislo,
+        dovod: Dovod,
+        udalost: Udalost = None,
     ) -> None:
         await self.answer(interaction, outbox_admin.drop(self.app, self.slug,
                                                          actor(interaction), cislo, dovod))
