@@ -45,3 +45,18 @@ def test_every_outbox_action_reads_in_both_languages() -> None:
     for action in actions:
         key = "audit.action." + action.replace(".", "_")
         assert all(key in catalogue[lang].messages for lang in ("sk", "en")), action
+
+
+def test_every_action_the_store_writes_reads_in_both_languages() -> None:
+    """`stredisko show audit` of a duplicate event showed the store's codes
+    (`duplicate.round.open`): every action written by name anywhere in bot/ has its words."""
+    root = Path(__file__).parents[3] / "bot"
+    actions = {action for path in root.rglob("*.py")
+               for action in re.findall(r'record\([^,()]+, [^,()]+, "([a-z_]+\.[a-z_.]+)"',
+                                        path.read_text(encoding="utf-8"))}
+    assert {"duplicate.round.open", "result.put", "outbox.resent"} <= actions
+    catalogue = default_catalogue().languages
+    missing = sorted(action for action in actions for lang in ("sk", "en")
+                     if "audit.action." + action.replace(".", "_")
+                     not in catalogue[lang].messages)
+    assert missing == []
