@@ -331,6 +331,7 @@ async def serve(
         leased[0].stop = stop  # a lease lost (taken over) stops the bot
         for tournament in served:
             check_admin_recipients(config.discord, tournament)
+        _warn_shared_centre(served if not slug else [])
         tournament = served[0] if slug else None
         holder: list[App] = []
         herna = herna_factory(config)
@@ -498,6 +499,14 @@ def _on_ready(
         await begin()
 
     return on_ready
+
+
+def _warn_shared_centre(served: Sequence[Tournament]) -> None:
+    """Several events without a channel of their own share the control centre: the bot then
+    asks there which one a command is about — allowed, but said once at start."""
+    shared = [t.slug for t in served if t.channel_id is None]
+    if len(shared) > 1:
+        log.warning("%s", t("run.shared_centre", SLOVAK, slugs=", ".join(shared)))
 
 
 async def check_new_events(bot: StrediskoBot, config: DiscordConfig, store: Store,

@@ -390,10 +390,12 @@ async def test_without_a_tournament_the_bot_serves_every_unfinished_event(
     fake_gateway(monkeypatch)
     run_tournament(tmp_path / "stredisko.db", slug="o1", channel_id=CONTROL_CHANNEL_ID)
     run_tournament(tmp_path / "stredisko.db", slug="o2")  # the guild's control channel
+    run_tournament(tmp_path / "stredisko.db", slug="o3")  # the same: the bot will ask there
     config = load_config(config_file(tmp_path, tournament=""), env={})
     with caplog.at_level(logging.INFO, "stredisko"):
         assert await _serve_until_started(config, caplog) == 0
     assert "scheduler started" in caplog.text
+    assert "udalosti o2, o3 nemajú vlastný kanál" in caplog.text
 
 
 async def test_an_event_whose_channel_is_not_on_the_guild_stops_the_start(
