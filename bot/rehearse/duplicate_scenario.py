@@ -37,7 +37,7 @@ from typing import Any
 
 from bot import toml_text
 from bot.rehearse.scenario import _array as array_of
-from bot.rehearse.scenario import event_type
+from bot.rehearse.scenario import check_tables, event_type
 from bot.services.duplicate.protests import CLAIM_WORDS, REASON_LIMIT, VERDICT_WORDS, WORD_LIMIT
 from bot.services.duplicate.setup import DuplicateSettings
 from bot.services.tournament.csv_text import decode_utf8
@@ -165,12 +165,8 @@ def parse_duplicate_scenario(text: str, path: str = "scenár.toml") -> Duplicate
         raise SetupError(1, "skúška duplikátu potrebuje [tournament] format = \"duplicate\"")
     data = toml_text.loads(text)
     lines = _key_lines(text)
-    for key in data:
-        if key not in TABLES:
-            line = lines.get((key, 0, ""), lines.get(("", 0, key), 1))
-            raise SetupError(line, f"neznáma tabuľka alebo kľúč „{key}“ (očakáva sa "
-                                   "[tournament], [duplicate], [[player]], [rehearsal], "
-                                   "[[event]] a [[protest]])")
+    check_tables(data, lines, TABLES, "[tournament], [duplicate], [[player]], [rehearsal], "
+                                      "[[event]] a [[protest]]")
     if "rehearsal" not in data:
         raise SetupError(1, "chýba tabuľka [rehearsal] so semienkom stojanov (seed)")
     r = _Reader(lines, "rehearsal", 0, data["rehearsal"], _REHEARSAL_KEYS, single=True)

@@ -138,15 +138,21 @@ def load_scenario(path: str | Path) -> Scenario:
     return parse_scenario(decode_utf8(Path(path).read_bytes(), str(path)), str(path))
 
 
+def check_tables(data: dict[str, Any], lines: dict[tuple[str, int, str], int],
+                 tables: tuple[str, ...], expected: str) -> None:
+    """A scenario file holds only its own tables: the first other key is refused on its line,
+    naming the tables it may hold (`expected`, as written in the message)."""
+    for key in data:
+        if key not in tables:
+            line = lines.get((key, 0, ""), lines.get(("", 0, key), 1))
+            raise SetupError(line, f"neznáma tabuľka alebo kľúč „{key}“ (očakáva sa {expected})")
+
+
 def parse_scenario(text: str, path: str = "scenár.toml") -> Scenario:
     prop = parse_propozicie(text, strict=False)  # TOML errors, [tournament], [[player]]
     data = toml_text.loads(text)
     lines = _key_lines(text)
-    for key in data:
-        if key not in TABLES:
-            line = lines.get((key, 0, ""), lines.get(("", 0, key), 1))
-            raise SetupError(line, f"neznáma tabuľka alebo kľúč „{key}“ (očakáva sa "
-                                   "[tournament], [[player]], [[round]] a [[event]])")
+    check_tables(data, lines, TABLES, "[tournament], [[player]], [[round]] a [[event]]")
     _check_round_gaps(prop, lines)
     ids = {p.file_id for p in prop.players}
     rounds = _rounds(lines, _array(lines, data, "round"), ids, len(prop.round_starts))

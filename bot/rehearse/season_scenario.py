@@ -30,7 +30,7 @@ from bot.rehearse.duplicate_scenario import (
     load_duplicate_scenario,
 )
 from bot.rehearse.events import DISCORD_BASE
-from bot.rehearse.scenario import Scenario, load_scenario
+from bot.rehearse.scenario import Scenario, check_tables, load_scenario
 from bot.rehearse.scenario import _array as array_of
 from bot.services.season.file import parse_season
 from bot.services.tournament.csv_text import decode_utf8
@@ -99,11 +99,7 @@ def load_season_scenario(path: str | Path) -> SeasonScenario:
     text = decode_utf8(Path(path).read_bytes(), str(path))
     data = toml_text.loads(text)
     lines = _key_lines(text)
-    for key in data:
-        if key not in TABLES:
-            line = lines.get((key, 0, ""), lines.get(("", 0, key), 1))
-            raise SetupError(line, f"neznáma tabuľka alebo kľúč „{key}“ (očakáva sa [season] "
-                                   "a [[part]])")
+    check_tables(data, lines, TABLES, "[season] a [[part]]")
     if "season" not in data:
         raise SetupError(1, "chýba tabuľka [season] (súbor sezóny a priečinok jej stránky)")
     here = Path(path).parent
