@@ -93,7 +93,8 @@ class EventRouter:
             return named
         if len(here) == 1:
             return here[0]
-        offered = ", ".join(e.slug for e in offer(db, interaction.user.id) if not e.finished)
+        offered = ", ".join(e.slug for e in events.offered(db, interaction.user.id)
+                            if not e.finished)
         raise Refusal("discord.event.which", events=offered or "—")
 
     def _pinned(self, db: Any, typed: str | None) -> Event:
@@ -112,17 +113,8 @@ class EventRouter:
             found = await self.read(lambda db: events.named(db, self.pinned))
             mine = [found] if found is not None else []
         else:
-            mine = await self.read(lambda db: offer(db, interaction.user.id, typed))
+            mine = await self.read(lambda db: events.offered(db, interaction.user.id, typed))
         return [app_commands.Choice(name=e.label, value=e.slug) for e in mine]
-
-
-def offer(db: Any, discord_id: int, typed: str = "") -> list[Event]:
-    """The events to offer someone: those he takes part in; someone in none yet (a newcomer
-    about to register) is offered the running ones."""
-    return events.of_user(db, discord_id, typed) or [
-        e for e in events.running(db)
-        if not typed.strip() or typed.strip().casefold() in f"{e.slug} {e.name}".casefold()
-    ][:events.CHOICES]
 
 
 def _typed(interaction: discord.Interaction) -> str | None:

@@ -21,10 +21,13 @@ from bot.services.app import App, Tx
 from bot.services.policy import CONTROL_RULE, AdminRef, actor_of
 from bot.services.replies import Refusal, Reply, done
 from bot.store import (
+    NotFoundError,
     Tournament,
     TournamentStatus,
     find_player_by_discord,
     get_entry,
+    get_tournament,
+    get_tournament_by_slug,
     list_tournaments,
     update_tournament,
 )
@@ -70,18 +73,18 @@ def running(db: Database, kind: Kind | None = None) -> list[Event]:
 
 def named(db: Database, slug: str) -> Event | None:
     """The event of that short name, finished or not; None when there is none."""
-    for t in list_tournaments(db):
-        if t.slug == slug:
-            return _event(db, t)
-    return None
+    try:
+        return _event(db, get_tournament_by_slug(db, slug))
+    except NotFoundError:
+        return None
 
 
 def by_id(db: Database, event_id: int) -> Event | None:
     """The event a button's custom_id names; None when there is none."""
-    for t in list_tournaments(db):
-        if t.id == event_id:
-            return _event(db, t)
-    return None
+    try:
+        return _event(db, get_tournament(db, event_id))
+    except NotFoundError:
+        return None
 
 
 def for_channel(db: Database, channel_id: int | None, control_channel_id: int | None
@@ -92,34 +95,37 @@ def for_channel(db: Database, channel_id: int | None, control_channel_id: int | 
     channel holds several events without a channel of their own: the caller asks."""
     if channel_id is None:
         return []
-    every = [_event(db, t) for t in list_tournaments(db)]
+    here = [t for t in list_tournaments(db) if t.channel_id == channel_id
+            or (t.channel_id is None and channel_id == control_channel_id)]
+    open_here = [t for t in here if t.status is not TournamentStatus.FINISHED]
+    return [_event(db, t) for t in (open_here or here[-1:])]
 
-    def here(e: Event) -> bool:
-        return e.channel_id == channel_id or (e.channel_id is None
-                                              and channel_id == control_channel_id)
 
-    open_here = [e for e in every if here(e) and not e.finished]
-    if open_here:
-        return open_here
-    ended = [e for e in every if here(e)]
-    return ended[-1:]
+def _matches(t: Tournament, typed: str) -> bool:
+    """Whether what someone typed into the event option fits: part of its short name or name."""
+    needle = typed.strip().casefold()
+    return not needle or needle in t.slug.casefold() or needle in t.name.casefold()
 
 
 def of_user(db: Database, discord_id: int, typed: str = "") -> list[Event]:
     """The events someone takes part in — entered as a player, or named head administrator —
-    whose short name or name contains `typed`; unfinished first, newest first."""
+    that `typed` fits; unfinished first, newest first."""
     player = find_player_by_discord(db, discord_id)
-    needle = typed.strip().casefold()
     mine = []
     for t in reversed(list_tournaments(db)):
         entered = player is not None and get_entry(db, t.id, player.id) is not None
-        if not (entered or discord_id in t.admin_ids):
-            continue
-        if needle and needle not in t.slug.casefold() and needle not in t.name.casefold():
-            continue
-        mine.append(_event(db, t))
+        if (entered or discord_id in t.admin_ids) and _matches(t, typed):
+            mine.append(_event(db, t))
     mine.sort(key=lambda e: e.finished)  # stable: newest first within each group
     return mine[:CHOICES]
+
+
+def offered(db: Database, discord_id: int, typed: str = "") -> list[Event]:
+    """The events to offer someone: those he takes part in; someone in none yet (a newcomer
+    about to register) is offered the running ones that `typed` fits."""
+    return of_user(db, discord_id, typed) or [
+        _event(db, t) for t in list_tournaments(db)
+        if t.status is not TournamentStatus.FINISHED and _matches(t, typed)][:CHOICES]
 
 
 # -- the operator's act ----------------------------------------------------------------------
