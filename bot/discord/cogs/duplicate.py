@@ -20,7 +20,6 @@ the hall's console commands in chat, answered to him alone.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
@@ -42,7 +41,7 @@ from bot.discord.client import (
 )
 from bot.discord.cogs.duplicate_protests import COG_NAME, DecisionButton, protest_buttons
 from bot.discord.cogs.player import DEFER_AFTER_S, send
-from bot.discord.cogs.scoped import EventScoped, Udalost
+from bot.discord.cogs.scoped import EventScoped, Udalost, within
 from bot.discord.i18n import app_str, t
 from bot.discord.markdown import literal
 from bot.discord.ratelimit import RateLimiter
@@ -178,12 +177,7 @@ class DuplicateCog(EventScoped, commands.Cog, name=COG_NAME):
         """The service's result; when it takes longer than `defer_after` (a busy machine at a
         round's deadline, the move generator running), "thinking…" first, so Discord keeps
         waiting: the slip's time is Discord's anyway, the answer may come later."""
-        task = asyncio.ensure_future(work)
-        try:
-            return await asyncio.wait_for(asyncio.shield(task), self.defer_after)
-        except TimeoutError:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            return await task
+        return await within(interaction, work, self.defer_after)
 
     # -- /tah ------------------------------------------------------------------------------
 

@@ -142,7 +142,7 @@ class ConfirmDrawButton(
         try:
             cog = _cog(interaction)
             cog.limit(interaction)
-            await cog.scope(interaction, acts=True, event_id=self.event)
+            await cog.scope_for_click(interaction, self.event)
             reply = await cog.call(
                 interaction,
                 play.confirm_draw(cog.app, cog.slug, interaction.user.id, self.proposer,
@@ -181,7 +181,7 @@ class WithdrawButton(
         try:
             cog = _cog(interaction)
             _owner_only(interaction, self.owner)
-            await cog.scope(interaction, acts=True, event_id=self.event)
+            await cog.scope_for_click(interaction, self.event)
             reply = await cog.call(
                 interaction,
                 play.withdraw(cog.app, cog.slug, interaction.user.id, True),
@@ -285,6 +285,12 @@ class PlayerCog(EventScoped, commands.Cog, name=COG_NAME):
             self._in_flight -= 1
         self.router.adopt(event)  # found in a task of its own: entered here too
         return True
+
+    async def scope_for_click(self, interaction: discord.Interaction, event: int | None) -> None:
+        """A player's button: its event found inside the answer window like the work after it
+        (a busy store: the button's message is acknowledged first), then entered here."""
+        self.router.adopt(await self.call(
+            interaction, self.scope(interaction, acts=True, event_id=event), update=True))
 
     def _busy(self) -> bool:
         # Our own calls count too: their transactions may not have reached the store yet.

@@ -5,7 +5,8 @@ built for one event (`[discord] tournament`, the tests) falls back to it."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -13,6 +14,8 @@ from discord import app_commands
 from bot.discord.routing import EventRouter, current_slug
 from bot.services.app import App
 from bot.services.tournament.events import Event
+
+T = TypeVar("T")
 
 #: how long finding the event may take before the interaction is acknowledged ("thinking…"):
 #: a store busy with a long transaction must not cost Discord's 3-second window
@@ -56,14 +59,20 @@ class EventScoped:
                             wait: float = SCOPE_DEFER_S) -> Event:
         """`scope` for a command that answers ephemerally: when the store keeps it longer than
         `wait`, "thinking…" first (the command's own deferral then does nothing)."""
-        task = asyncio.ensure_future(self.scope(interaction, acts=acts))
-        try:
-            await asyncio.wait_for(asyncio.shield(task), wait)
-        except TimeoutError:
-            await defer_once(interaction)
-        event = await task
-        self.router.adopt(event)  # found in the task: entered here, in the interaction's own
+        event = await within(interaction, self.scope(interaction, acts=acts), wait)
+        self.router.adopt(event)  # found in a task: entered here, in the interaction's own
         return event
+
+
+async def within(interaction: discord.Interaction, work: Awaitable[T], wait: float) -> T:
+    """`work`'s result; when it takes longer than `wait`, an ephemeral "thinking…" first, so
+    Discord keeps waiting (its 3 s), then the result. `work` runs in a task of its own."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.wait_for(asyncio.shield(task), wait)
+    except TimeoutError:
+        await defer_once(interaction)
+        return await task
 
 
 async def defer_once(interaction: discord.Interaction) -> None:

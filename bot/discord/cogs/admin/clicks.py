@@ -72,9 +72,13 @@ async def on_click(interaction: discord.Interaction,
     """A button or select of the head admin: checked, deferred, done; on success the message
     it sat on is replaced by the outcome (its buttons gone), a refusal comes ephemerally.
     Returns the reply (None when the click was refused before the work or failed)."""
+    async def checked_work() -> Reply:
+        # the event's store read and the check run inside the timed task: a busy store costs
+        # a deferral, never Discord's 3 s
+        return await work(await enter_event(interaction, event))
+
     try:
-        cog = await enter_event(interaction, event)
-        task = asyncio.ensure_future(work(cog))
+        task = asyncio.ensure_future(checked_work())
         finished, _ = await asyncio.wait({task}, timeout=DEFER_AFTER_S)
         if not finished:  # slow: acknowledge now (Discord's 3 s), edit the message later
             await interaction.response.defer()
