@@ -165,12 +165,18 @@ def test_any_other_encoding_is_refused_saying_save_as_utf8(
      "discord: obsahuje neviditeľný riadiaci znak (U+202E)"),
     (("games = 121", f"games = {'9' * 5000}"),
      "riadok 26: číslo s 5000 číslicami nemôže byť správne"),
+    # invisible (issue 43.5): "KT" and "K", a zero-width space, "T" must not both be events
+    (('name = "Online KT — skúška"', 'name = "Online K\\u200bT — skúška"'),
+     "riadok 5: [tournament]: name: obsahuje neviditeľný riadiaci znak (U+200B)"),
+    (('name = "Anna Nováková"', 'name = "Anna\\u00adNováková"'),
+     "riadok 23: [[player]] č. 1: name: obsahuje neviditeľný riadiaci znak (U+00AD)"),
     (('"2026-11-21 09:00",', '"2026-11-21T09:00+05:00",'),
      "riadok 10: [tournament]: round_starts: „2026-11-21T09:00+05:00“ má časový posun"),
     (('"2026-11-21 09:00",', '"2026-11-21 08:00Z",'), "má časový posun; časy v propozíciách"),
 ], ids=["games-2^70", "limit-10^12", "waiting-negative", "screlo-nan", "screlo-inf",
         "screlo-1e300", "rounds-1e20", "name-nul", "name-10000", "tournament-10000",
-        "discord-bidi", "int-5000-digits", "round-start-offset", "round-start-utc"])
+        "discord-bidi", "int-5000-digits", "tournament-zwsp", "name-soft-hyphen",
+        "round-start-offset", "round-start-utc"])
 def test_a_bad_propozicie_value_is_one_line_naming_file_and_line(
         db: Path, cli: Cli, created: None, tmp_path: Path,
         change: tuple[str, str], says: str) -> None:
