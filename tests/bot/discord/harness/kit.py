@@ -1151,10 +1151,12 @@ class DiscordHarness:
             raise _http_error(404, 10008, "Unknown Message")
         return message
 
-    def _validate(self, route: Route, payload: Any, files: Sequence[Any]) -> None:
-        """Discord's check of the request against its spec: a 400 for what it would refuse."""
+    def _validate(self, route: Route, payload: Any, files: Sequence[Any],
+                  query: Mapping[str, Any] | None = None) -> None:
+        """Discord's check of the request against its spec, its query parameters too: a 400
+        for what it would refuse."""
         started = time.thread_time()  # CPU of this thread alone: the check runs in it
-        found = contract.check(route.method, route.url, payload)
+        found = contract.check(route.method, route.url, payload, query)
         contract.TALLY.add(payload, found, time.thread_time() - started)
         if found:
             self.violations.extend(found)
@@ -1271,7 +1273,7 @@ class DiscordHarness:
         blobs = [_file_bytes(f) for f in files or ()]
         params = _route_params(route)
         key = f"{route.method} {route.path}"
-        self._validate(route, payload, names)
+        self._validate(route, payload, names, kwargs.get("params"))
         self._fault(route, payload, names)
         if key == "POST /channels/{channel_id}/messages":
             channel_id = int(params["channel_id"])
