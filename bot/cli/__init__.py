@@ -37,7 +37,6 @@ from bot.i18n import t
 from bot.os_errors import os_error
 from bot.store import StoreError
 
-
 DB_HELP = "súbor databázy (predvolene z config.toml, inak stredisko.db)"
 
 
