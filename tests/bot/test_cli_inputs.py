@@ -314,3 +314,19 @@ def test_two_players_with_one_discord_name_are_refused_at_import(
                     encoding="utf-8")
     line = refused_once(db, cli, "import-players", SLUG, str(path))
     assert "riadok 3" in line and "Discord meno „eva.nova“ má v registri už hráč „eva1“" in line
+
+
+def test_a_folder_where_the_propozicie_should_be_names_the_fix(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`docker run -v "$PWD/propozicie.toml:…"` before the file existed leaves a root-owned
+    folder; `cp` then copies into it and the same error came back in English (issue 43.2)."""
+    from bot.cli import main
+
+    folder = tmp_path / "propozicie.toml"
+    folder.mkdir()
+    code = main(["create", str(folder), "--db", str(tmp_path / "x.db")])
+    *_, line = capsys.readouterr().err.splitlines()  # after "zakladám turnaj …"
+    err = line
+    assert code != 0, err
+    assert "je to priečinok, nie súbor" in err and "rmdir propozicie.toml" in err
+    assert "Errno" not in err and "Is a directory" not in err
