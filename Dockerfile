@@ -17,6 +17,8 @@ COPY pyproject.toml README.md ./
 COPY rules ./rules
 COPY scrapers ./scrapers
 COPY bot ./bot
+# bot/examples links ../examples: the wheel carries them (`stredisko examples`, issue 43.3)
+COPY examples ./examples
 RUN pip wheel --no-deps --no-build-isolation --wheel-dir /dist .
 
 # --- the image: pinned dependencies, then the wheel, then the examples for a rehearsal ---

@@ -25,7 +25,7 @@ from typing import Any
 
 from bot import toml_text
 from bot.i18n import SLOVAK, t
-from bot.os_errors import no_read
+from bot.os_errors import input_reason, no_read
 
 
 class ConfigError(ValueError):
@@ -158,7 +158,9 @@ def load_config(path: str | Path | None, env: Mapping[str, str] | None = None) -
             raise ConfigError.of("not_toml", path=p, error=exc) from None
         except PermissionError:  # e.g. a root-owned `chmod 600` file mounted into the image
             raise ConfigError(no_read(p)) from None
-        except (OSError, UnicodeDecodeError) as exc:
+        except OSError as exc:
+            raise ConfigError.of("unreadable", path=p, error=input_reason(exc, p)) from None
+        except UnicodeDecodeError as exc:
             raise ConfigError.of("unreadable", path=p, error=exc) from None
         folder = p.parent
     unknown = sorted(set(data) - set(_SECTIONS))
@@ -180,9 +182,19 @@ def load_config(path: str | Path | None, env: Mapping[str, str] | None = None) -
                     values[key] = [str(folder / v) for v in values[key]]
         for (section, key), var in _ENV.items():
             if section == name and env.get(var):
-                values[key] = env[var]
+                values[key] = unquoted(env[var])
         sections[name] = _section(cls, name, values)
     return Config(**sections)
+
+
+def unquoted(value: str) -> str:
+    """An environment value without the quotes a shell would have removed: `docker run
+    --env-file` passes `DISCORD_TOKEN="…"` with its quotes, and Discord would refuse the token
+    with them (issue 43.2). A value quoted only on one side is left as it is."""
+    text = value.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1]
+    return text
 
 
 def _hint(name: str, known: Iterable[str]) -> str:

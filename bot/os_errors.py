@@ -36,6 +36,16 @@ def os_reason(error: OSError, locale: str = SLOVAK) -> str:
     return errno_reason(error.errno or 0, error.strerror or str(error), locale)
 
 
+def input_reason(error: OSError, path: str | Path, locale: str = SLOVAK) -> str:
+    """Why a file the user gave could not be read — a folder where the file should be named
+    with its fix: `docker run -v host-file:…` makes a root-owned folder of a host file that
+    does not exist yet, and `cp` then copies into it (issue 43.2)."""
+    folder = isinstance(error, IsADirectoryError) or Path(path).is_dir()
+    if folder and Path(path).suffix:  # "config.toml" a folder: what Docker makes of it
+        return t("os.folder_not_file", locale, name=Path(path).name)
+    return os_reason(error, locale)
+
+
 def os_error(error: OSError, locale: str = SLOVAK) -> str:
     """The whole line's reason: the path the system named and why ("/x/y: neexistuje")."""
     reason = os_reason(error, locale)

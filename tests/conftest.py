@@ -78,6 +78,13 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
+    # the order this run took (pytest-randomly, issue 43.1), printed even under -q: a failure
+    # that hangs on the order is repeated with the same seed
+    seed = getattr(terminalreporter.config.option, "randomly_seed", None)
+    if isinstance(seed, int):
+        terminalreporter.write_line(
+            f"Test order: random, seed {seed} (the same order again: "
+            f"--randomly-seed={seed}; the files' own order: -p no:randomly)")
     tally = {name: count + _from_workers[name] for name, count in _tally().items()}
     if tally["requests"]:
         terminalreporter.write_line(

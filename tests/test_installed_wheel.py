@@ -59,23 +59,38 @@ def _tracked(*paths: str) -> list[str]:
     return [name for name in done.stdout.split("\0") if name]
 
 
+def _shipped(*packages: str) -> list[str]:
+    """The files the packages hold in a clone, a linked folder's files under the link's own
+    path (`bot/examples` → `examples/`: the wheel stores them there)."""
+    found = []
+    for name in _tracked(*packages):
+        if (ROOT / name).is_symlink() and (ROOT / name).is_dir():
+            target = (ROOT / name).resolve().relative_to(ROOT).as_posix()
+            found += [f"{name}{inner.removeprefix(target)}" for inner in _tracked(target)]
+        else:
+            found.append(name)
+    return found
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The wheel of the tracked files, built in a copy: setuptools writes build/ and *.egg-info
     next to the sources, and a stale build/lib of the checkout would slip into the wheel."""
     base = tmp_path_factory.mktemp("wheel")
     source, dist = base / "source", base / "dist"
+    linked = {(ROOT / n).resolve().relative_to(ROOT).parts[0] for n in _tracked(*PACKAGES)
+              if (ROOT / n).is_symlink()}  # examples/, which bot/examples links
     for name in _tracked():
-        if "/" not in name or name.split("/", 1)[0] in PACKAGES:  # pyproject.toml, README, …
+        if "/" not in name or name.split("/", 1)[0] in (*PACKAGES, *linked):
             (source / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, source / name)
+            shutil.copy2(ROOT / name, source / name, follow_symlinks=False)
     _checked([sys.executable, "-c", BUILD, dist], source)
     (built,) = dist.glob("*.whl")
     return built
 
 
 def test_the_wheel_holds_every_file_the_packages_track(wheel: Path) -> None:
-    tracked = _tracked(*PACKAGES)
+    tracked = _shipped(*PACKAGES)
     assert any(not name.endswith(".py") for name in tracked)  # the data files are among them
     shipped = set(zipfile.ZipFile(wheel).namelist())
     missing = [name for name in tracked if name not in shipped]
@@ -146,8 +161,16 @@ def test_the_installed_wheel_runs_from_an_empty_folder(venv: Path, tmp_path: Pat
                       "print(bot.__file__, rules.__file__, scrapers.__file__)"], work, env)
     assert all(Path(f).is_relative_to(venv) for f in where.split()), where
 
-    # the classic rehearsal (README "Skúška turnaja") with its results page
-    out = stredisko("rehearse", REHEARSALS / "kt-online-24.toml", "--html", "kt")
+    # the examples come with the package (issue 43.3): copied out, and a scenario by its name
+    out = stredisko("examples", "ukazky")
+    count = len(_tracked("examples"))
+    assert count > 4 and out.startswith(f"Do ukazky som zapísal {count} súborov s ukážkami."), out
+    assert (work / "ukazky" / "propozicie.toml").read_bytes() == (
+        ROOT / "examples" / "propozicie.toml").read_bytes()
+    assert (work / "ukazky" / "season" / "msr-2026-27.toml").is_file()
+
+    # the classic rehearsal (README "Skúška turnaja") with its results page, by name
+    out = stredisko("rehearse", "kt-online-24", "--html", "kt")
     assert "konečné poradie (e-SP 2.4)" in out and "Stránka výsledkov zapísaná: kt" in out
     _has_css(work / "kt" / "index.html", "style.css")
 

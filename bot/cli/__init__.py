@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from bot.cli import args as arg
 from bot.cli import (
     duplicate,
+    examples,
     export,
     herna,
     identity,
@@ -36,11 +37,12 @@ from bot.i18n import t
 from bot.os_errors import os_error
 from bot.store import StoreError
 
+DB_HELP = "súbor databázy (predvolene z config.toml, inak stredisko.db)"
 
-def _common() -> argparse.ArgumentParser:
+
+def _common(db_help: str = DB_HELP) -> argparse.ArgumentParser:
     common = arg.Parser(add_help=False)
-    common.add_argument("--db", default=argparse.SUPPRESS,
-                        help="súbor databázy (predvolene z config.toml, inak stredisko.db)")
+    common.add_argument("--db", default=argparse.SUPPRESS, help=db_help)
     common.add_argument("--config", default=argparse.SUPPRESS, help="konfiguračný súbor")
     common.add_argument("--admin", default=argparse.SUPPRESS,
                         help="hlavný administrátor, ktorý koná (predvolene používateľ OS)")
@@ -61,8 +63,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="PRÍKAZ", required=True)
 
-    def add(name: str, help_text: str, run: Command) -> argparse.ArgumentParser:
-        sub = commands.add_parser(name, help=help_text, parents=[common])
+    def add(name: str, help_text: str, run: Command, *,
+            db_help: str | None = None) -> argparse.ArgumentParser:
+        # a command whose --db means something else (a rehearsal's own store) says so
+        sub = commands.add_parser(name, help=help_text,
+                                  parents=[common if db_help is None else _common(db_help)])
         sub.set_defaults(run=run)
         return sub
 
@@ -73,7 +78,7 @@ def _parser() -> argparse.ArgumentParser:
         views.add_publish_page, tournament.add_sync, programs.add_rehearse,
         programs.add_simulator, programs.add_run,
         identity.add_commands, herna.add_commands, tournament.add_decay, season.add_command,
-        lexicon.add_commands, outbox.add_command, duplicate.add_command,
+        lexicon.add_commands, outbox.add_command, duplicate.add_command, examples.add_command,
     ):
         register(add)
     return parser

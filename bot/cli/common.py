@@ -11,7 +11,7 @@ import sqlite3
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from bot.cli.notes import database_problem
 from bot.clock import SystemClock
@@ -26,8 +26,12 @@ from bot.store import Store, get_player
 Command = Callable[[argparse.Namespace], int]
 UseCase = Callable[[App], Awaitable[Any]]
 Factory = Callable[[argparse.Namespace, Actor], UseCase]
-#: registers a subcommand: add(name, help, run) -> its parser (with --db/--config/--admin)
-Add = Callable[[str, str, Command], argparse.ArgumentParser]
+class Add(Protocol):
+    """Registers a subcommand: add(name, help, run) -> its parser (with --db/--config/--admin;
+    `db_help`: what --db means for it, when not the tournament database)."""
+
+    def __call__(self, name: str, help_text: str, run: Command, *,
+                 db_help: str | None = None) -> argparse.ArgumentParser: ...
 
 
 def config(args: argparse.Namespace) -> Config:

@@ -8,6 +8,7 @@ import sys
 from datetime import datetime
 
 from bot.cli.common import Add
+from bot.cli.examples import scenario_names, scenario_path
 from rules import Profile
 
 
@@ -21,7 +22,7 @@ def _demo(args: argparse.Namespace) -> int:
 def _rehearse(args: argparse.Namespace) -> int:
     from bot.rehearse.command import run_command  # loads the simulator: only on use
 
-    return run_command(args.scenario, sys.stdout, sys.stderr, as_json=args.json,
+    return run_command(scenario_path(args.scenario), sys.stdout, sys.stderr, as_json=args.json,
                        db=getattr(args, "db", None), html=args.html)
 
 
@@ -46,8 +47,11 @@ def add_demo(add: Add) -> None:
 
 def add_rehearse(add: Add) -> None:
     sub = add("rehearse", "skúška: odohrať scenár turnaja offline so simulátorom herna.net",
-              _rehearse)
-    sub.add_argument("scenario", help="scenár (TOML)")
+              _rehearse, db_help="databáza skúšky (predvolene dočasná, po skúške zmazaná; "
+                                 "so --db zostane na prezretie)")
+    names = ", ".join(scenario_names())
+    sub.add_argument("scenario", help=f"scenár: súbor TOML, alebo meno pribaleného ({names}; "
+                                      "skopíruje ich stredisko examples PRIEČINOK)")
     sub.add_argument("--json", action="store_true", help="výsledky ako jeden dokument JSON")
     sub.add_argument("--html", metavar="PRIEČINOK", help="zapísať stránku výsledkov")
 

@@ -39,6 +39,7 @@ import discord
 from bot.clock import SystemClock
 from bot.config import Config, ConfigError, DiscordConfig, LexiconConfig, load_config
 from bot.discord.client import StrediskoBot
+from bot.discord.fencing import lease_trace
 from bot.discord.heartbeat import Heartbeat
 from bot.discord.i18n import SLOVAK, t
 from bot.discord.notifier import DiscordNotifier
@@ -337,6 +338,9 @@ async def serve(
         herna = herna_factory(config)
         seasons = config.season.files
         bot = build_bot(holder, slug, herna, seasons[0] if seasons else "", config.lexicon)
+        # discord.py builds its session at login from this: every attempt it sends, its own
+        # retries after a 429 included, confirms the lease first (issue 43.4)
+        bot.http.http_trace = lease_trace(partial(leased[0].confirm, store, SystemClock()))
         admin_channel = config.discord.admin_channel_id or None
         notifier = DiscordNotifier(bot, store, admin_channel_id=admin_channel,
                                    tournament_id=tournament.id if tournament else None,

@@ -51,6 +51,7 @@ class _Fault:
     delay: float = 0.0
     headers: Mapping[str, str] | None = None
     body: bytes | None = None  # raw bytes in place of the page (status 200)
+    gate: asyncio.Event | None = None  # answer only once it is set (a test's own moment)
 
     def applies(self, path: str) -> bool:
         return path.startswith(self.path) and (self.times is None or self.times > 0)
@@ -130,6 +131,13 @@ class Simulator:
         """Delay the answers under `path` by `seconds`."""
         self._faults.append(_Fault(path, times, status=0, delay=seconds))
 
+    def hold(self, *, path: str = "", times: int | None = None) -> asyncio.Event:
+        """Hold the answers under `path` until the returned event is set: a page "in flight"
+        for exactly as long as a test needs, whatever the machine's speed."""
+        gate = asyncio.Event()
+        self._faults.append(_Fault(path, times, status=0, gate=gate))
+        return gate
+
     def rewrite(self, edit: Rewrite, *, path: str = "") -> None:
         """Pass every page served under `path` through `edit(html, request)`: a site whose
         layout changed (a renamed class), or one that shows what it should not (a token)."""
@@ -178,6 +186,8 @@ class Simulator:
                 fault.times -= 1
             if fault.delay:
                 await asyncio.sleep(fault.delay)
+            if fault.gate is not None:
+                await fault.gate.wait()
             if fault.body is not None:
                 return web.Response(body=fault.body, content_type="text/html")
             if fault.status:

@@ -165,12 +165,18 @@ def test_any_other_encoding_is_refused_saying_save_as_utf8(
      "discord: obsahuje neviditeľný riadiaci znak (U+202E)"),
     (("games = 121", f"games = {'9' * 5000}"),
      "riadok 26: číslo s 5000 číslicami nemôže byť správne"),
+    # invisible (issue 43.5): "KT" and "K", a zero-width space, "T" must not both be events
+    (('name = "Online KT — skúška"', 'name = "Online K\\u200bT — skúška"'),
+     "riadok 5: [tournament]: name: obsahuje neviditeľný riadiaci znak (U+200B)"),
+    (('name = "Anna Nováková"', 'name = "Anna\\u00adNováková"'),
+     "riadok 23: [[player]] č. 1: name: obsahuje neviditeľný riadiaci znak (U+00AD)"),
     (('"2026-11-21 09:00",', '"2026-11-21T09:00+05:00",'),
      "riadok 10: [tournament]: round_starts: „2026-11-21T09:00+05:00“ má časový posun"),
     (('"2026-11-21 09:00",', '"2026-11-21 08:00Z",'), "má časový posun; časy v propozíciách"),
 ], ids=["games-2^70", "limit-10^12", "waiting-negative", "screlo-nan", "screlo-inf",
         "screlo-1e300", "rounds-1e20", "name-nul", "name-10000", "tournament-10000",
-        "discord-bidi", "int-5000-digits", "round-start-offset", "round-start-utc"])
+        "discord-bidi", "int-5000-digits", "tournament-zwsp", "name-soft-hyphen",
+        "round-start-offset", "round-start-utc"])
 def test_a_bad_propozicie_value_is_one_line_naming_file_and_line(
         db: Path, cli: Cli, created: None, tmp_path: Path,
         change: tuple[str, str], says: str) -> None:
@@ -308,3 +314,19 @@ def test_two_players_with_one_discord_name_are_refused_at_import(
                     encoding="utf-8")
     line = refused_once(db, cli, "import-players", SLUG, str(path))
     assert "riadok 3" in line and "Discord meno „eva.nova“ má v registri už hráč „eva1“" in line
+
+
+def test_a_folder_where_the_propozicie_should_be_names_the_fix(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`docker run -v "$PWD/propozicie.toml:…"` before the file existed leaves a root-owned
+    folder; `cp` then copies into it and the same error came back in English (issue 43.2)."""
+    from bot.cli import main
+
+    folder = tmp_path / "propozicie.toml"
+    folder.mkdir()
+    code = main(["create", str(folder), "--db", str(tmp_path / "x.db")])
+    *_, line = capsys.readouterr().err.splitlines()  # after "zakladám turnaj …"
+    err = line
+    assert code != 0, err
+    assert "je to priečinok, nie súbor" in err and "rmdir propozicie.toml" in err
+    assert "Errno" not in err and "Is a directory" not in err

@@ -26,6 +26,29 @@ def test_environment_overrides_file_secrets(tmp_path: Path) -> None:
     assert "from-env" not in shown and "sekret" not in shown and "'u'" not in shown
 
 
+@pytest.mark.parametrize(("written", "token"), [
+    ('"abc.def"', "abc.def"), ("'abc.def'", "abc.def"), ("  abc.def ", "abc.def"),
+    ('"abc.def', '"abc.def'),  # quoted on one side only: not ours to guess
+])
+def test_an_env_file_value_in_quotes_reaches_discord_without_them(
+        written: str, token: str) -> None:
+    """`docker run --env-file` keeps `DISCORD_TOKEN="…"`'s quotes (issue 43.2)."""
+    cfg = load_config(None, env={"DISCORD_TOKEN": written, "HERNA_PASSWORD": f"{written}"})
+    assert (cfg.discord.token, cfg.herna.password) == (token, token)
+
+
+def test_a_folder_where_the_config_should_be_names_the_fix(tmp_path: Path) -> None:
+    """What `docker run -v "$PWD/config.toml:/app/config.toml"` leaves when the file did not
+    exist yet: a folder, and `cp` copying into it (issue 43.2)."""
+    folder = tmp_path / "config.toml"
+    folder.mkdir()
+    with pytest.raises(ConfigError) as caught:
+        load_config(folder)
+    message = str(caught.value)
+    assert "je to priečinok, nie súbor" in message and "rmdir config.toml" in message
+    assert "Errno" not in message and "Is a directory" not in message
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

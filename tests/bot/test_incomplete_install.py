@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+import bot.publish.board_image as board_image_module
 import rules.duplicate.profile as duplicate_profile_module
 import rules.duplicate.tiles as tiles_module
 import rules.profile as profile_module
@@ -44,6 +45,7 @@ LOADERS: dict[str, tuple[Any, str, Callable[[], object], str]] = {
 
 def _clear_caches() -> None:
     duplicate_profile_module.duplicate_profile.cache_clear()
+    board_image_module._tile_set.cache_clear()  # a board drawn earlier keeps its tile set
     season_profile_module.season_profile.cache_clear()
     admissibility_module.admissibility.cache_clear()
 

@@ -23,6 +23,21 @@ RLO = "\u202e"  # the rest of the line reads backwards
     ("značka\u200fRLM", True, "\u200f"),  # invisible: a name with one looks like one without
     ("oddeľovač\u2028riadkov", True, "\u2028"),
     ("emoji 👍🏽 a 👨\u200d👩\u200d👧", False, None),  # the zero-width joiner stays
+    ("vlajka 🏳️\u200d🌈 a 🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",
+     False, None),  # a joiner after a variation selector; a subdivision flag's TAG letters
+    # invisible (issue 43.5): a name with one looks like a name without
+    ("Ana\u200bBán", False, "\u200b"),
+    ("Ana\u200cBán", False, "\u200c"),
+    ("Ana\u200dBán", False, "\u200d"),  # a joiner between letters joins nothing seen
+    ("\u200d👍", False, "\u200d"),
+    ("\ufeffAna", False, "\ufeff"),
+    ("Ana\u2060Bán", False, "\u2060"),
+    ("Ďu\u00adrica", False, "\u00ad"),
+    ("Ana\U000e0041\U000e0042", True, "\U000e0041"),  # TAG letters smuggle text
+    ("\u3164", False, "\u3164"),  # the Hangul filler: a "name" of nothing
+    ("Ana\u115fBán", False, "\u115f"),
+    ("A\u034fna", False, "\u034f"),
+    ("\u2800", False, "\u2800"),
 ])
 def test_what_a_text_may_not_hold(text: str, lines: bool, refused: str | None) -> None:
     assert refused_character(text, lines=lines) == refused
@@ -39,6 +54,12 @@ def test_carriage_returns_become_line_breaks() -> None:
     ("návrat\rvozíka", "návrat\\x0dvozíka"),  # the cursor would go back over the line
     ("riadok\nďalší\tstĺpec", "riadok\nďalší\tstĺpec"),  # kept as they are
     ("Ďurica 👍", "Ďurica 👍"),
+    ("Ana\u200bBán", "Ana\\u200bBán"),  # invisible in an echo: seen as its escape
+    ("Ďu\u00adrica", "Ďu\\xadrica"),
+    ("\u3164", "\\u3164"),
+    ("Ana\U000e0041", "Ana\\U000e0041"),
+    ("👨\u200d👩\u200d👧", "👨\u200d👩\u200d👧"),  # the family stays one picture
+    ("@\u200beveryone", "@\u200beveryone"),  # a mention broken by the bot's escaping stays
 ])
 def test_what_is_shown_back(text: str, expected: str) -> None:
     assert shown(text) == expected

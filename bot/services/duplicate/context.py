@@ -103,7 +103,10 @@ def player_by_discord(db: Database, event: Event, discord_id: int, *,
     player = find_player_by_discord(db, discord_id)
     entry = get_entry(db, event.id, player.id) if player is not None else None
     if player is None or entry is None:
-        raise Refusal("duplicate.online.not_in_event", who=str(discord_id),
+        # the one asking is named, never by his raw Discord id (issue 43.5)
+        if player is None:
+            raise Refusal("duplicate.online.not_in_event_you", event=event.tournament.name)
+        raise Refusal("duplicate.online.not_in_event", who=player.name,
                       event=event.tournament.name)
     return _still_in(event, entry, player) if playing else player
 

@@ -34,7 +34,7 @@ from sqlite_utils import Database
 
 from bot import toml_text
 from bot.clock import local, parse_local
-from bot.os_errors import os_reason
+from bot.os_errors import input_reason, os_reason
 from bot.services import bounds, lookup
 from bot.services.app import App, Tx
 from bot.services.delivery.outbox import Timely
@@ -490,7 +490,7 @@ def _read_bytes(path: str | Path) -> bytes:
     try:
         return Path(path).read_bytes()
     except OSError as exc:
-        raise Refusal("setup.unreadable", file=str(path), reason=os_reason(exc)) from None
+        raise Refusal("setup.unreadable", file=str(path), reason=input_reason(exc, path)) from None
 
 
 def _read_text(path: str | Path) -> str:

@@ -259,12 +259,13 @@ async def test_sync_without_a_herna_client_says_how(env: Env) -> None:
     assert ex.ephemeral and f"stredisko sync {SLUG}" in ex.content
 
 
-async def test_every_answer_came_within_three_seconds(env: Env) -> None:
+async def test_every_admin_answer_is_acknowledged_first(env: Env) -> None:
+    """Every answer acknowledged, the admin's by a deferral or an update (how fast: the
+    dispatch bench — a test's verdict does not hang on the machine's speed)."""
     await _no_show(env)
     await env.admin_cmd("poradovnik")
     await env.admin_cmd("uzavri", kolo=1)
-    assert all(ex.first_response_s is not None and ex.first_response_s < 3
-               for ex in env.h.exchanges)
+    assert all(ex.first_response_s is not None for ex in env.h.exchanges)
     assert all(ex.callback["type"] in (5, 6, 9) for ex in env.h.exchanges  # type: ignore[index]
                if ex.user is env.admin)
     assert CONTROL_CHANNEL_ID in {m.channel_id for m in env.h.channel_messages}

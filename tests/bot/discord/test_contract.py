@@ -11,6 +11,7 @@ import hashlib
 import io
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -55,9 +56,13 @@ def only(found: list[Violation]) -> Violation:
 
 def test_the_vendored_spec_is_the_pinned_one() -> None:
     readme = (contract.SPEC_FILE.parent / "README.md").read_text(encoding="utf-8")
-    (digest,) = re.findall(r"sha256\s+`([0-9a-f]{64})`", readme)
-    assert hashlib.sha256(contract.SPEC_FILE.read_bytes()).hexdigest() == digest
-    assert "74fda0fad044407ea280043a03ffc9bc64c4e49e" in readme
+    notices = (Path(__file__).resolve().parents[3] / "THIRD_PARTY_NOTICES.md").read_text(
+        encoding="utf-8")
+    actual = hashlib.sha256(contract.SPEC_FILE.read_bytes()).hexdigest()
+    for text in (readme, notices):  # the notices record the pin as the README promises
+        (digest,) = re.findall(r"sha256\s+`([0-9a-f]{64})`", text)
+        assert digest == actual
+        assert "74fda0fad044407ea280043a03ffc9bc64c4e49e" in text
     document = contract.spec()
     assert (document["openapi"], document["info"]["version"]) == ("3.1.0", "10")
 
@@ -299,3 +304,25 @@ def test_each_documented_limit_is_checked(method: str, template: str, body: Any,
              contract.limits.check(method, template, body, LOCALES)]
     assert [where for where, _ in found] == [path]
     assert rule in found[0][1] and "Discord docs" in found[0][1]
+
+
+# -- query parameters (issue 43.3: `?limit=101` passed unchecked) -----------------------------
+
+
+@pytest.mark.parametrize(("url", "query", "path", "value", "rule"), [
+    (f"{MESSAGES}?limit=101", None, "?limit", "101", "maximum 100"),
+    (MESSAGES, {"limit": 0}, "?limit", 0, "minimum 1"),
+    (MESSAGES, {"after": "zajtra"}, "?after", "zajtra", ""),
+    (MESSAGES, {"pocet": 5}, "?pocet", 5, "a query parameter of this operation"),
+], ids=["limit-in-url", "limit-param", "after-not-snowflake", "unknown"])
+def test_a_query_parameter_discord_would_refuse_is_named(
+        url: str, query: dict[str, Any] | None, path: str, value: Any, rule: str) -> None:
+    found = contract.check("GET", url, None, query)  # a snowflake breaks both of its forms
+    assert found and {(f.path, f.value) for f in found} == {(path, value)}
+    assert any(rule in f.rule for f in found)
+
+
+def test_query_parameters_discord_accepts_pass() -> None:
+    assert contract.check("GET", f"{MESSAGES}?limit=100", None) == []
+    assert contract.check("GET", MESSAGES, None, {"limit": 1, "after": 1234567890123456789}) == []
+    assert contract.check("GET", MESSAGES, None, {"before": "1234567890123456789"}) == []

@@ -18,11 +18,20 @@ from .conftest import said
 from .duplicate_world import SEED, SLUG, Game
 from .harness import Exchange
 
-RAW = ("\x00", "\x1b", "\u202e")  # what must never reach a channel, a DM or a reply
+#: what must never reach a channel, a DM or a reply (with the invisible ones of issue 43.5)
+RAW = ("\x00", "\x1b", "\u202e", "\u200c", "\ufeff", "\u00ad", "\u2060", "\u3164",
+       "\U000e0041")
 HOSTILE = {
     "nul": ("Slovo\x00 v zozname nie je", "U+0000"),
     "escape": ("Slovo \x1b[2J\x1b[31mv zozname nie je", "U+001B"),
     "rlo": ("Slovo \u202eje ynzelp\u202c", "U+202E"),
+    # invisible: a reader sees nothing where they stand (issue 43.5)
+    "zero_width_space": ("Slovo\u200b v zozname nie je", "U+200B"),
+    "zero_width_joiner": ("Slovo\u200d v zozname nie je", "U+200D"),
+    "byte_order_mark": ("\ufeffSlovo v zozname nie je", "U+FEFF"),
+    "soft_hyphen": ("Slo\u00advo v zozname nie je", "U+00AD"),
+    "tag": ("Slovo v zozname nie je\U000e0041\U000e0042", "U+E0041"),
+    "hangul_filler": ("Slovo \u3164 v zozname nie je", "U+3164"),
 }
 
 

@@ -32,6 +32,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import discord
+import pytest
 
 from bot.clock import SystemClock
 from bot.services.app import App
@@ -54,6 +55,7 @@ DEAD = lease.DEAD_AFTER.total_seconds() * SCALE
 FROZEN = 200 * SCALE
 MESSAGES = 8
 FREEZE_AT = 3  # A is frozen right after its third post has reached "Discord"
+RETRY_AFTER = 0.5  # the 429's wait: far shorter than the freeze around it
 
 #: The driver's additions: the product's timings scaled, Discord's REST API at the stand-in
 #: (each process's requests under its own pid), and a real HTTP session at login.
@@ -102,12 +104,22 @@ class FakeDiscord(ThreadingHTTPServer):
         self.messages: list[dict[str, Any]] = []
         self.first: dict[str, tuple[float, dict[str, Any]]] = {}  # nonce → first post
         self.freeze: tuple[int, int] | None = None
+        #: (pid, n): that process's n-th post is answered 429 (a bucket's limit, retry after
+        #: `RETRY_AFTER`) and the process frozen inside discord.py's wait before its retry
+        self.limit: tuple[int, int] | None = None
         self.frozen = threading.Event()
         self.unexpected: list[str] = []
+        self.attempts: Counter[int] = Counter()
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server_address[1]}"
+
+    def limited(self, pid: int) -> bool:
+        """Whether this post of `pid` is the one answered 429 (counted among its attempts)."""
+        with self.lock:
+            self.attempts[pid] += 1
+            return self.limit == (pid, self.attempts[pid])
 
     def post(self, pid: int, channel: str, body: dict[str, Any]) -> dict[str, Any]:
         now, nonce = time.monotonic(), str(body.get("nonce"))
@@ -149,9 +161,12 @@ class _Handler(BaseHTTPRequestHandler):
         pid, _, rest = url.path.strip("/").partition("/api/v10/")
         return int(pid), rest.split("/"), parse_qs(url.query)
 
-    def _answer(self, status: int, payload: object) -> None:
+    def _answer(self, status: int, payload: object,
+                headers: dict[str, str] | None = None) -> None:
         data = json.dumps(payload).encode()
         self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
@@ -172,6 +187,15 @@ class _Handler(BaseHTTPRequestHandler):
         pid, parts, _ = self._route()
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])) or b"{}")
         if len(parts) == 3 and parts[0] == "channels" and parts[2] == "messages":
+            if self.server.limited(pid):
+                # Discord's own 429 (discord.py tells it from Cloudflare's by `Via`): the
+                # client waits, then sends again without asking anyone — frozen meanwhile
+                self._answer(429, {"message": "You are being rate limited.",
+                                   "retry_after": RETRY_AFTER, "global": False},
+                             {"Via": "1.1 google"})
+                os.kill(pid, signal.SIGSTOP)
+                self.server.frozen.set()
+                return
             self._answer(200, self.server.post(pid, parts[1], body))
         else:
             self.server.unexpected.append(f"{pid} POST {self.path}")
@@ -223,7 +247,12 @@ def _read(db: Path, fn: Any) -> Any:
         return store.read_sync(fn)
 
 
-def test_a_bot_frozen_past_its_lease_posts_nothing_when_it_wakes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("where", ["after_a_post", "in_a_rate_limit_wait"])
+def test_a_bot_frozen_past_its_lease_posts_nothing_when_it_wakes(
+        tmp_path: Path, where: str) -> None:
+    """Frozen after a post has reached Discord, or inside discord.py's HTTP client — in the
+    wait after a 429, whose retry no code of ours sees (issue 43.4): the lease is checked at
+    the last moment each request can leave (`bot/discord/fencing.py`)."""
     db = tmp_path / "stredisko.db"
     t = run_tournament(db, channel_id=CONTROL_CHANNEL_ID)
     fake = FakeDiscord(WINDOW)
@@ -233,7 +262,10 @@ def test_a_bot_frozen_past_its_lease_posts_nothing_when_it_wakes(tmp_path: Path)
         a = _bot(tmp_path, "a", fake)
         bots.append(a)
         _until("A starts", (tmp_path / "a").exists, a, tmp_path / "a.log")
-        fake.freeze = (a.pid, FREEZE_AT)
+        if where == "after_a_post":
+            fake.freeze = (a.pid, FREEZE_AT)
+        else:  # the next post after FREEZE_AT is answered 429: A freezes in the wait
+            fake.limit = (a.pid, FREEZE_AT + 1)
         _queue(db, t.id)  # A's outbox poll picks them up and starts posting
         assert fake.frozen.wait(60), (tmp_path / "a.log").read_text()
         frozen_at = time.monotonic()

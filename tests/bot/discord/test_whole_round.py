@@ -44,7 +44,6 @@ from scrapers.herna.generate import STANDARD_TABLE
 from scrapers.herna.simulator import Simulator
 
 from .harness import (
-    RESPONSE_DEADLINE_S,
     DiscordHarness,
     DiscordWouldReject,
     Exchange,
@@ -679,11 +678,11 @@ async def test_a_tournament_played_through_chat(story: Story) -> None:
     finish with qualification points and screlo changes — each chapter asserts as it goes."""
     s = story
     await play_until(s, CHAPTERS[-1])
-    # Every interaction was answered within Discord's 3 seconds, nothing logged an error.
+    # Every interaction was acknowledged (how fast: bench/discord_dispatch.py), nothing
+    # logged an error.
     assert len(s.h.exchanges) > 40  # 51 as written
-    late = [(ex.kind, ex.user.name, ex.first_response_s) for ex in s.h.exchanges
-            if ex.first_response_s is None or ex.first_response_s >= RESPONSE_DEADLINE_S]
-    assert late == []
+    unanswered = [(ex.kind, ex.user.name) for ex in s.h.exchanges if ex.first_response_s is None]
+    assert unanswered == []
     assert s.h.errors == []
 
 

@@ -17,12 +17,12 @@ import json
 import re
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 import regex
 from jsonschema import Draft202012Validator, FormatChecker, ValidationError, _keywords, validators
@@ -287,15 +287,68 @@ def _validator(method: str, template: str) -> Any | None:
 # ----- checking one request ---------------------------------------------------------------------
 
 
-def check(method: str, url: str, body: Any) -> list[Violation]:
-    """Everything in this request that Discord would refuse (400)."""
+def check(method: str, url: str, body: Any,
+          query: Mapping[str, Any] | None = None) -> list[Violation]:
+    """Everything in this request that Discord would refuse (400): its body, and its query
+    parameters — those of `url`'s query string and `query` (aiohttp's `params`, as discord.py
+    passes them)."""
     template = operation(method, url)
     request = f"{method} {template or urlsplit(url.removeprefix(API_BASE)).path}"
     if template is None:
-        found = [Violation(request, "$", None, "an operation of Discord's API (no such route "
-                                               "in the spec)")]
-    else:
-        found = _check_body(method, template, request, body)
+        return [Violation(request, "$", None, "an operation of Discord's API (no such route "
+                                              "in the spec)")]
+    asked = [*parse_qsl(urlsplit(url).query, keep_blank_values=True), *(query or {}).items()]
+    return [*_check_query(method, template, request, asked),
+            *_check_body(method, template, request, body)]
+
+
+@functools.cache
+def _query_parameters(method: str, template: str) -> dict[str, tuple[dict[str, Any], Any]]:
+    """The operation's query parameters (its path's and its own): name → (its schema, the
+    schema's validator — by reference into the spec, so its own references resolve)."""
+    item = spec()["paths"][template]
+    found: dict[str, tuple[dict[str, Any], Any]] = {}
+    for where, owner in (("", item), (f"/{method.lower()}", item[method.lower()])):
+        for n, parameter in enumerate(owner.get("parameters", ())):
+            if parameter.get("in") != "query":
+                continue
+            pointer = f"/paths/{_escape(template)}{where}/parameters/{n}/schema"
+            found[parameter["name"]] = (parameter.get("schema", {}), _Validator(
+                {"$ref": f"{SPEC_URI}#{pointer}"}, registry=_registry(),
+                format_checker=_FORMATS))
+    return found
+
+
+def _query_value(raw: Any, schema: Mapping[str, Any]) -> Any:
+    """A query string's text as the JSON value its schema types (Discord parses it so)."""
+    if not isinstance(raw, str):
+        return raw
+    kind = schema.get("type")
+    try:
+        if kind == "integer":
+            return int(raw)
+        if kind == "number":
+            return float(raw)
+    except ValueError:
+        return raw
+    if kind == "boolean":
+        return {"true": True, "false": False}.get(raw.lower(), raw)
+    return raw
+
+
+def _check_query(method: str, template: str, request: str,
+                 asked: list[tuple[str, Any]]) -> list[Violation]:
+    known = _query_parameters(method, template)
+    found: list[Violation] = []
+    for name, raw in asked:
+        if name not in known:
+            found.append(Violation(request, f"?{name}", raw,
+                                   "a query parameter of this operation (none such in the spec)"))
+            continue
+        schema, validator = known[name]
+        found += [Violation(request, f"?{name}", raw, _rule(leaf))
+                  for error in validator.iter_errors(_query_value(raw, schema))
+                  for leaf in _leaves(error)]
     return found
 
 

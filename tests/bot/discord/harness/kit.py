@@ -62,7 +62,11 @@ HEAD_ADMIN_ROLE_ID = 1_100_000_000_000_000_300
 PLAYER_ROLE_ID = 1_100_000_000_000_000_301
 OWNER_ID = 1_100_000_000_000_000_400
 
-RESPONSE_DEADLINE_S = 3.0  # Discord's limit for the initial response
+#: Discord's limit for the initial response. The harness enforces it only when a test asks
+#: (`response_deadline=`): a verdict must not depend on how loaded the machine is (issue 43.1);
+#: the time to the first response is measured in `bench/discord_dispatch.py`, and slow paths
+#: are tested by order (deferred before the store was free), not by the clock.
+RESPONSE_DEADLINE_S = 3.0
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
@@ -476,7 +480,7 @@ class DiscordHarness:
         bot: discord.Client,
         *,
         timeout: float = 10.0,
-        response_deadline: float = RESPONSE_DEADLINE_S,
+        response_deadline: float | None = None,
         guild_locale: str = "en-US",
         channels: Sequence[tuple[int, str]] = (),
     ) -> None:
@@ -1147,10 +1151,12 @@ class DiscordHarness:
             raise _http_error(404, 10008, "Unknown Message")
         return message
 
-    def _validate(self, route: Route, payload: Any, files: Sequence[Any]) -> None:
-        """Discord's check of the request against its spec: a 400 for what it would refuse."""
+    def _validate(self, route: Route, payload: Any, files: Sequence[Any],
+                  query: Mapping[str, Any] | None = None) -> None:
+        """Discord's check of the request against its spec, its query parameters too: a 400
+        for what it would refuse."""
         started = time.thread_time()  # CPU of this thread alone: the check runs in it
-        found = contract.check(route.method, route.url, payload)
+        found = contract.check(route.method, route.url, payload, query)
         contract.TALLY.add(payload, found, time.thread_time() - started)
         if found:
             self.violations.extend(found)
@@ -1224,7 +1230,7 @@ class DiscordHarness:
     ) -> dict[str, Any]:
         if exchange.callback is not None:
             raise _http_error(400, 40060, "Interaction has already been acknowledged.")
-        if now - exchange.started > self.response_deadline:
+        if self.response_deadline is not None and now - exchange.started > self.response_deadline:
             raise _http_error(404, 10062, "Unknown interaction")
         exchange.callback = payload
         exchange.first_response_at = now
@@ -1267,7 +1273,7 @@ class DiscordHarness:
         blobs = [_file_bytes(f) for f in files or ()]
         params = _route_params(route)
         key = f"{route.method} {route.path}"
-        self._validate(route, payload, names)
+        self._validate(route, payload, names, kwargs.get("params"))
         self._fault(route, payload, names)
         if key == "POST /channels/{channel_id}/messages":
             channel_id = int(params["channel_id"])
