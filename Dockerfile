@@ -43,10 +43,12 @@ RUN pip install --no-deps /tmp/dist/*.whl \
 
 # /app holds no code (the package is installed in site-packages): only the bundled examples
 # and the mounted config.toml.
-WORKDIR /app
-COPY examples ./examples
+COPY examples /app/examples
 
 USER stredisko
+# Commands start in the volume (issue 43.2): a relative output (`export … -o vysledky.csv`,
+# `publish … web`) lands in /data beside the database, not in the read-only /app.
+WORKDIR /data
 # The database, the heartbeat file and the built lexicons live on the volume (/app is not
 # writable: a relative [lexicon] dir would point there); config.toml is mounted read-only.
 VOLUME ["/data"]

@@ -46,9 +46,17 @@ def input_reason(error: OSError, path: str | Path, locale: str = SLOVAK) -> str:
     return os_reason(error, locale)
 
 
+#: refusals where who the process runs as decides (named with the uid: issue 43.2)
+_WHO_MATTERS = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
+
+
 def os_error(error: OSError, locale: str = SLOVAK) -> str:
-    """The whole line's reason: the path the system named and why ("/x/y: neexistuje")."""
+    """The whole line's reason: the path the system named and why ("/x/y: neexistuje"); a
+    refused permission also says who asked — this process's uid and the image's — and where a
+    container may write (its /data)."""
     reason = os_reason(error, locale)
+    if error.errno in _WHO_MATTERS:
+        reason = t("os.who", locale, reason=reason, uid=os.getuid(), image_uid=IMAGE_UID)
     return f"{error.filename}: {reason}" if error.filename else reason
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.i18n import t
+from bot.os_errors import os_error
 from bot.rehearse.duplicate import Outcome as DuplicateOutcome
 from bot.rehearse.duplicate import rehearse_duplicate
 from bot.rehearse.duplicate_scenario import (
@@ -65,6 +66,9 @@ def run_command(scenario_path: str, out: TextIO, err: TextIO, *, as_json: bool =
         except SetupError as error:
             print(f"{scenario_path}:{error.line}: {error.reason}", file=err)
             return SCENARIO_ERROR
+        except OSError as error:  # e.g. --html into a folder it may not write: path, uid
+            print(t("cli.error", reason=f"skúška zlyhala: {os_error(error)}"), file=err)
+            return FAILED
         except Exception as error:  # any failure: one clear line, the exit code says it
             print(t("cli.error", reason=f"skúška zlyhala: {type(error).__name__}: {error}"),
                   file=err)
