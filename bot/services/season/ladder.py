@@ -9,6 +9,8 @@ tournament is finished the ladder's rows of its players (`/admin ukonci`).
 
 from __future__ import annotations
 
+import dataclasses
+
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,9 +60,17 @@ class SeasonView:
     ladder: Ladder
     names: dict[str, str]
     tournaments: frozenset[str] = frozenset()  # slugs of the events read from the database
+    pending: tuple[str, ...] = ()  # events named that have not finished: not counted yet
+    declared: frozenset[str] = frozenset()  # [[player]] ids: the file's own, no herna nick
 
     def name(self, player: str) -> str:
         return self.names.get(player, player)
+
+    def shown(self, player: str) -> str:
+        """A player as a reader knows him: the name with the herna nick; a live-only player
+        ([[player]]) by his name alone — his id is the file's, not a nick anyone knows."""
+        name = self.name(player)
+        return name if player in self.declared or name == player else f"{name} ({player})"
 
     @property
     def last_qualified(self) -> LadderRow | None:
@@ -98,7 +108,8 @@ def compute(path: str | Path, resolved: ResolvedSeason, line: int = 1) -> Season
         ladder = season_ladder(resolved.season)
     except SeasonError as exc:
         raise SeasonFileError(str(path), line, error_text(exc)) from None
-    return SeasonView(resolved.season, ladder, resolved.names, resolved.tournaments)
+    return SeasonView(resolved.season, ladder, resolved.names, resolved.tournaments,
+                      resolved.pending, resolved.declared)
 
 
 def error_text(exc: SeasonError, locale: Any = SLOVAK) -> str:
@@ -207,16 +218,24 @@ def title(view: SeasonView, locale: Any = SLOVAK) -> str:
              players=len(view.ladder.rows), cut=view.ladder.cut)
 
 
+def pending_lines(view: SeasonView, locale: Any = SLOVAK) -> list[str]:
+    """The events named that have not finished: the ladder does not count them yet."""
+    if not view.pending:
+        return []
+    return [t("season.pending", locale, events=", ".join(view.pending))]
+
+
 def ladder_lines(view: SeasonView, locale: Any = SLOVAK) -> list[str]:
-    """The whole ladder as the CLI prints it: the title, every row (with the cut line after
-    the last who qualifies), the ties with the criterion that decided each, the notes; then
-    the ladders it is made of (ČAS: internet, correspondence, online, live), each alike."""
-    lines = [title(view, locale), ""]
+    """The whole ladder as the CLI prints it: the title, the events still pending, every row
+    (with the cut line after the last who qualifies), the ties with the criterion that
+    decided each, the notes; then the ladders it is made of (ČAS: internet, correspondence,
+    online, live), each alike."""
+    lines = [title(view, locale), *pending_lines(view, locale), ""]
     lines += _ladder_body(view, view.ladder, locale)
     for name, part in parts_of(view.ladder):
         lines += ["", t("season.part", locale, part=code_text("group", name, locale=locale),
                         rule=part.rule, qualified=part.cut)]
-        lines += _ladder_body(SeasonView(view.season, part, view.names), part, locale)
+        lines += _ladder_body(dataclasses.replace(view, ladder=part), part, locale)
     return lines
 
 
@@ -255,6 +274,7 @@ def document(view: SeasonView) -> dict[str, Any]:
         "events": [{"name": e.name, "kind": e.kind, "date": e.date.isoformat(),
                     "field": e.size, "places": list(e.places), "out": sorted(e.out),
                     "organizers": sorted(e.organizers)} for e in view.season.events],
+        "pending": list(view.pending),
         **_ladder_document(view, view.ladder.competition),
     }
 
@@ -271,7 +291,7 @@ def _ladder_document(view: SeasonView, name: str) -> dict[str, Any]:
                   "rule": tie.rule, "at_cut": tie.at_cut, "decided": tie.decided,
                   "line": tie.line} for tie in ladder.ties],
         "notes": [{"code": n, "text": code_text("note", n)} for n in ladder.notes],
-        "parts": [_ladder_document(SeasonView(view.season, part, view.names), part_name)
+        "parts": [_ladder_document(dataclasses.replace(view, ladder=part), part_name)
                   for part_name, part in parts_of(ladder)],
     }
 
