@@ -10,7 +10,7 @@ tournament is finished the ladder's rows of its players (`/admin ukonci`).
 from __future__ import annotations
 
 import dataclasses
-
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -331,33 +331,75 @@ def _nicks_of_tournament(db: Database, slug: str) -> set[str]:
     return {get_player(db, e.player_id).herna_nick for e in list_entries(db, t_.id)}
 
 
-async def my_row(app: App, path: str | Path | None, discord_id: int,
+def _paths(paths: str | Path | Sequence[str | Path] | None) -> list[str | Path]:
+    """The configured season files: one path, several, or none ("" / None)."""
+    if not paths:
+        return []
+    if isinstance(paths, str | Path):
+        return [paths]
+    return [p for p in paths if p]
+
+
+async def my_row(app: App, paths: str | Path | Sequence[str | Path] | None, discord_id: int,
                  locale: Any = SLOVAK) -> list[str] | Reply:
-    """`/rebricek`: the player's own row of the season's ladder and the cut line (text
-    lines), or a refusal saying why not."""
-    view = await _load_for_chat(app, path)
-    if isinstance(view, Reply):
-        return view
+    """`/rebricek`: the player's own row of each configured season's ladder and its cut line
+    (text lines; issue 44.8: every season file counts), or a refusal saying why not. With
+    several files, a season he is not in or a file that cannot be used is one line of its
+    own among the others."""
+    files = _paths(paths)
+    if not files:
+        return refused("season.no_file")
     nick = await app.store.read(_nick_of_discord, discord_id)
-    row = view.ladder.row_of(nick) if nick is not None else None
-    if row is None:
-        return refused("season.not_in_ladder", season=view.ladder.season)
-    cut = cut_line(view, locale)
-    return [title(view, locale), *row_lines(view, row, locale), *([cut] if cut else [])]
+    blocks: list[list[str] | Reply] = []
+    for path in files:
+        view = await _load_for_chat(app, path)
+        if isinstance(view, Reply):
+            blocks.append(view)
+            continue
+        row = view.ladder.row_of(nick) if nick is not None else None
+        if row is None:
+            blocks.append(refused("season.not_in_ladder", season=view.ladder.season))
+            continue
+        cut = cut_line(view, locale)
+        blocks.append([title(view, locale), *pending_lines(view, locale),
+                       *row_lines(view, row, locale), *([cut] if cut else [])])
+    return _joined(blocks, locale)
 
 
-async def after_finish(app: App, path: str | Path | None, slug: str,
+def _joined(blocks: list[list[str] | Reply], locale: Any) -> list[str] | Reply:
+    """One season: its answer as it is; several: each block, a refusal as its line."""
+    if len(blocks) == 1:
+        return blocks[0]
+    lines: list[str] = []
+    for block in blocks:
+        if lines:
+            lines.append("")
+        lines += ([t(block.key, locale, **block.params)] if isinstance(block, Reply)
+                  else block)
+    return lines
+
+
+async def after_finish(app: App, paths: str | Path | Sequence[str | Path] | None, slug: str,
                        locale: Any = SLOVAK) -> list[str] | Reply:
-    """After `/admin ukonci`: the ladder as it stands now — the finished tournament's
-    players' rows (rank, total, qualified) and the cut line; a note when the season file
-    does not list the tournament yet."""
-    view = await _load_for_chat(app, path)
-    if isinstance(view, Reply):
-        return view
+    """After `/admin ukonci`: the ladder of every configured season naming the tournament as
+    it stands now — the finished tournament's players' rows (rank, total, qualified), the
+    cut line and the events still pending; when no season file lists the tournament, the
+    first file's ladder with a note saying so."""
+    files = _paths(paths)
+    if not files:
+        return refused("season.no_file")
     nicks = await app.store.read(_nicks_of_tournament, slug)
-    lines = [title(view, locale)]
-    if slug not in view.tournaments:
-        lines.append(t("season.tournament_not_in_file", locale, slug=slug))
-    lines += [row_lines(view, r, locale)[0] for r in view.ladder.rows if r.player in nicks]
-    cut = cut_line(view, locale)
-    return lines + ([cut] if cut else [])
+    views: list[SeasonView | Reply] = [await _load_for_chat(app, path) for path in files]
+    naming = [v for v in views if isinstance(v, Reply) or slug in v.tournaments]
+    blocks: list[list[str] | Reply] = []
+    for view in naming or views[:1]:
+        if isinstance(view, Reply):
+            blocks.append(view)
+            continue
+        lines = [title(view, locale), *pending_lines(view, locale)]
+        if slug not in view.tournaments:
+            lines.append(t("season.tournament_not_in_file", locale, slug=slug))
+        lines += [row_lines(view, r, locale)[0] for r in view.ladder.rows if r.player in nicks]
+        cut = cut_line(view, locale)
+        blocks.append(lines + ([cut] if cut else []))
+    return _joined(blocks, locale)
