@@ -184,10 +184,10 @@ def _build(db: Path, *slugs: str) -> None:
 
 def killed_at_the_page(tmp_path: Path, *slugs: str) -> tuple[Path, Path]:
     """`stredisko finish kt-test` in a process of its own, killed (os._exit, as the kill
-    campaign cuts a run) after its commit, where the season page would be written."""
+    campaign cuts a run) after its commit, where the season page would be written. The
+    config (written unless there is one) names the season file and the pages' folder."""
     db = tmp_path / "stredisko.db"
-    if not db.exists():
-        _build(db, *slugs)
+    _build(db, *slugs)
     season_file(tmp_path)
     config = tmp_path / "config.toml"
     if not config.exists():
