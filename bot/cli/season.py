@@ -5,7 +5,10 @@ Exit codes: 0 the ladder; 2 the file cannot be used (`SÚBOR:RIADOK: dôvod` on 
 usage error); 1 anything else (a database that cannot be read). The database (`--db`, else
 the configured one) is only read: it names the registry's players and holds the tournaments
 `tournament = "SLUG"` events take their final order from. When that file does not exist, only
-the file's own [[player]]s are known and the database is not created.
+the file's own [[player]]s are known and the database is not created. An event named there
+that has not finished is shown as pending (issue 44.2). With `--html`, a season page a finish
+left owed (a crash between its commit and the page) is written too, where it was owed, and
+the debt cleared — the one write this command makes to the database.
 """
 
 from __future__ import annotations
@@ -19,8 +22,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.cli.common import Add, db_path, lock_wait_s
+from bot.cli.common import run as run_use_case
 from bot.cli.notes import database_problem
+from bot.i18n import t
 from bot.services.season import ladder as season
+from bot.services.season.on_finish import repair_pages
 from bot.store import Store
 
 FILE_ERROR = 2
@@ -56,6 +62,10 @@ def _command() -> Callable[[argparse.Namespace], int]:
 
             path = write_season_page(view, args.html)
             print(f"stredisko: stránka rebríčka: {path}", file=sys.stderr)
+            if db_path(args).exists():
+                for page in run_use_case(args, repair_pages):
+                    print(t("season.page_repaired", season=page.season, file=page.file),
+                          file=sys.stderr)
         return 0
 
     return run

@@ -58,6 +58,7 @@ from bot.services.app import App
 from bot.services.delivery import lease, periodic
 from bot.services.lexicon import word_check
 from bot.services.results.sync import nightly, poll_current_round
+from bot.services.season.on_finish import repair_pages
 from bot.services.tournament import events
 from bot.store import (
     NotFoundError,
@@ -154,7 +155,7 @@ NO_LEXICON = LexiconConfig(default="")  # /slovo answers that no lexicon is set 
 
 def build_bot(
     app_holder: list[App], slug: str, herna: Callable[[], HernaClient] | None = None,
-    season_file: str = "", lexicon: LexiconConfig = NO_LEXICON,
+    season_file: str | Sequence[str] = "", lexicon: LexiconConfig = NO_LEXICON,
 ) -> StrediskoBot:
     """The bot (`_cogs`) with its event router: `slug` pins it to one event, "" serves every
     unfinished event of the database, each in its channel (issue 37)."""
@@ -170,12 +171,12 @@ def build_bot(
 
 def _cogs(
     app_holder: list[App], slug: str, herna: Callable[[], HernaClient] | None,
-    season_file: str, lexicon: LexiconConfig,
+    season_file: str | Sequence[str], lexicon: LexiconConfig,
 ) -> StrediskoBot:
     """The bot with the player, head-admin, season, word and duplicate cogs; they read the App from
     `app_holder` (the App needs the bot's notifier, the bot needs the cogs: the holder breaks
-    the cycle). `season_file` is config.toml's `[season] file` ("" = none); `lexicon` its
-    `[lexicon]` section, which /slovo loads on its first check."""
+    the cycle). `season_file` is config.toml's `[season] file`, every one of them ("" = none);
+    `lexicon` its `[lexicon]` section, which /slovo loads on its first check."""
     from bot.discord.cogs import admin_cog_factory, player_cog_factory
     from bot.discord.cogs.duplicate import duplicate_cog_factory
     from bot.discord.cogs.season import season_cog_factory
@@ -300,6 +301,14 @@ def _remove_signals(signals: list[signal.Signals]) -> None:
 # -- the process -------------------------------------------------------------------------
 
 
+async def _repair_season_pages(app: App) -> None:
+    try:
+        for page in await repair_pages(app):
+            log.info("season page owed since an interrupted finish written: %s", page.file)
+    except Exception:  # a page is never worth a bot that does not start
+        log.exception("season pages owed: not repaired at start")
+
+
 @dataclass
 class _Started:
     """What the first `on_ready` did: the guild check's fault, the scheduler once running
@@ -337,7 +346,7 @@ async def serve(
         holder: list[App] = []
         herna = herna_factory(config)
         seasons = config.season.files
-        bot = build_bot(holder, slug, herna, seasons[0] if seasons else "", config.lexicon)
+        bot = build_bot(holder, slug, herna, seasons, config.lexicon)  # every file (44.8)
         # discord.py builds its session at login from this: every attempt it sends, its own
         # retries after a 429 included, confirms the lease first (issue 43.4)
         bot.http.http_trace = lease_trace(partial(leased[0].confirm, store, SystemClock()))
@@ -354,7 +363,9 @@ async def serve(
 
         async def begin() -> None:
             """The work, once the guild passed its check: what waited in the outbox first,
-            then the scheduler, the outbox sender and the round poll."""
+            then the scheduler, the outbox sender and the round poll. A season page a crash
+            left owed is written first (issue 44.2); its failure is told, never fatal."""
+            await _repair_season_pages(app)
             flushed = await app.sender.flush()
             log.info("outbox at start: %d sent, %d dropped as stale, %d failed",
                      flushed.sent, flushed.dropped, flushed.failed)

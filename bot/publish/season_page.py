@@ -8,6 +8,7 @@ cut line, every tie with the criterion that decided it.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from bot.i18n import SLOVAK
@@ -23,6 +24,7 @@ from bot.services.season.ladder import (
     cut_line,
     not_counted_text,
     parts_of,
+    pending_lines,
     tie_line,
     title,
 )
@@ -41,11 +43,13 @@ def render_season(view: SeasonView) -> str:
     if view.ladder.ties:
         sections.append(_section("rovnosti", "Rovnosti bodov", _ties(view)))
     for n, (name, part) in enumerate(parts_of(view.ladder), start=1):  # ČAS: its ladders
-        part_view = SeasonView(view.season, part, view.names)
+        part_view = dataclasses.replace(view, ladder=part)
         body = _ladder(part_view) + (_ties(part_view) if part.ties else "")
         heading = code_text("group", name)
         sections.append(_section(f"cast-{n}", escape(heading[:1].upper() + heading[1:]), body))
     sections.append(_section("podujatia", "Podujatia", _events(view)))
+    pending = "".join(f'<p class="meta pending">{escape(line)}</p>'
+                      for line in pending_lines(view, SLOVAK))
     notes = "".join(f'<p class="meta">{escape(code_text("note", n))}</p>'
                     for n in view.ladder.notes)
     return (
@@ -56,7 +60,7 @@ def render_season(view: SeasonView) -> str:
         f"<title>{heading} — rebríček</title><style>{css}</style></head><body>"
         f"<header><h1>{heading}</h1>"
         f'<p class="meta">{escape(title(view, SLOVAK))}</p>'
-        f'<p class="meta">{escape(cut_line(view, SLOVAK) or "")}</p>{notes}</header>'
+        f'<p class="meta">{escape(cut_line(view, SLOVAK) or "")}</p>{pending}{notes}</header>'
         f"<main>{''.join(sections)}</main>"
         f"<footer><p>Rebríček podľa {escape(view.ladder.rule)}: čo sa komu započítalo a "
         "prečo, uvádza každý riadok.</p></footer></body></html>\n"

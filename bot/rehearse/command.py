@@ -86,5 +86,7 @@ def print_outcome(outcome: Outcome | DuplicateOutcome | SeasonOutcome, out: Text
         return
     for line in [*outcome.transcript, "", *outcome.standings]:
         print(line, file=out)
-    if outcome.page is not None:
-        print(t("cli.page_written", file=str(outcome.page)), file=out)
+    if outcome.page is not None:  # a season's page is its ladder, not an event's results
+        key = "season.page_file_written" if isinstance(outcome, SeasonOutcome) else (
+            "cli.page_written")
+        print(t(key, file=str(outcome.page)), file=out)

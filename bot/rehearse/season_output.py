@@ -9,6 +9,7 @@ from collections.abc import Callable
 from bot.clock import ManualClock
 from bot.rehearse.output import Transcript
 from bot.services.notifier import Message
+from bot.services.season.on_finish import SEASON_CHANNEL
 
 
 class SeasonTranscript(Transcript):
@@ -32,6 +33,11 @@ class SeasonTranscript(Transcript):
 
     async def announce(self, tournament_id: int, message: Message) -> None:
         self._speaking = self.tag_of(tournament_id)
+        channel = message.params.get(SEASON_CHANNEL)
+        if isinstance(channel, int) and not isinstance(channel, bool) and channel:
+            # a season's ladder goes to the season's own channel (issue 37.3), as the chat
+            # layer posts it: labelled with that channel, not the event's
+            self._speaking = f"{self._speaking.split(' #')[0]} #{channel}"
         try:
             await super().announce(tournament_id, message)
         finally:

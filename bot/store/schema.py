@@ -657,6 +657,33 @@ def _dup_slip_fixes(db: Database) -> None:
     )
 
 
+@MIGRATIONS(name="0010_season_ladders")
+def _season_ladders(db: Database) -> None:
+    """A season's ladder as last announced, and its page owed (issue 44.2). One row per season
+    file (`file`: its resolved path). `qualified`: the players in the qualifying places as the
+    last announcement left them (JSON list; NULL: never announced) — the next finish names who
+    moved relative to it. `page_dir`: a page is owed in that folder — set in the transaction
+    that finishes a tournament, cleared once the page is written; a crash between the two
+    leaves it set, and the next start, finish or `stredisko season --html` writes it."""
+    _run(
+        db,
+        [
+            """CREATE TABLE season_ladders (
+                id INTEGER PRIMARY KEY,
+                file TEXT NOT NULL UNIQUE CHECK (file <> ''),
+                season TEXT NOT NULL,
+                qualified TEXT,
+                announced_at TEXT,
+                announced_after INTEGER REFERENCES tournaments(id),
+                page_dir TEXT CHECK (page_dir IS NULL OR page_dir <> ''),
+                page_owed_by INTEGER REFERENCES tournaments(id),
+                page_owed_at TEXT,
+                CHECK ((page_dir IS NULL) = (page_owed_at IS NULL))
+            ) STRICT""",
+        ],
+    )
+
+
 def migrate(db: Database) -> list[str]:
     """Apply every pending migration; returns the names applied (empty when up to date)."""
     pending = [migration.name for migration in MIGRATIONS.pending(db)]

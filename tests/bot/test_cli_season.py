@@ -154,8 +154,10 @@ def test_a_bad_file_exits_2_with_file_and_line(run: Any, tmp_path: Path) -> None
     assert (code, err) == (2, f"{tmp_path}:1: je to priečinok, nie súbor\n")
 
 
-def test_an_unfinished_tournament_is_a_file_error(tmp_path: Path,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unfinished_tournament_is_shown_as_pending(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 44.2: the ladder of the finished events, the unfinished one named as pending —
+    in the text, the JSON and the page."""
     async def build() -> None:
         store = await Store.open(tmp_path / "bezi.db")
         try:
@@ -165,8 +167,17 @@ def test_an_unfinished_tournament_is_a_file_error(tmp_path: Path,
 
     asyncio.run(build())
     path = season_file(tmp_path)
-    assert main(["season", str(path), "--db", str(tmp_path / "bezi.db")]) == 2
-    assert "ešte nie je ukončený (stav: running)" in capsys.readouterr().err
+    db = str(tmp_path / "bezi.db")
+    assert main(["season", str(path), "--db", db, "--html", str(tmp_path / "web")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:2] == [
+        "Rebríček sezóny M-SR test (kvalifikácia na M-SR, SP A3 7.1) — podujatia: 2, hráči: 34.",
+        "Ešte sa nezapočítava (podujatie sa neskončilo): Online KT"]
+    assert not any("kt-test-hrac" in line for line in lines)
+    page = (tmp_path / "web" / "index.html").read_text(encoding="utf-8")
+    assert "Ešte sa nezapočítava (podujatie sa neskončilo): Online KT" in page
+    assert main(["season", str(path), "--db", db, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["pending"] == ["Online KT"]
 
 
 def _one_event_season(tmp_path: Path, competition: str, kind: str, slug: str) -> Path:

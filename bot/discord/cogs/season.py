@@ -1,8 +1,8 @@
 """The season's ladder in the chat (issue 14): `/rebricek` shows the asking player his own row
 and the cut line, ephemerally; after `/admin ukonci` the head admin is offered the ladder as it
-stands now (the finished tournament's players' rows). The file comes from config.toml
-(`[season] file`); the service reads and computes it (`bot.services.season.ladder`) on every call,
-so an edited file counts at once."""
+stands now (the finished tournament's players' rows). The files come from config.toml
+(`[season] file`, one or several: each counts, issue 44.8); the service reads and computes them
+(`bot.services.season.ladder`) on every call, so an edited file counts at once."""
 
 from __future__ import annotations
 
@@ -31,11 +31,12 @@ def _pieces(result: list[str] | Reply, locale: discord.Locale) -> list[Outgoing]
 
 
 class SeasonCog(commands.Cog, name=COG_NAME):
-    def __init__(self, bot: commands.Bot, app: App, season_file: str, *,
+    def __init__(self, bot: commands.Bot, app: App, season_files: str | Sequence[str], *,
                  limiter: RateLimiter | None = None) -> None:
         self.bot = bot
         self.app = app
-        self.file = season_file
+        self.files = tuple(f for f in ((season_files,) if isinstance(season_files, str)
+                                       else season_files) if f)
         self.limiter = limiter or RateLimiter()
 
     @app_commands.command(name=app_str("app.rebricek.name"),
@@ -44,16 +45,16 @@ class SeasonCog(commands.Cog, name=COG_NAME):
         # the whole file is read for each call
         refuse_if_too_fast(self.limiter, interaction.user.id)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await season.my_row(self.app, self.file, interaction.user.id,
+        result = await season.my_row(self.app, self.files, interaction.user.id,
                                      interaction.locale)
         await send(interaction, _pieces(result, interaction.locale))
 
     async def offer(self, interaction: discord.Interaction, slug: str) -> None:
         """The ladder after the tournament `slug` finished, as a follow-up to the head
         admin's answer; nothing when no season file is configured."""
-        if not self.file:
+        if not self.files:
             return
-        result = await season.after_finish(self.app, self.file, slug, interaction.locale)
+        result = await season.after_finish(self.app, self.files, slug, interaction.locale)
         await send(interaction, _pieces(result, interaction.locale))
 
 
@@ -64,11 +65,12 @@ async def offer_ladder(interaction: discord.Interaction, slug: str) -> None:
         await cog.offer(interaction, slug)
 
 
-def season_cog_factory(app: App | Sequence[App], season_file: str) -> CogFactory:
+def season_cog_factory(app: App | Sequence[App], season_files: str | Sequence[str]
+                       ) -> CogFactory:
     """For `StrediskoBot(cogs=[...])`; `app` may be the runner's one-element holder, read at
     set-up time."""
 
     def build(bot: StrediskoBot) -> commands.Cog:
-        return SeasonCog(bot, app if isinstance(app, App) else app[0], season_file)
+        return SeasonCog(bot, app if isinstance(app, App) else app[0], season_files)
 
     return build

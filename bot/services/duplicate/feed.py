@@ -178,15 +178,16 @@ async def page_report(app: App, slug: str) -> DuplicateReport | TournamentReport
 # -- the season ladder -----------------------------------------------------------------------
 
 
-def finished_order(db: Database, event: Event, line: int
+def finished_order(db: Database, event: Event, line: int, read: EventResults | None = None
                    ) -> tuple[tuple[str, ...], tuple[int, ...] | None]:
     """A finished duplicate event's order for a season ladder (the ČAS duplicate cup): each
     player's herna nick from the first place down, and the places when some are shared (a tie
     no criterion separated: 003 r. 49's shoot-out not entered for all of a level group, or
     level again after it). The order is the one 003 r. 49's shoot-out decided, where it was
     entered (`shootout.enter_shoot_out`). Only final results count
-    (003 r. 29): `SetupError` on `line` otherwise, with the reason."""
-    read = event_results(db, event)
+    (003 r. 29): `SetupError` on `line` otherwise, with the reason. `read`: the results when
+    the caller has read them already."""
+    read = read or event_results(db, event)
     tournament = event.tournament
     if read.status != "final":
         raise SetupError(line, t("duplicate_page.season_not_final", slug=tournament.slug,

@@ -50,7 +50,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from bot.services import bounds
-from bot.services.duplicate.feed import duplicate_event, finished_order
+from bot.services.duplicate.feed import duplicate_event, event_results, finished_order
 from bot.services.tournament.setup import Reader, SetupError, key_lines, load_toml, only_tables
 from bot.services.tournament.views import ranking
 from bot.store import NotFoundError, TournamentStatus, find_player_by_nick, get_player
@@ -125,6 +125,10 @@ class ResolvedSeason:
     season: Season
     names: dict[str, str]
     tournaments: frozenset[str] = frozenset()  # slugs of the events read from the database
+    #: events named by `tournament =` whose final order is not there yet (not finished): the
+    #: ladder is computed without them and says they are pending (issue 44.2)
+    pending: tuple[str, ...] = ()
+    declared: frozenset[str] = frozenset()  # ids of [[player]]s: no herna nick to show
 
 
 # -- the file alone ---------------------------------------------------------------------------
@@ -391,6 +395,7 @@ class _Players:
     def __init__(self, db: Database | None, spec: SeasonSpec) -> None:
         self.db, self.spec = db, spec
         self.names: dict[str, str] = {}
+        self.declared: set[str] = set()
         for declared, _, line in spec.players.values():
             player = find_player_by_nick(db, declared) if db is not None else None
             if player is not None:
@@ -402,6 +407,7 @@ class _Players:
         own = self.spec.players.get(ref.id.casefold())
         if own is not None:  # as the [[player]] spells it
             self.names[own[0]] = own[1]
+            self.declared.add(own[0])
             return own[0]
         player = find_player_by_nick(self.db, ref.id) if self.db is not None else None
         if player is None:
@@ -417,10 +423,12 @@ class _Players:
 
 def _finished(db: Database | None, ref: Ref, players: _Players, kind: str,
               fixed: KindFormats | None
-              ) -> tuple[tuple[str, ...], frozenset[str], tuple[int, ...] | None]:
+              ) -> tuple[tuple[str, ...], frozenset[str], tuple[int, ...] | None] | None:
     """A finished tournament's final order, who was out of it (e-SP 3.6), by nick, and the
-    places when some are shared (None: one player a place). `fixed`: the formats an event of
-    `kind` is played in (a duplicate order in a Swiss qualifier's place is no result of it)."""
+    places when some are shared (None: one player a place); None when it has not finished
+    yet (its final order is not there: the event is pending). `fixed`: the formats an event
+    of `kind` is played in (a duplicate order in a Swiss qualifier's place is no result of
+    it)."""
     if db is None:
         raise SetupError(ref.line, f"turnaj „{ref.id}“: bez databázy (--db) ho niet odkiaľ "
                                    "načítať")
@@ -437,11 +445,13 @@ def _finished(db: Database | None, ref: Ref, players: _Players, kind: str,
                                    f"{_FORMAT_TEXT[fixed.formats[0]]} — jeho poradie sem "
                                    "nepatrí")
     if event is not None:
-        order, ranks = finished_order(db, event, ref.line)
+        read = event_results(db, event)
+        if read.status != "final":  # 003 r. 29: only final results count
+            return None
+        order, ranks = finished_order(db, event, ref.line, read)
         return players.ids(Ref(nick, ref.line) for nick in order), frozenset(), ranks
     if t.status is not TournamentStatus.FINISHED:
-        raise SetupError(ref.line, f"turnaj „{ref.id}“ ešte nie je ukončený (stav: {t.status}) "
-                                   "— rebríček berie len konečné poradie")
+        return None  # the ladder takes only a final order: counted once it has finished
     rank = ranking(db, t, Profile.load(t.profile))
     nicks = {s.player: get_player(db, int(s.player)).herna_nick for s in rank.standings}
     for nick in nicks.values():
@@ -462,12 +472,16 @@ def resolve_season(db: Database | None, spec: SeasonSpec) -> ResolvedSeason:
     """The season with every id checked against the registry (`db`; None: only [[player]])
     and every `tournament =` event read from the database; `SetupError` names the line."""
     players = _Players(db, spec)
-    events = []
+    events, pending = [], []
     for e in spec.events:
         ranks = e.ranks
         if e.tournament is not None:
             fixed = _format_rule(spec.competition, e.kind)
-            places, out, shared = _finished(db, e.tournament, players, e.kind, fixed)
+            final = _finished(db, e.tournament, players, e.kind, fixed)
+            if final is None:
+                pending.append(e.name)
+                continue
+            places, out, shared = final
             ranks = shared or e.ranks
         else:
             places, out = players.ids(e.places), frozenset(players.ids(e.out))
@@ -479,4 +493,5 @@ def resolve_season(db: Database | None, spec: SeasonSpec) -> ResolvedSeason:
                     declined=frozenset(players.ids(spec.declined)),
                     lots=tuple(players.ids(lot) for lot in spec.lots))
     slugs = frozenset(e.tournament.id for e in spec.events if e.tournament is not None)
-    return ResolvedSeason(season, players.names, slugs)
+    return ResolvedSeason(season, players.names, slugs, tuple(pending),
+                          frozenset(players.declared))

@@ -9,6 +9,8 @@ tournament is finished the ladder's rows of its players (`/admin ukonci`).
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,9 +60,17 @@ class SeasonView:
     ladder: Ladder
     names: dict[str, str]
     tournaments: frozenset[str] = frozenset()  # slugs of the events read from the database
+    pending: tuple[str, ...] = ()  # events named that have not finished: not counted yet
+    declared: frozenset[str] = frozenset()  # [[player]] ids: the file's own, no herna nick
 
     def name(self, player: str) -> str:
         return self.names.get(player, player)
+
+    def shown(self, player: str) -> str:
+        """A player as a reader knows him: the name with the herna nick; a live-only player
+        ([[player]]) by his name alone — his id is the file's, not a nick anyone knows."""
+        name = self.name(player)
+        return name if player in self.declared or name == player else f"{name} ({player})"
 
     @property
     def last_qualified(self) -> LadderRow | None:
@@ -98,7 +108,8 @@ def compute(path: str | Path, resolved: ResolvedSeason, line: int = 1) -> Season
         ladder = season_ladder(resolved.season)
     except SeasonError as exc:
         raise SeasonFileError(str(path), line, error_text(exc)) from None
-    return SeasonView(resolved.season, ladder, resolved.names, resolved.tournaments)
+    return SeasonView(resolved.season, ladder, resolved.names, resolved.tournaments,
+                      resolved.pending, resolved.declared)
 
 
 def error_text(exc: SeasonError, locale: Any = SLOVAK) -> str:
@@ -207,16 +218,24 @@ def title(view: SeasonView, locale: Any = SLOVAK) -> str:
              players=len(view.ladder.rows), cut=view.ladder.cut)
 
 
+def pending_lines(view: SeasonView, locale: Any = SLOVAK) -> list[str]:
+    """The events named that have not finished: the ladder does not count them yet."""
+    if not view.pending:
+        return []
+    return [t("season.pending", locale, events=", ".join(view.pending))]
+
+
 def ladder_lines(view: SeasonView, locale: Any = SLOVAK) -> list[str]:
-    """The whole ladder as the CLI prints it: the title, every row (with the cut line after
-    the last who qualifies), the ties with the criterion that decided each, the notes; then
-    the ladders it is made of (ČAS: internet, correspondence, online, live), each alike."""
-    lines = [title(view, locale), ""]
+    """The whole ladder as the CLI prints it: the title, the events still pending, every row
+    (with the cut line after the last who qualifies), the ties with the criterion that
+    decided each, the notes; then the ladders it is made of (ČAS: internet, correspondence,
+    online, live), each alike."""
+    lines = [title(view, locale), *pending_lines(view, locale), ""]
     lines += _ladder_body(view, view.ladder, locale)
     for name, part in parts_of(view.ladder):
         lines += ["", t("season.part", locale, part=code_text("group", name, locale=locale),
                         rule=part.rule, qualified=part.cut)]
-        lines += _ladder_body(SeasonView(view.season, part, view.names), part, locale)
+        lines += _ladder_body(dataclasses.replace(view, ladder=part), part, locale)
     return lines
 
 
@@ -255,6 +274,7 @@ def document(view: SeasonView) -> dict[str, Any]:
         "events": [{"name": e.name, "kind": e.kind, "date": e.date.isoformat(),
                     "field": e.size, "places": list(e.places), "out": sorted(e.out),
                     "organizers": sorted(e.organizers)} for e in view.season.events],
+        "pending": list(view.pending),
         **_ladder_document(view, view.ladder.competition),
     }
 
@@ -271,7 +291,7 @@ def _ladder_document(view: SeasonView, name: str) -> dict[str, Any]:
                   "rule": tie.rule, "at_cut": tie.at_cut, "decided": tie.decided,
                   "line": tie.line} for tie in ladder.ties],
         "notes": [{"code": n, "text": code_text("note", n)} for n in ladder.notes],
-        "parts": [_ladder_document(SeasonView(view.season, part, view.names), part_name)
+        "parts": [_ladder_document(dataclasses.replace(view, ladder=part), part_name)
                   for part_name, part in parts_of(ladder)],
     }
 
@@ -311,33 +331,75 @@ def _nicks_of_tournament(db: Database, slug: str) -> set[str]:
     return {get_player(db, e.player_id).herna_nick for e in list_entries(db, t_.id)}
 
 
-async def my_row(app: App, path: str | Path | None, discord_id: int,
+def _paths(paths: str | Path | Sequence[str | Path] | None) -> list[str | Path]:
+    """The configured season files: one path, several, or none ("" / None)."""
+    if not paths:
+        return []
+    if isinstance(paths, str | Path):
+        return [paths]
+    return [p for p in paths if p]
+
+
+async def my_row(app: App, paths: str | Path | Sequence[str | Path] | None, discord_id: int,
                  locale: Any = SLOVAK) -> list[str] | Reply:
-    """`/rebricek`: the player's own row of the season's ladder and the cut line (text
-    lines), or a refusal saying why not."""
-    view = await _load_for_chat(app, path)
-    if isinstance(view, Reply):
-        return view
+    """`/rebricek`: the player's own row of each configured season's ladder and its cut line
+    (text lines; issue 44.8: every season file counts), or a refusal saying why not. With
+    several files, a season he is not in or a file that cannot be used is one line of its
+    own among the others."""
+    files = _paths(paths)
+    if not files:
+        return refused("season.no_file")
     nick = await app.store.read(_nick_of_discord, discord_id)
-    row = view.ladder.row_of(nick) if nick is not None else None
-    if row is None:
-        return refused("season.not_in_ladder", season=view.ladder.season)
-    cut = cut_line(view, locale)
-    return [title(view, locale), *row_lines(view, row, locale), *([cut] if cut else [])]
+    blocks: list[list[str] | Reply] = []
+    for path in files:
+        view = await _load_for_chat(app, path)
+        if isinstance(view, Reply):
+            blocks.append(view)
+            continue
+        row = view.ladder.row_of(nick) if nick is not None else None
+        if row is None:
+            blocks.append(refused("season.not_in_ladder", season=view.ladder.season))
+            continue
+        cut = cut_line(view, locale)
+        blocks.append([title(view, locale), *pending_lines(view, locale),
+                       *row_lines(view, row, locale), *([cut] if cut else [])])
+    return _joined(blocks, locale)
 
 
-async def after_finish(app: App, path: str | Path | None, slug: str,
+def _joined(blocks: list[list[str] | Reply], locale: Any) -> list[str] | Reply:
+    """One season: its answer as it is; several: each block, a refusal as its line."""
+    if len(blocks) == 1:
+        return blocks[0]
+    lines: list[str] = []
+    for block in blocks:
+        if lines:
+            lines.append("")
+        lines += ([t(block.key, locale, **block.params)] if isinstance(block, Reply)
+                  else block)
+    return lines
+
+
+async def after_finish(app: App, paths: str | Path | Sequence[str | Path] | None, slug: str,
                        locale: Any = SLOVAK) -> list[str] | Reply:
-    """After `/admin ukonci`: the ladder as it stands now — the finished tournament's
-    players' rows (rank, total, qualified) and the cut line; a note when the season file
-    does not list the tournament yet."""
-    view = await _load_for_chat(app, path)
-    if isinstance(view, Reply):
-        return view
+    """After `/admin ukonci`: the ladder of every configured season naming the tournament as
+    it stands now — the finished tournament's players' rows (rank, total, qualified), the
+    cut line and the events still pending; when no season file lists the tournament, the
+    first file's ladder with a note saying so."""
+    files = _paths(paths)
+    if not files:
+        return refused("season.no_file")
     nicks = await app.store.read(_nicks_of_tournament, slug)
-    lines = [title(view, locale)]
-    if slug not in view.tournaments:
-        lines.append(t("season.tournament_not_in_file", locale, slug=slug))
-    lines += [row_lines(view, r, locale)[0] for r in view.ladder.rows if r.player in nicks]
-    cut = cut_line(view, locale)
-    return lines + ([cut] if cut else [])
+    views: list[SeasonView | Reply] = [await _load_for_chat(app, path) for path in files]
+    naming = [v for v in views if isinstance(v, Reply) or slug in v.tournaments]
+    blocks: list[list[str] | Reply] = []
+    for view in naming or views[:1]:
+        if isinstance(view, Reply):
+            blocks.append(view)
+            continue
+        lines = [title(view, locale), *pending_lines(view, locale)]
+        if slug not in view.tournaments:
+            lines.append(t("season.tournament_not_in_file", locale, slug=slug))
+        lines += [row_lines(view, r, locale)[0] for r in view.ladder.rows if r.player in nicks]
+        cut = cut_line(view, locale)
+        blocks.append(lines + ([cut] if cut else []))
+    return _joined(blocks, locale)

@@ -386,7 +386,12 @@ def _finish(tx: Tx, slug: str, admin_id: AdminRef, force: bool,
     by = tx.by_admin(admin_id, "koniec turnaja")
     if t.status is TournamentStatus.FINISHED:  # a repeat: the same answer, announced once
         rank = ranking(tx.db, t, profile, tables_of(tx.db, t))
-        return _finished(tx, t, profile, rank, _screlo_changes(tx, t, profile, rank.results))
+        reply = _finished(tx, t, profile, rank, _screlo_changes(tx, t, profile, rank.results))
+        # issue 44.2: the seasons again — moves not announced yet, the page owed and rewritten
+        ladders = on_finish.recompute(tx, t, seasons)
+        if recomputed is not None:
+            recomputed.extend(ladders)
+        return _again(reply)
     rounds = list_rounds(tx.db, t.id)
     for rnd in rounds:
         # e-SP 4.7: every round whose window is over — an earlier round's proposal applied
@@ -411,6 +416,13 @@ def _finish(tx: Tx, slug: str, admin_id: AdminRef, force: bool,
     if recomputed is not None:
         recomputed.extend(ladders)
     return reply
+
+
+def _again(reply: Reply) -> Reply:
+    """A finish typed again: it says so (nothing changed, nothing announced again), with the
+    final standings as the first finish gave them."""
+    rows = [row if "key" in row else {**row, "key": "finish.done_row"} for row in reply.data]
+    return done("finish.again", data=rows, rule=reply.rule, **reply.params)
 
 
 def _finished(tx: Tx, t: Tournament, profile: Profile, rank: Any,
@@ -479,9 +491,13 @@ async def finish_tournament(app: App, slug: str, admin_id: AdminRef, *,
     players get none and nobody gets their place's, e-SP 3.6), the online screlo update, and
     the announcement. Warns first (unless `force`) about unclosed rounds and results that
     are not confirmed. Then every configured season that names the tournament is recomputed,
-    its change announced in the same transaction and its page rewritten (issue 37.3)."""
-    seasons = await asyncio.to_thread(on_finish.read_seasons, app.season_files)
+    its change announced in the same transaction and its page rewritten (issue 37.3); typed
+    again, it says so and rewrites the pages (issue 44.2). The answer names each page written."""
+    seasons = await asyncio.to_thread(on_finish.read_seasons, app.season_files,
+                                      app.season_html_dir)
     recomputed: list[on_finish.Recomputed] = []
     reply = await app.run(_finish, slug, admin_id, force, seasons, recomputed)
-    await on_finish.write_pages(app, recomputed)
-    return reply
+    written = await on_finish.write_pages(app, recomputed)
+    # any page an earlier crash left owed
+    written += await on_finish.repair_pages(app, {one.key for one in recomputed})
+    return on_finish.with_pages(reply, written)

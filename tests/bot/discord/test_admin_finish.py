@@ -83,8 +83,11 @@ async def test_finish_warns_first_then_finishes_with_the_button(env: Any) -> Non
     assert "online screlo 1800 → " in lines[0]
     assert sum("online screlo bez zmeny" in line for line in lines) == 2
     posted = len(env.h.channel_messages)
-    again = await env.admin_cmd("ukonci")  # a retry: the same final standings, said once
-    assert said(again).startswith(HEADER) and not again.message.buttons
+    again = await env.admin_cmd("ukonci")  # a retry: says so, the same final standings, once
+    assert said(again).startswith("Turnaj Kvalifikačný turnaj online (sezóna 2024/2025) je už "
+                                  "ukončený — nič som nemenil ani znova neoznamoval.")
+    assert said(again).splitlines()[1:] == said(ex).splitlines()[1:]
+    assert not again.message.buttons
     assert len(env.h.channel_messages) == posted
 
 

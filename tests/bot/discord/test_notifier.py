@@ -100,13 +100,13 @@ async def test_a_season_s_news_goes_to_the_season_s_channel(s: Setup) -> None:
     """Issue 37.3: a season file's `channel_id` (the message's SEASON_CHANNEL) wins over the
     tournament's channel; without it the news goes where the tournament's go."""
     news = {"season": "Liga", "tournament": "Online 1", "rule": "SP A3 7.1", "moved_in": "Ana",
-            "moved_out": "—", "cut": ""}
+            "moved_out": "—", "entered": 1, "left": 0, "cut": ""}
     await s.notifier.announce(s.tournament.id, Message(
-        "season.ladder_moved", {**news, SEASON_CHANNEL: OTHER_CHANNEL_ID}))
+        "season.ladder_moved_in", {**news, SEASON_CHANNEL: OTHER_CHANNEL_ID}))
     assert [text.split(" po ")[0] for text in _posts(s.harness, OTHER_CHANNEL_ID)] == [
         "Rebríček sezóny Liga"]
     assert s.harness.channel_messages == []
-    await s.notifier.announce(s.tournament.id, Message("season.ladder_moved", news))
+    await s.notifier.announce(s.tournament.id, Message("season.ladder_moved_in", news))
     assert len(s.harness.channel_messages) == 1
 
 

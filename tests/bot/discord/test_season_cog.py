@@ -102,3 +102,38 @@ async def test_a_season_file_without_the_tournament_says_so(env: Any, tmp_path: 
     ex = await env.admin_cmd("ukonci")
     assert ("Súbor sezóny zatiaľ neuvádza tento turnaj: doplň doň podujatie s tournament = "
             "„kt-test“.") in ex.followups[-1].text
+
+
+async def test_every_configured_season_file_counts(env: Any, tmp_path: Path) -> None:
+    """Issue 44.8: with two season files configured, `/rebricek` shows the player's row in
+    each, and the ladder after `/admin ukonci` is the one of the file naming the tournament —
+    the second file here, not the first."""
+    first = tmp_path / "pohar.toml"
+    first.write_text(HEAD.replace("M-SR 2026/27", "Pohár 2026/27") + LIVE, encoding="utf-8")
+    second = tmp_path / "sezona.toml"
+    second.write_text(HEAD + LIVE + ONLINE, encoding="utf-8")
+    await env.h.bot.add_cog(SeasonCog(env.h.bot, env.app, [str(first), str(second)]))
+
+    ex = await env.h.slash("rebricek", user=env.players[0])
+    blocks = said(ex).split("\n\n")
+    assert [b.splitlines()[0].split(" (")[0] for b in blocks] == [
+        "Rebríček sezóny Pohár 2026/27", "Rebríček sezóny M-SR 2026/27"]
+    # the online tournament is named but running: not counted yet, said so
+    assert blocks[1].splitlines()[1] == ("Ešte sa nezapočítava (podujatie sa neskončilo): "
+                                         "Online KT")
+
+
+@pytest.mark.admin_world(published=True)
+async def test_the_ladder_after_the_finish_is_the_file_naming_it(env: Any, tmp_path: Path
+                                                                  ) -> None:
+    first = tmp_path / "pohar.toml"
+    first.write_text(HEAD.replace("M-SR 2026/27", "Pohár 2026/27") + LIVE, encoding="utf-8")
+    second = tmp_path / "sezona.toml"
+    second.write_text(HEAD + LIVE + ONLINE, encoding="utf-8")
+    await env.h.bot.add_cog(SeasonCog(env.h.bot, env.app, [str(first), str(second)]))
+
+    clicked = await env.h.click((await env.admin_cmd("ukonci")).message, env.admin,
+                                custom_id=FORCE)
+    lines = clicked.followups[-1].text.splitlines()
+    assert lines[0].startswith("Rebríček sezóny M-SR 2026/27 ") and "podujatia: 2" in lines[0]
+    assert lines[1] == "1. Ďuro Ďurkovič (kt-test-hrac1): 72 bodov — postupuje (M-SR)"

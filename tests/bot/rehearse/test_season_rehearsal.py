@@ -181,3 +181,10 @@ def test_a_bad_part_is_a_scenario_error_on_its_line(tmp_path: Path, change: tupl
     assert err.getvalue().startswith(f"{scenario}:{line}: "), err.getvalue()
     assert reason in err.getvalue()
     assert out.getvalue() == ""
+
+
+def test_the_page_named_at_the_end_is_the_seasons_ladder(runs: dict[str, Any]) -> None:
+    """Issue 44 wording: the season's page is its ladder, not an event's results page."""
+    last = runs["text"].rstrip("\n").splitlines()[-1]
+    assert last.startswith("Stránka rebríčka sezóny zapísaná: ") and last.endswith(
+        "msr-2026-27/index.html")

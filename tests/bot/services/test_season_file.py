@@ -164,12 +164,13 @@ async def test_a_declared_player_the_registry_holds_is_refused(app: App) -> None
     assert error.line == 5 and "je už v registri ako Žofia Šťastná" in error.reason
 
 
-async def test_an_unfinished_tournament_is_refused_with_its_line(app: App) -> None:
+async def test_an_unfinished_tournament_is_pending_and_an_unknown_one_refused(app: App) -> None:
+    """Issue 44.2: a season naming an event not finished yet is computed from the finished
+    ones, the rest named as pending; a slug the database does not hold is still an error."""
     await make_world(app)  # running
-    error = await resolve_refused(app, HEAD + EVENT + 'tournament = "kt-test"\n')
-    assert (error.line, error.reason) == (
-        8, "turnaj „kt-test“ ešte nie je ukončený (stav: running) — rebríček berie len "
-           "konečné poradie")
+    resolved = await resolve(app, HEAD + EVENT + 'tournament = "kt-test"\n')
+    assert resolved.season.events == () and resolved.pending == ("KT Nitra",)
+    assert resolved.tournaments == frozenset({"kt-test"})
     error = await resolve_refused(app, HEAD + EVENT + 'tournament = "kt-nie"\n')
     assert (error.line, error.reason) == (8, "turnaj „kt-nie“ v databáze nie je")
 
