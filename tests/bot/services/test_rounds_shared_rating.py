@@ -300,3 +300,32 @@ def test_any_order_of_finishes_gives_the_registry_of_one_after_another(
             assert value == pytest.approx(expected, abs=1e-9)
     for (value, games, _), rows in zip(ratings, chains, strict=True):
         assert_chained(rows, (value, games))
+
+
+async def test_a_decay_between_an_event_s_start_and_its_finish_stays_and_chains(
+        app: App) -> None:
+    """An event of the new season entered before the season's inactivity decay ran (e-SP 2.4,
+    −50): its change is computed from its seeds (before the decay) and added to the lowered
+    registry; the history reads start → decay → event, each before the previous after."""
+    event = Event("kt-jesen", ((0, 1),), season="2025/26")
+    ids = await build(app, [(1900.0, 80, "2023/24"), (1850.0, 60, "2024/25")], [event])
+    decayed = await decay_season(app, "2025/26", str(ADMIN_ID))  # judges 2024/25
+    assert decayed.ok and decayed.params["count"] == 1, decayed
+    own = await own_changes(app, "kt-jesen")
+    (start, after) = own[ids[0]]
+    assert start == Rating(1900.0, 80)  # the event's seed: the rating at its start
+
+    await finish(app, "kt-jesen")
+
+    value, games = (await registry(app, ids[:1]))[0]
+    assert value == pytest.approx(1850.0 + after.value - start.value, abs=1e-9)
+    assert games == 80 + after.games - start.games
+    rows = await history(app, ids[0])
+    assert [r.kind for r in rows] == ["decay", "tournament"]
+    assert_chained(rows, (1900.0, 80))
+    assert (rows[1].event_before_value, rows[1].event_after_value) == (1900.0, after.value)
+    assert (await get_last_season(app, ids[0])) == "2025/26"
+
+
+async def get_last_season(app: App, pid: int) -> str | None:
+    return await app.run(lambda tx: get_player(tx.db, pid).last_season)
