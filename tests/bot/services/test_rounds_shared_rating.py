@@ -29,18 +29,13 @@ from bot.services.tournament import admin
 from bot.services.tournament.rounds import finish_tournament
 from bot.services.tournament.setup import decay_season
 from bot.services.tournament.views import report, rules_results, tables_of
-from bot.store import (
-    Change,
-    Store,
-    TournamentStatus,
-    add_entry,
-    create_player,
+from bot.store import Change, Store, TournamentStatus, rating_history
+from bot.store.entries import add_entry, list_entries
+from bot.store.pairings import replace_pairings
+from bot.store.players import create_player, get_player
+from bot.store.tournaments import (
     create_tournament,
-    get_player,
     get_tournament_by_slug,
-    list_entries,
-    rating_history,
-    replace_pairings,
     set_status,
     update_round,
 )
@@ -193,8 +188,9 @@ async def test_two_overlapping_events_both_count_in_either_order(
     assert shared["screlo_now"] == screlo_shown(1902.0 + d_first + d_second)
     alone = {row["name"]: row for row in replies[0].data}["Hráč 0"]
     assert "key" not in alone and alone["screlo_now"] == ""  # the plain done_row
-    again = await finish_tournament(app, second, ADMIN_ID)  # a repeat: the same answer
-    assert again.data == replies[1].data
+    again = await finish_tournament(app, second, ADMIN_ID)  # a repeat: the same figures
+    assert [{k: v for k, v in row.items() if k != "key"} for row in again.data] == [
+        {k: v for k, v in row.items() if k != "key"} for row in replies[1].data]
 
 
 async def test_the_results_pages_show_each_event_s_own_change(app: App) -> None:
