@@ -30,7 +30,7 @@ from rules.reconcile import (
     reconcile,
 )
 from rules.scoring import score
-from rules.screlo import decay, expected, rate, replay
+from rules.screlo import compose, decay, expected, rate, replay
 from rules.standings import standings
 
 __all__ = [
@@ -61,6 +61,7 @@ __all__ = [
     "Standing",
     "Verdict",
     "allowed_rulings",
+    "compose",
     "decay",
     "evidence_at",
     "exclusion_details",

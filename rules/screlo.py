@@ -11,6 +11,10 @@ where the published method is silent are in docs/decisions.md ("Online screlo").
 
 Replaying a history is cheap: `rate` touches only the players of the tournament, and `replay`
 threads one dict through a sequence of tournaments.
+
+Events overlap (DESIGN.md 6b): each is rated from the ratings at its own start, and `compose`
+adds its change to the registry as it stands when it finishes, so every finished event's change
+counts once, whatever the order of finishes.
 """
 
 from __future__ import annotations
@@ -142,6 +146,21 @@ def decay(rating: Rating, inactive_seasons: int, profile: Profile) -> Rating:
         return rating
     lowered = rating.value - rule.decay_per_season * inactive_seasons
     return Rating(max(lowered, rule.decay_floor), rating.games)
+
+
+def compose(current: Rating | None, start: Rating, after: Rating) -> Rating:
+    """The registry after an event finishes: `current` (None: no online screlo yet) plus the
+    event's own change `after − start`, value and rated games alike (RULES.md 8; DESIGN.md 6b).
+
+    `start` is what the event rated the player from (his rating at its start, the newcomer's
+    `Rating(1600, 0)` for one without); another event, a decay or the association's list may
+    have changed the registry since — their changes stay, this event's is added. A player with
+    no rating yet counts from the event's own start. With `current == start` this is `after`.
+    """
+    base = start if current is None else current
+    if base == start:  # nothing else changed it: the event's own figures, not a float sum
+        return after
+    return Rating(base.value + (after.value - start.value), base.games + after.games - start.games)
 
 
 def replay(

@@ -56,10 +56,13 @@ class TableResult:
 
 @dataclass(frozen=True, slots=True)
 class ScreloChange:
-    """A player's online screlo before and after this tournament."""
+    """A player's online screlo before and after this tournament: its own change, from its
+    seeds. `registry`: the registry's value after this tournament finished, when other changes
+    came in since its start (another event finished meanwhile; issue 44.1), else None."""
 
     before: Rating
     after: Rating
+    registry: Rating | None = None
 
     @property
     def delta(self) -> float:

@@ -63,8 +63,12 @@ def standings(report: TournamentReport) -> str:
         _head(t("page.spread"), t("page.spread_tip")),
         *(_head(*CRITERION_LABELS[c]) for c in tiebreaks),
     ]
-    screlo = ("before", "after") if report.screlo else ("before",) if report.seeds else ()
+    screlo: tuple[str, ...] = (
+        ("before", "after") if report.screlo else ("before",) if report.seeds else ())
     heads += [_head(t(f"page.screlo_{k}"), t("page.screlo_tip")) for k in screlo]
+    if any(c.registry is not None for c in report.screlo.values()):  # issue 44.1
+        screlo += ("now",)
+        heads.append(_head(t("page.screlo_now"), t("page.screlo_now_tip")))
     rows, notes = [], []
     for s in report.standings:
         out = report.out_reason(s)
@@ -83,7 +87,8 @@ def standings(report: TournamentReport) -> str:
         ]
         change = report.screlo.get(s.player)
         values = {"before": report.screlo_before(s.player),
-                  "after": change.after.value if change else None}
+                  "after": change.after.value if change else None,
+                  "now": None if change is None else (change.registry or change.after).value}
         cells += [f'<td class="num screlo">{_screlo(values[k])}</td>' for k in screlo]
         rows.append(f'<tr class="{"out" if out else "in"}">{"".join(cells)}</tr>')
     rule = f'<p class="meta">Poradie podľa {escape(report.standings_rule)}.</p>'

@@ -41,7 +41,13 @@ from bot.store.players import (
     players_with_discord_names,
     update_player,
 )
-from bot.store.ratings import apply_rating, rating_history
+from bot.store.ratings import (
+    advance_last_season,
+    apply_rating,
+    later_season,
+    rating_change_of,
+    rating_history,
+)
 from bot.store.results import (
     add_discrepancy,
     get_result,
@@ -152,6 +158,7 @@ __all__ = [
     "add_discrepancy",
     "add_entry",
     "add_timer",
+    "advance_last_season",
     "append_evidence",
     "apply_rating",
     "cancel_timer",
@@ -181,6 +188,7 @@ __all__ = [
     "last_ok_start",
     "last_published_round",
     "last_sync_run",
+    "later_season",
     "list_audit",
     "list_discrepancies",
     "list_entries",
@@ -195,6 +203,7 @@ __all__ = [
     "pairings_of_round",
     "players_with_discord_names",
     "put_result",
+    "rating_change_of",
     "rating_history",
     "record",
     "replace_pairings",

@@ -360,11 +360,18 @@ class RatingChange:
     player_id: int
     tournament_id: int | None
     kind: str  # 'tournament' or 'decay'
+    # the registry before and after: a chain, each row's before is the previous row's after
     before_value: float | None
     before_games: int
     after_value: float
     after_games: int
     at: datetime
+    # a tournament's own change, from its entry's seeds (value None: counted from 1600);
+    # differs from the registry's when another event finished during it (issue 44.1)
+    event_before_value: float | None = None
+    event_before_games: int | None = None
+    event_after_value: float | None = None
+    event_after_games: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

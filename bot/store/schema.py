@@ -684,6 +684,49 @@ def _season_ladders(db: Database) -> None:
     )
 
 
+# the entry of a rating_history row's player in its tournament (the seeds it was rated from)
+_ENTRY = ("FROM entries AS e WHERE e.tournament_id = rating_history.tournament_id "
+          "AND e.player_id = rating_history.player_id")
+_NEW_FIGURES = ", ".join(f"NEW.{c}" for c in ("event_before_value", "event_before_games",
+                                               "event_after_value", "event_after_games"))
+
+
+@MIGRATIONS(name="0011_rating_chain")
+def _rating_chain(db: Database) -> None:
+    """Overlapping events compose (issue 44.1, DESIGN.md 6b): a tournament's row keeps the
+    registry's before/after as a chain (its before = the player's previous row's after) and,
+    in `event_*`, the event's own change as that event computed it from its entries' seeds
+    (value NULL: the player had no online screlo, the event counted him from 1600). A decay
+    row has none. Rows written before this migration: the event's own figures are its
+    entry's seed and the after it stored (which was the event's own after), backfilled once —
+    the append-only trigger steps aside for it."""
+    _run(
+        db,
+        [
+            "DROP TRIGGER rating_history_no_update",
+            "ALTER TABLE rating_history ADD COLUMN event_before_value REAL",
+            "ALTER TABLE rating_history ADD COLUMN event_before_games INTEGER",
+            "ALTER TABLE rating_history ADD COLUMN event_after_value REAL",
+            "ALTER TABLE rating_history ADD COLUMN event_after_games INTEGER",
+            f"""UPDATE rating_history SET
+                event_before_value = CASE WHEN EXISTS (SELECT 1 {_ENTRY})
+                    THEN (SELECT e.seed_rating {_ENTRY}) ELSE before_value END,
+                event_before_games = COALESCE((SELECT e.seed_games {_ENTRY}), before_games),
+                event_after_value = after_value,
+                event_after_games = after_games
+              WHERE kind = 'tournament'""",
+            _append_only("rating_history")[0],
+            f"""CREATE TRIGGER rating_history_event_figures BEFORE INSERT ON rating_history
+                WHEN (NEW.kind = 'tournament') <> (NEW.event_before_games IS NOT NULL
+                        AND NEW.event_after_value IS NOT NULL
+                        AND NEW.event_after_games IS NOT NULL)
+                  OR (NEW.kind <> 'tournament' AND COALESCE({_NEW_FIGURES}) IS NOT NULL)
+                BEGIN SELECT RAISE(ABORT,
+                    'a tournament row keeps the event''s own change, a decay row none'); END""",
+        ],
+    )
+
+
 def migrate(db: Database) -> list[str]:
     """Apply every pending migration; returns the names applied (empty when up to date)."""
     pending = [migration.name for migration in MIGRATIONS.pending(db)]

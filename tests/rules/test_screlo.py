@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from rules.model import Case, End, Rating, Result
 from rules.profile import PROFILE_DIR, Profile
-from rules.screlo import accelerate, change, decay, expected, k_factor, rate, replay
+from rules.screlo import accelerate, change, compose, decay, expected, k_factor, rate, replay
 
 ONLINE = Profile.load("sss-online")
 
@@ -217,3 +217,35 @@ def test_decay(value: float, seasons: int, after: float) -> None:
 def test_decay_rejects_negative_seasons() -> None:
     with pytest.raises(ValueError, match="záporný"):
         decay(Rating(1700, 1), -1, ONLINE)
+
+
+def test_compose_adds_an_event_s_own_change_to_the_registry_as_it_stands() -> None:
+    """DESIGN.md 6b (issue 44.1): matoh, 1902.0/135 after a first qualifier, finishes a second
+    one that rated him from 1910.0/133 to 1910.16/135: the registry is 1902.16/137."""
+    assert compose(Rating(1902.0, 135), Rating(1910.0, 133), Rating(1910.16, 135)) == Rating(
+        pytest.approx(1902.16), 137)
+    after = Rating(1631.5, 4)  # nothing changed since the event's start: its own figures
+    assert compose(Rating(1600.0, 0), Rating(1600.0, 0), after) is after
+    assert compose(None, Rating(1600.0, 0), after) is after  # a newcomer counts from 1600
+    # a newcomer given a rating by the association's list during the event keeps it
+    assert compose(Rating(1700.0, 20), Rating(1600.0, 0), after) == Rating(1731.5, 24)
+
+
+_RATINGS = st.builds(Rating, st.integers(150000, 230000).map(lambda v: v / 100),
+                     st.integers(0, 300))
+
+
+@given(start=_RATINGS, afters=st.lists(_RATINGS, min_size=1, max_size=5),
+       order=st.randoms(use_true_random=False))
+def test_compose_in_any_order_gives_the_start_plus_every_change(
+        start: Rating, afters: list[Rating], order: object) -> None:
+    """Events that all started at `start`, finished in any order: start + the sum of changes
+    (games exactly; the value up to float sums far below the 0.1 shown)."""
+    shuffled = list(afters)
+    order.shuffle(shuffled)  # type: ignore[attr-defined]
+    registry = start
+    for after in shuffled:
+        registry = compose(registry, start, after)
+    assert registry.games == start.games + sum(a.games - start.games for a in afters)
+    assert registry.value == pytest.approx(
+        start.value + sum(a.value - start.value for a in afters), abs=1e-9)

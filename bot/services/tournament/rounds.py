@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import screlo_change_shown, screlo_shown
@@ -26,7 +27,6 @@ from bot.services.tournament import timers
 from bot.services.tournament.event_format import event_format
 from bot.services.tournament.event_format import round_robin as event_round_robin
 from bot.services.tournament.payments import unpaid_names
-from bot.services.tournament.setup import season_start
 from bot.services.tournament.views import (
     Table,
     keyed,
@@ -43,6 +43,7 @@ from bot.store import (
     StoreError,
     Tournament,
     TournamentStatus,
+    advance_last_season,
     apply_rating,
     find_player_by_nick,
     get_entry,
@@ -51,13 +52,13 @@ from bot.store import (
     list_entries,
     list_rounds,
     pairings_of_round,
+    rating_change_of,
     replace_pairings,
     set_status,
-    update_player,
     update_round,
 )
 from bot.store.players import nick_key
-from rules import Entrant, PairingError, Profile, Rating, rate
+from rules import Entrant, PairingError, Profile, Rating, compose, rate
 from rules import pair_round as rules_pair_round
 
 OPEN = lifecycle.OPEN  # pending, proposed, disputed: not settled yet
@@ -426,21 +427,31 @@ def _again(reply: Reply) -> Reply:
 
 
 def _finished(tx: Tx, t: Tournament, profile: Profile, rank: Any,
-              changes: dict[int, tuple[float, float, int]]) -> Reply:
-    """The final standings with each player's screlo before and after."""
+              changes: dict[int, EventChange]) -> Reply:
+    """The final standings with each player's screlo before and after this event (its own
+    change, from its seeds) and, where other changes came in since its start (another event
+    finished meanwhile: issue 44.1), the registry's value after this finish."""
     rows = standing_rows(tx.db, rank.standings)
     for row, line in zip(rows, rank.standings, strict=True):
-        before, after, _ = changes.get(int(line.player), (None, None, 0))
+        change = changes.get(int(line.player))
+        before = None if change is None else change.start.value
+        after = None if change is None else change.after.value
         row["screlo_before"] = "" if before is None else screlo_shown(before)
         row["screlo_after"] = "" if after is None else screlo_shown(after)
         row["screlo_delta"] = ("" if before is None or after is None
                                else screlo_change_shown(before, after))
+        now = None if change is None else rating_change_of(tx.db, int(line.player), t.id)
+        row["screlo_now"] = ("" if now is None or after is None
+                             or screlo_shown(now.after_value) == screlo_shown(after)
+                             else screlo_shown(now.after_value))
         if row["out"]:
             row["key"] = "finish.done_out_row"
         elif not rank.results:  # finished without a single result: no qualification points
             row["key"] = "finish.done_unplayed_row"
         elif before is None:
             row["key"] = "finish.done_unrated_row"
+        elif row["screlo_now"] != "":
+            row["key"] = "finish.done_shared_row"
     params = {"tournament": t.name, "season": t.season, "rule": profile.qualification.rule,
               "screlo_rule": screlo_citation(profile)}
     return done("finish.done", data=rows, **params)
@@ -453,36 +464,55 @@ def screlo_citation(profile: Profile) -> str:
     return f"{s.scope_rule}; {s.rule}" if s.scope_rule else s.rule
 
 
+@dataclass(frozen=True, slots=True)
+class EventChange:
+    """One player's online screlo change in one event: from the rating it rated him from
+    (`start`: his entry's seeds; `seeded` False: he had none and counted from 1600) to
+    `after`."""
+
+    start: Rating
+    after: Rating
+    seeded: bool
+
+
 def _screlo_changes(tx: Tx, t: Tournament, profile: Profile, results: list[Any]
-                    ) -> dict[int, tuple[float, float, int]]:
+                    ) -> dict[int, EventChange]:
     """Online screlo after the tournament (which games: e-SP 2.4, 5; how: the association's
     published "výpočet screla" method):
-    every rated game against the ratings before it (the entries' seeds); player -> (before,
-    after, games after) for each rating that changes. Pure: computing it again gives the
-    same."""
+    every rated game against the ratings before it — the entries' seeds, taken at this
+    event's start, even when another event of the player finished meanwhile (RULES.md 8:
+    "before the tournament"; issue 44.1) — player -> his change, for each rating that
+    changes. Pure: computing it again gives the same."""
     entries = {e.player_id: e for e in list_entries(tx.db, t.id)}
     before = {lookup.rules_id(pid): Rating(e.seed_rating, e.seed_games)
               for pid, e in entries.items() if e.seed_rating is not None}
     rated = [r for r in results if r.rated]
-    changes: dict[int, tuple[float, float, int]] = {}
+    changes: dict[int, EventChange] = {}
     for player, after in rate(before, rated, profile).items():
         start = before.get(player, Rating(profile.screlo.newcomer_rating, 0))
         if after != start:
-            changes[int(player)] = (start.value, after.value, after.games)
+            changes[int(player)] = EventChange(start, after, player in before)
     return changes
 
 
-def _rate(tx: Tx, t: Tournament, changes: dict[int, tuple[float, float, int]],
+def _rate(tx: Tx, t: Tournament, changes: dict[int, EventChange],
           results: list[Any], by: Any) -> None:
-    """Apply each changed rating with its history row; every player who sat at a table has
-    played a qualifier this season (for the decay rule)."""
-    for pid, (_, value, games) in changes.items():
-        apply_rating(tx.db, pid, value, games, by, tournament_id=t.id, season=t.season)
+    """Add each event change to the registry as it stands now (DESIGN.md 6b: the changes of
+    events finished meanwhile stay), with its history row; every player who sat at a table
+    has played a qualifier this season (for the decay rule), never moving his last season
+    back."""
+    for pid, change in changes.items():
+        p = get_player(tx.db, pid)
+        current = None if p.screlo is None else Rating(p.screlo, p.rated_games)
+        registry = compose(current, change.start, change.after)
+        apply_rating(tx.db, pid, registry.value, registry.games, by, tournament_id=t.id,
+                     season=t.season,
+                     event_before=(change.start.value if change.seeded else None,
+                                   change.start.games),
+                     event_after=(change.after.value, change.after.games))
     played = {int(p) for r in results for p in r.case.players}
     for pid in played - set(changes):
-        last = get_player(tx.db, pid).last_season
-        if last is None or season_start(last) < season_start(t.season):
-            update_player(tx.db, pid, by, last_season=t.season)
+        advance_last_season(tx.db, pid, t.season, by)
 
 
 async def finish_tournament(app: App, slug: str, admin_id: AdminRef, *,

@@ -68,6 +68,7 @@ from bot.store import (
     get_entry,
     get_player,
     get_tournament_by_slug,
+    later_season,
     list_audit,
     list_entries,
     list_players,
@@ -850,10 +851,13 @@ def _set_registry_rating(db: Database, player_id: int, value: float, games: int,
                          last_season: str | None, by: Change) -> None:
     """The association's published list sets the rating as it is, with no history row of a
     tournament or a decay. Own query: bot.store has no writer for this (asked for in the
-    report: `set_rating(db, player_id, value, games, by, last_season=None)`)."""
+    report: `set_rating(db, player_id, value, games, by, last_season=None)`). The last season
+    only moves forward (issue 44.8): a list older than a qualifier we recorded keeps ours."""
+    later = (last_season if last_season is not None
+             and later_season(last_season, get_player(db, player_id).last_season) else None)
     db.execute("UPDATE players SET screlo = ?, rated_games = ?, "
                "last_season = COALESCE(?, last_season) WHERE id = ?",
-               [value, games, last_season, player_id])
+               [value, games, later, player_id])
     record(db, by, "rating.import", subject=f"player:{player_id}",
            data={"screlo": value, "games": games, "last_season": last_season})
 

@@ -25,6 +25,7 @@ from bot.store import (
     Entry,
     NotFoundError,
     Player,
+    RatingChange,
     StoredResult,
     TablePairing,
     Tournament,
@@ -35,7 +36,7 @@ from bot.store import (
     list_results,
     list_rounds,
     pairings_of_round,
-    rating_history,
+    rating_change_of,
 )
 from rules import Case, End, Profile, Rating, Result, Standing, standings
 from rules.evidence import EvidenceError
@@ -325,12 +326,8 @@ def build_report(tx: Tx, t: Tournament) -> TournamentReport:
                 TableResult(tb.pairing.table_no, result, ReportStatus(str(tb.result.status))))
     screlo = {}
     for pid in ids:
-        for change in rating_history(tx.db, pid):
-            if change.tournament_id == t.id:
-                before = Rating(change.before_value if change.before_value is not None
-                                else profile.screlo.newcomer_rating, change.before_games)
-                screlo[lookup.rules_id(pid)] = ScreloChange(
-                    before, Rating(change.after_value, change.after_games))
+        if (change := rating_change_of(tx.db, pid, t.id)) is not None:
+            screlo[lookup.rules_id(pid)] = event_change(change, profile)
     criteria, rule = criteria_for(profile, round_robin=rank.round_robin)
     seeds = {lookup.rules_id(e.player_id): seed_rating(e, profile)
              for e in list_entries(tx.db, t.id) if e.player_id in ids}
@@ -340,6 +337,20 @@ def build_report(tx: Tx, t: Tournament) -> TournamentReport:
         screlo=screlo, excluded=rank.out,
         round_starts={r.number: r.starts_at for r in list_rounds(tx.db, t.id)}, seeds=seeds,
     )
+
+
+def event_change(change: RatingChange, profile: Profile) -> ScreloChange:
+    """A tournament's history row as the results page shows it: the event's own change (from
+    its seeds; issue 44.1), and the registry after its finish where that differs."""
+    seeded = change.event_before_value
+    before = Rating(profile.screlo.newcomer_rating if seeded is None else seeded,
+                    change.event_before_games or 0)
+    after = Rating(change.after_value if change.event_after_value is None
+                   else change.event_after_value,
+                   change.after_games if change.event_after_games is None
+                   else change.event_after_games)
+    registry = Rating(change.after_value, change.after_games)
+    return ScreloChange(before, after, None if registry == after else registry)
 
 
 def _report(tx: Tx, slug: str) -> TournamentReport:

@@ -148,6 +148,11 @@ async def test_screlo_list_updates_the_registry_and_lists_unknown_players(
     p1, p2 = await player(app, "nick1"), await player(app, "nick2")
     assert (p1.screlo, p1.rated_games, p1.last_season) == (2100.5, 80, "2024/25")
     assert (p2.screlo, p2.rated_games) == (1700.0, 20)  # games kept when the list has none
+    older = tmp_path / "starsi.csv"  # an older list's season never moves it back (issue 44.8)
+    older.write_text("herna,screlo,partie,sezona\nnick1,2090,79,2022/23\n", encoding="utf-8")
+    assert (await import_screlo_list(app, older, ADMIN)).ok
+    p1 = await player(app, "nick1")
+    assert (p1.screlo, p1.rated_games, p1.last_season) == (2090.0, 79, "2024/25")
     bad = tmp_path / "bad.csv"
     bad.write_text("herna,screlo\nnick1,veľa\n", encoding="utf-8")
     refused = await import_screlo_list(app, bad, ADMIN)
