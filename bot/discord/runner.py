@@ -56,7 +56,7 @@ from bot.scheduler import Scheduler
 from bot.services.app import App
 from bot.services.delivery import lease, periodic
 from bot.services.lexicon import word_check
-from bot.services.results.sync import nightly, poll_current_round
+from bot.services.results.sync import nightly, poll_current_round, poll_current_rounds
 from bot.services.tournament import events
 from bot.store import (
     NotFoundError,
@@ -436,16 +436,13 @@ async def round_poll(
 
 async def poll_events(app: App, slug: str, herna: Callable[[], HernaClient]) -> None:
     """One tick over the classic events served — `slug`'s, or "" every running classic event,
-    read afresh (an event created meanwhile is polled from its first round); one event's
-    trouble is logged and never stops the others' poll."""
+    read afresh (an event created meanwhile is polled from its first round), all through one
+    herna.net login; one event's trouble is logged and never stops the others' poll."""
     if slug:  # one event: its trouble is the loop's to log, as before issue 37
         await poll_current_round(app, slug, herna)
         return
-    for each in [e.slug for e in await app.store.read(events.running, "classic")]:
-        try:
-            await poll_current_round(app, each, herna)
-        except Exception:
-            log.exception("round poll of %s failed", each)
+    running = [e.slug for e in await app.store.read(events.running, "classic")]
+    await poll_current_rounds(app, running, herna)  # one herna.net login for the whole tick
 
 
 async def stop_background(

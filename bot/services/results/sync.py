@@ -38,7 +38,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
@@ -289,6 +289,32 @@ async def poll_current_round(
         return None
     async with open_client() as client:
         return await sync_round(app, slug, round_no, client)
+
+
+async def poll_current_rounds(
+    app: App, slugs: Iterable[str],
+    open_client: Callable[[], AbstractAsyncContextManager[Herna]], *,
+    margin: timedelta = POLL_MARGIN,
+) -> list[SyncSummary]:
+    """One tick of the bot's round poll over several events: `poll_current_round` for each,
+    with ONE herna.net client (one login) shared by every event that has something to look
+    for, opened at the first of them. One event's trouble is logged and never stops the
+    others' poll."""
+    summaries: list[SyncSummary] = []
+    async with AsyncExitStack() as stack:
+        client: Herna | None = None
+        for slug in slugs:
+            try:
+                round_no = await _run(app, _current_round_no, slug)
+                if round_no is None or not await _run(app, _worth_polling, slug, round_no,
+                                                      margin):
+                    continue
+                if client is None:
+                    client = await stack.enter_async_context(open_client())
+                summaries.append(await sync_round(app, slug, round_no, client))
+            except Exception:
+                log.exception("round poll of %s failed", slug)
+    return summaries
 
 
 def _current_round_no(tx: Tx, slug: str) -> int | None:
