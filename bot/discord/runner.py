@@ -28,7 +28,7 @@ import sqlite3
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from datetime import time
+from datetime import datetime, time
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -197,9 +197,9 @@ def make_scheduler(
     if herna is None:
         return Scheduler(app)
 
-    async def nightly_sync() -> None:
+    async def nightly_sync(since: datetime) -> None:
         async with herna() as client:
-            await nightly(app, client)
+            await nightly(app, client, since=since)
 
     hour, minute = (int(part) for part in nightly_at.split(":"))
     return Scheduler(app, nightly=nightly_sync, nightly_at=time(hour, minute))

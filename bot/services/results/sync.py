@@ -71,6 +71,7 @@ from bot.store import (
     get_platform_record,
     get_player,
     get_result,
+    last_sync_run,
     list_discrepancies,
     list_entries,
     list_evidence,
@@ -249,12 +250,16 @@ async def sync_command(
     return Reply(summary.outcome is SyncOutcome.OK, key, _counts(summary), data=summary)
 
 
-async def nightly(app: App, client: Herna) -> list[SyncSummary]:
+async def nightly(app: App, client: Herna, *, since: datetime | None = None
+                  ) -> list[SyncSummary]:
     """The nightly sync: every tournament with unconfirmed results, or finished but not yet
-    rated, fetched again in full; the head admin gets each tournament's summary."""
-    slugs = await _run(app, _nightly_slugs)
-    if not slugs:  # the night's run is still recorded, so the start-up catch-up knows it ran
+    rated, fetched again in full; the head admin gets each tournament's summary. `since` (the
+    night's scheduled time): a tournament whose own nightly run succeeded since is left out,
+    so a catch-up after downtime redoes only the events whose run failed or never ran."""
+    due = await _run(app, _nightly_slugs)
+    if not due:  # the night's run is still recorded, so the start-up catch-up knows it ran
         await _run(app, _idle_night)
+    slugs = due if since is None else await _run(app, _owed_slugs, due, since)
     summaries = []
     for slug in slugs:
         try:
@@ -915,6 +920,30 @@ def _nightly_slugs(tx: Tx) -> list[str]:
         if _unconfirmed(tx, t) or (t.status is TournamentStatus.FINISHED and not _rated(tx, t)):
             slugs.append(t.slug)
     return slugs
+
+
+def nightly_due(tx: Tx, since: datetime) -> bool:
+    """Whether the nightly sync scheduled at `since` is owed (the start-up catch-up): some
+    event due for it has no successful nightly run of its own since then — one event's run
+    succeeding does not cover another's (issue 44.8); with no event due, whether no nightly
+    run at all succeeded since."""
+    slugs = _nightly_slugs(tx)
+    if slugs:
+        return bool(_owed_slugs(tx, slugs, since))
+    last = last_sync_run(tx.db, SyncKind.NIGHTLY)
+    return last is None or last.started_at < since
+
+
+def _owed_slugs(tx: Tx, slugs: Sequence[str], since: datetime) -> list[str]:
+    """Those of `slugs` without a successful nightly run of their own started at or after
+    `since`."""
+    owed = []
+    for slug in slugs:
+        last = last_sync_run(tx.db, SyncKind.NIGHTLY,
+                             tournament_id=lookup.tournament(tx, slug).id)
+        if last is None or last.started_at < since:
+            owed.append(slug)
+    return owed
 
 
 def _idle_night(tx: Tx) -> None:
