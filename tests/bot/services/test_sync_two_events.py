@@ -238,3 +238,22 @@ async def test_the_nightly_catch_up_redoes_the_event_whose_run_is_missing(
     await scheduler.stop()
     assert synced == [["kt-druhy"]]
     assert not await scheduler.nightly_due()
+
+
+# -- results found in one poll: announced as they were played -----------------------------
+
+
+async def test_results_found_in_one_poll_are_announced_oldest_first(
+        app: App, clock: ManualClock, sim: Simulator, herna: HernaClient,
+        notifier: RecordingNotifier) -> None:
+    """Three tables' games started 2, 3, 4 minutes into the round and ended at 44, 20 and 30:
+    one poll finds all three; they are announced in the order they ended (the first to start
+    finished last), not newest first."""
+    await setup_tournament(app)
+    for table, (start, end) in enumerate(((2, 44), (3, 20), (4, 30))):
+        sim.add_game(game(str(100 + table), NICKS[2 * table], NICKS[2 * table + 1], start, end))
+    at(clock, 45)
+    await sync_round(app, SLUG, 1, herna)
+    announced = [m.params["table"] for where, _, m in notifier.sent
+                 if where == "channel" and m.key == "result.official"]
+    assert announced == [2, 3, 1]
