@@ -72,20 +72,12 @@ class EventRound:
     window: RoundWindow
 
 
-@dataclass(frozen=True, slots=True)
-class Owner:
-    """The pairing a record belongs to: the event, its round and the table."""
-
-    tournament: Tournament
-    window: RoundWindow
-    table: TablePairing
-
-
 def owner_of(rounds: Iterable[EventRound], first: int, second: int,
-             started: datetime) -> Owner | None:
-    """The table where the game of `first` and `second` started at `started` counts, among
-    `rounds` (see the module docstring for the order); None when they are paired nowhere then."""
-    best: tuple[tuple[float, ...], Owner] | None = None
+             started: datetime) -> tuple[EventRound, TablePairing] | None:
+    """The round and table where the game of `first` and `second` started at `started`
+    counts, among `rounds` (see the module docstring for the order); None when they are
+    paired nowhere then."""
+    best: tuple[tuple[float, ...], EventRound, TablePairing] | None = None
     for er in rounds:
         w = er.window
         table = w.pair_table(first, second)
@@ -93,8 +85,8 @@ def owner_of(rounds: Iterable[EventRound], first: int, second: int,
             continue
         key = _closeness(w, started, er.tournament.id)
         if best is None or key < best[0]:
-            best = (key, Owner(er.tournament, w, table))
-    return None if best is None else best[1]
+            best = (key, er, table)
+    return None if best is None else best[1:]
 
 
 def _closeness(w: RoundWindow, started: datetime, tournament_id: int) -> tuple[float, ...]:

@@ -664,10 +664,9 @@ def _place(tx: Tx, plan: Plan, record: GameRecord, held: bool = False) -> Placed
     if first is not None and second is not None:
         owner = owner_of(_owners(plan), first, second, record.started)
         if owner is not None:
-            o = owner.tournament
-            return Placed(record, owner.window.number, owner.table, (first, second),
-                          _flags(o, owner.window, record), _implausible(tx, o, record),
-                          None if o.id == t.id else o, held)
+            (o, w), table = (owner[0].tournament, owner[0].window), owner[1]
+            return Placed(record, w.number, table, (first, second), _flags(o, w, record),
+                          _implausible(tx, o, record), None if o.id == t.id else o, held)
     for w in plan.rounds:
         if not w.during(record.started):
             continue
