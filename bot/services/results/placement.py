@@ -10,11 +10,13 @@ one event — the one whose pairing it matches (DESIGN.md §6b) — whichever ev
 - when the same two players are paired together in two events whose windows both hold the game
   (they meet in both at overlapping times), herna.net does not say which event a game was for
   and no rule foresees it (e-SP 5: the head admin decides what no rule foresees). The record
-  goes to the round it was played *during* (official start ≤ start ≤ limit, e-SP 4.2/4.5)
-  rather than one it is only near; among those, to the round called most recently before the
-  game began (the players answer the latest call: an earlier round's game was started
-  earlier); then the nearest window; then the older event. Deterministic, so two polls in
-  either order place it alike; a head admin's ruling decides the pairing either way.
+  goes to the round it was played *during* (official start ≤ start ≤ limit; a game starts at
+  "HRAJEM!", e-SP 4.2) rather than one it is only near; among those, to the round called most
+  recently before the game began: the earlier round's game was most likely played already,
+  and under the last-game rule (e-SP 4.5, RULES.md §2 "Last game counts") a later game given
+  to that round would replace it. Then the nearest window; then the older event.
+  Deterministic, so two polls in either order place it alike; a head admin's ruling on the
+  pairing decides either way.
 
 This module reads nothing and writes nothing: the sync hands it the windows it read.
 """
