@@ -8,8 +8,9 @@ rehearsal or a test with a `ManualClock` moves it and calls `run_due()` / `wake(
 
 The nightly sync is an APScheduler 3.x cron job (in memory, Europe/Bratislava) calling the
 callback given to the Scheduler. The callback records its own run (`start_sync_run` /
-`finish_sync_run`, kind nightly); on start, if the last successful nightly run is older than
-the last scheduled time, it is run once at once (catch-up after downtime).
+`finish_sync_run`, kind nightly, one per event); on start, if some event's last successful
+nightly run is older than the last scheduled time, it is run once at once for those events
+(catch-up after downtime).
 """
 
 from __future__ import annotations
@@ -26,12 +27,15 @@ from apscheduler.triggers.cron import CronTrigger
 
 from bot.clock import BRATISLAVA
 from bot.services.app import App, Tx
+from bot.services.results.sync import nightly_due
 from bot.services.tournament.timers import handle_timer, prepare_timer
-from bot.store import SyncKind, Timer, due_timers, fire_timer, last_sync_run, next_due, record
+from bot.store import Timer, due_timers, fire_timer, next_due, record
 
 log = logging.getLogger(__name__)
 
-Nightly = Callable[[], Awaitable[Any]]
+#: the nightly job, given the time it runs for (its last scheduled time): an event whose own
+#: nightly run succeeded since then is not synced again
+Nightly = Callable[[datetime], Awaitable[Any]]
 
 
 def _fire(tx: Tx, timer: Timer) -> bool:
@@ -137,16 +141,16 @@ class Scheduler:
     # -- nightly --------------------------------------------------------------------------
 
     async def nightly_due(self) -> bool:
-        """Whether the last successful nightly run is older than its last scheduled time."""
-        last = await self.app.store.read(last_sync_run, SyncKind.NIGHTLY)
+        """Whether some event's successful nightly run is older than the last scheduled time
+        (per event: one event's run does not cover another's, `results.sync.nightly_due`)."""
         scheduled = last_scheduled(self.app.clock.now(), self.nightly_at)
-        return last is None or last.started_at < scheduled
+        return bool(await self.app.run(nightly_due, scheduled))
 
     async def _run_nightly(self) -> None:
         if self.nightly is None:
             return
         try:
-            await self.nightly()
+            await self.nightly(last_scheduled(self.app.clock.now(), self.nightly_at))
         except Exception:  # logged; the next night (or the next start's catch-up) retries
             log.exception("nightly job failed")
 

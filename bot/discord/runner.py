@@ -28,7 +28,7 @@ import sqlite3
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from datetime import time
+from datetime import datetime, time
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -57,7 +57,7 @@ from bot.scheduler import Scheduler
 from bot.services.app import App
 from bot.services.delivery import lease, periodic
 from bot.services.lexicon import word_check
-from bot.services.results.sync import nightly, poll_current_round
+from bot.services.results.sync import nightly, poll_current_round, poll_current_rounds
 from bot.services.season.on_finish import repair_pages
 from bot.services.tournament import events
 from bot.store import (
@@ -199,9 +199,9 @@ def make_scheduler(
     if herna is None:
         return Scheduler(app)
 
-    async def nightly_sync() -> None:
+    async def nightly_sync(since: datetime) -> None:
         async with herna() as client:
-            await nightly(app, client)
+            await nightly(app, client, since=since)
 
     hour, minute = (int(part) for part in nightly_at.split(":"))
     return Scheduler(app, nightly=nightly_sync, nightly_at=time(hour, minute))
@@ -451,16 +451,13 @@ async def round_poll(
 
 async def poll_events(app: App, slug: str, herna: Callable[[], HernaClient]) -> None:
     """One tick over the classic events served — `slug`'s, or "" every running classic event,
-    read afresh (an event created meanwhile is polled from its first round); one event's
-    trouble is logged and never stops the others' poll."""
+    read afresh (an event created meanwhile is polled from its first round), all through one
+    herna.net login; one event's trouble is logged and never stops the others' poll."""
     if slug:  # one event: its trouble is the loop's to log, as before issue 37
         await poll_current_round(app, slug, herna)
         return
-    for each in [e.slug for e in await app.store.read(events.running, "classic")]:
-        try:
-            await poll_current_round(app, each, herna)
-        except Exception:
-            log.exception("round poll of %s failed", each)
+    running = [e.slug for e in await app.store.read(events.running, "classic")]
+    await poll_current_rounds(app, running, herna)  # one herna.net login for the whole tick
 
 
 async def stop_background(

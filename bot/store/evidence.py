@@ -90,3 +90,19 @@ def upsert_platform_record(
 def get_platform_record(db: Database, game_id: str) -> PlatformRecord | None:
     return one(db, PlatformRecord, "SELECT * FROM platform_records WHERE game_id = ?",
                [game_id])
+
+
+#: audit action: the head admin of an event was told of a record with no table (issue 44.3)
+UNMATCHED_TOLD = "platform_record.unmatched_told"
+
+
+def unmatched_told(db: Database, tournament_id: int, game_id: str) -> bool:
+    """Whether the event's head admin was already told of this record having no table."""
+    found = db.execute("SELECT 1 FROM audit WHERE tournament_id = ? AND action = ? "
+                       "AND subject = ? LIMIT 1",
+                       [tournament_id, UNMATCHED_TOLD, f"herna:{game_id}"]).fetchone()
+    return found is not None
+
+
+def mark_unmatched_told(db: Database, tournament_id: int, game_id: str, by: Change) -> None:
+    record(db, by, UNMATCHED_TOLD, tournament_id=tournament_id, subject=f"herna:{game_id}")

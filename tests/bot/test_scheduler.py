@@ -187,7 +187,7 @@ def test_last_scheduled_is_today_or_yesterday_in_bratislava() -> None:
 async def test_nightly_catches_up_once_and_is_on_the_cron(app: App) -> None:
     calls: list[datetime] = []
 
-    async def nightly() -> None:
+    async def nightly(since: datetime) -> None:
         def body(tx: Tx) -> None:
             run = start_sync_run(tx.db, SyncKind.NIGHTLY, tx.by_scheduler("nightly"))
             finish_sync_run(tx.db, run.id, SyncOutcome.OK, tx.by_scheduler("nightly"))
@@ -213,7 +213,7 @@ async def test_nightly_catches_up_once_and_is_on_the_cron(app: App) -> None:
 
 async def test_a_failing_nightly_job_does_not_stop_the_scheduler(
         app: App, world: World) -> None:
-    async def nightly() -> None:
+    async def nightly(since: datetime) -> None:
         raise RuntimeError("herna.net down")
 
     scheduler = Scheduler(app, nightly=nightly)

@@ -37,8 +37,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Awaitable, Callable, Iterable, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol, TypeVar
@@ -48,6 +48,7 @@ from bot.services.app import App, Tx
 from bot.services.replies import Refusal, Reply
 from bot.services.results.evidence_map import game_payload, is_refused
 from bot.services.results.lifecycle import describe, refresh_pairing, refresh_round
+from bot.services.results.placement import EARLY, LATE, EventRound, RoundWindow, owner_of
 from bot.services.results.run_owner import this_process, why_dead
 from bot.store import (
     Change,
@@ -65,10 +66,12 @@ from bot.store import (
     append_evidence,
     find_player_by_nick,
     finish_sync_run,
+    from_text,
     get_pairing,
     get_platform_record,
     get_player,
     get_result,
+    last_sync_run,
     list_discrepancies,
     list_entries,
     list_evidence,
@@ -83,6 +86,7 @@ from bot.store import (
     upsert_platform_record,
 )
 from bot.store.duplicate import get_event
+from bot.store.evidence import mark_unmatched_told, unmatched_told
 from bot.store.pairings import tournament_of_pairing
 from bot.store.players import nick_key
 from rules.plausibility import Implausible, check_game
@@ -99,18 +103,13 @@ from scrapers.herna import (
     PageMissing,
     PageTooLarge,
     RateLimited,
+    TableSettings,
     TooManyPages,
 )
 
 log = logging.getLogger("bot.services.results.sync")
 T = TypeVar("T")
 
-#: Games between a paired couple started this long before the official start are still theirs
-#: (flagged `started_before_round`); older ones are earlier rounds' or casual games.
-EARLY = timedelta(minutes=60)
-#: Games between a paired couple started this long after the game time limit still belong to
-#: the round (the reconciler scores them OVER_LIMIT, e-SP 4.5).
-LATE = timedelta(minutes=30)
 #: A round is polled until its game time limit plus this margin: records of games that ended
 #: just before the limit appear on herna.net a little later.
 POLL_MARGIN = timedelta(minutes=15)
@@ -144,28 +143,6 @@ class SyncRefused(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class RoundWindow:
-    """One round of the pass: its clock and who sits where."""
-
-    number: int
-    starts_at: datetime
-    limit_at: datetime
-    tables: tuple[TablePairing, ...]
-
-    def table_of(self, player_id: int) -> TablePairing | None:
-        for table in self.tables:
-            if player_id in (table.first_id, table.second_id):
-                return table
-        return None
-
-    def holds_pair_game(self, started: datetime) -> bool:
-        return self.starts_at - EARLY <= started <= self.limit_at + LATE
-
-    def during(self, started: datetime) -> bool:
-        return self.starts_at <= started <= self.limit_at
-
-
-@dataclass(frozen=True, slots=True)
 class Plan:
     tournament: Tournament
     kind: SyncKind
@@ -173,6 +150,9 @@ class Plan:
     nick_keys: frozenset[str]  # the seated players' nicks, casefolded: which games to fetch
     run_id: int
     discrepancies_before: frozenset[int]
+    # the rounds of the other running classic events near the pass's window: a record their
+    # pairing matches is theirs, whichever event's poll reads it (issue 44.3)
+    others: tuple[EventRound, ...] = ()
 
     @property
     def since(self) -> datetime:
@@ -195,6 +175,11 @@ class Placed:
     flags: tuple[str, ...]
     # why the record is impossible (the profile's bounds): kept as refused evidence, not scored
     refused: tuple[Implausible, ...] = ()
+    # the other running event whose pairing it matches (None: this pass's event or no table)
+    elsewhere: Tournament | None = None
+    # read back from `platform_records` (held as finished), not fetched again: placed where it
+    # belongs if it is not yet, never counted as seen again
+    held: bool = False
 
 
 @dataclass(slots=True)
@@ -215,6 +200,8 @@ class SyncSummary:
     flagged: list[dict[str, Any]] = field(default_factory=list)  # attached, not scored
     refused: list[dict[str, Any]] = field(default_factory=list)  # impossible: kept, not scored
     unmatched: list[dict[str, Any]] = field(default_factory=list)  # no table to attach to
+    # placed at another running event's table (its pairing matches): that event's evidence
+    elsewhere: list[dict[str, Any]] = field(default_factory=list)
     results: list[dict[str, Any]] = field(default_factory=list)  # result versions written
     discrepancies: list[int] = field(default_factory=list)  # new ones (e-SP 4.7)
     errors: list[dict[str, str]] = field(default_factory=list)
@@ -263,12 +250,16 @@ async def sync_command(
     return Reply(summary.outcome is SyncOutcome.OK, key, _counts(summary), data=summary)
 
 
-async def nightly(app: App, client: Herna) -> list[SyncSummary]:
+async def nightly(app: App, client: Herna, *, since: datetime | None = None
+                  ) -> list[SyncSummary]:
     """The nightly sync: every tournament with unconfirmed results, or finished but not yet
-    rated, fetched again in full; the head admin gets each tournament's summary."""
-    slugs = await _run(app, _nightly_slugs)
-    if not slugs:  # the night's run is still recorded, so the start-up catch-up knows it ran
+    rated, fetched again in full; the head admin gets each tournament's summary. `since` (the
+    night's scheduled time): a tournament whose own nightly run succeeded since is left out,
+    so a catch-up after downtime redoes only the events whose run failed or never ran."""
+    due = await _run(app, _nightly_slugs)
+    if not due:  # the night's run is still recorded, so the start-up catch-up knows it ran
         await _run(app, _idle_night)
+    slugs = due if since is None else await _run(app, _owed_slugs, due, since)
     summaries = []
     for slug in slugs:
         try:
@@ -303,6 +294,32 @@ async def poll_current_round(
         return None
     async with open_client() as client:
         return await sync_round(app, slug, round_no, client)
+
+
+async def poll_current_rounds(
+    app: App, slugs: Iterable[str],
+    open_client: Callable[[], AbstractAsyncContextManager[Herna]], *,
+    margin: timedelta = POLL_MARGIN,
+) -> list[SyncSummary]:
+    """One tick of the bot's round poll over several events: `poll_current_round` for each,
+    with ONE herna.net client (one login) shared by every event that has something to look
+    for, opened at the first of them. One event's trouble is logged and never stops the
+    others' poll."""
+    summaries: list[SyncSummary] = []
+    async with AsyncExitStack() as stack:
+        client: Herna | None = None
+        for slug in slugs:
+            try:
+                round_no = await _run(app, _current_round_no, slug)
+                if round_no is None or not await _run(app, _worth_polling, slug, round_no,
+                                                      margin):
+                    continue
+                if client is None:
+                    client = await stack.enter_async_context(open_client())
+                summaries.append(await sync_round(app, slug, round_no, client))
+            except Exception:
+                log.exception("round poll of %s failed", slug)
+    return summaries
 
 
 def _current_round_no(tx: Tx, slug: str) -> int | None:
@@ -350,8 +367,8 @@ async def _sync(
     summary = SyncSummary(t.slug, t.name, plan.kind, [w.number for w in plan.rounds],
                           plan.run_id)
     try:
-        records = await _fetch(app, plan, client, summary, progress, skip_finished)
-        await _store(app, plan, records, summary)
+        records, held = await _fetch(app, plan, client, summary, progress, skip_finished)
+        await _store(app, plan, records, held, summary)
     except Exception as error:  # never crash the bot: the run is finished as failed/partial
         log.exception("sync of %s failed", t.slug)
         summary.errors.append(_fault("unexpected", error))
@@ -367,7 +384,10 @@ async def _sync(
 async def _fetch(
     app: App, plan: Plan, client: Herna, summary: SyncSummary, progress: Progress | None,
     skip_finished: bool,
-) -> list[GameRecord]:
+) -> tuple[list[GameRecord], frozenset[str]]:
+    """The pass's records in the history's order, and which of them were read back from the
+    store rather than fetched: a finished record does not change, but one held (read first by
+    another event's poll, issue 44.3) must still reach the table it belongs to."""
     try:
         history = await client.history(plan.since)
     except HernaError as error:  # a bounded read stopped: what it read still counts
@@ -375,14 +395,16 @@ async def _fetch(
         history = list(error.entries)
     wanted = [e.game_id for e in history if _concerns(e, plan)]
     summary.listed = len(wanted)
+    held: dict[str, GameRecord] = {}
     if skip_finished and wanted:
-        done = await _run(app, _finished_ids, wanted)
-        wanted = [g for g in wanted if g not in done]
-    records, errors, pending = await _fetch_records(client, wanted, progress)
-    summary.fetched = len(records)
+        held = await _run(app, _held_finished, wanted)
+    fetched, errors, pending = await _fetch_records(
+        client, [g for g in wanted if g not in held], progress)
+    summary.fetched = len(fetched)
     summary.errors += [_herna_fault(e) for e in errors]
     summary.pending = pending
-    return records
+    got = {r.game_id: r for r in fetched} | held
+    return [got[g] for g in wanted if g in got], frozenset(held)
 
 
 def _concerns(entry: HistoryEntry, plan: Plan) -> bool:
@@ -423,20 +445,10 @@ async def _fetch_records(
     return [got[g] for g in game_ids if g in got], errors, pending if errors else []
 
 
-async def _store(app: App, plan: Plan, records: list[GameRecord], summary: SyncSummary) -> None:
-    placed = await _run(app, _place_all, plan, records)
-    by_table: dict[int, list[Placed]] = {}
-    loose = []
-    for p in placed:
-        if p.table is None:
-            loose.append(p)
-        else:
-            by_table.setdefault(p.table.id, []).append(p)
-    batches: list[tuple[Callable[..., Stored], Any, list[Placed]]] = [
-        (_store_table, table_id, items) for table_id, items in by_table.items()]
-    if loose:
-        batches.append((_store_loose, plan.tournament.id, loose))
-    for fn, target, items in batches:
+async def _store(app: App, plan: Plan, records: list[GameRecord], held: frozenset[str],
+                 summary: SyncSummary) -> None:
+    placed = await _run(app, _place_all, plan, records, held)
+    for fn, target, items in _batches(plan, placed):
         try:
             stored = await _run(app, fn, target, items, summary.kind)
         except Exception as error:  # one bad table must not cost the others theirs
@@ -444,7 +456,42 @@ async def _store(app: App, plan: Plan, records: list[GameRecord], summary: SyncS
             summary.errors.append(_fault("store", error))
             summary.pending += [p.record.game_id for p in items]
             continue
-        stored.add_to(summary)
+        elsewhere = items[0].elsewhere
+        if elsewhere is None:
+            stored.add_to(summary)
+        else:  # the owner's evidence: its results and notes are the owner's, not this pass's
+            summary.elsewhere += [_elsewhere(p, elsewhere) for p in items
+                                  if p.record.game_id in (*stored.added, *stored.changed)]
+
+
+def _batches(plan: Plan, placed: list[Placed]
+             ) -> list[tuple[Callable[..., Stored], Any, list[Placed]]]:
+    """One storing transaction per table, then one for the records with no table. Tables in
+    the order their latest game came to be (ended, or started while unfinished), so results
+    found in one pass are announced oldest first, as they were played."""
+    by_table: dict[int, list[Placed]] = {}
+    loose = []
+    for p in placed:
+        if p.table is None:
+            loose.append(p)
+        else:
+            by_table.setdefault(p.table.id, []).append(p)
+    tables = sorted(by_table.items(), key=lambda item: max(_played(p) for p in item[1]))
+    batches: list[tuple[Callable[..., Stored], Any, list[Placed]]] = [
+        (_store_table, table_id, items) for table_id, items in tables]
+    if loose:
+        batches.append((_store_loose, plan.tournament.id, loose))
+    return batches
+
+
+def _played(p: Placed) -> datetime:
+    return p.record.ended or p.record.started
+
+
+def _elsewhere(p: Placed, owner: Tournament) -> dict[str, Any]:
+    assert p.table is not None
+    return {"game_id": p.record.game_id, "event": owner.slug, "round": p.round_no,
+            "table": p.table.table_no}
 
 
 @dataclass(slots=True)
@@ -520,7 +567,27 @@ def _plan(tx: Tx, slug: str, round_no: int | None, kind: SyncKind) -> Plan:
     nicks = frozenset(nick_key(get_player(tx.db, p).herna_nick) for p in seated)
     before = frozenset(d.id for d in list_discrepancies(tx.db, t.id))
     run = _start_run(tx, kind, tx.by_scheduler(f"{kind} sync"), tournament_id=t.id)
-    return Plan(t, kind, tuple(windows), nicks, run.id, before)
+    return Plan(t, kind, tuple(windows), nicks, run.id, before, _other_rounds(tx, t, windows))
+
+
+def _other_rounds(tx: Tx, t: Tournament, windows: Sequence[RoundWindow]
+                  ) -> tuple[EventRound, ...]:
+    """The paired rounds of every other running classic event whose window meets the pass's:
+    the pairings a record read by this pass may belong to instead (issue 44.3)."""
+    since = min(w.starts_at for w in windows) - EARLY
+    until = max(w.limit_at for w in windows) + LATE
+    found = []
+    for other in list_tournaments(tx.db):
+        if (other.id == t.id or other.status is not TournamentStatus.RUNNING
+                or get_event(tx.db, other.id) is not None):  # a duplicate event: no herna.net
+            continue
+        for rnd in list_rounds(tx.db, other.id):
+            if rnd.limit_at + LATE < since or rnd.starts_at - EARLY > until:
+                continue
+            w = _window(tx, other, rnd)
+            if w.tables:
+                found.append(EventRound(other, w))
+    return tuple(found)
 
 
 def _start_run(tx: Tx, kind: SyncKind, by: Change, *, tournament_id: int | None = None
@@ -549,10 +616,19 @@ def _window(tx: Tx, t: Tournament, rnd: Round) -> RoundWindow:
     return RoundWindow(rnd.number, rnd.starts_at, rnd.limit_at, tables)
 
 
-def _finished_ids(tx: Tx, game_ids: Sequence[str]) -> set[str]:
-    """Games already stored as finished: a finished herna.net record does not change."""
-    found = (get_platform_record(tx.db, g) for g in game_ids)
-    return {r.game_id for r in found if r is not None and _finished(r)}
+def _held_finished(tx: Tx, game_ids: Sequence[str]) -> dict[str, GameRecord]:
+    """Games already stored as finished (a finished herna.net record does not change), as
+    records again; one whose stored payload cannot be read back is fetched instead."""
+    held = {}
+    for game_id in game_ids:
+        stored = get_platform_record(tx.db, game_id)
+        if stored is None or not _finished(stored):
+            continue
+        try:
+            held[game_id] = record_of(stored.payload)
+        except (KeyError, TypeError, ValueError):
+            log.warning("stored record %s unreadable: fetched again", game_id)
+    return held
 
 
 def _finished(record: PlatformRecord) -> bool:
@@ -561,17 +637,20 @@ def _finished(record: PlatformRecord) -> bool:
     return record.payload.get("end") != EndKind.UNFINISHED and not is_refused(record.payload)
 
 
-def _place_all(tx: Tx, plan: Plan, records: Iterable[GameRecord]) -> list[Placed]:
-    placed = (_place(tx, plan, r) for r in sorted(records, key=lambda r: r.started))
+def _place_all(tx: Tx, plan: Plan, records: Iterable[GameRecord],
+               held: frozenset[str] = frozenset()) -> list[Placed]:
+    placed = (_place(tx, plan, r, r.game_id in held)
+              for r in sorted(records, key=lambda r: r.started))
     return [p for p in placed if p is not None]
 
 
-def _place(tx: Tx, plan: Plan, record: GameRecord) -> Placed | None:
+def _place(tx: Tx, plan: Plan, record: GameRecord, held: bool = False) -> Placed | None:
     """Which table a record belongs to, by the registry's nick → player mapping.
 
-    - both players known and paired together in a round of the pass, the game started in
-      that round's window: their table (flagged if the settings are wrong or it started
-      before the round);
+    - both players known and paired together in a round of the pass or of another running
+      classic event, the game started in that round's window: their table (`placement`:
+      whichever event's poll reads it; flagged if the settings are wrong or it started before
+      the round);
     - one nick unknown, the other player seated with an opponent, the game started during the
       round: his table, the unknown nick standing for his opponent, flagged `unknown_nick`
       (the admin decides whether it was the opponent under another nick);
@@ -581,31 +660,35 @@ def _place(tx: Tx, plan: Plan, record: GameRecord) -> Placed | None:
     players = [find_player_by_nick(tx.db, nick) for nick in record.nicks]
     ids = [None if p is None else p.id for p in players]
     first, second = ids
+    t = plan.tournament
     if first is not None and second is not None:
-        for w in plan.rounds:
-            table = w.table_of(first)
-            if (table is not None and {table.first_id, table.second_id} == {first, second}
-                    and w.holds_pair_game(record.started)):
-                flags = _flags(plan.tournament, w, record)
-                return Placed(record, w.number, table, (first, second), flags,
-                              _implausible(tx, plan, record))
+        owner = owner_of(_owners(plan), first, second, record.started)
+        if owner is not None:
+            (o, w), table = (owner[0].tournament, owner[0].window), owner[1]
+            return Placed(record, w.number, table, (first, second), _flags(o, w, record),
+                          _implausible(tx, o, record), None if o.id == t.id else o, held)
     for w in plan.rounds:
         if not w.during(record.started):
             continue
         seated = [(i, w.table_of(i)) for i in ids if i is not None and w.table_of(i)]
         if not seated:
             continue
+        # no table: still checked, so the shared record keeps its "refused" mark
+        refused = _implausible(tx, t, record)
         if None not in ids:
-            return Placed(record, w.number, None, None, (NOT_PAIRED,))
+            return Placed(record, w.number, None, None, (NOT_PAIRED,), refused, held=held)
         known, table = seated[0]
         if table is None or table.second_id is None:
-            return Placed(record, w.number, None, None, ("unknown_nick",))
+            return Placed(record, w.number, None, None, ("unknown_nick",), refused, held=held)
         opponent = table.second_id if known == table.first_id else table.first_id
         pair = (known, opponent) if ids[0] == known else (opponent, known)
         return Placed(record, w.number, table, pair,
-                      ("unknown_nick", *_flags(plan.tournament, w, record)),
-                      _implausible(tx, plan, record))
+                      ("unknown_nick", *_flags(t, w, record)), refused, held=held)
     return None
+
+
+def _owners(plan: Plan) -> list[EventRound]:
+    return [*(EventRound(plan.tournament, w) for w in plan.rounds), *plan.others]
 
 
 def _flags(t: Tournament, w: RoundWindow, record: GameRecord) -> tuple[str, ...]:
@@ -618,9 +701,9 @@ def _flags(t: Tournament, w: RoundWindow, record: GameRecord) -> tuple[str, ...]
     return tuple(flags)
 
 
-def _implausible(tx: Tx, plan: Plan, record: GameRecord) -> tuple[Implausible, ...]:
+def _implausible(tx: Tx, t: Tournament, record: GameRecord) -> tuple[Implausible, ...]:
     """The record checked at the boundary against the profile's bounds, as read now."""
-    bounds = tx.profile(plan.tournament.profile).plausible
+    bounds = tx.profile(t.profile).plausible
     return check_game(bounds, scores=(record.first_score, record.second_score),
                       moves=(record.first_moves, record.second_moves),
                       started=record.started, ended=record.ended, seen_at=tx.now)
@@ -640,12 +723,14 @@ def _store_table(tx: Tx, pairing_id: int, items: list[Placed], kind: SyncKind) -
     appended = False
     for p in items:
         record = p.record
-        change, _ = upsert_platform_record(tx.db, record.game_id,
-                                           record_payload(record, p.refused), by)
+        change = RecordChange.UNCHANGED  # a held record is not seen again, only placed
+        if not p.held:
+            change, _ = upsert_platform_record(tx.db, record.game_id,
+                                               record_payload(record, p.refused), by)
         payload = evidence_payload(p)
         previous = _latest_payload(tx, pairing_id, record.game_id)
         if payload == previous:
-            stored.unchanged += 1
+            stored.unchanged += not p.held
             continue
         append_evidence(tx.db, pairing_id, EvidenceKind.PLATFORM_GAME, by, payload=payload,
                         at=record.ended or record.started)
@@ -685,15 +770,23 @@ def _latest_payload(tx: Tx, pairing_id: int, game_id: str) -> dict[str, Any] | N
 
 
 def _store_loose(tx: Tx, tournament_id: int, items: list[Placed], kind: SyncKind) -> Stored:
-    """Records with no table: kept with every record seen, listed for the admin; a new or
-    changed one is told to the admin at once (the nightly summary lists them all)."""
+    """Records with no table: kept with every record seen (a refused one keeps its mark, so
+    the shared record is never rewritten as valid), listed for the admin; each is told to
+    the event's head admin once, however often the round poll reads it again (the nightly
+    summary lists them all)."""
     by, stored = tx.by_platform(), Stored()
     for p in items:
-        change, _ = upsert_platform_record(tx.db, p.record.game_id, record_payload(p.record), by)
+        change = RecordChange.UNCHANGED
+        if not p.held:
+            change, _ = upsert_platform_record(tx.db, p.record.game_id,
+                                               record_payload(p.record, p.refused), by)
         listing = _listing(p, change)
-        stored.unmatched.append(listing)
-        if change is not RecordChange.UNCHANGED and kind is SyncKind.ROUND:
+        told = kind is SyncKind.ROUND and not unmatched_told(tx.db, tournament_id, p.record.game_id)
+        if told:
+            mark_unmatched_told(tx.db, tournament_id, p.record.game_id, by)
             _tell_unmatched(tx, tournament_id, listing)
+        if told or not p.held:
+            stored.unmatched.append(listing)
     return stored
 
 
@@ -828,6 +921,30 @@ def _nightly_slugs(tx: Tx) -> list[str]:
     return slugs
 
 
+def nightly_due(tx: Tx, since: datetime) -> bool:
+    """Whether the nightly sync scheduled at `since` is owed (the start-up catch-up): some
+    event due for it has no successful nightly run of its own since then — one event's run
+    succeeding does not cover another's (issue 44.8); with no event due, whether no nightly
+    run at all succeeded since."""
+    slugs = _nightly_slugs(tx)
+    if slugs:
+        return bool(_owed_slugs(tx, slugs, since))
+    last = last_sync_run(tx.db, SyncKind.NIGHTLY)
+    return last is None or last.started_at < since
+
+
+def _owed_slugs(tx: Tx, slugs: Sequence[str], since: datetime) -> list[str]:
+    """Those of `slugs` without a successful nightly run of their own started at or after
+    `since`."""
+    owed = []
+    for slug in slugs:
+        last = last_sync_run(tx.db, SyncKind.NIGHTLY,
+                             tournament_id=lookup.tournament(tx, slug).id)
+        if last is None or last.started_at < since:
+            owed.append(slug)
+    return owed
+
+
 def _idle_night(tx: Tx) -> None:
     by = tx.by_scheduler("nightly sync: no tournament to sync")
     run = _start_run(tx, SyncKind.NIGHTLY, by)
@@ -867,6 +984,19 @@ def record_payload(record: GameRecord, refused: Sequence[Implausible] = ()) -> d
         "first_moves": record.first_moves, "second_moves": record.second_moves,
         "settings": asdict(record.settings),
     })
+
+
+def record_of(payload: Mapping[str, Any]) -> GameRecord:
+    """A record kept by `record_payload`, read back (its "refused" mark is not part of it)."""
+    ended = payload["ended"]
+    return GameRecord(
+        game_id=str(payload["game_id"]), first=payload["first"], second=payload["second"],
+        first_score=int(payload["first_score"]), second_score=int(payload["second_score"]),
+        end=EndKind(payload["end"]), ended_on=payload["ended_on"],
+        started=from_text(payload["started"]),
+        ended=None if ended is None else from_text(ended),
+        first_moves=int(payload["first_moves"]), second_moves=int(payload["second_moves"]),
+        settings=TableSettings(**payload["settings"]))
 
 
 def _with_refused(refused: Sequence[Implausible], payload: dict[str, Any]) -> dict[str, Any]:

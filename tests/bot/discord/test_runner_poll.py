@@ -90,7 +90,7 @@ async def poll_kit(
 ) -> AsyncIterator[Callable[..., Poll]]:
     """Starts `round_poll` for the world's tournament against the simulator; every poll still
     running at the end is stopped (and must stop)."""
-    real_tick = runner.poll_current_round
+    real_tick = runner.poll_events  # one tick, over every event the poll covers
     started: list[Poll] = []
 
     async with sim.serve() as url:
@@ -112,7 +112,7 @@ async def poll_kit(
                     return open_client(settings)
                 return HernaClient(Credentials("sss", PASSWORD), settings)
 
-            monkeypatch.setattr(runner, "poll_current_round", counted_tick)
+            monkeypatch.setattr(runner, "poll_events", counted_tick)
             stop = asyncio.Event()
             task = asyncio.create_task(runner.round_poll(app, slug, herna, every, stop))
             poll = Poll(task, stop, ticks, opened)
@@ -392,3 +392,23 @@ async def test_without_a_pinned_event_the_poll_covers_every_running_classic_even
     found = await official(app, second.tables[1])
     assert found is not None and found.status is ResultStatus.PROVISIONAL
     assert await official(app, first.tables[0]) is not None
+
+
+async def test_a_tick_over_two_events_logs_in_to_herna_once(
+    app: App, clock: ManualClock, sim: Simulator, poll_kit: Callable[..., Poll],
+) -> None:
+    """Issue 44.8: two running classic events, each with tables still without a game — a tick
+    reads herna.net for both through one client and one login (each event had its own)."""
+    first = await synced_world(app, clock)
+    second = await make_world(app, slug="kt-druhy", settings={"platform_sync": True})
+    poll = poll_kit("")
+    await poll.ticks_pass(3)
+    poll.stop.set()
+    await asyncio.wait_for(poll.task, 5)
+    ticks = len(poll.ticks)
+    assert len(poll.opened) == ticks and sim.logins == ticks
+    for world in (first, second):  # and each event was polled at every tick
+        runs = await app.run(lambda tx, w=world: [
+            r for r in tx.db.execute("SELECT id FROM sync_runs WHERE tournament_id = ?",
+                                     [w.tournament.id]).fetchall()])
+        assert len(runs) == ticks
