@@ -17,8 +17,10 @@ COPY pyproject.toml README.md ./
 COPY rules ./rules
 COPY scrapers ./scrapers
 COPY bot ./bot
-# bot/examples links ../examples: the wheel carries them (`stredisko examples`, issue 43.3)
+# bot/examples links ../examples: the wheel carries them (`stredisko examples`, issue 43.3);
+# examples/config.example.toml links the root's
 COPY examples ./examples
+COPY config.example.toml ./
 RUN pip wheel --no-deps --no-build-isolation --wheel-dir /dist .
 
 # --- the image: pinned dependencies, then the wheel, then the examples for a rehearsal ---
@@ -44,6 +46,7 @@ RUN pip install --no-deps /tmp/dist/*.whl \
 # /app holds no code (the package is installed in site-packages): only the bundled examples
 # and the mounted config.toml.
 COPY examples /app/examples
+COPY config.example.toml /app/
 
 USER stredisko
 # Commands start in the volume (issue 43.2): a relative output (`export … -o vysledky.csv`,

@@ -59,6 +59,7 @@ TYPED = {"PREZÝVKA…": "danka", "DISCORD_ID": "123456789012345678", "SLUG": "k
          "ID_KANÁLA": "123456789012345679"}
 
 QUICK_START: list[tuple[str, Outcome]] = [
+    ("stredisko examples examples", OK),
     ("cp examples/propozicie.toml propozicie.toml", OK),
     ("stredisko create propozicie.toml", OK),
     ("cp examples/players.csv hraci.csv", OK),
@@ -68,7 +69,7 @@ QUICK_START: list[tuple[str, Outcome]] = [
     ("stredisko import-screlo screlo.csv", OK),
     ("stredisko admins kt-2026-11 --add DISCORD_ID", OK),
     ("stredisko admins kt-2026-11", OK),
-    ("cp config.example.toml config.toml", OK),
+    ("cp examples/config.example.toml config.toml", OK),
     ("stredisko run --config config.toml --sync-commands", DISCORD),
     ("stredisko run --config config.toml", DISCORD),
     ("stredisko channel kt-2026-11 ID_KANÁLA", OK),
@@ -81,16 +82,16 @@ QUICK_START: list[tuple[str, Outcome]] = [
     ("stredisko show results kt-2026-11 1", OK),
     # the proposal comes from the games read on herna.net (step 6): offline there is none
     ("stredisko approve kt-2026-11 1 2", refused(1, "nie je tu návrh na schválenie")),
-    ('stredisko rule kt-2026-11 1 2 no_show --loser danka --reason "neprišla v čakacej lehote"',
-     OK),
-    ('stredisko rule kt-2026-11 1 1 finished --score 350 420 --reason "zápis z herna.net"', OK),
+    ('stredisko rule kt-2026-11 1 2 nedostavenie --loser danka '
+     '--reason "neprišla v čakacej lehote"', OK),
+    ('stredisko rule kt-2026-11 1 1 dohrana --score 350 420 --reason "zápis z herna.net"', OK),
     ("stredisko rule --help", OK),
     ("stredisko close kt-2026-11 1", refused(1, "1. kolo má 2 neuzavreté výsledky")),
     ("stredisko close kt-2026-11 1 --force", OK),
     ("stredisko finish kt-2026-11", refused(1, "Turnaj ešte nemožno ukončiť")),
     ("stredisko finish kt-2026-11 --force", OK),
     ("stredisko export results kt-2026-11 -o vysledky.csv", OK),
-    ("stredisko export screlo -o screlo.csv", OK),
+    ("stredisko export screlo -o screlo-po-turnaji.csv", OK),
     ("stredisko export tsh kt-2026-11 -o tsh/kt.t", OK),
     ("stredisko export trf kt-2026-11 -o kt.trf", OK),
     ("stredisko publish kt-2026-11 web", OK),
@@ -101,8 +102,8 @@ QUICK_START: list[tuple[str, Outcome]] = [
     ("stredisko rehearse examples/rehearsal/kt-online-24.toml", OK),
 ]
 #: what the quick start leaves behind, each named in the README
-QUICK_START_FILES = ["stredisko.db", "vysledky.csv", "screlo.csv", "tsh/kt.t", "kt.trf",
-                     "web/index.html", "sezona/index.html"]
+QUICK_START_FILES = ["stredisko.db", "vysledky.csv", "screlo-po-turnaji.csv", "tsh/kt.t",
+                     "kt.trf", "web/index.html", "sezona/index.html"]
 
 RUN_DETACHED = ("docker run -d --name stredisko --restart unless-stopped --stop-timeout 30 "
                 "--env-file stredisko.env -v stredisko-data:/data "
@@ -113,7 +114,7 @@ IMAGES = ("stredisko", "stredisko-lexikon")
 DOCKER: list[tuple[str, Outcome]] = [
     ("docker build -t stredisko .", ENGINE),
     ("cp examples/propozicie.toml propozicie.toml", OK),
-    ("cp config.example.toml config.toml", OK),
+    ("cp examples/config.example.toml config.toml", OK),
     ("cp examples/stredisko.env stredisko.env", OK),
     ("chmod 644 propozicie.toml config.toml", OK),
     ("chmod 600 stredisko.env", OK),
@@ -225,12 +226,17 @@ def test_the_tables_follow_the_readme() -> None:
     assert docker_commands() == [command for command, _ in DOCKER]
 
 
-def test_the_quick_start_runs_as_written(checkout: Path) -> None:
+def test_the_quick_start_runs_as_written(tmp_path: Path) -> None:
+    """In a folder of its own, empty but for what the quick start itself puts there
+    (issue 43.3: run in the repository's root it left nine files behind and overwrote the
+    imported screlo.csv with the export)."""
     assert quick_start_commands() == [command for command, _ in QUICK_START]
-    wrong = _play(QUICK_START, checkout)
+    imported = (ROOT / "examples" / "screlo.csv").read_bytes()
+    wrong = _play(QUICK_START, tmp_path)
     assert not wrong, "\n".join(wrong)
-    missing = [name for name in QUICK_START_FILES if not (checkout / name).is_file()]
+    missing = [name for name in QUICK_START_FILES if not (tmp_path / name).is_file()]
     assert not missing
+    assert (tmp_path / "screlo.csv").read_bytes() == imported  # the export went beside it
 
 
 def test_the_docker_section_runs_as_written(checkout: Path) -> None:

@@ -80,9 +80,9 @@ def _approve(a: argparse.Namespace, who: Actor) -> UseCase:
 
 def _at_table(sub: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """SLUG ROUND TABLE: the game a ruling or an approval is about."""
-    sub.add_argument("slug", type=arg.slug)
-    sub.add_argument("round", type=arg.round_no)
-    sub.add_argument("table", type=arg.table_no)
+    sub.add_argument("slug", type=arg.slug, help="skratka turnaja (slug z propozícií)")
+    sub.add_argument("round", type=arg.round_no, help="číslo kola")
+    sub.add_argument("table", type=arg.table_no, help="číslo stola v kole")
     return sub
 
 
@@ -96,9 +96,13 @@ def add_rule(add: Add) -> None:
     sub = _at_table(add("rule", "rozhodnutie hlavného administrátora o partii (e-SP 4.9, 5)",
                         reply_command(_rule)))
     sub.add_argument("end", type=arg.END, help=t("cli.choices", choices=arg.END.help()))
-    sub.add_argument("--score", type=arg.score, nargs=2, metavar=("PRVÝ", "DRUHÝ"))
-    sub.add_argument("--loser", metavar="PREZÝVKA", type=arg.nick)
-    sub.add_argument("--winner", metavar="PREZÝVKA", type=arg.nick)
+    sub.add_argument("--score", type=arg.score, nargs=2, metavar=("PRVÝ", "DRUHÝ"),
+                     help="skóre: najprv hráča, ktorý začínal (bez --score sa vezme skóre "
+                          "návrhu)")
+    sub.add_argument("--loser", metavar="PREZÝVKA", type=arg.nick,
+                     help="kto prehral (pri prehra-na-cas, vzdanie, odpojenie, nedostavenie)")
+    sub.add_argument("--winner", metavar="PREZÝVKA", type=arg.nick,
+                     help="zlyhalo-ulozenie: víťaz, na ktorom sa hráči zhodli (e-SP 4.6)")
     sub.add_argument("--moved", nargs="*", metavar="PREZÝVKA", type=arg.nick,
                      help="kto urobil aspoň jeden ťah (predvolene podľa spôsobu konca)")
     sub.add_argument("--agreed", action="store_true",
