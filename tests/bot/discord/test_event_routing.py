@@ -15,8 +15,10 @@ from bot.services.duplicate.game import start_game
 from bot.store import find_player_by_discord, get_tournament_by_slug
 from bot.store.duplicate import get_game, list_slips, open_rounds
 
+from . import test_several_events as several
 from .duplicate_world import SECOND_CHANNEL_ID, SECOND_SLUG, SEED, SLUG, Game
 from .harness import CONTROL_CHANNEL_ID, Exchange
+from .test_several_events import CH_A, CH_FREE, Season
 
 pytestmark = pytest.mark.asyncio
 
@@ -83,3 +85,23 @@ async def test_two_forms_open_at_once_in_two_events_land_in_their_own(game: Game
 
 def _game_started(db: Any, slug: str) -> bool:
     return get_game(db, get_tournament_by_slug(db, slug).id, 1) is not None
+
+
+# -- classic events side by side (the `season` world of test_several_events) ----------------
+
+season = several.season  # kt-a in CH_A, kt-b in CH_B, kt-c finished (A took its channel)
+
+
+async def test_a_draw_named_in_a_shared_channel_is_posted_in_its_events_channel(
+        season: Season) -> None:
+    """`/remiza udalost:kt-a` in a channel of no event: the opponent's prompt goes to kt-a's
+    own channel (e-SP 2.6), where its button confirms; nothing is posted where it was typed."""
+    s = season
+    proposed = await s.cmd("ana", "remiza", channel=CH_FREE, udalost="kt-a")
+    assert proposed.ephemeral and not proposed.followups
+    assert s.h.messages_in(CH_FREE) == []
+    [prompt] = [m for m in s.h.messages_in(CH_A) if m.buttons]
+    assert s.users["boris"].mention in prompt.content
+    await s.h.click(prompt, s.users["boris"])
+    assert "potvrdená aj druhou stranou" in prompt.content
+    assert len(await s.evidence("kt-a")) == 2
