@@ -36,6 +36,9 @@ from bot.store.duplicate import get_event
 Kind = Literal["classic", "duplicate"]
 #: how many events an autocomplete offers (Discord's limit for choices)
 CHOICES = 25
+#: the largest id a row can have (SQLite's INTEGER): a larger one, forged into a button's
+#: custom_id, names no event — asking SQLite would raise OverflowError instead (issue 44.5)
+ID_MAX = 2**63 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +84,8 @@ def named(db: Database, slug: str) -> Event | None:
 
 def by_id(db: Database, event_id: int) -> Event | None:
     """The event a button's custom_id names; None when there is none."""
+    if not 0 < event_id <= ID_MAX:
+        return None
     try:
         return _event(db, get_tournament(db, event_id))
     except NotFoundError:

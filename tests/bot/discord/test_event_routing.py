@@ -11,11 +11,13 @@ from typing import Any
 
 import pytest
 
+from bot.discord.i18n import t
 from bot.services.duplicate.game import start_game
 from bot.store import find_player_by_discord, get_tournament_by_slug
 from bot.store.duplicate import get_game, list_slips, open_rounds
 
 from . import test_several_events as several
+from .conftest import said
 from .duplicate_world import SECOND_CHANNEL_ID, SECOND_SLUG, SEED, SLUG, Game
 from .harness import CONTROL_CHANNEL_ID, Exchange
 from .test_several_events import CH_A, CH_FREE, Season
@@ -105,3 +107,29 @@ async def test_a_draw_named_in_a_shared_channel_is_posted_in_its_events_channel(
     await s.h.click(prompt, s.users["boris"])
     assert "potvrdená aj druhou stranou" in prompt.content
     assert len(await s.evidence("kt-a")) == 2
+
+
+def _forge(message: Any, custom_id: str) -> None:
+    """Make the message's one button carry `custom_id` (what a modified client could send)."""
+    [button] = [c for c in message.walk_components() if c.get("type") == 2]
+    button["custom_id"] = custom_id
+
+
+@pytest.mark.parametrize("forged, line", [
+    (f"stredisko:remiza:1:{{ana}}:u{2**63}",
+     t("discord.event.unknown", "sk", slug=str(2**63))),
+    (f"stredisko:dup-namietka:{2**64}:ano",
+     t("duplicate.online.no_protest", "sk", id=2**64)),
+])
+async def test_a_forged_id_beyond_sqlites_range_gets_one_line(
+        season: Season, forged: str, line: str) -> None:
+    """An event or protest id ≥ 2^63 in a button's custom_id names nothing: the one-line
+    refusal, not "Niečo sa pokazilo" (SQLite's OverflowError)."""
+    s = season
+    proposed = await s.cmd("ana", "remiza", channel=CH_A)
+    [prompt] = proposed.followups
+    custom_id = forged.format(ana=s.users["ana"].id)
+    _forge(prompt, custom_id)
+    clicked = await s.h.click(prompt, s.users["head_a"], custom_id=custom_id)
+    assert clicked.ephemeral and said(clicked) == line
+    assert len(await s.evidence("kt-a")) == 1  # the proposal only: nothing confirmed
