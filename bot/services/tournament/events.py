@@ -36,6 +36,9 @@ from bot.store.duplicate import get_event
 Kind = Literal["classic", "duplicate"]
 #: how many events an autocomplete offers (Discord's limit for choices)
 CHOICES = 25
+#: the longest short name: what the chat's `udalost` option takes (a longer one could never
+#: be typed there)
+SLUG_MAX = 64
 #: the largest id a row can have (SQLite's INTEGER): a larger one, forged into a button's
 #: custom_id, names no event — asking SQLite would raise OverflowError instead (issue 44.5)
 ID_MAX = 2**63 - 1
