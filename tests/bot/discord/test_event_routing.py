@@ -13,14 +13,25 @@ import pytest
 
 from bot.discord.i18n import t
 from bot.services.duplicate.game import start_game
-from bot.store import find_player_by_discord, get_tournament_by_slug
+from bot.services.policy import Actor
+from bot.services.tournament import events
+from bot.store import (
+    Change,
+    TournamentStatus,
+    add_entry,
+    create_tournament,
+    find_player_by_discord,
+    get_tournament_by_slug,
+    set_status,
+)
+from bot.store.entries import withdraw
 from bot.store.duplicate import get_game, list_slips, open_rounds
 
 from . import test_several_events as several
 from .conftest import said
 from .duplicate_world import SECOND_CHANNEL_ID, SECOND_SLUG, SEED, SLUG, Game
 from .harness import CONTROL_CHANNEL_ID, Exchange
-from .test_several_events import CH_A, CH_FREE, Season
+from .test_several_events import CH_A, CH_D, CH_FREE, START, Season
 
 pytestmark = pytest.mark.asyncio
 
@@ -133,3 +144,85 @@ async def test_a_forged_id_beyond_sqlites_range_gets_one_line(
     clicked = await s.h.click(prompt, s.users["head_a"], custom_id=custom_id)
     assert clicked.ephemeral and said(clicked) == line
     assert len(await s.evidence("kt-a")) == 1  # the proposal only: nothing confirmed
+
+
+# -- the question "which event?" and the autocomplete (items 5 and 6) ----------------------
+
+
+def _long_events(db: Any, count: int, entrant: int | None = None) -> None:
+    """`count` running events with 100-character short names (what `create` accepted before
+    the 64 limit), each in no channel of its own; `entrant` entered in each."""
+    by = Change.admin("spravca", START, "test setup")
+    for n in range(count):
+        t_ = create_tournament(db, slug=f"{n:02d}-" + "x" * 97, name=f"Dlhá {n}",
+                               season="2026/27", round_starts=[START], waiting_minutes=10,
+                               game_limit_minutes=50, by=by, channel_id=None)
+        set_status(db, t_.id, TournamentStatus.RUNNING, by)
+        if entrant is not None:
+            add_entry(db, t_.id, entrant, by, paid=True)
+
+
+@pytest.mark.parametrize("who", ["newcomer", "ana"])
+async def test_the_question_which_event_fits_in_one_message(season: Season, who: str) -> None:
+    """25 running events with long short names: the question lists what fits and says how
+    many more there are, within Discord's 2,000 characters (it was 2,600 and refused)."""
+    s = season
+    user = s.h.member("Nováčik") if who == "newcomer" else s.users["ana"]
+    ana = await s.store.read(find_player_by_discord, s.users["ana"].id)
+    await s.store.call(_long_events, 25, ana.id if who == "ana" else None)
+    asked = await s.h.slash("stav", user=user, dm=True)
+    assert asked.ephemeral and len(asked.content) <= 2000
+    assert "a ďalšie " in asked.content and asked.content.endswith("…).")
+    key = "which_none" if who == "newcomer" else "which"
+    assert asked.content.startswith(t(f"discord.event.{key}", "sk", events="|").split("|")[0])
+
+
+async def test_someone_in_no_event_is_not_told_he_takes_part_in_some(season: Season) -> None:
+    s = season
+    asked = await s.h.slash("stav", user=s.h.member("Nováčik"), dm=True)
+    assert "zúčastňuješ" not in asked.content
+    assert asked.content == t("discord.event.which_none", "sk", events="kt-a, kt-b")
+
+
+async def test_the_autocomplete_never_offers_others_events_as_his(season: Season) -> None:
+    """What Ana types matches none of her events (kt-a, kt-c): nothing is offered — not kt-b,
+    which she is not in; `/registracia` offers it, marked as open to register."""
+    s = season
+    ana = s.users["ana"]
+    assert await s.h.autocomplete("stav", "udalost", "b", user=ana, dm=True) == []
+    offered = await s.h.autocomplete("registracia", "udalost", "", user=ana, dm=True)
+    assert [c["value"] for c in offered] == ["kt-a", "kt-c", "kt-b"]
+    assert offered[2]["name"] == "Online kt-b · kt-b (na prihlásenie)"
+    assert not offered[0]["name"].endswith("(na prihlásenie)")
+
+
+async def test_an_event_he_withdrew_from_is_not_offered_for_actions(season: Season) -> None:
+    s = season
+    boris = s.users["boris"]
+
+    def leave(db: Any) -> None:
+        player = find_player_by_discord(db, boris.id)
+        withdraw(db, s.ids["kt-a"], player.id, "odstúpil",
+                 Change.admin("spravca", START, "test"))
+
+    await s.store.call(leave)
+    assert await s.h.autocomplete("vysledok", "udalost", "", user=boris, dm=True) == []
+    looks = await s.h.autocomplete("poradie", "udalost", "", user=boris, dm=True)
+    assert [c["value"] for c in looks] == ["kt-a"]  # its standings he may still see
+
+
+# -- a channel an event moved away from (item 5) --------------------------------------------
+
+
+async def test_a_channel_an_event_moved_away_from_answers_for_nobody(season: Season) -> None:
+    """kt-c ended in CH_A; kt-a ran there after it and moved to another channel: CH_A is no
+    longer anybody's — Boris (kt-a) is asked which event, not told that kt-c has ended."""
+    s = season
+    app = s.h.bot.get_cog("PlayerCog").app  # type: ignore[union-attr]
+    assert (await events.set_channel(app, "kt-a", CH_D, Actor.operator("spravca"))).ok
+    asked = await s.cmd("boris", "vysledok", channel=CH_A, moje_skore=400, skore_supera=350)
+    assert asked.content == t("discord.event.which", "sk", events="kt-a")
+    assert "kt-c" not in asked.content and await s.evidence("kt-a") == []
+    # in its new channel kt-a is served
+    moved = await s.cmd("boris", "stav", channel=CH_D)
+    assert "Ana" in moved.content
