@@ -170,7 +170,8 @@ async def test_the_question_which_event_fits_in_one_message(season: Season, who:
     user = s.h.member("Nováčik") if who == "newcomer" else s.users["ana"]
     ana = await s.store.read(find_player_by_discord, s.users["ana"].id)
     await s.store.call(_long_events, 25, ana.id if who == "ana" else None)
-    asked = await s.h.slash("stav", user=user, dm=True)
+    asked = await s.h.slash("stav", user=user, dm=True, check=False)  # refused: said below
+    assert not s.h.take_violations(), "Discord would refuse the answer (over 2,000)"
     assert asked.ephemeral and len(asked.content) <= 2000
     assert "a ďalšie " in asked.content and asked.content.endswith("…).")
     key = "which_none" if who == "newcomer" else "which"
@@ -226,3 +227,17 @@ async def test_a_channel_an_event_moved_away_from_answers_for_nobody(season: Sea
     # in its new channel kt-a is served
     moved = await s.cmd("boris", "stav", channel=CH_D)
     assert "Ana" in moved.content
+
+
+# -- /slovo during a duplicate round (item 8: every running duplicate event) ----------------
+
+
+@pytest.mark.two_duplicates
+async def test_slovo_stays_closed_while_any_of_his_duplicate_rounds_is_open(game: Game) -> None:
+    """Ana plays in two duplicate events; the older one's round is open, the newer one has not
+    started: /slovo is refused (003 r. 30) — the newest event alone was asked before."""
+    await game.app.run(start_game, SLUG, seed=SEED)
+    assert not await game.app.store.read(_game_started, SECOND_SLUG)
+    asked = await game.h.slash("slovo", user=game.players["ana"], dm=True,
+                               options={"tvar": "kolo"})
+    assert "003 r. 30" in asked.content and "PLATNÉ" not in asked.content
