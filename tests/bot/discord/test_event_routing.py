@@ -24,8 +24,8 @@ from bot.store import (
     get_tournament_by_slug,
     set_status,
 )
-from bot.store.entries import withdraw
 from bot.store.duplicate import get_game, list_slips, open_rounds
+from bot.store.entries import withdraw
 
 from . import test_several_events as several
 from .conftest import said
