@@ -429,7 +429,7 @@ class PlayerCog(EventScoped, commands.Cog, name=COG_NAME):
         view = discord.ui.View(timeout=None)
         view.add_item(ConfirmDrawButton(round_no, interaction.user.id, _event_id()))
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=True)
-        home = self._home_channel()
+        home = self._home_channel(interaction)
         if home is None or home == interaction.channel_id:
             await interaction.followup.send(prompt, view=view, ephemeral=False,
                                             allowed_mentions=mentions)
@@ -437,14 +437,17 @@ class PlayerCog(EventScoped, commands.Cog, name=COG_NAME):
             await self.bot.get_partial_messageable(home).send(prompt, view=view,
                                                               allowed_mentions=mentions)
 
-    def _home_channel(self) -> int | None:
+    def _home_channel(self, interaction: discord.Interaction) -> int | None:
         """The channel of this interaction's event (e-SP 2.6: its control centre is its one
-        official source): its own, else the guild's control centre; None: not resolved."""
+        official source): its own, else the guild's control centre; None: not resolved, or
+        not on this server (never another server's: the head admin hears of it)."""
         event = current()
         if event is None:
             return None
         config = getattr(self.bot, "config", None)
-        return event.channel_id or (config.control_channel_id if config is not None else None)
+        home = event.channel_id or (config.control_channel_id if config is not None else None)
+        guild = interaction.guild
+        return home if guild is None or home is None or guild.get_channel(home) else None
 
     async def _propose(self, discord_id: int) -> tuple[Reply, str, int]:
         """Propose, then look up whom to ping (the service's reply names him, not his id)."""

@@ -9,10 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
 import pytest
 
+from bot.config import DiscordConfig
 from bot.discord.i18n import t
+from bot.discord.notifier import DiscordNotifier, Undeliverable
+from bot.discord.runner import check_new_events
 from bot.services.duplicate.game import start_game
+from bot.services.notifier import Message
 from bot.services.policy import Actor
 from bot.services.tournament import events
 from bot.store import (
@@ -30,7 +35,7 @@ from bot.store.entries import withdraw
 from . import test_several_events as several
 from .conftest import said
 from .duplicate_world import SECOND_CHANNEL_ID, SECOND_SLUG, SEED, SLUG, Game
-from .harness import CONTROL_CHANNEL_ID, Exchange
+from .harness import CONTROL_CHANNEL_ID, GUILD_ID, Exchange, guild_payload
 from .test_several_events import CH_A, CH_D, CH_FREE, START, Season
 
 pytestmark = pytest.mark.asyncio
@@ -241,3 +246,61 @@ async def test_slovo_stays_closed_while_any_of_his_duplicate_rounds_is_open(game
     asked = await game.h.slash("slovo", user=game.players["ana"], dm=True,
                                options={"tvar": "kolo"})
     assert "003 r. 30" in asked.content and "PLATNÉ" not in asked.content
+
+
+# -- an event's channel on another server (item 5) -------------------------------------------
+
+#: a channel of another server the bot is in (the operator's CLI cannot tell it apart)
+FOREIGN, OTHER_GUILD_ID = 1_200_000_000_000_000_999, 1_200_000_000_000_000_100
+
+
+async def _foreign_b(s: Season) -> DiscordNotifier:
+    """kt-b given a channel of another server the bot is on, by the operator (`stredisko
+    channel`: stored, the CLI cannot ask Discord); the bot's notifier."""
+    payload = guild_payload("sk", channels=[(FOREIGN, "ina-liga")])
+    payload["id"] = str(OTHER_GUILD_ID)
+    payload["channels"] = [{**c, "guild_id": str(OTHER_GUILD_ID)}
+                           for c in payload["channels"] if c["id"] == str(FOREIGN)]
+    state = s.h.bot._connection
+    state._add_guild(discord.Guild(data=payload, state=state))  # type: ignore[arg-type]
+    assert s.h.bot.get_channel(FOREIGN) is not None  # the bot could post there
+    app = s.h.bot.get_cog("PlayerCog").app  # type: ignore[union-attr]
+    assert (await events.set_channel(app, "kt-b", FOREIGN, Actor.operator("spravca"))).ok
+    return app.notifier
+
+
+def _notices(s: Season) -> list[str]:
+    """What kt-b's head admin was told about its channel (no admin channel: by DM)."""
+    return [m.content for m in s.h.dms(s.users["head_b"]) if "kt-b" in m.content]
+
+
+async def test_an_announcement_never_goes_to_another_servers_channel(season: Season) -> None:
+    """kt-b's announcement stays in the outbox (Undeliverable: retried, never lost) instead of
+    being posted on another server, and B's head admin is told once, not at every retry."""
+    s = season
+    notifier = await _foreign_b(s)
+    for _ in range(3):  # the outbox retries
+        with pytest.raises(Undeliverable):
+            await notifier.announce(s.ids["kt-b"], Message("discord.event.unknown",
+                                                           {"slug": "oznam"}))
+    assert not [c for c in s.h.calls if str(FOREIGN) in c.path]
+    [notice] = _notices(s)
+    assert str(FOREIGN) in notice and "stredisko channel" in notice and "e-SP 2.6" in notice
+
+
+async def test_the_minute_check_tells_the_head_admin_of_a_broken_channel_once(
+        season: Season) -> None:
+    """The running bot's check of events given a channel meanwhile: the fault is logged and
+    told to the event's head admin — once, and not again when the announcement is kept."""
+    s = season
+    notifier = await _foreign_b(s)
+    known: set[tuple[int, int | None]] = set()
+    config = DiscordConfig(guild_id=GUILD_ID)
+    lines = await check_new_events(s.h.bot, config, s.store, known, notifier.channel_fault)
+    assert [line for line in lines if "kt-b" in line]
+    assert await check_new_events(s.h.bot, config, s.store, known,
+                                  notifier.channel_fault) == []
+    with pytest.raises(Undeliverable):
+        await notifier.announce(s.ids["kt-b"], Message("discord.event.unknown", {"slug": "x"}))
+    [notice] = _notices(s)
+    assert str(FOREIGN) in notice and "kt-b" in notice
