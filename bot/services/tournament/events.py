@@ -121,10 +121,13 @@ def for_channel(db: Database, channel_id: int | None, control_channel_id: int | 
 
 
 def _finished_row(db: Database, tournament_id: int) -> int:
-    """The audit row of the event's last status change — for a finished event, its finish
-    (a status only moves forward); 0 when none was recorded."""
-    row = db.execute("SELECT max(id) FROM audit WHERE tournament_id = ? AND action = ?",
-                     [tournament_id, STATUS_ACTION]).fetchone()
+    """The audit row from which a finished event holds its channel: its finish (its last
+    status change: a status only moves forward), or a later change of its channel; 0 when
+    none was recorded."""
+    row = db.execute(
+        "SELECT max(id) FROM audit WHERE tournament_id = ? AND (action = ? OR (action = ? "
+        "AND json_type(data, '$.after.channel_id') IS NOT NULL))",
+        [tournament_id, STATUS_ACTION, UPDATE_ACTION]).fetchone()
     return int(row[0] or 0)
 
 

@@ -232,6 +232,11 @@ async def test_a_channel_an_event_moved_away_from_answers_for_nobody(season: Sea
     # in its new channel kt-a is served
     moved = await s.cmd("boris", "stav", channel=CH_D)
     assert "Ana" in moved.content
+    # the operator gives the ended kt-c the channel anew: it answers there again
+    for channel in (CH_FREE, CH_A):
+        assert (await events.set_channel(app, "kt-c", channel, Actor.operator("spravca"))).ok
+    standings = await s.cmd("emil", "poradie", channel=CH_A)
+    assert "Emil" in said(standings) + str(standings.embeds)
 
 
 # -- /slovo during a duplicate round (item 8: every running duplicate event) ----------------
