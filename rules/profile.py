@@ -15,6 +15,10 @@ from pathlib import Path
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 PROFILE_DIR = Path(__file__).with_name("profiles")
+#: every profile file the package ships, as paths under PROFILE_DIR (a test keeps it equal to
+#: the folder): a name in it whose file is missing is an incomplete installation, not the user's
+#: mistake (issue 43.3)
+MANIFEST = PROFILE_DIR / "bundled.txt"
 
 
 class ProfileError(ValueError):
@@ -48,10 +52,33 @@ def read_toml(path: Path, name: str, bundled: Path, what: str, kind: str) -> dic
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        known = ", ".join(bundled_names(bundled, kind, path.name))
+        known = ", ".join(bundled_names(bundled, kind, path.name))  # none at all: its line
+        if _shipped_file(path):
+            raise IncompleteInstallError(
+                f"inštalácia strediska je neúplná: chýba pribalený súbor {path.resolve()} "
+                f"({kind}); nejde o chybu vášho súboru, preinštalujte stredisko") from None
         raise ProfileError(f"{what} {name!r} not found (bundled: {known})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ProfileError(f"{path.name}: not valid TOML: {exc}") from None
+
+
+def shipped() -> frozenset[str]:
+    """The manifest's entries (none when it is missing too: then the folder's own check)."""
+    try:
+        text = MANIFEST.read_text(encoding="utf-8")
+    except OSError:
+        return frozenset()
+    return frozenset(line.strip() for line in text.splitlines()
+                     if line.strip() and not line.startswith("#"))
+
+
+def _shipped_file(path: Path) -> bool:
+    """Whether `path` is one of the files the package ships (so its absence is the install's)."""
+    try:
+        relative = path.resolve().relative_to(PROFILE_DIR.resolve()).as_posix()
+    except ValueError:  # a user's own file, or a folder a test points elsewhere
+        return False
+    return relative in shipped()
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ goes through `discord.py` (tests drive it offline with tests/bot/discord/harness
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,7 @@ from discord.ext import commands
 from bot.discord.current_event import current
 from bot.discord.i18n import CatalogueTranslator, t
 from bot.discord.markdown import literal_params
+from bot.discord.persistent import event_suffix
 from bot.discord.ratelimit import RateLimiter, whole_seconds
 from bot.discord.render import render_reply
 from bot.services.replies import Reply
@@ -163,8 +165,26 @@ class StrediskoView(discord.ui.View):
         await report_error(interaction, error)
 
 
+#: how long an opened form waits for its submit before the bot forgets it (each opening is
+#: kept under an id of its own, so a form closed unsent must not stay in memory for ever)
+MODAL_TIMEOUT_S = 3600.0
+
+
 class StrediskoModal(discord.ui.Modal):
-    """Base modal: refusals and failures answered like those of commands."""
+    """Base modal: refusals and failures answered like those of commands.
+
+    Every opening gets a custom_id of its own — `custom_id` as given, the event it was opened
+    for (`:u<id>`) and a random tail: discord.py 2.7 keeps open modals keyed by custom_id
+    alone (`ViewStore._modals`), so a fixed id let the newest form replace one still open for
+    another user (his submit then ran the other's form, with the other's event, and the other's
+    submit was discarded — issue 44.5)."""
+
+    def __init__(self, *, custom_id: str, title: str = discord.utils.MISSING,
+                 timeout: float | None = MODAL_TIMEOUT_S) -> None:
+        event = current()
+        tail = f"{event_suffix(event.id if event is not None else None)}:{secrets.token_hex(6)}"
+        super().__init__(title=title, custom_id=custom_id[:100 - len(tail)] + tail,
+                         timeout=timeout)
 
     async def on_error(self, interaction: discord.Interaction, error: Exception, /) -> None:
         await report_error(interaction, error)

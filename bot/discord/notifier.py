@@ -113,6 +113,8 @@ class DiscordNotifier:
         self.admin_channel_id = admin_channel_id
         self.tournament_id = tournament_id
         self._told: set[tuple[int, object]] = set()  # (player, round) already reported
+        #: (event, channel) whose fault the head admin was told of (`channel_fault`)
+        self._faults_told: set[tuple[int, int | None]] = set()
 
     # -- the port --------------------------------------------------------------------------
 
@@ -124,8 +126,39 @@ class DiscordNotifier:
             channel_id = season  # a season's ladder in its own channel (issue 37.3)
         if channel_id is None:  # stays in the outbox until a channel is configured
             raise Undeliverable(f"no channel for tournament {tournament_id}")
+        if self.foreign(channel_id):  # never another server's: kept until the channel is fixed
+            await self.channel_fault(tournament, channel_id, t(
+                "discord.event.channel_foreign", self.locale, channel=channel_id))
+            raise Undeliverable(f"channel {channel_id} of tournament {tournament_id} is not "
+                                "on the tournament's server")
         await self._post(channel_id, await self._rendered(message), ANNOUNCE_MENTIONS,
                          message.ref)
+
+    def foreign(self, channel_id: int) -> bool:
+        """Whether the channel is another server's: the bot is on that server too (else it
+        could not post there: Discord refuses, and the outbox retries) and sees the channel
+        in that guild, not the tournament's. An event's channel is set by the operator's CLI,
+        which cannot ask Discord (issue 44.5)."""
+        config = getattr(self.client, "config", None)
+        channel = self.client.get_channel(channel_id)
+        guild = getattr(channel, "guild", None)
+        return config is not None and guild is not None and guild.id != config.guild_id
+
+    async def channel_fault(self, tournament: Tournament | None, channel_id: int | None,
+                            reason: str) -> None:
+        """Tell the event's head admin (his channel, else DMs) that its channel is unusable —
+        once per event and channel while the bot runs, not at every delivery or check."""
+        if tournament is None or (tournament.id, channel_id) in self._faults_told:
+            return
+        self._faults_told.add((tournament.id, channel_id))
+        text = t("discord.event.channel_fault", self.locale, tournament=literal(tournament.name),
+                 slug=tournament.slug, reason=reason, rule=CONTROL_CENTRE_RULE)
+        log.error("%s", text)
+        try:
+            await self._to_admin(tournament.id, [Outgoing(content=text)], None,
+                                 "discord.event.channel_fault")
+        except Undeliverable as exc:
+            log.warning("the notice of a broken channel reached nobody: %s", exc)
 
     async def direct(self, player_id: int, message: Message) -> None:
         account = message.params.get(DISCORD_ACCOUNT)
@@ -166,7 +199,7 @@ class DiscordNotifier:
                         key: str) -> None:
         tournament = await self._tournament(tournament_id)
         channel_id = self._admin_channel(tournament)
-        if channel_id is not None:
+        if channel_id is not None and not self.foreign(channel_id):  # else his DMs
             await self._post(channel_id, pieces, QUIET, ref)
             return
         admins = tournament.admin_ids if tournament else []

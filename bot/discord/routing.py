@@ -24,7 +24,7 @@ from discord import app_commands
 
 from bot.discord.client import Refusal
 from bot.discord.current_event import current, enter
-from bot.discord.i18n import app_str
+from bot.discord.i18n import app_str, t
 from bot.services.tournament import events
 from bot.services.tournament.events import Event
 
@@ -34,6 +34,11 @@ OPTION = "udalost"
 FINISHED_RULE = "e-SP 2.4"
 #: the control centre of an event is its channel (e-SP 2.6)
 CHANNEL_RULE = "e-SP 2.6"
+#: the one command that offers events the user is not in: registering for one
+REGISTER_COMMAND = "registracia"
+#: how long the list of events in a one-line answer may grow: the rest of the line is some
+#: 300 characters, a message at most 2,000
+LIST_BUDGET = 1200
 
 __all__ = ["EventRouter", "current", "current_slug", "enter", "give_event_option"]
 
@@ -62,7 +67,7 @@ class EventRouter:
         """The interaction's event, made current. `acts`: a player's action, refused on a
         finished event. `event_id`: what a button's custom_id carries."""
         typed = _typed(interaction)
-        event = await self.read(lambda db: self._find(db, interaction, typed, event_id))
+        event = await self.read(lambda db: self._find(db, interaction, typed, event_id, acts))
         if acts and event.finished:
             raise Refusal("discord.event.finished", tournament=event.name, rule=FINISHED_RULE)
         enter(event, tag=not self.pinned)
@@ -74,7 +79,7 @@ class EventRouter:
         enter(event, tag=not self.pinned)
 
     def _find(self, db: Any, interaction: discord.Interaction, typed: str | None,
-              event_id: int | None) -> Event:
+              event_id: int | None, acts: bool = True) -> Event:
         if self.pinned:
             return self._pinned(db, typed)
         if event_id is not None:
@@ -93,9 +98,14 @@ class EventRouter:
             return named
         if len(here) == 1:
             return here[0]
-        offered = ", ".join(e.slug for e in events.offered(db, interaction.user.id)
-                            if not e.finished)
-        raise Refusal("discord.event.which", events=offered or "—")
+        locale = interaction.locale
+        mine = [e for e in events.of_user(db, interaction.user.id, acting=acts)
+                if not e.finished]
+        if mine:
+            raise Refusal("discord.event.which", events=listed(mine, locale))
+        # in none of them: not told "the events you take part in" (issue 44.6)
+        raise Refusal("discord.event.which_none",
+                      events=listed(events.registrable(db, interaction.user.id), locale))
 
     def _pinned(self, db: Any, typed: str | None) -> Event:
         if typed and typed != self.pinned:
@@ -108,13 +118,42 @@ class EventRouter:
     async def complete(self, interaction: discord.Interaction, typed: str
                        ) -> list[app_commands.Choice[str]]:
         """The autocomplete of `udalost`: the events the user takes part in (entered or named
-        head administrator) matching what he typed; with a pinned event, that one."""
+        head administrator) matching what he typed — for a command that acts, not those he
+        withdrew from; for `/registracia` also the unfinished events he is not in, marked as
+        open to register. Never others' events as his own, whatever he typed (issue 44.6).
+        With a pinned event, that one."""
         if self.pinned:
             found = await self.read(lambda db: events.named(db, self.pinned))
-            mine = [found] if found is not None else []
-        else:
-            mine = await self.read(lambda db: events.offered(db, interaction.user.id, typed))
-        return [app_commands.Choice(name=e.label, value=e.slug) for e in mine]
+            return [app_commands.Choice(name=e.label, value=e.slug)
+                    for e in ([found] if found is not None else [])]
+        uid, command = interaction.user.id, _callback_name(interaction)
+        acting = command not in getattr(getattr(interaction.command, "binding", None),
+                                        "LOOKS", frozenset())
+        mine = await self.read(lambda db: events.of_user(db, uid, typed, acting=acting))
+        choices = [app_commands.Choice(name=e.label, value=e.slug) for e in mine]
+        if command == REGISTER_COMMAND:
+            mark = t("discord.event.to_register", interaction.locale)
+            others = await self.read(lambda db: events.registrable(db, uid, typed))
+            choices += [app_commands.Choice(name=f"{e.name} · {e.slug}"[:99 - len(mark)]
+                                            + f" {mark}", value=e.slug) for e in others]
+        return choices[:events.CHOICES]
+
+
+def listed(found: list[Event], locale: Any) -> str:
+    """The events' short names for a one-line answer, cut to `LIST_BUDGET` characters with
+    "and N more" (25 events with long names exceeded Discord's 2,000 — issue 44.5)."""
+    shown: list[str] = []
+    for n, event in enumerate(found):
+        rest = t("discord.event.more", locale, count=len(found) - n)
+        if sum(len(s) + 2 for s in shown) + len(event.slug) + len(rest) > LIST_BUDGET:
+            return ", ".join([*shown, rest])
+        shown.append(event.slug)
+    return ", ".join(shown) or "—"
+
+
+def _callback_name(interaction: discord.Interaction) -> str:
+    """The name of the command's callback (its Slovak name without diacritics)."""
+    return getattr(getattr(interaction.command, "callback", None), "__name__", "")
 
 
 def _typed(interaction: discord.Interaction) -> str | None:

@@ -380,7 +380,8 @@ async def serve(
                 known = {(event.id, event.channel_id) for event in served}
                 background.append(asyncio.create_task(periodic.every(
                     stop, EVENTS_EVERY_S, partial(check_new_events, bot, config.discord,
-                                                  app.store, known), log, "event watch"),
+                                                  app.store, known, notifier.channel_fault),
+                    log, "event watch"),
                     name="stredisko-events"))
 
         bot.add_listener(_on_ready(bot, config.discord, tournament, started, stop, begin,
@@ -522,11 +523,14 @@ def _warn_shared_centre(served: Sequence[Tournament]) -> None:
 
 
 async def check_new_events(bot: StrediskoBot, config: DiscordConfig, store: Store,
-                           known: set[tuple[int, int | None]]) -> list[str]:
+                           known: set[tuple[int, int | None]],
+                           tell: Callable[[Tournament, int | None, str], Awaitable[None]]
+                           | None = None) -> list[str]:
     """Events that appeared, or were given another channel, since the last look (`known`:
     event id and channel): checked against the guild like those at start — but a fault now
-    is one logged Slovak line for the operator, not a stop (the other events go on). Returns
-    the lines logged."""
+    is one logged Slovak line for the operator, not a stop (the other events go on), and
+    `tell` says it to the event's head admin (`DiscordNotifier.channel_fault`: once per
+    problem — a pair in `known` is not checked again). Returns the lines logged."""
     lines = []
     for event in await store.read(_unfinished):
         if (event.id, event.channel_id) in known:
@@ -539,6 +543,8 @@ async def check_new_events(bot: StrediskoBot, config: DiscordConfig, store: Stor
         except StartupError as exc:
             lines.append(t("run.event_fault", SLOVAK, slug=event.slug, reason=exc))
             log.error("%s", lines[-1])
+            if tell is not None:
+                await tell(event, event.channel_id, str(exc))
     return lines
 
 

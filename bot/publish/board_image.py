@@ -99,7 +99,13 @@ class BoardPicture:
 
 @lru_cache(maxsize=8)
 def font(size: int) -> ImageFont.FreeTypeFont:
-    data = resources.files("bot.publish").joinpath("fonts", FONT_FILE).read_bytes()
+    where = resources.files("bot.publish").joinpath("fonts", FONT_FILE)
+    try:
+        data = where.read_bytes()
+    except OSError:  # the package's own file: the installation's fault (issue 43.3)
+        raise BoardImageError(
+            f"inštalácia strediska je neúplná: chýba pribalené písmo {where}; nejde o chybu "
+            "vášho súboru, preinštalujte stredisko") from None
     return ImageFont.truetype(io.BytesIO(data), size)
 
 

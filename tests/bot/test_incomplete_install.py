@@ -4,6 +4,7 @@ instead of blaming the user's file or listing an empty choice ("očakáva sa " a
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Iterator
 from importlib import import_module
 from pathlib import Path
@@ -130,3 +131,67 @@ def test_an_unknown_duplicate_profile_lists_the_bundled_ones(
     assert code == 2
     assert err.rstrip().endswith(
         "profile: „cas-duplikat“: očakáva sa cas-duplicate alebo greek-duplicate"), err
+
+
+# -- one bundled file missing among the others (issue 43.3) ---------------------------------
+
+
+@pytest.fixture
+def one_missing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Callable[[str], Path]:
+    """A copy of the bundled profiles with one file taken out, the package pointed at it."""
+    copy = tmp_path / "rules" / "profiles"
+    shutil.copytree(profile_module.PROFILE_DIR, copy)
+    monkeypatch.setattr(profile_module, "PROFILE_DIR", copy)
+    monkeypatch.setattr(profile_module, "MANIFEST", copy / "bundled.txt")
+    for module, constant, _, _ in LOADERS.values():
+        if module is not profile_module:
+            inner = Path(getattr(module, constant)).relative_to(ROOT / "rules" / "profiles")
+            monkeypatch.setattr(module, constant, copy / inner)
+    _clear_caches()
+
+    def remove(relative: str) -> Path:
+        (copy / relative).unlink()
+        return copy / relative
+
+    yield remove
+    _clear_caches()
+
+
+@pytest.mark.parametrize(("relative", "load", "kind"), [
+    ("sss-online.toml", lambda: profile_module.Profile.load("sss-online"), "profily pravidiel"),
+    ("duplicate/tiles/sss-100.toml", lambda: tiles_module.TileSet.load("sss-100"),
+     "sady kameňov"),
+    ("season/sss-msr.toml", lambda: season_profile_module.season_profile("sss-msr"),
+     "profily sezóny"),
+])
+def test_one_bundled_file_missing_is_the_installations_fault(
+        one_missing: Callable[[str], Path], relative: str, load: Callable[[], object],
+        kind: str) -> None:
+    """The others still there: before, "profile 'sss-online' not found (bundled: cas,
+    sss-live)" — English, and as if the user had mistyped a name the package itself uses."""
+    path = one_missing(relative)
+    with pytest.raises(IncompleteInstallError) as caught:
+        load()
+    assert str(caught.value) == (f"inštalácia strediska je neúplná: chýba pribalený súbor "
+                                 f"{path.resolve()} ({kind}); nejde o chybu vášho "
+                                 "súboru, preinštalujte stredisko")
+
+
+def test_the_manifest_lists_every_bundled_profile_file() -> None:
+    folder = ROOT / "rules" / "profiles"
+    assert profile_module.shipped() == {p.relative_to(folder).as_posix()
+                                        for p in folder.rglob("*.toml")}
+
+
+def test_a_board_image_without_its_font_is_an_incomplete_installation(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """It was a raw FileNotFoundError; the Discord message then goes out as text."""
+    monkeypatch.setattr(board_image_module, "FONT_FILE", "chybajuce-pismo.ttf")
+    board_image_module.font.cache_clear()
+    try:
+        with pytest.raises(BoardImageError,
+                           match=r"^inštalácia strediska je neúplná: chýba pribalené písmo "
+                                 r".*chybajuce-pismo\.ttf; nejde o chybu vášho súboru"):
+            render_board("\n".join(["." * 15] * 15), tiles="sss-100")
+    finally:
+        board_image_module.font.cache_clear()

@@ -11,7 +11,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from bot.discord.client import StrediskoModal, report_error, require_head_admin
+from bot.discord.client import Refusal, StrediskoModal, report_error, require_head_admin
 from bot.discord.current_event import current, enter, tag_id
 from bot.discord.i18n import SLOVAK, t
 from bot.discord.persistent import RebuiltFromCustomId
@@ -59,8 +59,10 @@ class DecisionButton(
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
         try:
             decider = _decider(interaction)  # the protest's event (issue 37), then the role
-            await decider.scope(interaction, acts=False,
-                                event_id=await decider.protest_event(self.protest))
+            event = await decider.protest_event(self.protest)
+            if event is None:  # no such protest (a forged custom_id): one line, no form
+                raise Refusal("duplicate.online.no_protest", id=self.protest)
+            await decider.scope(interaction, acts=False, event_id=event)
             require_head_admin(interaction)
             await interaction.response.send_modal(
                 DecisionModal(self.protest, self.how == "ano", interaction.locale))

@@ -23,7 +23,7 @@ from discord.ext import commands
 
 from bot.discord.client import Refusal, mark_saved, refuse_if_too_fast, report_error
 from bot.discord.cogs.scoped import EventScoped, Udalost
-from bot.discord.current_event import tag_id
+from bot.discord.current_event import current, tag_id
 from bot.discord.i18n import SLOVAK, CatalogueError, app_str, t
 from bot.discord.markdown import literal, mention
 from bot.discord.persistent import EVENT_SUFFIX, RebuiltFromCustomId, event_suffix
@@ -428,12 +428,26 @@ class PlayerCog(EventScoped, commands.Cog, name=COG_NAME):
                    opponent=opponent, round=round_no, rule=DRAW_RULE)
         view = discord.ui.View(timeout=None)
         view.add_item(ConfirmDrawButton(round_no, interaction.user.id, _event_id()))
-        await interaction.followup.send(
-            prompt,
-            view=view,
-            ephemeral=False,
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
-        )
+        mentions = discord.AllowedMentions(everyone=False, roles=False, users=True)
+        home = self._home_channel(interaction)
+        if home is None or home == interaction.channel_id:
+            await interaction.followup.send(prompt, view=view, ephemeral=False,
+                                            allowed_mentions=mentions)
+        else:  # named (`udalost`) in a channel of no event: the prompt goes to the event's own
+            await self.bot.get_partial_messageable(home).send(prompt, view=view,
+                                                              allowed_mentions=mentions)
+
+    def _home_channel(self, interaction: discord.Interaction) -> int | None:
+        """The channel of this interaction's event (e-SP 2.6: its control centre is its one
+        official source): its own, else the guild's control centre; None: not resolved, or
+        not on this server (never another server's: the head admin hears of it)."""
+        event = current()
+        if event is None:
+            return None
+        config = getattr(self.bot, "config", None)
+        home = event.channel_id or (config.control_channel_id if config is not None else None)
+        guild = interaction.guild
+        return home if guild is None or home is None or guild.get_channel(home) else None
 
     async def _propose(self, discord_id: int) -> tuple[Reply, str, int]:
         """Propose, then look up whom to ping (the service's reply names him, not his id)."""

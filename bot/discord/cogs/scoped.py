@@ -13,7 +13,7 @@ from discord import app_commands
 
 from bot.discord.routing import EventRouter, current_slug
 from bot.services.app import App
-from bot.services.tournament.events import Event
+from bot.services.tournament.events import SLUG_MAX, Event
 
 T = TypeVar("T")
 
@@ -22,7 +22,7 @@ T = TypeVar("T")
 SCOPE_DEFER_S = 1.5
 
 #: the `udalost` option of every event-bound command: a slug, bounded like any typed text
-Udalost = app_commands.Range[str, 1, 64] | None
+Udalost = app_commands.Range[str, 1, SLUG_MAX] | None
 
 
 class EventScoped:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -25,7 +24,7 @@ from bot.discord.cogs.player import send
 from bot.discord.i18n import app_str
 from bot.discord.ratelimit import RateLimiter
 from bot.discord.render import render_reply, text_messages
-from bot.services.app import App
+from bot.services.app import App, Tx
 from bot.services.lexicon import word_check
 from bot.services.lexicon.word_check import DuplicateRoundLookup, WordCheckPolicy
 from bot.services.replies import Reply
@@ -39,14 +38,19 @@ COG_NAME = "WordCog"
 LexiconLoader = Callable[[], tuple[Lexicon, Admissibility] | None]
 
 
-def guarded_event(db: Any, discord_id: int) -> str:
-    """A bot serving several events (issue 37): the running duplicate event the user plays
-    in, whose open round keeps /slovo closed to him (003 r. 30: no aids during a game),
-    wherever he asks — a DM included; "" when he plays in none."""
-    for event in events.of_user(db, discord_id):
-        if event.kind == "duplicate" and not event.finished:
+def guarded_event(tx: Tx, discord_id: int,
+                  open_round: DuplicateRoundLookup = word_check.open_duplicate_round) -> str:
+    """A bot serving several events (issue 37): the running duplicate event whose open round
+    the user plays keeps /slovo closed to him (003 r. 30: no aids during a game), wherever he
+    asks — a DM included. Every running duplicate event he is in is asked, not only the newest
+    (issue 44.8): the one with his round open, else the newest (its checks are audited); ""
+    when he plays in none."""
+    running = [e for e in events.of_user(tx.db, discord_id, acting=True)
+               if e.kind == "duplicate" and not e.finished]
+    for event in running:
+        if open_round(tx, event.id, discord_id) is not None:
             return event.slug
-    return ""
+    return running[0].slug if running else ""
 
 
 class WordCog(commands.Cog, name=COG_NAME):
@@ -71,7 +75,8 @@ class WordCog(commands.Cog, name=COG_NAME):
     async def slovo(self, interaction: discord.Interaction, slovo: str) -> None:
         refuse_if_too_fast(self.limiter, interaction.user.id)
         lexicon, rules = await self.lexicon()
-        slug = self.slug or await self.app.store.read(guarded_event, interaction.user.id)
+        slug = self.slug or await self.app.run(guarded_event, interaction.user.id,
+                                               self.open_round)
         result = await word_check.check(self.app, slovo, interaction.user.id, slug,
                                         lexicon, rules, self.policy, self.open_round)
         if isinstance(result, Reply):

@@ -36,6 +36,14 @@ from bot.store.duplicate import get_event
 Kind = Literal["classic", "duplicate"]
 #: how many events an autocomplete offers (Discord's limit for choices)
 CHOICES = 25
+#: the longest short name: what the chat's `udalost` option takes (a longer one could never
+#: be typed there)
+SLUG_MAX = 64
+#: the audit's actions of a tournament's status and settings (`bot.store.tournaments`)
+STATUS_ACTION, UPDATE_ACTION = "tournament.status", "tournament.update"
+#: the largest id a row can have (SQLite's INTEGER): a larger one, forged into a button's
+#: custom_id, names no event — asking SQLite would raise OverflowError instead (issue 44.5)
+ID_MAX = 2**63 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +89,8 @@ def named(db: Database, slug: str) -> Event | None:
 
 def by_id(db: Database, event_id: int) -> Event | None:
     """The event a button's custom_id names; None when there is none."""
+    if not 0 < event_id <= ID_MAX:
+        return None
     try:
         return _event(db, get_tournament(db, event_id))
     except NotFoundError:
@@ -90,15 +100,45 @@ def by_id(db: Database, event_id: int) -> Event | None:
 def for_channel(db: Database, channel_id: int | None, control_channel_id: int | None
                 ) -> list[Event]:
     """The events whose channel this is: the unfinished ones that name it (or, in the guild's
-    control channel, those that name none); when none is open there, the newest finished one
-    (its results and standings stay where they were). More than one only if the control
-    channel holds several events without a channel of their own: the caller asks."""
+    control channel, those that name none); when none is open there, the finished one that
+    lived there last (its results and standings stay where they were) — unless an event moved
+    away from the channel after it finished: the channel then answers for nobody (issue 44.5;
+    it was the moved event's, and is no longer the finished one's). More than one only if the
+    control channel holds several events without a channel of their own: the caller asks."""
     if channel_id is None:
         return []
+    control = channel_id == control_channel_id
     here = [t for t in list_tournaments(db) if t.channel_id == channel_id
-            or (t.channel_id is None and channel_id == control_channel_id)]
+            or (t.channel_id is None and control)]
     open_here = [t for t in here if t.status is not TournamentStatus.FINISHED]
-    return [_event(db, t) for t in (open_here or here[-1:])]
+    if open_here or not here:
+        return [_event(db, t) for t in open_here]
+    finished = {t.id: _finished_row(db, t.id) for t in here}
+    last = max(here, key=lambda t: (finished[t.id], t.id))
+    if _moved_away(db, {channel_id, None} if control else {channel_id}, finished[last.id]):
+        return []
+    return [_event(db, last)]
+
+
+def _finished_row(db: Database, tournament_id: int) -> int:
+    """The audit row from which a finished event holds its channel: its finish (its last
+    status change: a status only moves forward), or a later change of its channel; 0 when
+    none was recorded."""
+    row = db.execute(
+        "SELECT max(id) FROM audit WHERE tournament_id = ? AND (action = ? OR (action = ? "
+        "AND json_type(data, '$.after.channel_id') IS NOT NULL))",
+        [tournament_id, STATUS_ACTION, UPDATE_ACTION]).fetchone()
+    return int(row[0] or 0)
+
+
+def _moved_away(db: Database, channels: set[int | None], since_row: int) -> bool:
+    """Whether an event's channel was changed away from one of `channels` after the audit row
+    `since_row` (`stredisko channel`; None: the guild's control centre)."""
+    moves = db.execute(
+        "SELECT json_extract(data, '$.before.channel_id') FROM audit WHERE id > ? "
+        "AND action = ? AND json_type(data, '$.before.channel_id') IS NOT NULL",
+        [since_row, UPDATE_ACTION])
+    return any(before in channels for (before,) in moves)
 
 
 def _matches(t: Tournament, typed: str) -> bool:
@@ -107,25 +147,30 @@ def _matches(t: Tournament, typed: str) -> bool:
     return not needle or needle in t.slug.casefold() or needle in t.name.casefold()
 
 
-def of_user(db: Database, discord_id: int, typed: str = "") -> list[Event]:
+def of_user(db: Database, discord_id: int, typed: str = "", *, acting: bool = False
+            ) -> list[Event]:
     """The events someone takes part in — entered as a player, or named head administrator —
-    that `typed` fits; unfinished first, newest first."""
+    that `typed` fits; unfinished first, newest first. `acting`: not those he withdrew from or
+    was excluded from (he acts there no more; their standings he may still look at)."""
     player = find_player_by_discord(db, discord_id)
     mine = []
     for t in reversed(list_tournaments(db)):
-        entered = player is not None and get_entry(db, t.id, player.id) is not None
+        entry = get_entry(db, t.id, player.id) if player is not None else None
+        entered = entry is not None and not (acting and entry.out is not None)
         if (entered or discord_id in t.admin_ids) and _matches(t, typed):
             mine.append(_event(db, t))
     mine.sort(key=lambda e: e.finished)  # stable: newest first within each group
     return mine[:CHOICES]
 
 
-def offered(db: Database, discord_id: int, typed: str = "") -> list[Event]:
-    """The events to offer someone: those he takes part in; someone in none yet (a newcomer
-    about to register) is offered the running ones that `typed` fits."""
-    return of_user(db, discord_id, typed) or [
-        _event(db, t) for t in list_tournaments(db)
-        if t.status is not TournamentStatus.FINISHED and _matches(t, typed)][:CHOICES]
+def registrable(db: Database, discord_id: int, typed: str = "") -> list[Event]:
+    """The unfinished events someone is not in (yet) that `typed` fits, oldest first: those
+    he may register for (`/registracia`); never offered as his own."""
+    player = find_player_by_discord(db, discord_id)
+    return [_event(db, t) for t in list_tournaments(db)
+            if t.status is not TournamentStatus.FINISHED and _matches(t, typed)
+            and discord_id not in t.admin_ids
+            and (player is None or get_entry(db, t.id, player.id) is None)][:CHOICES]
 
 
 # -- the operator's act ----------------------------------------------------------------------

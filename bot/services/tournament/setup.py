@@ -53,7 +53,7 @@ from bot.services.policy import CONTROL_RULE, require_admin
 from bot.services.replies import Refusal, Reply, done
 from bot.services.tournament.csv_text import decode_csv, decode_utf8, delimiter_of
 from bot.services.tournament.event_format import PROPOZICIE_FORMATS
-from bot.services.tournament.events import check_channel_free
+from bot.services.tournament.events import SLUG_MAX, check_channel_free
 from bot.store import (
     Change,
     DuplicateError,
@@ -368,6 +368,9 @@ def parse_propozicie(text: str, *, strict: bool = True) -> Propozicie:
     slug = t.get("slug") or slug_of(t.get("name"))
     if not SLUG_RE.match(slug):
         raise t.fail("slug", f"„{slug}“: len malé písmená bez diakritiky, číslice a pomlčky")
+    if len(slug) > SLUG_MAX:  # longer could never be typed into the chat's `udalost` option
+        raise t.fail("slug", f"„{slug[:SLUG_MAX]}…“ má {len(slug)} znakov, najviac {SLUG_MAX}: "
+                             "zadaj kratší slug (príkazy v Discorde ho píšu do možnosti udalost)")
     season = t.get("season") or season_of(times[0])
     try:
         season_start(season)

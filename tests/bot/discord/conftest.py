@@ -79,6 +79,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "several_events: the `game` fixture's bot serves every event (issue 37), "
                    "a classic one beside the duplicate one")
+    config.addinivalue_line(
+        "markers", "two_duplicates: as several_events, and a second duplicate event in its own "
+                   "channel with the same players (issue 44)")
 
 
 @dataclass

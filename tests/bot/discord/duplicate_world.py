@@ -170,9 +170,15 @@ def answer(ex: Exchange) -> str:
 CLASSIC_SLUG, CLASSIC_CHANNEL_ID = "kt-vedla", 1_100_000_000_000_000_260
 
 
+#: with the marker `two_duplicates` (issue 44): the bot serves every event, and a second online
+#: duplicate event runs in its own channel with the same three players (the same settings)
+SECOND_SLUG, SECOND_CHANNEL_ID = "dup-online-2", 1_100_000_000_000_000_270
+
+
 @pytest.fixture
 async def game(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Game]:
-    several = request.node.get_closest_marker("several_events") is not None
+    second = request.node.get_closest_marker("two_duplicates") is not None
+    several = second or request.node.get_closest_marker("several_events") is not None
     words = tmp_path / "lexicons" / "slova.txt"
     words.parent.mkdir()
     words.write_text("\n".join(sorted(set(WORDS))) + "\n", encoding="utf-8")
@@ -187,24 +193,30 @@ async def game(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[
     try:
         with time_machine.travel(START, tick=False) as traveller:
             channels = [(CLASSIC_CHANNEL_ID, CLASSIC_SLUG)] if several else []
+            channels += [(SECOND_CHANNEL_ID, SECOND_SLUG)] if second else []
             async with DiscordHarness(bot, channels=channels) as h:
                 users = {name: h.member(full) for name, full in (
                     ("ana", "Ana Ábelová"), ("boris", "Boris Ďurica"), ("cyril", "Cyril Čierny"))}
 
                 def body(tx: Tx) -> None:
                     by = Change.admin(h.head_admin.id, tx.now, "test setup")
-                    t = create_tournament(
-                        tx.db, slug=SLUG, name="Duplikát online", season="2026/2027",
-                        round_starts=[START], waiting_minutes=0, game_limit_minutes=60, by=by,
-                        admin_ids=[h.head_admin.id], settings={"format": "duplicate"})
-                    for n, user in enumerate(users.values(), start=1):
-                        p = create_player(tx.db, name=user.name, herna_nick=f"dup-{n}", by=by,
-                                          discord_id=user.id, discord_name=user.name)
-                        add_entry(tx.db, t.id, p.id, by, paid=True)
-                    create_event(tx, t.id, DuplicateSettings(
-                        profile="cas-duplicate", lexicon=str(words), tiles=str(tiles),
-                        move_seconds=MOVE_S, warning_seconds=WARNING_S, pause_seconds=PAUSE_S,
-                        part_rounds=(1,), mode="online"), loaded)
+                    events = [(SLUG, "Duplikát online", None)]
+                    events += [(SECOND_SLUG, "Duplikát druhý", SECOND_CHANNEL_ID)] if second else []
+                    for slug, name, channel in events:
+                        t = create_tournament(
+                            tx.db, slug=slug, name=name, season="2026/2027",
+                            round_starts=[START], waiting_minutes=0, game_limit_minutes=60,
+                            by=by, admin_ids=[h.head_admin.id], channel_id=channel,
+                            settings={"format": "duplicate"})
+                        for n, user in enumerate(users.values(), start=1):
+                            p = find_player_by_discord(tx.db, user.id) or create_player(
+                                tx.db, name=user.name, herna_nick=f"dup-{n}", by=by,
+                                discord_id=user.id, discord_name=user.name)
+                            add_entry(tx.db, t.id, p.id, by, paid=True)
+                        create_event(tx, t.id, DuplicateSettings(
+                            profile="cas-duplicate", lexicon=str(words), tiles=str(tiles),
+                            move_seconds=MOVE_S, warning_seconds=WARNING_S,
+                            pause_seconds=PAUSE_S, part_rounds=(1,), mode="online"), loaded)
                     if several:
                         _classic_beside(tx, by, users)
 

@@ -757,13 +757,18 @@ class DiscordHarness:
         locale: str | None = None,
         check: bool = True,
     ) -> Exchange:
-        """Submit the modal `custom_id` that the bot opened for `user`, text inputs filled in."""
+        """Submit the modal `custom_id` that the bot opened for `user`, text inputs filled in.
+
+        `custom_id` may be the id's fixed head: the bot gives each opening an id of its own
+        (`StrediskoModal`), and Discord's client submits the form the user has open — the
+        newest opened for him whose id is, or starts with, `custom_id` + ":"."""
         opened = next(
             (
                 ex
                 for ex in reversed(self.exchanges)
                 if ex.modal is not None
-                and ex.modal["custom_id"] == custom_id
+                and (ex.modal["custom_id"] == custom_id
+                     or ex.modal["custom_id"].startswith(f"{custom_id}:"))
                 and ex.user.id == user.id
             ),
             None,
@@ -774,7 +779,7 @@ class DiscordHarness:
         components = self._modal_components(opened.modal["components"], remaining)  # type: ignore[index]
         if remaining:
             raise HarnessError(f"modal {custom_id!r} has no inputs {sorted(remaining)}")
-        data = {"custom_id": custom_id, "components": components}
+        data = {"custom_id": opened.modal["custom_id"], "components": components}  # type: ignore[index]
         dm = opened.channel_id in self._dm_channels
         return await self._dispatch(
             5, "modal", data, user, locale, dm=dm, source=opened.source, check=check
