@@ -657,6 +657,39 @@ def _dup_slip_fixes(db: Database) -> None:
     )
 
 
+@MIGRATIONS(name="0010_link_requests_per_event")
+def _link_requests_per_event(db: Database) -> None:
+    """A link request is each event's (issue 44.8): the same account asking for the same
+    player in two events is two requests, each seen and decided by its own event's head admin
+    — a rejection in one is not one in the other. SQLite cannot drop the old UNIQUE
+    (player_id, discord_id), so the table is rebuilt with (tournament_id, player_id,
+    discord_id); its rows are kept as they are."""
+    _run(
+        db,
+        [
+            f"""CREATE TABLE link_requests_new (
+                id INTEGER PRIMARY KEY,
+                tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+                player_id INTEGER NOT NULL REFERENCES players(id),
+                discord_id INTEGER NOT NULL,
+                discord_name TEXT NOT NULL,
+                requested_at TEXT NOT NULL,
+                status TEXT NOT NULL DEFAULT 'pending' {_one_of('status', LINK_STATUSES)},
+                decided_at TEXT,
+                decided_by TEXT,
+                reason TEXT,
+                UNIQUE (tournament_id, player_id, discord_id),
+                CHECK ((status = 'pending') = (decided_at IS NULL))
+            ) STRICT""",
+            "INSERT INTO link_requests_new SELECT * FROM link_requests",
+            "DROP TABLE link_requests",
+            "ALTER TABLE link_requests_new RENAME TO link_requests",
+            "CREATE INDEX link_requests_by_tournament ON link_requests (tournament_id, status)",
+            "CREATE INDEX link_requests_by_player ON link_requests (player_id, status)",
+        ],
+    )
+
+
 def migrate(db: Database) -> list[str]:
     """Apply every pending migration; returns the names applied (empty when up to date)."""
     pending = [migration.name for migration in MIGRATIONS.pending(db)]

@@ -38,7 +38,7 @@ SECOND = "0002_lookups_and_frozen_results"
 # Every migration this version ships, in the order they apply (each new one appends here).
 ALL = [FIRST, SECOND, "0003_outbox", "0004_identity",
        "0005_outbox_reports_and_bot_lease", "0006_duplicate", "0007_duplicate_shoot_out",
-       "0008_lease_generation", "0009_dup_slip_fixes"]
+       "0008_lease_generation", "0009_dup_slip_fixes", "0010_link_requests_per_event"]
 
 
 @pytest.fixture
