@@ -281,7 +281,8 @@ def render_message(message: Message, locale: Any = "sk", *, attach: bool = True,
                    event: str | None = None) -> list[Outgoing]:
     """A notification (announcement, DM, admin note) in the reader's language; `event`: the
     name of the event it is about, which then leads its text ("**KT november** · …", issue
-    44.5: a player in two events must know which one a DM means). A message whose
+    44.5: a player in two events must know which one a DM means) unless the text names it
+    already. A message whose
     parameters carry `image` (a duplicate board: {"board", "highlight", "tiles", "rack"}) gets
     the PNG drawn from them attached to its first piece, drawn now from the stored parameters
     (the outbox row stays small; a re-send attaches identical bytes). `attach=False` leaves it
@@ -307,10 +308,11 @@ def _pieces(key: str, params: Mapping[str, Any], locale: Any,
             event: str | None = None) -> list[Outgoing]:
     rows = _rows(params.get("rows"))
     text = None
-    if event:
+    if event:  # named first — unless its text names the event already
         values = {k: v for k, v in params.items() if k != "rows"}
-        text = (t("discord.event.named", locale, event=literal(event))
-                + message_text(key, values, locale, params.get("rule")))
+        text = message_text(key, values, locale, params.get("rule"))
+        if event not in text and literal(event) not in text:
+            text = t("discord.event.named", locale, event=literal(event)) + text
     return _with_rows(key, params, params.get("rule"), rows, locale, INFO_COLOUR, text)
 
 
