@@ -24,6 +24,7 @@ from bot.services.app import App
 from bot.services.identity import accounts as identity
 from bot.services.notifier import RecordingNotifier
 from bot.services.policy import Actor
+from bot.services.tournament import admin
 from bot.store import (
     Change,
     Store,
@@ -253,3 +254,16 @@ async def test_a_link_request_is_each_events(two: Two) -> None:
     assert approved.ok, approved
     assert (await s.store.read(get_player, fero)).discord_id == s.users["fero_ucet"].id
 
+
+
+@pytest.mark.parametrize("shared", [True, False], ids=["shared-channel", "own-channel"])
+async def test_an_announcement_names_its_event_where_a_channel_carries_two(
+        two: Two, shared: bool) -> None:
+    s = two
+    if shared:  # E moves into B's channel: one channel carries both events' news
+        await s.store.call(lambda db: update_tournament(
+            db, s.ids["kt-e"], Change.admin("spravca", START, "test"), channel_id=CH_B))
+    assert (await admin.exclude(s.app, "kt-b", s.users["head_b"].id, s.players["cyril"],
+                                "hrubé správanie")).ok
+    [news] = [m.text for m in s.h.messages_in(CH_B) if "hrubé správanie" in m.text]
+    assert news.startswith("**Online kt-b** · ") is shared
