@@ -373,16 +373,9 @@ def _outbox(db: Database) -> None:
     )
 
 
-@MIGRATIONS(name="0004_identity")
-def _identity(db: Database) -> None:
-    """Requests to link a Discord account to a registry player that the registry does not
-    prove (neither the Discord id nor the Discord name recorded for him matches): the head
-    admin approves or rejects them. One row per (player, account): asking again is no new
-    request; every change of a row is audited."""
-    _run(
-        db,
-        [
-            f"""CREATE TABLE link_requests (
+def _link_requests(name: str, unique: str) -> str:
+    """The link requests' table (0004: one per player and account; 0010: per event too)."""
+    return f"""CREATE TABLE {name} (
                 id INTEGER PRIMARY KEY,
                 tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
                 player_id INTEGER NOT NULL REFERENCES players(id),
@@ -393,9 +386,21 @@ def _identity(db: Database) -> None:
                 decided_at TEXT,
                 decided_by TEXT,
                 reason TEXT,
-                UNIQUE (player_id, discord_id),
+                UNIQUE ({unique}),
                 CHECK ((status = 'pending') = (decided_at IS NULL))
-            ) STRICT""",
+            ) STRICT"""
+
+
+@MIGRATIONS(name="0004_identity")
+def _identity(db: Database) -> None:
+    """Requests to link a Discord account to a registry player that the registry does not
+    prove (neither the Discord id nor the Discord name recorded for him matches): the head
+    admin approves or rejects them. One row per (player, account): asking again is no new
+    request; every change of a row is audited."""
+    _run(
+        db,
+        [
+            _link_requests("link_requests", "player_id, discord_id"),
             "CREATE INDEX link_requests_by_tournament ON link_requests (tournament_id, status)",
         ],
     )
@@ -667,20 +672,7 @@ def _link_requests_per_event(db: Database) -> None:
     _run(
         db,
         [
-            f"""CREATE TABLE link_requests_new (
-                id INTEGER PRIMARY KEY,
-                tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
-                player_id INTEGER NOT NULL REFERENCES players(id),
-                discord_id INTEGER NOT NULL,
-                discord_name TEXT NOT NULL,
-                requested_at TEXT NOT NULL,
-                status TEXT NOT NULL DEFAULT 'pending' {_one_of('status', LINK_STATUSES)},
-                decided_at TEXT,
-                decided_by TEXT,
-                reason TEXT,
-                UNIQUE (tournament_id, player_id, discord_id),
-                CHECK ((status = 'pending') = (decided_at IS NULL))
-            ) STRICT""",
+            _link_requests("link_requests_new", "tournament_id, player_id, discord_id"),
             "INSERT INTO link_requests_new SELECT * FROM link_requests",
             "DROP TABLE link_requests",
             "ALTER TABLE link_requests_new RENAME TO link_requests",
