@@ -29,6 +29,7 @@ from bot.services.identity import lookalike
 from bot.services.policy import UNFORESEEN_RULE, Actor, AdminRef, is_admin, require_admin
 from bot.services.replies import Refusal, Reply, done
 from bot.store import (
+    ActorKind,
     Change,
     Player,
     Tournament,
@@ -323,13 +324,14 @@ def require_every_admin(tx: Tx, t: Tournament, player: Player, actor: Actor) -> 
 def _told_everywhere(tx: Tx, t: Tournament, player: Player, by: Change, action: str,
                      data: dict[str, Any], old: int | None, new: int | None) -> None:
     """The link's change in every event it concerns: the audit line in each (`show audit`
-    of any of them shows it) and, when there are several, a note in each one's admin channel
-    (one event's: its head admin's own act, answered to him)."""
+    of any of them shows it) and, for a head admin's act concerning several, a note in each
+    one's admin channel (one event's: his own act, answered to him; the registry's proof
+    linking a player's own account needs nobody's attention)."""
     events = concerned(tx, t, player)
     for event in events:
         record(tx.db, by, action, tournament_id=event.id, subject=f"player:{player.id}",
                data=data if event.id == t.id else {**data, "via": t.slug})
-        if len(events) > 1:
+        if len(events) > 1 and by.actor is not ActorKind.PLAYER:  # a head admin's act
             tx.to_admin(event.id, "identity.changed_note", source=t.slug, player=player.name,
                         herna=herna_of(player), old="—" if old is None else str(old),
                         new="—" if new is None else str(new), reason=by.reason or "—",

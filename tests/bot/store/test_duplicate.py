@@ -268,5 +268,5 @@ def test_0009_upgrades_a_copy_of_a_database_made_before_it(
     original = Database(sqlite3.connect(str(db_path)))
     assert "dup_slip_fixes" not in original.table_names()
     # 0009 is the first pending (later ones follow it: 0010 of issue 44.8)
-    assert [m.name for m in MIGRATIONS.pending(original)][0] == "0009_dup_slip_fixes"
+    assert next(m.name for m in MIGRATIONS.pending(original)) == "0009_dup_slip_fixes"
     original.close()
