@@ -456,16 +456,14 @@ def _link_by_admin(tx: Tx, slug: str, admin: AdminRef, nick: str, discord_id: in
         return done("identity.already_linked", nick=shown(player), discord_id=discord_id)
     _free_account(tx, player, discord_id)
     was = player.discord_id
-    if was is not None:  # taking his seat from the account that holds it, in every event
-        require_every_admin(tx, t, player, actor)
     by = tx.by_admin(actor, why)
-    if was is not None:  # relink: the old account is told it is no longer his
-        _unlink(tx, t, player, by, told=False)
+    if was is not None:  # a relink takes his seat from the account holding it, in every event
+        require_every_admin(tx, t, player, actor)
+        _unlink(tx, t, player, by, told=False)  # the old account is told it is no longer his
     _link(tx, t, player, discord_id, by, how="admin", was=was)
     _close_others(tx, player, None, by)
     tx.direct(player.id, "identity.linked_dm", event=t.id, tournament=t.name,
-              to=linked_to(player),
-              reason=why, rule=UNFORESEEN_RULE)
+              to=linked_to(player), reason=why, rule=UNFORESEEN_RULE)
     return done("identity.linked", rule=UNFORESEEN_RULE, player=player.name,
                 herna=herna_of(player), discord_id=discord_id)
 
