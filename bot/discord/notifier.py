@@ -2,16 +2,18 @@
 
 - `announce`: the tournament's control-centre channel (e-SP 2.6);
 - `direct`: a DM to the player's Discord account; when it cannot be delivered (DMs closed, no
-  linked account) the head administrator is told (where `to_admin` goes) once per player and
-  round — naming the player, never repeating the content, which may be private; the players'
-  channel is not filled with such notices. A message naming an account in
-  `identity.DISCORD_ACCOUNT` (the one just unlinked, a rejected request's) goes to that
+  linked account) the head administrator of the DM's event is told (where `to_admin` goes)
+  once per player, event and round — naming the player, never repeating the content, which
+  may be private; the players' channel is not filled with such notices. A message naming an
+  account in `identity.DISCORD_ACCOUNT` (the one just unlinked, a rejected request's) goes to that
   account instead, quietly if it cannot;
 - `to_admin`: the head administrator's channel, or DMs to each head admin when there is none
   (the tournament's `admin_ids`: `admins = [...]` in the propozície, `stredisko admins`);
   `stredisko run` refuses to start when neither is set (`bot.discord.startup`).
 
-Everything is rendered in Slovak (the guild's language) and cut to Discord's limits. Messages
+Everything is rendered in Slovak (the guild's language) and cut to Discord's limits, led by
+the name of the event it is about (issue 44.5): every DM and admin note, and an announcement in
+a channel that carries more than one event's news. Messages
 come from the outbox after the use case committed (`bot.services.delivery.outbox`): a Discord
 failure raises, so the message stays pending and is retried, and never undoes or repeats the
 decision. Each piece is sent with a nonce made from the message's outbox key (`enforce_nonce`), so a

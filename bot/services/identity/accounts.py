@@ -14,6 +14,11 @@ The head admin's acts (approve, reject, link / relink, unlink) go through the on
 policy (`policy.require_admin`), need a reason, are audited, and tell the player by DM. A DM
 about an account that is not (or no longer) the player's link names it in the message
 parameter `DISCORD_ACCOUNT`: the adapter delivers it there.
+
+A player's account is one for every event he plays (issue 44.4): relinking or unlinking a
+player entered in other unfinished events needs a head admin of each of them, and every event
+concerned gets the audit line and its admin channel a note. A link request is its event's
+(seen and decided by that event's head admin); approving it links the account for all.
 """
 
 from __future__ import annotations
