@@ -175,4 +175,4 @@ def direct(tx: Tx, event: Event, player_id: int, key: str, **params: Any) -> Non
     evaluation is on the arbiter's screen and the results page); at the console only when
     the event sends it no Discord message (`to_discord`)."""
     if get_player(tx.db, player_id).discord_id is not None:
-        tx.direct(player_id, key, local=not to_discord(event, key), **params)
+        tx.direct(player_id, key, event=event.id, local=not to_discord(event, key), **params)
