@@ -3,6 +3,8 @@ arbiter runs the game from the console on the same services and database as the 
 
     stredisko duplicate start SLUG [--seed HEX]
     stredisko duplicate rack SLUG ROUND "AEK?RSÝ"        the physically drawn rack (003 r. 11)
+    stredisko duplicate rack SLUG ROUND "AEKLOSV" --oprava --reason …
+                                                         the open round's mistyped rack mended
     stredisko duplicate draw SLUG ROUND                  a rack drawn from the game's seed
     stredisko duplicate slip SLUG ROUND PLAYER "8H SLOVO" [--declared N] [--late] [--oprava]
                                                          --oprava: it mends the arbiter's typo
@@ -67,8 +69,12 @@ def add_actions(actions: Any) -> None:
 
     start = action("start", "začať ďalšiu partiu (zverejní odtlačok semena zásobníkov)")
     start.add_argument("--seed", default=None, help="semeno (hex, na skúšku; inak náhodné)")
-    action("rack", "otvoriť kolo so zásobníkom vylosovaným v sále (003 r. 11)",
-           ("round", "KOLO"), ("rack", "ZÁSOBNÍK"))
+    rack = action("rack", "otvoriť kolo so zásobníkom vylosovaným v sále (003 r. 11)",
+                  ("round", "KOLO"), ("rack", "ZÁSOBNÍK"))
+    rack.add_argument("--oprava", "--correction", dest="correction", action="store_true",
+                      help="oprava zle zapísaného zásobníka otvoreného kola: lístky sa posúdia "
+                           "podľa opraveného, limit začne znova (003 r. 15)")
+    rack.add_argument("--reason", default=None, help="dôvod opravy zásobníka (do auditu)")
     action("draw", "otvoriť kolo so zásobníkom vylosovaným zo semena partie", ("round", "KOLO"))
     slip = action("slip", "zapísať lístok hráča (003 r. 38)", ("round", "KOLO"),
                   ("player", "HRÁČ"), ("move", "ŤAH"))
@@ -157,11 +163,27 @@ async def _start(app: App, a: argparse.Namespace) -> list[str] | Reply:
 
 async def _open(app: App, a: argparse.Namespace) -> list[str] | Reply:
     rack = a.rack if a.duplicate_action == "rack" else None
+    if rack is not None and getattr(a, "correction", False):
+        return await _fix_rack(app, a)
     opened = await app.run(game.open_round, a.slug, rack=rack,
                            round_no=_number(a.round, "kolo"), game=a.game, admin=_admin(a))
     if isinstance(opened, Reply):
         return opened
     return await opened_lines(app, a.slug, opened)
+
+
+async def _fix_rack(app: App, a: argparse.Namespace) -> list[str] | Reply:
+    fixed = await app.run(game.correct_rack, a.slug, _number(a.round, "kolo"), a.rack,
+                          a.reason or "", game=a.game, admin=_admin(a))
+    if isinstance(fixed, Reply):
+        return fixed
+    opened = fixed.opened
+    if not fixed.changed:
+        return [t("duplicate.online.rack_fixed_same", round=opened.round, rack=opened.rack)]
+    event = await app.store.read(event_of, a.slug)
+    return [t("duplicate.online.rack_fixed_cli", round=opened.round, was=fixed.was,
+              rack=opened.rack, values=rack_values(event, opened.rack),
+              deadline=opened.deadline, slips=fixed.slips), opened.board.rstrip("\n")]
 
 
 async def opened_lines(app: App, slug: str, opened: RoundOpened | GameEnded) -> list[str]:
@@ -180,7 +202,7 @@ async def _slip(app: App, a: argparse.Namespace) -> list[str] | Reply:
     receipt = await app.run(slips.submit_slip, a.slug, a.move, received_at=app.clock.now(),
                             round_no=_number(a.round, "kolo"), player=a.player,
                             declared=a.declared, source="arbiter", late=a.late,
-                            correction=a.correction)
+                            correction=a.correction, admin=_admin(a))
     if isinstance(receipt, Reply):
         return receipt
     return [receipt_line(receipt)]
@@ -205,7 +227,7 @@ async def _slips(app: App, a: argparse.Namespace) -> list[str] | Reply:
         raise ValueError(t("duplicate.online.csv_too_long", n=path.stat().st_size))
     content = path.read_text(encoding="utf-8-sig")
     receipts = await app.run(slips.submit_csv, a.slug, _number(a.round, "kolo"), content,
-                             received_at=app.clock.now())
+                             received_at=app.clock.now(), admin=_admin(a))
     if isinstance(receipts, Reply):
         return receipts
     return [receipt_line(r) for r in receipts]
@@ -214,7 +236,7 @@ async def _slips(app: App, a: argparse.Namespace) -> list[str] | Reply:
 async def _close(app: App, a: argparse.Namespace) -> list[str] | Reply:
     directory = Path(config(a).lexicon.dir)
     closed = await close.close_round(app, a.slug, _number(a.round, "kolo"), game=a.game,
-                                     lexicon_dir=directory)
+                                     lexicon_dir=directory, admin=_admin(a))
     if isinstance(closed, Reply):
         return closed
     return closed_lines(closed, await app.store.read(entrant_names, a.slug))
@@ -290,9 +312,14 @@ async def _replay(app: App, a: argparse.Namespace) -> list[str] | Reply:
         return checked
     verified, rows = checked
     lines = [t("duplicate.hall.commitment_ok" if verified else "duplicate.hall.commitment_bad")]
-    return lines + [t("duplicate.hall.replay_line", round=r, stored=s, drawn=d,
-                      verdict=t("duplicate.hall.same" if s == d else "duplicate.hall.differs"))
-                    for r, s, d in rows]
+    if rows and all(source == "arbiter" for *_, source in rows):
+        lines.append(t("duplicate.hall.replay_none"))
+    # a rack typed in the hall is taken as typed: comparing it with itself proves nothing
+    return lines + [t("duplicate.hall.replay_typed", round=r, stored=s) if source == "arbiter"
+                    else t("duplicate.hall.replay_line", round=r, stored=s, drawn=d,
+                           verdict=t("duplicate.hall.same" if s == d
+                                     else "duplicate.hall.differs"))
+                    for r, s, d, source in rows]
 
 
 async def _shootout(app: App, a: argparse.Namespace) -> list[str] | Reply:
