@@ -16,6 +16,7 @@ arbiter runs the game from the console on the same services and database as the 
     stredisko duplicate decide SLUG PROTEST vyhovieť|zamietnuť --reason …
     stredisko duplicate final SLUG                       final results, the seed revealed
     stredisko duplicate reveal SLUG / replay SLUG        the seed; the racks re-drawn from it
+    stredisko duplicate tabula SLUG [--host H] [--port N]  the projector's board (issue 41.1)
     stredisko duplicate shootout SLUG PLAYER SCORE SECONDS [--word "8H SLOVO"] [--reason …]
                                                          003 r. 49's result of a level player
 
@@ -34,6 +35,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bot.cli import duplicate_board
 from bot.cli.args import USAGE_ERROR
 from bot.cli.common import admin, config, run
 from bot.i18n import t
@@ -45,7 +47,7 @@ from bot.services.duplicate.game import GameEnded, RoundOpened, rack_values
 from bot.services.replies import Reply
 
 ACTIONS = ("start", "rack", "draw", "slip", "slips", "close", "standings", "protest", "decide",
-           "final", "reveal", "replay", "shootout")
+           "final", "reveal", "replay", "shootout", "tabula")
 CLAIMS = protests.CLAIM_WORDS  # as the arbiter writes them (a rehearsal scenario too)
 VERDICTS = protests.VERDICT_WORDS
 FILE_LIMIT = 1_000_000  # bytes of a slips CSV
@@ -107,6 +109,9 @@ def add_actions(actions: Any) -> None:
                        help="ťah rozstrelu ako na lístku, napr. „8H SLOVO“")
     shoot.add_argument("--reason", default=None,
                        help="dôvod opravy už zapísaného výsledku (prvý zápis zostane)")
+    duplicate_board.add_board_options(action(
+        "tabula", "demonštračná tabuľa pre projektor v sále a jej stav /stav.json "
+        "(003 r. 14–26, 32)", game=False))
 
 
 def run_action(args: argparse.Namespace) -> int:
@@ -343,9 +348,14 @@ def _seconds(text: str) -> float:
     return int(minutes or 0) * 60 + float(number)
 
 
+async def _tabula(app: App, a: argparse.Namespace) -> list[str] | Reply:
+    return await duplicate_board.serve_board(app, a.slug, a.host, a.port)
+
+
 Handler = Callable[[App, argparse.Namespace], Any]
 _HANDLERS: dict[str, Handler] = {
     "start": _start, "rack": _open, "draw": _open, "slip": _slip, "slips": _slips,
     "close": _close, "standings": _standings, "protest": _protest, "decide": _decide,
     "final": _final, "reveal": _final, "replay": _replay, "shootout": _shootout,
+    "tabula": _tabula,
 }
