@@ -107,12 +107,13 @@ def _header(state: dict[str, Any]) -> str:
 def _play(state: dict[str, Any]) -> str:
     parts = [_header(state), _clock(state)]
     if state["rack"]:
+        tiles = "".join(_rack_tile(r) for r in state["rack"])
         parts.append(f'<div class="label">{escape(t("duplicate.board.rack", SLOVAK))}</div>'
-                     f'<div class="rack" id="rack">{"".join(_rack_tile(r) for r in state["rack"])}'
-                     "</div>")
+                     f'<div class="rack" id="rack">{tiles}</div>')
     parts.append(_top(state))
     if state["standings"]:
-        parts.append(f'<div class="label">{escape(t("duplicate.board.standings_part", SLOVAK, part=state["standings_after_part"]))}</div>')  # noqa: E501
+        label = t("duplicate.board.standings_part", SLOVAK, part=state["standings_after_part"])
+        parts.append(f'<div class="label">{escape(label)}</div>')
         parts.append(_standings(state["standings"], STANDINGS_ROWS))
     return (f'<main><section class="board" id="board">{_squares(state)}</section>'
             f'<aside class="side">{"".join(parts)}</aside></main>')
@@ -145,7 +146,8 @@ def _top(state: dict[str, Any]) -> str:
     if top is None:
         return ""
     if top["word"] is None:
-        return f'<div class="top" id="top">{escape(t("duplicate.board.no_top", SLOVAK, round=top["round"]))}</div>'  # noqa: E501
+        none = t("duplicate.board.no_top", SLOVAK, round=top["round"])
+        return f'<div class="top" id="top">{escape(none)}</div>'
     head = escape(t("duplicate.board.last_top", SLOVAK, round=top["round"]))
     return (f'<div class="top" id="top">{head}: <b>{escape(top["coord"])} '
             f'{escape(top["word"])}</b> · {top["score"]}</div>')
@@ -167,10 +169,13 @@ def _squares(state: dict[str, Any]) -> str:
 
 
 def _standings(rows: list[dict[str, Any]], limit: int) -> str:
-    shown = "".join(
-        f'<li><span class="rank">{r["rank"]}.</span><span class="name">{escape(r["name"])}'
-        f'</span><span>{escape(t("duplicate.board.standing_row", SLOVAK, points=r["points"], percent=r["percent"]))}</span></li>'  # noqa: E501
-        for r in rows[:limit])
+    def row(r: dict[str, Any]) -> str:
+        score = t("duplicate.board.standing_row", SLOVAK, points=r["points"],
+                  percent=r["percent"])
+        return (f'<li><span class="rank">{r["rank"]}.</span><span class="name">'
+                f'{escape(r["name"])}</span><span>{escape(score)}</span></li>')
+
+    shown = "".join(row(r) for r in rows[:limit])
     return f'<ol class="list standings" id="standings">{shown}{_more(len(rows) - limit)}</ol>'
 
 
@@ -191,9 +196,11 @@ def _end(state: dict[str, Any]) -> str:
 
 def _words(words: Iterable[dict[str, Any]]) -> str:
     rows = list(words)
-    shown = "".join(
-        f'<li><span>{w["round"]}.</span><span>{escape(w["word"])}</span>'
-        f'<span class="{"ok" if w["approved"] else "no"}">'
-        f'{escape(t("duplicate.board.word_approved" if w["approved"] else "duplicate.board.word_rejected", SLOVAK))}</span></li>'  # noqa: E501
-        for w in rows[:WORD_ROWS])
+    def row(w: dict[str, Any]) -> str:
+        verdict = t("duplicate.board.word_" + ("approved" if w["approved"] else "rejected"),
+                    SLOVAK)
+        return (f'<li><span>{w["round"]}.</span><span>{escape(w["word"])}</span>'
+                f'<span class="{"ok" if w["approved"] else "no"}">{escape(verdict)}</span></li>')
+
+    shown = "".join(row(w) for w in rows[:WORD_ROWS])
     return f'<ol class="list words" id="words">{shown}{_more(len(rows) - WORD_ROWS)}</ol>'
