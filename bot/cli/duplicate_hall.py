@@ -17,6 +17,7 @@ arbiter runs the game from the console on the same services and database as the 
     stredisko duplicate final SLUG                       final results, the seed revealed
     stredisko duplicate reveal SLUG / replay SLUG        the seed; the racks re-drawn from it
     stredisko duplicate tabula SLUG [--host H] [--port N]  the projector's board (issue 41.1)
+    stredisko duplicate pult SLUG [--dvojite]            the arbiter's desk (issue 41.2)
     stredisko duplicate shootout SLUG PLAYER SCORE SECONDS [--word "8H SLOVO"] [--reason …]
                                                          003 r. 49's result of a level player
 
@@ -47,7 +48,7 @@ from bot.services.duplicate.game import GameEnded, RoundOpened, rack_values
 from bot.services.replies import Reply
 
 ACTIONS = ("start", "rack", "draw", "slip", "slips", "close", "standings", "protest", "decide",
-           "final", "reveal", "replay", "shootout", "tabula")
+           "final", "reveal", "replay", "shootout", "tabula", "pult")
 CLAIMS = protests.CLAIM_WORDS  # as the arbiter writes them (a rehearsal scenario too)
 VERDICTS = protests.VERDICT_WORDS
 FILE_LIMIT = 1_000_000  # bytes of a slips CSV
@@ -112,6 +113,11 @@ def add_actions(actions: Any) -> None:
     duplicate_board.add_board_options(action(
         "tabula", "demonštračná tabuľa pre projektor v sále a jej stav /stav.json "
         "(003 r. 14–26, 32)", game=False))
+    desk = action("pult", "stôl rozhodcu: celá partia v jednom procese, príkaz na riadok (aj "
+                  "zo súboru cez rúru)", game=False)
+    desk.add_argument("--dvojite", action="store_true",
+                      help="dvojité zadávanie: druhé zapísanie lístka hráča v kole sa porovná "
+                           "s prvým; kolo sa neuzavrie, kým sa nejaké líšia")
 
 
 def run_action(args: argparse.Namespace) -> int:
@@ -352,10 +358,15 @@ async def _tabula(app: App, a: argparse.Namespace) -> list[str] | Reply:
     return await duplicate_board.serve_board(app, a.slug, a.host, a.port)
 
 
+async def _pult(app: App, a: argparse.Namespace) -> list[str] | Reply:
+    from bot.cli.duplicate_desk import run_desk  # the desk imports this module
+    return await run_desk(app, a)
+
+
 Handler = Callable[[App, argparse.Namespace], Any]
 _HANDLERS: dict[str, Handler] = {
     "start": _start, "rack": _open, "draw": _open, "slip": _slip, "slips": _slips,
     "close": _close, "standings": _standings, "protest": _protest, "decide": _decide,
     "final": _final, "reveal": _final, "replay": _replay, "shootout": _shootout,
-    "tabula": _tabula,
+    "tabula": _tabula, "pult": _pult,
 }
