@@ -171,7 +171,7 @@ def _squares(state: dict[str, Any]) -> str:
 def _standings(rows: list[dict[str, Any]], limit: int) -> str:
     def row(r: dict[str, Any]) -> str:
         score = t("duplicate.board.standing_row", SLOVAK, points=r["points"],
-                  percent=r["percent"])
+                  percent=str(r["percent"]).replace(".", ","))  # Slovak decimal comma
         return (f'<li><span class="rank">{r["rank"]}.</span><span class="name">'
                 f'{escape(r["name"])}</span><span>{escape(score)}</span></li>')
 
