@@ -24,29 +24,21 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # run as a script: the tests' hall is importable
+
+from tests.bot.cli.test_duplicate_hall import write_hall  # noqa: E402
+
 STREDISKO = str(ROOT / ".venv" / "bin" / "stredisko")
 TARGET_S = 0.2  # per desk line: well under the time to type the next slip
-WORDS = ("kosa", "osa", "les", "kolo", "sova", "vosk", "oko", "sok")
 
 
 def hall(folder: Path, players: int) -> Path:
-    """A hall event with `players` entrants, game 1 started and round 1 open; its database."""
-    (folder / "slova.txt").write_text("\n".join(WORDS) + "\n", encoding="utf-8")
-    entrants = "".join(f'\n[[player]]\nid = "{i}"\nname = "Hráč {i:02d}"\n'
-                       for i in range(1, players + 1))
-    prop = folder / "propozicie.toml"
-    prop.write_text(f"""[tournament]
-name = "Lavička stola rozhodcu"
-slug = "sala"
-format = "duplicate"
-rounds = 1
-round_starts = ["2026-12-05 10:00"]
-
-[duplicate]
-profile = "cas-duplicate"
-lexicon = "{folder / 'slova.txt'}"
-mode = "hall"
-{entrants}""", encoding="utf-8")
+    """The hall event of the CLI's tests with `players` entrants (the three of the tests and
+    more), game 1 started and round 1 open; its database."""
+    prop = write_hall(folder) / "propozicie.toml"
+    more = "".join(f'\n[[player]]\nid = "{i}"\nname = "Hráč {i:02d}"\n'
+                   for i in range(4, players + 1))
+    prop.write_text(prop.read_text(encoding="utf-8") + more, encoding="utf-8")
     db = folder / "sala.db"
     for argv in (["create", str(prop)], ["duplicate", "start", "sala", "--seed", "3f" * 32],
                  ["duplicate", "rack", "sala", "1", "AEKLOSV"]):

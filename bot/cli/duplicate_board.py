@@ -8,13 +8,10 @@ within its one-second refresh. It listens on 127.0.0.1 unless --host says otherw
 from __future__ import annotations
 
 import argparse
-import asyncio
-import contextlib
-import signal
 from typing import Any
 
 import bot.cli.args as arg
-from bot.cli.word_serve import LOCAL
+from bot.cli.word_serve import LOCAL, until_stopped
 from bot.i18n import t
 from bot.services.app import App
 from bot.services.replies import Refusal, Reply
@@ -47,10 +44,5 @@ async def serve_board(app: App, slug: str, host: str, port: int) -> list[str] | 
         print(t("duplicate.board.listening", slug=slug, url=url), flush=True)
         if host != LOCAL:
             print(t("duplicate.board.public", host=host), flush=True)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(sig, stop.set)
-        await stop.wait()
+        await until_stopped()
     return [t("duplicate.board.stopped")]

@@ -25,14 +25,13 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.bot.cli.test_duplicate_hall import write_hall as hall_file
+
 from ..chromium import Browser, screenshots_dir
 
 ROOT = Path(__file__).resolve().parents[3]
 STREDISKO = str(ROOT / ".venv" / "bin" / "stredisko")
 SEED = "3f" * 32
-WORDS = ("les", "lesk", "kos", "sok", "osa", "kosa", "sova", "vosk", "kolo", "oko", "seno",
-         "nos", "sen", "ten", "okno", "rok", "rak", "ako", "tak", "to", "on", "ona", "sa",
-         "ale", "len", "lano", "kolesa", "voda", "dom", "mak", "tok", "kat", "vek", "lev")
 RACK_FONT = """(() => {
   const tiles = [...document.querySelectorAll('.rtile')];
   const root = document.documentElement;
@@ -44,26 +43,16 @@ RACK_FONT = """(() => {
 
 
 def write_hall(folder: Path) -> Path:
-    (folder / "slova.txt").write_text("\n".join(WORDS) + "\n", encoding="utf-8")
-    prop = folder / "propozicie.toml"
-    players = "".join(f'\n[[player]]\nid = "{i}"\nname = "{name}"\n' for i, name in
-                      enumerate(("Ľubo Ôsmy", "Řehoř Ůlehla", "Ěva Äbelová"), start=1))
-    prop.write_text(f"""[tournament]
-name = "Opisované scrabble v sále"
-slug = "sala"
-format = "duplicate"
-rounds = 1
-round_starts = ["2026-12-05 10:00"]
-
-[duplicate]
-profile = "cas-duplicate"
-lexicon = "{folder / 'slova.txt'}"
-mode = "hall"
-parts = 2
-rounds_per_part = 1
-move_seconds = 14
-warning_seconds = 6
-{players}""", encoding="utf-8")
+    """test_duplicate_hall's hall (ČAS, two parts of which the first is one round) with
+    Slovak and Czech letters in the players' names and a 14 s limit warned at 6 s."""
+    prop = hall_file(folder) / "propozicie.toml"
+    text = prop.read_text(encoding="utf-8")
+    for was, now in (("Ján Novák", "Ľubo Ôsmy"), ("Eva Malá", "Řehoř Ůlehla"),
+                     ("Peter Veľký", "Ěva Äbelová"),
+                     ("rounds_per_part = 1\n",
+                      "rounds_per_part = 1\nmove_seconds = 14\nwarning_seconds = 6\n")):
+        text = text.replace(was, now)
+    prop.write_text(text, encoding="utf-8")
     return prop
 
 

@@ -8,18 +8,17 @@ one in test_board_live. Screenshots go to build/screenshots for a person to look
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from bot.hall.server import make_board_app, serve
+from bot.hall.server import make_board_app
 
 from ..chromium import Browser, screenshots_dir
+from .conftest import serving
 
 WINDOWS = ((1920, 1080), (1280, 720), (1024, 768))
 EMPTY = ["." * 15] * 15
@@ -112,28 +111,12 @@ MEASURE = """(() => {
 
 @contextlib.contextmanager
 def board_page(page_state: dict[str, Any]) -> Iterator[str]:
-    """The board app over a fixed state, on 127.0.0.1 in its own loop's thread; its URL."""
-    loop = asyncio.new_event_loop()
-    ready, stop, url = threading.Event(), asyncio.Event(), []
-
+    """The board app over a fixed state, on 127.0.0.1; its URL."""
     async def read() -> dict[str, Any]:
         return page_state
 
-    async def run() -> None:
-        async with serve(make_board_app(read, refresh=600), "127.0.0.1", 0) as at:
-            url.append(at)
-            ready.set()
-            await stop.wait()
-
-    thread = threading.Thread(target=lambda: loop.run_until_complete(run()), daemon=True)
-    thread.start()
-    assert ready.wait(10)
-    try:
-        yield url[0]
-    finally:
-        loop.call_soon_threadsafe(stop.set)
-        thread.join(10)
-        loop.close()
+    with serving(lambda: make_board_app(read, refresh=600)) as url:
+        yield url
 
 
 @pytest.mark.parametrize("window", WINDOWS, ids=lambda w: f"{w[0]}x{w[1]}")
