@@ -159,6 +159,8 @@ def test_a_hall_game_through_the_desk_on_the_board(
         hall: tuple[DeskProcess, str], chromium: Browser) -> None:
     desk, url = hall
     assert until(url, lambda s: s["phase"] == "losovanie")["game"] is None
+    page = httpx.get(url, timeout=5)  # it follows the store within a second, with no script
+    assert '<meta http-equiv="refresh" content="1">' in page.text and "<script" not in page.text
 
     desk.type(f"start --seed {SEED}", says="partia sa začala")
     desk.type("rack AEKLOST", says="kolo otvorené")

@@ -1,0 +1,106 @@
+"""The arbiter's desk (issue 41.2) through `bot.cli.main` with piped input: a line per command,
+the event and the round implied, a slip in its short forms, one Slovak line for each refused
+line with the desk reading on, and the same rows in the store as the one-shot commands write."""
+
+from __future__ import annotations
+
+import io
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+
+from .test_duplicate_arbiter import arbiter_hall
+from .test_duplicate_hall import SEED
+
+WORDS = ("kosa", "osa", "les", "kolo", "sova", "vosk", "oko", "sok", "to")
+
+
+def desk(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], db: Path,
+         lines: str, *options: str) -> tuple[int, str, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(lines))
+    code = main(["--db", str(db), "duplicate", "pult", "sala", "--admin", "Hana", *options])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def stored(db: Path) -> list[tuple[object, ...]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT p.name, s.text, s.declared FROM dup_slips s JOIN players p "
+                            "ON p.id = s.player_id ORDER BY s.id").fetchall()
+
+
+def test_a_round_through_the_desk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    hall = arbiter_hall(tmp_path, WORDS)
+    db = hall / "sala.db"
+    assert main(["--db", str(db), "create", str(hall / "propozicie.toml")]) == 0
+    capsys.readouterr()
+    code, out, err = desk(monkeypatch, capsys, db, f"""start --seed {SEED}
+# a comment line is nothing
+rack AEKLOSV
+1 8H KOSA 7
+"Eva Malá" H8 V SOVA 5 --late
+slip 3 "8H VOSK" 9
+Nikto 8H OSA 3
+2 8H "OSA
+1 8H KOSA
+close
+standings
+koniec
+slip 1 8H LES 3
+""")
+    assert code == 0
+    assert "1. partia, 1. kolo otvorené. Zásobník: AEKLOSV" in out
+    assert "Ján Novák: Lístok prijatý (1. kolo): 8H KOSA, 7 bodov." in out
+    assert "Eva Malá: Lístok prijatý po limite (1. kolo): 8H SOVA, 5 bodov" in out
+    assert "Peter Veľký: Lístok prijatý (1. kolo): 8H VOSK, 9 bodov." in out
+    assert "1. kolo uzavreté. Najlepší ťah:" in out
+    assert "Stôl rozhodcu ukončený (odmietnuté riadky: 3)." in out
+    errors = err.strip().splitlines()
+    assert len(errors) == 3, err  # one line per refused line, the desk read on
+    assert "„Nikto“ nie je prihlásený" in errors[0]
+    assert "Riadok nemožno prečítať" in errors[1]
+    assert "Na lístku chýba bodová hodnota ťahu (003 r. 45)" in errors[2]
+    # nothing after `koniec` is read; the rows are the one-shot commands' rows
+    assert stored(db) == [("Ján Novák", "8H KOSA", 7), ("Eva Malá", "H8 V SOVA", 5),
+                          ("Peter Veľký", "8H VOSK", 9)]
+    with sqlite3.connect(db) as conn:
+        actors = conn.execute("SELECT DISTINCT actor_id FROM audit WHERE action LIKE "
+                              "'duplicate.%' AND action <> 'duplicate.event' "
+                              "AND actor_kind = 'admin'").fetchall()
+    assert actors == [("Hana",)]
+
+
+def test_no_open_round_and_double_entry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    hall = arbiter_hall(tmp_path, WORDS)
+    db = hall / "sala.db"
+    assert main(["--db", str(db), "create", str(hall / "propozicie.toml")]) == 0
+    capsys.readouterr()
+    code, out, err = desk(monkeypatch, capsys, db, f"""start --seed {SEED}
+1 8H KOSA 7
+close
+rack AEKLOSV
+1 8H KOSA 7
+1 8H KOSA 8
+2 8H OSA 3
+2 8H OSA 3
+close
+1 8H KOSA 7
+close
+""", "--dvojite")
+    assert code == 0
+    errors = err.strip().splitlines()
+    assert "Teraz nie je otvorené žiadne kolo." in errors[0]
+    assert "Teraz nie je otvorené žiadne kolo." in errors[1]
+    assert "Kolo sa neuzavrie: zápisy lístkov sa líšia (1): Ján Novák: 8H KOSA 7 ≠ 8H KOSA 8" \
+        in errors[2]
+    assert "≠ Ján Novák: druhé zapísanie „8H KOSA 8“ sa líši od prvého „8H KOSA 7“" in out
+    assert "✓ Eva Malá: druhé zapísanie súhlasí (8H OSA 3)." in out
+    assert "✓ Ján Novák: druhé zapísanie súhlasí (8H KOSA 7)." in out
+    assert out.count("1. kolo uzavreté") == 1
+    # a check typing is compared, never stored
+    assert stored(db) == [("Ján Novák", "8H KOSA", 7), ("Eva Malá", "8H OSA", 3)]
