@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from bot.cli import duplicate_hall
+import bot.cli.duplicate_hall as duplicate_hall
 from bot.cli.args import Parser
 from bot.i18n import t
 from bot.services.app import App
@@ -87,6 +87,10 @@ def standing_slip(db: Any, round_id: int, label: str, slug: str) -> tuple[int, s
     if not mine:
         return None
     return player.id, player.name, _slip_key(mine[0].text, mine[0].declared)
+
+
+def player_id_of(db: Any, slug: str, label: str) -> int:
+    return player_by_label(db, event_of(db, slug), label).id
 
 
 def _slip_key(text: str, declared: int | str | None) -> str:
@@ -151,7 +155,10 @@ class Desk:
         if isinstance(outcome, Reply):
             return self._error(duplicate_hall.refusal_reason(outcome))
         if argv[0] == "slip" and self.double and now.open_id is not None:
-            self._settled(argv)
+            # a slip stored (a first typing or a correction) settles the player's difference:
+            # it waits for its own second typing
+            who = await self.app.store.read(player_id_of, self.slug, argv[3])
+            self.checks.differ.pop(who, None)
         for printed in outcome:
             print(printed, file=self.out, flush=True)
         return True
@@ -213,13 +220,6 @@ class Desk:
         self.failed += 1
         return t("duplicate.desk.mismatch", name=name, first=stored, second=typed)
 
-    def _settled(self, argv: list[str]) -> None:
-        """A slip stored (a first typing or a correction) settles the player's difference:
-        it waits for its own second typing."""
-        for player_id, (name, _, _) in list(self.checks.differ.items()):
-            if argv[3].casefold() == name.casefold():
-                del self.checks.differ[player_id]
-
 
 def lines_of(stream: TextIO, prompt: str) -> Iterator[str]:
     """The desk's input: readline's prompt, history and completion on a terminal, else the
@@ -254,3 +254,6 @@ async def run_desk(app: App, args: argparse.Namespace) -> list[str] | Reply:
         if not await desk.line(text):
             break
     return [t("duplicate.desk.bye", failed=desk.failed)]
+
+
+duplicate_hall.register("pult", run_desk)

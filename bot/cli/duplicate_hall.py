@@ -36,7 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.cli import duplicate_board
+import bot.cli.duplicate_board as duplicate_board
 from bot.cli.args import USAGE_ERROR
 from bot.cli.common import admin, config, run
 from bot.i18n import t
@@ -358,15 +358,16 @@ async def _tabula(app: App, a: argparse.Namespace) -> list[str] | Reply:
     return await duplicate_board.serve_board(app, a.slug, a.host, a.port)
 
 
-async def _pult(app: App, a: argparse.Namespace) -> list[str] | Reply:
-    from bot.cli.duplicate_desk import run_desk  # the desk imports this module
-    return await run_desk(app, a)
-
-
 Handler = Callable[[App, argparse.Namespace], Any]
 _HANDLERS: dict[str, Handler] = {
     "start": _start, "rack": _open, "draw": _open, "slip": _slip, "slips": _slips,
     "close": _close, "standings": _standings, "protest": _protest, "decide": _decide,
     "final": _final, "reveal": _final, "replay": _replay, "shootout": _shootout,
-    "tabula": _tabula, "pult": _pult,
+    "tabula": _tabula,
 }
+
+
+def register(name: str, handler: Handler) -> None:
+    """Add an action's handler defined by a module that itself builds on this one (the
+    desk, `bot.cli.duplicate_desk`, runs these actions: it cannot be imported here)."""
+    _HANDLERS[name] = handler

@@ -88,6 +88,9 @@ rack AEKLOSV
 1 8H KOSA 8
 2 8H OSA 3
 2 8H OSA 3
+3 8H SOK 3
+3 8H SOK 4
+3 8H SOK 4 --oprava
 close
 1 8H KOSA 7
 close
@@ -97,10 +100,12 @@ close
     assert "Teraz nie je otvorené žiadne kolo." in errors[0]
     assert "Teraz nie je otvorené žiadne kolo." in errors[1]
     assert "Kolo sa neuzavrie: zápisy lístkov sa líšia (1): Ján Novák: 8H KOSA 7 ≠ 8H KOSA 8" \
-        in errors[2]
+        in errors[2]  # Peter's difference was settled by mending the stored slip (--oprava)
+    assert len(errors) == 3
     assert "≠ Ján Novák: druhé zapísanie „8H KOSA 8“ sa líši od prvého „8H KOSA 7“" in out
     assert "✓ Eva Malá: druhé zapísanie súhlasí (8H OSA 3)." in out
     assert "✓ Ján Novák: druhé zapísanie súhlasí (8H KOSA 7)." in out
     assert out.count("1. kolo uzavreté") == 1
     # a check typing is compared, never stored
-    assert stored(db) == [("Ján Novák", "8H KOSA", 7), ("Eva Malá", "8H OSA", 3)]
+    assert stored(db) == [("Ján Novák", "8H KOSA", 7), ("Eva Malá", "8H OSA", 3),
+                          ("Peter Veľký", "8H SOK", 3), ("Peter Veľký", "8H SOK", 4)]
