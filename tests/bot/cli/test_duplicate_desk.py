@@ -5,7 +5,12 @@ line with the desk reading on, and the same rows in the store as the one-shot co
 from __future__ import annotations
 
 import io
+import os
+import pty
+import select
 import sqlite3
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +20,7 @@ from bot.cli import main
 from .test_duplicate_arbiter import arbiter_hall
 from .test_duplicate_hall import SEED
 
+STREDISKO = str(Path(__file__).resolve().parents[3] / ".venv" / "bin" / "stredisko")
 WORDS = ("kosa", "osa", "les", "kolo", "sova", "vosk", "oko", "sok", "to")
 
 
@@ -109,3 +115,35 @@ close
     # a check typing is compared, never stored
     assert stored(db) == [("Ján Novák", "8H KOSA", 7), ("Eva Malá", "8H OSA", 3),
                           ("Peter Veľký", "8H SOK", 3), ("Peter Veľký", "8H SOK", 4)]
+
+
+def test_on_a_terminal_tab_completes_and_the_arrow_recalls(tmp_path: Path) -> None:
+    """A real terminal (a pty): "pom" + Tab is `pomoc`, ↑ brings the line back (readline)."""
+    hall = arbiter_hall(tmp_path, WORDS)
+    db = hall / "sala.db"
+    assert main(["--db", str(db), "create", str(hall / "propozicie.toml")]) == 0
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([STREDISKO, "--db", str(db), "duplicate", "pult", "sala"],
+                            stdin=slave, stdout=slave, stderr=slave, cwd=tmp_path,
+                            env={**os.environ, "TERM": "xterm"})
+    os.close(slave)
+
+    def answer(keys: bytes, until: str) -> str:
+        os.write(master, keys)
+        seen, end = "", time.monotonic() + 20
+        while until not in seen and time.monotonic() < end:
+            if select.select([master], [], [], 0.2)[0]:
+                seen += os.read(master, 4096).decode("utf-8", "replace")
+        return seen
+
+    try:
+        assert "Stôl rozhodcu turnaja sala" in answer(b"", "sala> ")
+        assert "Príkazy (turnaj" in answer(b"pom\t\n", "koniec\r\nsala> ")
+        recalled = answer(b"\x1b[A\n", "koniec\r\nsala> ")
+        assert "pomoc" in recalled and "Príkazy (turnaj" in recalled
+        assert "odmietnuté riadky: 0" in answer(b"koniec\n", "riadky")
+        assert proc.wait(20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
