@@ -134,7 +134,7 @@ def hall(tmp_path: Path) -> Iterator[tuple[DeskProcess, str]]:
         board.wait(10)
 
 
-def until(url: str, check: Callable[[dict[str, Any]], bool], timeout: float = 10
+def until(url: str, check: Callable[[dict[str, Any]], bool], timeout: float = 2
           ) -> dict[str, Any]:
     """The board's JSON once `check` holds (the board follows within its second)."""
     end = time.monotonic() + timeout
