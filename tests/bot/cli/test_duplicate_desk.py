@@ -32,6 +32,14 @@ def desk(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], db
     return code, out, err
 
 
+def created(tmp_path: Path) -> Path:
+    """The arbiter tests' hall (ČAS, one part) created; its database."""
+    hall = arbiter_hall(tmp_path, WORDS)
+    db = hall / "sala.db"
+    assert main(["--db", str(db), "create", str(hall / "propozicie.toml")]) == 0
+    return db
+
+
 def stored(db: Path) -> list[tuple[object, ...]]:
     with sqlite3.connect(db) as conn:
         return conn.execute("SELECT p.name, s.text, s.declared FROM dup_slips s JOIN players p "
@@ -40,9 +48,7 @@ def stored(db: Path) -> list[tuple[object, ...]]:
 
 def test_a_round_through_the_desk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                   capsys: pytest.CaptureFixture[str]) -> None:
-    hall = arbiter_hall(tmp_path, WORDS)
-    db = hall / "sala.db"
-    assert main(["--db", str(db), "create", str(hall / "propozicie.toml")]) == 0
+    db = created(tmp_path)
     capsys.readouterr()
     code, out, err = desk(monkeypatch, capsys, db, f"""start --seed {SEED}
 # a comment line is nothing
@@ -82,9 +88,7 @@ slip 1 8H LES 3
 
 def test_no_open_round_and_double_entry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                         capsys: pytest.CaptureFixture[str]) -> None:
-    hall = arbiter_hall(tmp_path, WORDS)
-    db = hall / "sala.db"
-    assert main(["--db", str(db), "create", str(hall / "propozicie.toml")]) == 0
+    db = created(tmp_path)
     capsys.readouterr()
     code, out, err = desk(monkeypatch, capsys, db, f"""start --seed {SEED}
 1 8H KOSA 7
@@ -119,9 +123,7 @@ close
 
 def test_on_a_terminal_tab_completes_and_the_arrow_recalls(tmp_path: Path) -> None:
     """A real terminal (a pty): "pom" + Tab is `pomoc`, ↑ brings the line back (readline)."""
-    hall = arbiter_hall(tmp_path, WORDS)
-    db = hall / "sala.db"
-    assert main(["--db", str(db), "create", str(hall / "propozicie.toml")]) == 0
+    db = created(tmp_path)
     master, slave = pty.openpty()
     proc = subprocess.Popen([STREDISKO, "--db", str(db), "duplicate", "pult", "sala"],
                             stdin=slave, stdout=slave, stderr=slave, cwd=tmp_path,
