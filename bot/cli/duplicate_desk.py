@@ -15,7 +15,8 @@ Each line is answered at once: the receipt, or one Slovak line on stderr; nothin
 line is stored, and the desk reads on. The countdown starts when the rack is entered (the
 round's deadline is set then and stored, 003 r. 15): the board (`tabula`) shows it.
 
-`--dvojite` (double entry, as French halls have a second arbiter re-check every slip): in an
+`--dvojite`, or the event's `[duplicate] double_entry = true` (double entry, as French halls
+have a second arbiter re-check every slip): in an
 open round, a slip typed for a player who already has one is its second typing — compared, not
 stored. Equal: confirmed. Different: the difference is listed and `close` is refused while any
 remains; typing the slip again right (or mending the stored one with `--oprava`) settles it.
@@ -36,7 +37,7 @@ import bot.cli.duplicate_hall as duplicate_hall
 from bot.cli.args import Parser
 from bot.i18n import t
 from bot.services.app import App
-from bot.services.duplicate.context import event_of, player_by_label
+from bot.services.duplicate.context import DOUBLE_ENTRY_SETTING, event_of, player_by_label
 from bot.services.replies import Refusal, Reply
 from bot.store.duplicate import list_games, list_rounds, list_slips
 
@@ -242,10 +243,11 @@ def lines_of(stream: TextIO, prompt: str) -> Iterator[str]:
 async def run_desk(app: App, args: argparse.Namespace) -> list[str] | Reply:
     """The desk over stdin until `koniec` or the input ends."""
     try:
-        await app.store.read(event_of, args.slug)
+        event = await app.store.read(event_of, args.slug)
     except Refusal as refusal:
         return refusal.reply
     desk = Desk(app, args, sys.stdout, sys.stderr)
+    desk.double = desk.double or bool(event.tournament.settings.get(DOUBLE_ENTRY_SETTING))
     if sys.stdin.isatty():
         print(t("duplicate.desk.welcome", slug=args.slug,
                 double=t("duplicate.desk.double_on" if desk.double

@@ -149,3 +149,20 @@ def test_on_a_terminal_tab_completes_and_the_arrow_recalls(tmp_path: Path) -> No
         if proc.poll() is None:
             proc.kill()
         os.close(master)
+
+
+def test_double_entry_is_the_events_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """`[duplicate] double_entry = true`: the desk checks second typings without --dvojite."""
+    hall = arbiter_hall(tmp_path, WORDS, extra="double_entry = true\n")
+    db = hall / "sala.db"
+    assert main(["--db", str(db), "create", str(hall / "propozicie.toml")]) == 0
+    capsys.readouterr()
+    code, out, err = desk(monkeypatch, capsys, db, f"""start --seed {SEED}
+rack AEKLOSV
+1 8H KOSA 7
+1 8H KOSA 9
+close
+""")
+    assert code == 0 and "≠ Ján Novák" in out and "zápisy lístkov sa líšia (1)" in err
+    assert stored(db) == [("Ján Novák", "8H KOSA", 7)]
