@@ -43,6 +43,7 @@ from rules.duplicate.errors import DuplicateError
 from rules.duplicate.generate import generate
 from rules.duplicate.move import Move
 from rules.duplicate.players import Slip
+from rules.duplicate.slip import slip_word
 from rules.duplicate.tiles import BLANK, TileSet
 from rules.duplicate.top import TopSettings, top_moves
 from rules.duplicate.validate import score_move
@@ -72,7 +73,7 @@ class RoundCase:
 
 
 def slip_text(move: Move) -> str:
-    return f"{move.coord} {move.word}"
+    return f"{move.coord} {slip_word(move.word)}"
 
 
 def misspelt(move: Move, rng: random.Random) -> str:
@@ -80,7 +81,7 @@ def misspelt(move: Move, rng: random.Random) -> str:
     lexicon most likely refuses (or a placement that no longer fits: also a void move)."""
     letters = list(move.word)
     rng.shuffle(letters)
-    return f"{move.coord} {''.join(letters)}"
+    return f"{move.coord} {slip_word(''.join(letters))}"
 
 
 def hand_in(rng: random.Random, players: Sequence[str], moves: Sequence[Move], top: Move,

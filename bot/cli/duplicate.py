@@ -17,6 +17,7 @@ import json
 import sys
 from pathlib import Path
 
+import bot.cli.duplicate_desk  # noqa: F401  (registers `pult` with the hall's actions)
 import bot.cli.duplicate_hall as duplicate_hall
 from bot.cli.args import USAGE_ERROR
 from bot.cli.common import Add, config

@@ -3,6 +3,8 @@ arbiter runs the game from the console on the same services and database as the 
 
     stredisko duplicate start SLUG [--seed HEX]
     stredisko duplicate rack SLUG ROUND "AEK?RSÝ"        the physically drawn rack (003 r. 11)
+    stredisko duplicate rack SLUG ROUND "AEKLOSV" --oprava --reason …
+                                                         the open round's mistyped rack mended
     stredisko duplicate draw SLUG ROUND                  a rack drawn from the game's seed
     stredisko duplicate slip SLUG ROUND PLAYER "8H SLOVO" [--declared N] [--late] [--oprava]
                                                          --oprava: it mends the arbiter's typo
@@ -14,6 +16,8 @@ arbiter runs the game from the console on the same services and database as the 
     stredisko duplicate decide SLUG PROTEST vyhovieť|zamietnuť --reason …
     stredisko duplicate final SLUG                       final results, the seed revealed
     stredisko duplicate reveal SLUG / replay SLUG        the seed; the racks re-drawn from it
+    stredisko duplicate tabula SLUG [--host H] [--port N]  the projector's board (issue 41.1)
+    stredisko duplicate pult SLUG [--dvojite]            the arbiter's desk (issue 41.2)
     stredisko duplicate shootout SLUG PLAYER SCORE SECONDS [--word "8H SLOVO"] [--reason …]
                                                          003 r. 49's result of a level player
 
@@ -32,6 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import bot.cli.duplicate_board as duplicate_board
 from bot.cli.args import USAGE_ERROR
 from bot.cli.common import admin, config, run
 from bot.i18n import t
@@ -43,7 +48,7 @@ from bot.services.duplicate.game import GameEnded, RoundOpened, rack_values
 from bot.services.replies import Reply
 
 ACTIONS = ("start", "rack", "draw", "slip", "slips", "close", "standings", "protest", "decide",
-           "final", "reveal", "replay", "shootout")
+           "final", "reveal", "replay", "shootout", "tabula", "pult")
 CLAIMS = protests.CLAIM_WORDS  # as the arbiter writes them (a rehearsal scenario too)
 VERDICTS = protests.VERDICT_WORDS
 FILE_LIMIT = 1_000_000  # bytes of a slips CSV
@@ -67,8 +72,12 @@ def add_actions(actions: Any) -> None:
 
     start = action("start", "začať ďalšiu partiu (zverejní odtlačok semena zásobníkov)")
     start.add_argument("--seed", default=None, help="semeno (hex, na skúšku; inak náhodné)")
-    action("rack", "otvoriť kolo so zásobníkom vylosovaným v sále (003 r. 11)",
-           ("round", "KOLO"), ("rack", "ZÁSOBNÍK"))
+    rack = action("rack", "otvoriť kolo so zásobníkom vylosovaným v sále (003 r. 11)",
+                  ("round", "KOLO"), ("rack", "ZÁSOBNÍK"))
+    rack.add_argument("--oprava", "--correction", dest="correction", action="store_true",
+                      help="oprava zle zapísaného zásobníka otvoreného kola: lístky sa posúdia "
+                           "podľa opraveného, limit začne znova (003 r. 15)")
+    rack.add_argument("--reason", default=None, help="dôvod opravy zásobníka (do auditu)")
     action("draw", "otvoriť kolo so zásobníkom vylosovaným zo semena partie", ("round", "KOLO"))
     slip = action("slip", "zapísať lístok hráča (003 r. 38)", ("round", "KOLO"),
                   ("player", "HRÁČ"), ("move", "ŤAH"))
@@ -101,6 +110,14 @@ def add_actions(actions: Any) -> None:
                        help="ťah rozstrelu ako na lístku, napr. „8H SLOVO“")
     shoot.add_argument("--reason", default=None,
                        help="dôvod opravy už zapísaného výsledku (prvý zápis zostane)")
+    duplicate_board.add_board_options(action(
+        "tabula", "demonštračná tabuľa pre projektor v sále a jej stav /stav.json "
+        "(003 r. 14–26, 32)", game=False))
+    desk = action("pult", "stôl rozhodcu: celá partia v jednom procese, príkaz na riadok (aj "
+                  "zo súboru cez rúru)", game=False)
+    desk.add_argument("--dvojite", action="store_true",
+                      help="dvojité zadávanie: druhé zapísanie lístka hráča v kole sa porovná "
+                           "s prvým; kolo sa neuzavrie, kým sa nejaké líšia")
 
 
 def run_action(args: argparse.Namespace) -> int:
@@ -157,11 +174,27 @@ async def _start(app: App, a: argparse.Namespace) -> list[str] | Reply:
 
 async def _open(app: App, a: argparse.Namespace) -> list[str] | Reply:
     rack = a.rack if a.duplicate_action == "rack" else None
+    if rack is not None and getattr(a, "correction", False):
+        return await _fix_rack(app, a)
     opened = await app.run(game.open_round, a.slug, rack=rack,
                            round_no=_number(a.round, "kolo"), game=a.game, admin=_admin(a))
     if isinstance(opened, Reply):
         return opened
     return await opened_lines(app, a.slug, opened)
+
+
+async def _fix_rack(app: App, a: argparse.Namespace) -> list[str] | Reply:
+    fixed = await app.run(game.correct_rack, a.slug, _number(a.round, "kolo"), a.rack,
+                          a.reason or "", game=a.game, admin=_admin(a))
+    if isinstance(fixed, Reply):
+        return fixed
+    opened = fixed.opened
+    if not fixed.changed:
+        return [t("duplicate.online.rack_fixed_same", round=opened.round, rack=opened.rack)]
+    event = await app.store.read(event_of, a.slug)
+    return [t("duplicate.online.rack_fixed_cli", round=opened.round, was=fixed.was,
+              rack=opened.rack, values=rack_values(event, opened.rack),
+              deadline=opened.deadline, slips=fixed.slips), opened.board.rstrip("\n")]
 
 
 async def opened_lines(app: App, slug: str, opened: RoundOpened | GameEnded) -> list[str]:
@@ -180,7 +213,7 @@ async def _slip(app: App, a: argparse.Namespace) -> list[str] | Reply:
     receipt = await app.run(slips.submit_slip, a.slug, a.move, received_at=app.clock.now(),
                             round_no=_number(a.round, "kolo"), player=a.player,
                             declared=a.declared, source="arbiter", late=a.late,
-                            correction=a.correction)
+                            correction=a.correction, admin=_admin(a))
     if isinstance(receipt, Reply):
         return receipt
     return [receipt_line(receipt)]
@@ -205,7 +238,7 @@ async def _slips(app: App, a: argparse.Namespace) -> list[str] | Reply:
         raise ValueError(t("duplicate.online.csv_too_long", n=path.stat().st_size))
     content = path.read_text(encoding="utf-8-sig")
     receipts = await app.run(slips.submit_csv, a.slug, _number(a.round, "kolo"), content,
-                             received_at=app.clock.now())
+                             received_at=app.clock.now(), admin=_admin(a))
     if isinstance(receipts, Reply):
         return receipts
     return [receipt_line(r) for r in receipts]
@@ -214,7 +247,7 @@ async def _slips(app: App, a: argparse.Namespace) -> list[str] | Reply:
 async def _close(app: App, a: argparse.Namespace) -> list[str] | Reply:
     directory = Path(config(a).lexicon.dir)
     closed = await close.close_round(app, a.slug, _number(a.round, "kolo"), game=a.game,
-                                     lexicon_dir=directory)
+                                     lexicon_dir=directory, admin=_admin(a))
     if isinstance(closed, Reply):
         return closed
     return closed_lines(closed, await app.store.read(entrant_names, a.slug))
@@ -290,9 +323,14 @@ async def _replay(app: App, a: argparse.Namespace) -> list[str] | Reply:
         return checked
     verified, rows = checked
     lines = [t("duplicate.hall.commitment_ok" if verified else "duplicate.hall.commitment_bad")]
-    return lines + [t("duplicate.hall.replay_line", round=r, stored=s, drawn=d,
-                      verdict=t("duplicate.hall.same" if s == d else "duplicate.hall.differs"))
-                    for r, s, d in rows]
+    if rows and all(source == "arbiter" for *_, source in rows):
+        lines.append(t("duplicate.hall.replay_none"))
+    # a rack typed in the hall is taken as typed: comparing it with itself proves nothing
+    return lines + [t("duplicate.hall.replay_typed", round=r, stored=s) if source == "arbiter"
+                    else t("duplicate.hall.replay_line", round=r, stored=s, drawn=d,
+                           verdict=t("duplicate.hall.same" if s == d
+                                     else "duplicate.hall.differs"))
+                    for r, s, d, source in rows]
 
 
 async def _shootout(app: App, a: argparse.Namespace) -> list[str] | Reply:
@@ -316,9 +354,20 @@ def _seconds(text: str) -> float:
     return int(minutes or 0) * 60 + float(number)
 
 
+async def _tabula(app: App, a: argparse.Namespace) -> list[str] | Reply:
+    return await duplicate_board.serve_board(app, a.slug, a.host, a.port)
+
+
 Handler = Callable[[App, argparse.Namespace], Any]
 _HANDLERS: dict[str, Handler] = {
     "start": _start, "rack": _open, "draw": _open, "slip": _slip, "slips": _slips,
     "close": _close, "standings": _standings, "protest": _protest, "decide": _decide,
     "final": _final, "reveal": _final, "replay": _replay, "shootout": _shootout,
+    "tabula": _tabula,
 }
+
+
+def register(name: str, handler: Handler) -> None:
+    """Add an action's handler defined by a module that itself builds on this one (the
+    desk, `bot.cli.duplicate_desk`, runs these actions: it cannot be imported here)."""
+    _HANDLERS[name] = handler

@@ -44,9 +44,14 @@ async def _serve(lexicon: Lexicon, rules: Admissibility, host: str, port: int) -
                 rules=rules.name), flush=True)
         if host != LOCAL:
             print(t("word.serve.public", host=host), flush=True)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(sig, stop.set)
-        await stop.wait()
+        await until_stopped()
+
+
+async def until_stopped() -> None:
+    """Wait for Ctrl+C or SIGTERM (a page served until the arbiter ends it)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    await stop.wait()

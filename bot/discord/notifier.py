@@ -2,16 +2,18 @@
 
 - `announce`: the tournament's control-centre channel (e-SP 2.6);
 - `direct`: a DM to the player's Discord account; when it cannot be delivered (DMs closed, no
-  linked account) the head administrator is told (where `to_admin` goes) once per player and
-  round — naming the player, never repeating the content, which may be private; the players'
-  channel is not filled with such notices. A message naming an account in
-  `identity.DISCORD_ACCOUNT` (the one just unlinked, a rejected request's) goes to that
+  linked account) the head administrator of the DM's event is told (where `to_admin` goes)
+  once per player, event and round — naming the player, never repeating the content, which
+  may be private; the players' channel is not filled with such notices. A message naming an
+  account in `identity.DISCORD_ACCOUNT` (the one just unlinked, a rejected request's) goes to that
   account instead, quietly if it cannot;
 - `to_admin`: the head administrator's channel, or DMs to each head admin when there is none
   (the tournament's `admin_ids`: `admins = [...]` in the propozície, `stredisko admins`);
   `stredisko run` refuses to start when neither is set (`bot.discord.startup`).
 
-Everything is rendered in Slovak (the guild's language) and cut to Discord's limits. Messages
+Everything is rendered in Slovak (the guild's language) and cut to Discord's limits, led by
+the name of the event it is about (issue 44.5): every DM and admin note, and an announcement in
+a channel that carries more than one event's news. Messages
 come from the outbox after the use case committed (`bot.services.delivery.outbox`): a Discord
 failure raises, so the message stays pending and is retried, and never undoes or repeats the
 decision. Each piece is sent with a nonce made from the message's outbox key (`enforce_nonce`), so a
@@ -112,7 +114,8 @@ class DiscordNotifier:
         self._default_channel_id = default_channel_id
         self.admin_channel_id = admin_channel_id
         self.tournament_id = tournament_id
-        self._told: set[tuple[int, object]] = set()  # (player, round) already reported
+        # (player, event, round) already reported
+        self._told: set[tuple[int, int | None, object]] = set()
         #: (event, channel) whose fault the head admin was told of (`channel_fault`)
         self._faults_told: set[tuple[int, int | None]] = set()
 
@@ -120,10 +123,7 @@ class DiscordNotifier:
 
     async def announce(self, tournament_id: int, message: Message) -> None:
         tournament = await self._tournament(tournament_id)
-        channel_id = (tournament.channel_id if tournament else None) or self.default_channel_id
-        season = message.params.get(SEASON_CHANNEL)
-        if isinstance(season, int) and not isinstance(season, bool) and season:
-            channel_id = season  # a season's ladder in its own channel (issue 37.3)
+        channel_id = self._channel_of(tournament, message)
         if channel_id is None:  # stays in the outbox until a channel is configured
             raise Undeliverable(f"no channel for tournament {tournament_id}")
         if self.foreign(channel_id):  # never another server's: kept until the channel is fixed
@@ -131,8 +131,31 @@ class DiscordNotifier:
                 "discord.event.channel_foreign", self.locale, channel=channel_id))
             raise Undeliverable(f"channel {channel_id} of tournament {tournament_id} is not "
                                 "on the tournament's server")
-        await self._post(channel_id, await self._rendered(message), ANNOUNCE_MENTIONS,
-                         message.ref)
+        named = await self._shared(tournament, channel_id, message)
+        await self._post(channel_id, await self._rendered(message, tournament, named=named),
+                         ANNOUNCE_MENTIONS, message.ref)
+
+    def _channel_of(self, tournament: Tournament | None, message: Message) -> int | None:
+        """Where an announcement goes: its tournament's channel, else the default one; a
+        season's news in the season's channel (issue 37.3)."""
+        season = message.params.get(SEASON_CHANNEL)
+        if isinstance(season, int) and not isinstance(season, bool) and season:
+            return season
+        return (tournament.channel_id if tournament else None) or self.default_channel_id
+
+    async def _shared(self, tournament: Tournament | None, channel_id: int,
+                      message: Message) -> bool:
+        """Whether an announcement names its event (issue 44.5): when its channel also carries
+        another unfinished event's announcements — then a reader must be told which event it
+        is about. In an event's own channel it needs no name (the channel says it), nor does
+        a season's news in the season's channel (it is the season's, not one event's)."""
+        if tournament is None or channel_id != (tournament.channel_id
+                                                or self.default_channel_id):
+            return False
+        others = await self.store.read(list_tournaments)
+        return any(o.id != tournament.id and o.status is not TournamentStatus.FINISHED
+                   and (o.channel_id or self.default_channel_id) == channel_id
+                   for o in others) and SEASON_CHANNEL not in message.params
 
     def foreign(self, channel_id: int) -> bool:
         """Whether the channel is another server's: the bot is on that server too (else it
@@ -178,22 +201,30 @@ class DiscordNotifier:
 
     async def _undelivered(self, player_id: int, message: Message, key: str,
                            player: str) -> None:
-        """Tell the head admin, once per player and round, that a DM did not reach him."""
-        seen = (player_id, message.params.get("round"))
-        tournament_id = self.tournament_id or await self.store.read(_entered_in, player_id)
+        """Tell the head admin of the DM's event, once per player, event and round, that a DM
+        did not reach him (issue 44.8: another event's head admin is not his, and a notice
+        in one event must not silence the other's). A DM of no event: the bot's own event's,
+        else the newest unfinished one the player is entered in."""
+        tournament_id = (message.tournament_id or self.tournament_id
+                         or await self.store.read(_entered_in, player_id))
+        seen = (player_id, tournament_id, message.params.get("round"))
         if seen in self._told or tournament_id is None:
             log.info("DM to player %s not delivered (%s), not reported again", player_id, key)
             return
         self._told.add(seen)
+        tournament = await self._tournament(tournament_id)
         text = t(key, self.locale, player=player, rule=CONTROL_CENTRE_RULE)
+        if tournament is not None:
+            text = t("discord.event.named", self.locale, event=literal(tournament.name)) + text
         try:
             await self._to_admin(tournament_id, [Outgoing(content=text)], message.ref, key)
         except Undeliverable as exc:  # the DM itself is done with; the notice is best effort
             log.warning("notice of an undelivered DM reached nobody: %s", exc)
 
     async def to_admin(self, tournament_id: int, message: Message) -> None:
-        await self._to_admin(tournament_id, await self._rendered(message), message.ref,
-                             message.key)
+        tournament = await self._tournament(tournament_id)
+        await self._to_admin(tournament_id, await self._rendered(message, tournament),
+                             message.ref, message.key)
 
     async def _to_admin(self, tournament_id: int, pieces: list[Outgoing], ref: str | None,
                         key: str) -> None:
@@ -219,8 +250,15 @@ class DiscordNotifier:
         has: read back before re-sending a message that may have been handed to Discord before
         a crash, once Discord's nonce window has passed. Discord does not list a message's
         nonce, so the bot's own message with the same text is the proof."""
+        tournament = None if destination == "dm" else await self._tournament(target)
+        event = await self._event_of(message, tournament)
+        if destination == "channel":
+            channel_id = self._channel_of(tournament, message)
+            if channel_id is None or not await self._shared(tournament, channel_id, message):
+                event = None
         wanted = [(piece.content or "", [e.description for e in piece.embeds])
-                  for piece in render_message(message, self.locale, attach=False)]
+                  for piece in render_message(message, self.locale, attach=False,
+                                              event=event)]
         channel = await self._place(destination, target, message)
         me = self.client.user
         if channel is None or me is None:
@@ -247,8 +285,7 @@ class DiscordNotifier:
                 discord.Object(account))
         tournament = await self._tournament(target)
         if destination == "channel":
-            channel_id = (tournament.channel_id if tournament else None) or \
-                self.default_channel_id
+            channel_id = self._channel_of(tournament, message)
         else:
             channel_id = self._admin_channel(tournament)
             if channel_id is None and tournament is not None and tournament.admin_ids:
@@ -283,13 +320,26 @@ class DiscordNotifier:
 
     # -- how -------------------------------------------------------------------------------
 
-    async def _rendered(self, message: Message) -> list[Outgoing]:
-        """The message's pieces; drawn off the event loop when it carries a board image (tens
-        of milliseconds of CPU must not stall the gateway's heartbeat)."""
+    async def _event_of(self, message: Message, tournament: Tournament | None) -> str | None:
+        """The name of the event the message is about (its outbox row's; an announcement's or
+        admin note's is its tournament's), which leads its text (issue 44.5)."""
+        wanted = message.tournament_id
+        if wanted is not None and (tournament is None or tournament.id != wanted):
+            tournament = await self._tournament(wanted)
+        return tournament.name if tournament is not None else None
+
+    async def _rendered(self, message: Message, tournament: Tournament | None = None, *,
+                        named: bool = True) -> list[Outgoing]:
+        """The message's pieces, led by the name of the event it is about (`tournament`: the
+        one an announcement or admin note goes to) when `named`; drawn off the event loop when
+        it carries a board image (tens of milliseconds of CPU must not stall the gateway's
+        heartbeat)."""
+        event = await self._event_of(message, tournament) if named else None
         if IMAGE_PARAM in message.params:
-            pieces = await asyncio.to_thread(render_message, message, self.locale)
+            pieces = await asyncio.to_thread(render_message, message, self.locale,
+                                             event=event)
         else:
-            pieces = render_message(message, self.locale)
+            pieces = render_message(message, self.locale, event=event)
         return pieces[message.posted:]  # those read back as posted before a crash stay
 
     async def _post(

@@ -277,14 +277,18 @@ def render_reply(reply: Reply, locale: Any = "sk", *, text: str | None = None) -
     return _with_rows(reply.key, reply.params, reply.rule, rows, locale, colour, text)
 
 
-def render_message(message: Message, locale: Any = "sk", *, attach: bool = True) -> list[Outgoing]:
-    """A notification (announcement, DM, admin note) in the reader's language. A message whose
+def render_message(message: Message, locale: Any = "sk", *, attach: bool = True,
+                   event: str | None = None) -> list[Outgoing]:
+    """A notification (announcement, DM, admin note) in the reader's language; `event`: the
+    name of the event it is about, which then leads its text ("**KT november** · …", issue
+    44.5: a player in two events must know which one a DM means) unless the text names it
+    already. A message whose
     parameters carry `image` (a duplicate board: {"board", "highlight", "tiles", "rack"}) gets
     the PNG drawn from them attached to its first piece, drawn now from the stored parameters
     (the outbox row stays small; a re-send attaches identical bytes). `attach=False` leaves it
     out (reading a channel back compares text only)."""
     params = {k: v for k, v in message.params.items() if k != IMAGE_PARAM}
-    pieces = _chat_pieces(message.key, params, locale)
+    pieces = _chat_pieces(message.key, params, locale, event)
     buttons = MESSAGE_VIEWS.get(message.key)
     if buttons is not None:
         last = pieces[-1]
@@ -300,21 +304,29 @@ def render_message(message: Message, locale: Any = "sk", *, attach: bool = True)
     return pieces
 
 
-def _pieces(key: str, params: Mapping[str, Any], locale: Any) -> list[Outgoing]:
+def _pieces(key: str, params: Mapping[str, Any], locale: Any,
+            event: str | None = None) -> list[Outgoing]:
     rows = _rows(params.get("rows"))
-    return _with_rows(key, params, params.get("rule"), rows, locale, INFO_COLOUR)
+    text = None
+    if event:  # named first — unless its text names the event already
+        values = {k: v for k, v in params.items() if k != "rows"}
+        text = message_text(key, values, locale, params.get("rule"))
+        if event not in text and literal(event) not in text:
+            text = t("discord.event.named", locale, event=literal(event)) + text
+    return _with_rows(key, params, params.get("rule"), rows, locale, INFO_COLOUR, text)
 
 
-def _chat_pieces(key: str, params: Mapping[str, Any], locale: Any) -> list[Outgoing]:
+def _chat_pieces(key: str, params: Mapping[str, Any], locale: Any,
+                 event: str | None = None) -> list[Outgoing]:
     """The message in its chat wording when the catalogue has one (`duplicate_text`), else
     in the service's own; a chat wording that does not fit the parameters falls back."""
     try:
         chat = chat_variant(key, params)
         if chat is not None:
-            return _pieces(chat[0], chat[1], locale)
+            return _pieces(chat[0], chat[1], locale, event)
     except CatalogueError as exc:
         log.warning("chat wording of %s not used: %s", key, exc)
-    return _pieces(key, params, locale)
+    return _pieces(key, params, locale, event)
 
 
 def board_picture(image: Mapping[str, Any], round_no: Any = None) -> tuple[str, bytes] | None:

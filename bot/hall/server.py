@@ -8,12 +8,15 @@ people at the table just saw, not a record (the chat's `/slovo` is the audited f
 
 from __future__ import annotations
 
+import json
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from typing import Any
 
 from aiohttp import web
 
+from bot.hall import tabula
 from bot.hall.page import CSP, Answer, render_page
 from rules.lexicon import Admissibility, Lexicon, LexiconError, WordVerdict, judge
 
@@ -45,6 +48,27 @@ def make_app(lexicon: Lexicon, rules: Admissibility, *, recent: int = RECENT,
 
     app = web.Application()
     app.router.add_get("/", page)
+    return app
+
+
+def make_board_app(read_state: Callable[[], Awaitable[dict[str, Any]]], *,
+                   refresh: int = tabula.REFRESH_S) -> web.Application:
+    """The demonstration board (`bot.hall.tabula`): `GET /` the page, `GET /stav.json` the
+    same state as JSON; `read_state` reads it from the store at each request."""
+    headers = {"Content-Security-Policy": tabula.CSP, "Cache-Control": "no-store"}
+
+    async def page(request: web.Request) -> web.Response:
+        return web.Response(text=tabula.render_board(await read_state(), refresh),
+                            content_type="text/html", charset="utf-8", headers=headers)
+
+    async def state(request: web.Request) -> web.Response:
+        return web.Response(text=json.dumps(await read_state(), ensure_ascii=False),
+                            content_type="application/json", charset="utf-8",
+                            headers=headers)
+
+    app = web.Application()
+    app.router.add_get("/", page)
+    app.router.add_get("/stav.json", state)
     return app
 
 

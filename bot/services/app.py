@@ -69,9 +69,12 @@ class Tx:
         self._queue(Destination.CHANNEL, tournament_id, key, params, timely, tournament_id,
                     local)
 
-    def direct(self, player_id: int, key: str, *, timely: Timely | None = None,
-               local: bool = False, **params: Any) -> None:
-        self._queue(Destination.DM, player_id, key, params, timely, None, local)
+    def direct(self, player_id: int, key: str, *, event: int | None = None,
+               timely: Timely | None = None, local: bool = False, **params: Any) -> None:
+        """A DM about `event` (a tournament's id; `timely` names it too): the outbox row
+        carries it, so the DM names its event and only that event's head admin handles it
+        (issue 44.5). None: about no event (the registry's, e.g. a season's decay)."""
+        self._queue(Destination.DM, player_id, key, params, timely, event, local)
 
     def to_admin(self, tournament_id: int, key: str, *, timely: Timely | None = None,
                  local: bool = False, **params: Any) -> None:
@@ -80,16 +83,18 @@ class Tx:
 
     def _queue(self, destination: Destination, target: int, key: str, params: dict[str, Any],
                timely: Timely | None, tournament_id: int | None, local: bool) -> None:
-        if local:
-            self.local.append((destination, target, Message(key, params, local=True)))
-            return
         if timely is not None:
             tournament_id = timely.tournament_id
+        if local:
+            self.local.append((destination, target,
+                               Message(key, params, local=True, tournament_id=tournament_id)))
+            return
         ref = queue_message(
             self.db, destination, target, key, params, self.now, tournament_id=tournament_id,
             round_no=timely.round_no if timely else None,
             valid_until=timely.until if timely else None)
-        self.queued.append((destination, target, Message(key, params, ref=ref)))
+        self.queued.append((destination, target,
+                            Message(key, params, ref=ref, tournament_id=tournament_id)))
 
     # who does it — each store write helper takes one of these (it is audited). A person's
     # reason passes the one character rule (`rules.free_text`) here too: an entry point that

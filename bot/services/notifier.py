@@ -23,6 +23,10 @@ class Message:
     # how many of its pieces a message of several already shows where it goes (read back
     # after a crash mid-message): the adapter posts only the rest
     posted: int = field(default=0, compare=False)
+    # the event (tournament id) the message is about — its outbox row's: the adapter names the
+    # event in the message and tells that event's head admin what could not be delivered
+    # (issue 44.5); None: about no event. Not part of equality.
+    tournament_id: int | None = field(default=None, compare=False)
 
 
 class Notifier(Protocol):

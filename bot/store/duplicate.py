@@ -264,6 +264,22 @@ def add_round(db: Database, game: DupGame, by: Change, **values: Any) -> DupRoun
     return rnd
 
 
+def correct_rack(db: Database, rnd: DupRound, by: Change, tournament_id: int, *, rack: str,
+                 bag: dict[str, int], draw: dict[str, Any], deadline: datetime) -> bool:
+    """The arbiter's correction of an open round's mistyped rack (issue 41.3), guarded by "still
+    open with the rack it was read with": True only for the call that changed it. Audited with
+    both racks; the reason is the arbiter's."""
+    cursor = db.execute(
+        """UPDATE dup_rounds SET rack = ?, bag = ?, draw = ?, deadline = ?
+           WHERE id = ? AND closed_at IS NULL AND rack = ?""",
+        [rack, to_db(bag), to_db(draw), to_db(deadline), rnd.id, rnd.rack])
+    if cursor.rowcount != 1:
+        return False
+    record(db, by, "duplicate.round.rack_fix", tournament_id=tournament_id,
+           subject=str(rnd.id), data={"was": rnd.rack, "rack": rack, "deadline": deadline})
+    return True
+
+
 def get_round(db: Database, game_id: int, number: int) -> DupRound | None:
     return one(db, DupRound, "SELECT * FROM dup_rounds WHERE game_id = ? AND number = ?",
                [game_id, number])

@@ -284,10 +284,11 @@ def copies_of(db: Database, row: OutboxRow) -> list[OutboxRow]:
 
 def outbox_page(db: Database, tournament_id: int | None, *, everything: bool = False,
                 limit: int = 50) -> list[OutboxRow]:
-    """The newest messages of a tournament (and those bound to none, e.g. most DMs), newest
-    first: only what is pending, failed or dropped unless `everything`."""
+    """The newest messages of a tournament — its DMs too: each carries its event (issue
+    44.5) — newest first, only what is pending, failed or dropped unless `everything`.
+    `tournament_id` None: every message, those bound to no event too (the operator's)."""
     where = "" if everything else "AND status <> 'sent'"
-    scope = "" if tournament_id is None else "AND (tournament_id = ? OR tournament_id IS NULL)"
+    scope = "" if tournament_id is None else "AND tournament_id = ?"
     params: list[Any] = [] if tournament_id is None else [tournament_id]
     return rows(db, OutboxRow, f"SELECT * FROM outbox WHERE 1 = 1 {where} {scope} "
                 "ORDER BY id DESC LIMIT ?", [*params, limit])

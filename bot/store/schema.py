@@ -373,16 +373,9 @@ def _outbox(db: Database) -> None:
     )
 
 
-@MIGRATIONS(name="0004_identity")
-def _identity(db: Database) -> None:
-    """Requests to link a Discord account to a registry player that the registry does not
-    prove (neither the Discord id nor the Discord name recorded for him matches): the head
-    admin approves or rejects them. One row per (player, account): asking again is no new
-    request; every change of a row is audited."""
-    _run(
-        db,
-        [
-            f"""CREATE TABLE link_requests (
+def _link_requests(name: str, unique: str) -> str:
+    """The link requests' table (0004: one per player and account; 0010: per event too)."""
+    return f"""CREATE TABLE {name} (
                 id INTEGER PRIMARY KEY,
                 tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
                 player_id INTEGER NOT NULL REFERENCES players(id),
@@ -393,9 +386,21 @@ def _identity(db: Database) -> None:
                 decided_at TEXT,
                 decided_by TEXT,
                 reason TEXT,
-                UNIQUE (player_id, discord_id),
+                UNIQUE ({unique}),
                 CHECK ((status = 'pending') = (decided_at IS NULL))
-            ) STRICT""",
+            ) STRICT"""
+
+
+@MIGRATIONS(name="0004_identity")
+def _identity(db: Database) -> None:
+    """Requests to link a Discord account to a registry player that the registry does not
+    prove (neither the Discord id nor the Discord name recorded for him matches): the head
+    admin approves or rejects them. One row per (player, account): asking again is no new
+    request; every change of a row is audited."""
+    _run(
+        db,
+        [
+            _link_requests("link_requests", "player_id, discord_id"),
             "CREATE INDEX link_requests_by_tournament ON link_requests (tournament_id, status)",
         ],
     )
@@ -723,6 +728,26 @@ def _rating_chain(db: Database) -> None:
                   OR (NEW.kind <> 'tournament' AND COALESCE({_NEW_FIGURES}) IS NOT NULL)
                 BEGIN SELECT RAISE(ABORT,
                     'a tournament row keeps the event''s own change, a decay row none'); END""",
+        ],
+    )
+
+
+@MIGRATIONS(name="0012_link_requests_per_event")
+def _link_requests_per_event(db: Database) -> None:
+    """A link request is each event's (issue 44.8): the same account asking for the same
+    player in two events is two requests, each seen and decided by its own event's head admin
+    — a rejection in one is not one in the other. SQLite cannot drop the old UNIQUE
+    (player_id, discord_id), so the table is rebuilt with (tournament_id, player_id,
+    discord_id); its rows are kept as they are."""
+    _run(
+        db,
+        [
+            _link_requests("link_requests_new", "tournament_id, player_id, discord_id"),
+            "INSERT INTO link_requests_new SELECT * FROM link_requests",
+            "DROP TABLE link_requests",
+            "ALTER TABLE link_requests_new RENAME TO link_requests",
+            "CREATE INDEX link_requests_by_tournament ON link_requests (tournament_id, status)",
+            "CREATE INDEX link_requests_by_player ON link_requests (player_id, status)",
         ],
     )
 

@@ -45,6 +45,8 @@ class TileSet:
     bingo: int = 50
     bingo_rule: str = "004 §1"
     rack_size: int = 7
+    #: what one blank may stand for, cited when a slip's "(CH)" asks one blank for two letters
+    blank_letter_rule: str = "003 r. 38"
 
     @property
     def values(self) -> Mapping[str, int]:
@@ -99,6 +101,7 @@ def from_dict(data: dict[str, Any], where: str = "<dict>") -> TileSet:
             collation_rule=str(collation["rule"]),
             bingo=int(data["bingo"]), bingo_rule=str(data["bingo_rule"]),
             rack_size=int(data["rack_size"]),
+            blank_letter_rule=str(blank.get("one_letter_rule", "003 r. 38")),
         )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ProfileError(f"{where}: missing or malformed field {exc}") from None

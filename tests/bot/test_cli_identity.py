@@ -109,3 +109,32 @@ def test_the_registry_name_links_without_the_admin(cli) -> None:  # type: ignore
     assert _register(cli.db, 423456789012345678, "Anna#1234", "anna77").key == "play.registered"
     assert _register(cli.db, 523456789012345678, "anna", "cyro").key == \
         "identity.request_pending"
+
+
+def test_a_relink_across_events_needs_a_head_admin_of_each(
+        cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 44.4: Boris plays in two events; a head admin of one (`--as`, his Discord
+    rights) cannot relink him — the other event's seat would change hands — the operator
+    can, and both events' audits show it."""
+    other = tmp_path / "druha.toml"
+    other.write_text((EXAMPLES / "propozicie.toml").read_text(encoding="utf-8").replace(
+        f'slug = "{SLUG}"', 'slug = "kt-druha"').replace(
+        'name = "Online KT — skúška"', 'name = "Druhá KT"'), encoding="utf-8")
+    assert cli("create", str(other))[0] == 0
+    assert cli("admins", SLUG, "--add", HEAD)[0] == 0
+    assert cli("admins", "kt-druha", "--add", BORIS)[0] == 0  # another head admin
+    assert cli("link", SLUG, "borisk", "423456789012345678", "--reason", "jeho účet")[0] == 0
+    code, _, err = cli("link", SLUG, "borisk", str(STRANGER), "--reason", "nový účet",
+                       "--as", HEAD)
+    assert code == 1 and "kt-druha" in err and "Nič sa nezmenilo" in err
+    code, _, err = cli("unlink", SLUG, "borisk", "--reason", "omyl", "--as", HEAD)
+    assert code == 1 and "kt-druha" in err
+    code, out, _ = cli("show", "audit", "kt-druha")
+    assert str(STRANGER) not in out
+    code, out, _ = cli("link", SLUG, "borisk", str(STRANGER), "--reason", "nový účet")
+    assert code == 0, out
+    for slug in (SLUG, "kt-druha"):  # the audit line in each event, a note to each admin
+        code, out, _ = cli("show", "audit", slug)
+        assert "Discord účet prepojený — Boris Kováč" in out and "nový účet" in out, slug
+    code, out, _ = cli("outbox")
+    assert out.count("identity.changed\\_note") + out.count("identity.changed_note") >= 2

@@ -122,7 +122,7 @@ class Flushed:
 
 def as_message(row: OutboxRow) -> Message:
     params = as_today(row.message_key, decode_params(row.params))  # queued by an older version
-    return Message(row.message_key, params, ref=row.key)
+    return Message(row.message_key, params, ref=row.key, tournament_id=row.tournament_id)
 
 
 def round_over(t: Tournament, rnd: Round | None) -> str | None:
@@ -165,7 +165,7 @@ def _unwordable(db: Database, row: OutboxRow, error: str, by: Change) -> None:
     retry would change that, and a pending one would hold back every later message to its
     place. Given up (audited), and the head admin told, once."""
     give_up(db, row, error, by)  # no attempt counted: it is no outage to report
-    tournament_id = _report_to(db, row)
+    tournament_id = _report_to(row)
     if tournament_id is not None and row.message_key != UNWORDABLE:
         queue_message(db, Destination.ADMIN, tournament_id, UNWORDABLE,
                       {"id": row.id, "message": row.message_key, "error": error[:300],
@@ -189,15 +189,16 @@ def _report_line(row: OutboxRow) -> str:
     return f"{head} · o {late} min neskôr"
 
 
-def _report_to(db: Database, row: OutboxRow) -> int | None:
-    """Whose head admin hears about the message: its tournament's (a DM bound to no round
-    names none: then the newest tournament's, the one the bot serves)."""
+def _report_to(row: OutboxRow) -> int | None:
+    """Whose head admin hears about the message: its event's. A DM carries its event (issue
+    44.5); one that names none (a registry DM, or queued before DMs carried their event) is
+    no event's head admin's business — `stredisko outbox` shows it to the operator. (It went
+    to the newest tournament's, by `max(id)`, before: another event's head admin.)"""
     if row.tournament_id is not None:
         return row.tournament_id
     if row.destination is not Destination.DM:
         return row.target
-    newest = db.execute("SELECT max(id) FROM tournaments").fetchone()[0]
-    return int(newest) if newest is not None else None
+    return None
 
 
 def tell_after_outage(db: Database, since: datetime, now: datetime) -> int:
@@ -207,7 +208,7 @@ def tell_after_outage(db: Database, since: datetime, now: datetime) -> int:
     reports: dict[int, list[OutboxRow]] = {}
     quiet: list[int] = []
     for row in untold_after_failures(db, since):
-        tournament_id = None if row.message_key == OUTAGE_REPORT else _report_to(db, row)
+        tournament_id = None if row.message_key == OUTAGE_REPORT else _report_to(row)
         if tournament_id is None:
             quiet.append(row.id)
         else:

@@ -43,7 +43,10 @@ def _row(row: OutboxRow) -> dict[str, object]:
 
 def _message(tx: Tx, scope: int | None, row_id: int) -> OutboxRow:
     row = get_message(tx.db, row_id)
-    if row is None or (scope is not None and row.tournament_id not in (None, scope)):
+    # an event's head admin handles his event's messages only: a message of another event,
+    # or of none (a registry DM, one queued before DMs carried their event), is the
+    # operator's (issue 44.5)
+    if row is None or (scope is not None and row.tournament_id != scope):
         raise Refusal("outbox.unknown", id=row_id, rule=CONTROL_RULE)
     return row
 
@@ -74,7 +77,8 @@ def _resend(tx: Tx, slug: str | None, who: AdminRef, row_id: int, again: bool) -
     ref = requeue_message(tx.db, row, tx.by_admin(actor_of(who), "správa odoslaná znova"))
     # as any use case's message: the bot delivers it after the commit, the CLI shows it
     tx.queued.append((row.destination, row.target,
-                      Message(row.message_key, decode_params(row.params), ref=ref)))
+                      Message(row.message_key, decode_params(row.params), ref=ref,
+                              tournament_id=row.tournament_id)))
     key = "outbox.resent" if row.status is OutboxStatus.PENDING else "outbox.resent_copy"
     return done(key, rule=CONTROL_RULE, id=row.id, message=row.message_key)
 

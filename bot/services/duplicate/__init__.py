@@ -19,6 +19,8 @@ every one also carries `rule`; `image` = {"board": 15-line text, "highlight": [[
   duplicate.online.game_start       channel  game, commitment
   duplicate.online.round_open       channel  game, round, part, rack, values, deadline, seconds,
                                              image  (timely: dropped after the deadline)
+  duplicate.online.rack_fixed       channel  game, round, was, rack, values, deadline, seconds
+                                             (the arbiter's correction of a typed rack)
   duplicate.online.warning          channel  game, round, seconds  (timely: until the deadline)
   duplicate.online.top / top_delayed  channel  game, round, coord, word, score, tops, image
                                              (top_delayed: the last top of a part, 003 r. 22)
@@ -34,12 +36,14 @@ every one also carries `rule`; `image` = {"board": 15-line text, "highlight": [[
   duplicate.online.preliminary      channel  game, lines, text
   duplicate.online.words            channel  game, words, text
   duplicate.online.my_moves         DM       game, moves, text
-  duplicate.online.protest_window   channel  game
+  duplicate.online.protest_window(_hall)  channel  game  (_hall: the event sends Discord no
+                                             protest command: protests go to the arbiter)
   duplicate.online.protest_filed    admin    id, game, round, word, claim, player, reason
   duplicate.online.protest_decided_dm  DM    id, word, round, upheld, verdict, decision, changed
   duplicate.online.corrected        DM       game, round, before, after
   duplicate.online.final            channel  game, lines, text
-  duplicate.online.seed             channel  game, seed, commitment
+  duplicate.online.seed(_hall)      channel  game, seed, commitment (_hall: typed, drawn —
+                                             the racks typed in the hall the seed did not draw)
   duplicate.online.shoot_out_decided  channel  lines, text  (a level group's order decided)
 A hall event (`mode = "hall"`) sends Discord only what its `[duplicate] discord` chooses
 (`context.to_discord`: "none" by default, "results" = `context.RESULT_KEYS`, "all"); the rest

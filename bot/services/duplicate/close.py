@@ -26,7 +26,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from bot.i18n import t
+from bot.i18n import SLOVAK, t
 from bot.services.app import App, Tx
 from bot.services.duplicate import lexicons
 from bot.services.duplicate.context import (
@@ -291,10 +291,11 @@ def _judge(data: CloseInput, slip: SlipInput, board: Any, tiles: TileSet,
                     "declared": slip.declared, "late": late, "superseded": slip.superseded}
 
 
-def write_close(tx: Tx, data: CloseInput, outcome: CloseOutcome) -> RoundClosed | None:
+def write_close(tx: Tx, data: CloseInput, outcome: CloseOutcome, admin: str | None = None
+                ) -> RoundClosed | None:
     """Phase 3 (guarded; see the module). None — nothing written — when a slip came in since
     phase 1 (one sent before the deadline and received just after it): the caller computes
-    again with it."""
+    again with it. `admin`: the arbiter who typed the close (None: the timer), audited."""
     event = event_of(tx.db, data.slug)
     rnd = round_by_id(tx.db, data.round_id)
     game = game_by_id(tx.db, data.game_id)
@@ -302,7 +303,8 @@ def write_close(tx: Tx, data: CloseInput, outcome: CloseOutcome) -> RoundClosed 
         return closed_answer(tx, event, game, rnd)
     if [s.id for s in list_slips(tx.db, rnd.id)] != [s.slip_id for s in data.slips]:
         return None
-    by = tx.by_scheduler(f"duplicate round {data.game}/{data.round} closed")
+    reason = t("duplicate.audit.close", SLOVAK, game=data.game, round=data.round)
+    by = tx.by_scheduler(reason) if admin is None else tx.by_admin(admin, reason)
     if not close_round_row(tx.db, rnd, outcome.board_after, outcome.tops, by, event.id):
         return closed_answer(tx, event, game, rnd)
     for score in outcome.scores:
@@ -392,8 +394,8 @@ def _lexicon(data: CloseInput, directory: Path | None) -> LoadedLexicon:
 
 
 async def close_round(app: App, slug: str, round_no: int | None = None, *,
-                      game: int | None = None, lexicon_dir: Path | None = None
-                      ) -> RoundClosed | Reply:
+                      game: int | None = None, lexicon_dir: Path | None = None,
+                      admin: str | None = None) -> RoundClosed | Reply:
     """The three phases: `RoundClosed`, or the refusal's Reply. The move generator and the
     lexicon's first load run in a worker thread. A slip that came in meanwhile makes it
     compute again (the tops are cached: only the slips are scored again); after
@@ -407,19 +409,19 @@ async def close_round(app: App, slug: str, round_no: int | None = None, *,
         except (OSError, ValueError) as exc:
             return Refusal("duplicate.online.lexicon_failed", reason=str(exc)).reply
         outcome = await asyncio.to_thread(compute_close, data, lexicon)
-        closed = await app.run(write_close, data, outcome)
+        closed = await app.run(write_close, data, outcome, admin)
         if closed is not None:
             return closed
-    return await app.run(close_in_tx, slug, round_no, game, lexicon_dir)
+    return await app.run(close_in_tx, slug, round_no, game, lexicon_dir, admin)
 
 
 def close_in_tx(tx: Tx, slug: str, round_no: int | None = None, game: int | None = None,
-                lexicon_dir: Path | None = None) -> RoundClosed:
+                lexicon_dir: Path | None = None, admin: str | None = None) -> RoundClosed:
     """The three phases in one transaction (the timer's fallback: correct, but the move
     generator holds the store's thread meanwhile)."""
     data = read_close(tx, slug, round_no, game)
     if not isinstance(data, CloseInput):
         return data
-    closed = write_close(tx, data, compute_close(data, _lexicon(data, lexicon_dir)))
+    closed = write_close(tx, data, compute_close(data, _lexicon(data, lexicon_dir)), admin)
     assert closed is not None  # one transaction: no slip can come in between
     return closed

@@ -152,6 +152,9 @@ def player_by_label(db: Database, event: Event, label: str, *, playing: bool = T
 #: the hall). An online event sends everything.
 DISCORD = ("none", "results", "all")
 DISCORD_SETTING = "duplicate_discord"
+#: the hall's double entry (`[duplicate] double_entry`): the desk compares a second typing of
+#: every slip with the first (issue 41.2)
+DOUBLE_ENTRY_SETTING = "duplicate_double_entry"
 RESULT_KEYS = frozenset(f"duplicate.online.{key}" for key in (
     "game_over", "preliminary", "words", "final", "seed", "shoot_out_decided"))
 
@@ -175,4 +178,4 @@ def direct(tx: Tx, event: Event, player_id: int, key: str, **params: Any) -> Non
     evaluation is on the arbiter's screen and the results page); at the console only when
     the event sends it no Discord message (`to_discord`)."""
     if get_player(tx.db, player_id).discord_id is not None:
-        tx.direct(player_id, key, local=not to_discord(event, key), **params)
+        tx.direct(player_id, key, event=event.id, local=not to_discord(event, key), **params)

@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.i18n import t
+from bot.i18n import SLOVAK, t
+from bot.services import bounds
 from bot.services.app import Tx
 from bot.services.delivery.outbox import Timely
-from bot.services.duplicate.context import Event, announce, event_of, game_of
+from bot.services.duplicate.context import Event, announce, event_of, game_of, round_of
 from bot.services.duplicate.results import announce_preliminary
 from bot.services.replies import Refusal
 from bot.store import Change, TournamentStatus
@@ -32,8 +33,10 @@ from bot.store.duplicate import (
     add_round,
     list_games,
     list_rounds,
+    list_slips,
     set_game_state,
 )
+from bot.store.duplicate import correct_rack as correct_rack_row
 from bot.store.timers import add_timer
 from bot.store.tournaments import set_status
 from rules.duplicate import check_rack, commit, draw_rack
@@ -98,7 +101,8 @@ def start_game(tx: Tx, slug: str, *, seed: str | None = None, admin: str | None 
     seed = seed or secrets.token_hex(32)
     commitment = commit(seed)
     game = add_game(tx.db, event.id, len(games) + 1, seed, commitment,
-                    _by(tx, admin, "game start"))
+                    _by(tx, admin, t("duplicate.audit.game_start", SLOVAK,
+                                       game=len(games) + 1)))
     if event.tournament.status is not TournamentStatus.RUNNING:
         set_status(tx.db, event.id, TournamentStatus.RUNNING, tx.by_scheduler("duplicate game"))
     announce(tx, event, "duplicate.online.game_start", game=game.number,
@@ -136,8 +140,10 @@ def _open(tx: Tx, event: Event, game: DupGame, typed: str | None,
     if prev is not None and prev.is_open:
         if round_no == prev.number and _same_rack(prev, typed):
             # typed again, unsure it was taken: the round it opened, nothing written or said
-            return RoundOpened(game.number, prev.number, prev.part, prev.rack, prev.deadline,
-                               prev.board_before, prev.source, str(prev.draw.get("rule", "")))
+            return _opened(game, prev)
+        if typed is not None and round_no == prev.number and prev.source == "arbiter":
+            # the same round typed with other tiles: a correction is its own act (with a reason)
+            raise Refusal("duplicate.online.rack_differs", round=prev.number, rack=prev.rack)
         raise Refusal("duplicate.online.round_still_open", round=prev.number)
     number = prev.number + 1 if prev else 1
     if round_no is not None and round_no != number:
@@ -147,15 +153,8 @@ def _open(tx: Tx, event: Event, game: DupGame, typed: str | None,
     leave = leave_of(prev)
     board = prev.board_after if prev and prev.board_after else Board.empty().text()
     if typed is not None:
-        if len(typed) > RACK_TEXT_LIMIT:
-            raise Refusal("duplicate.online.rack_too_long", n=len(typed))
-        check = check_rack(typed, tiles.bag, bag, leave, tiles.rack_vowels, profile, number)
-        if not check.ok:
-            problem = check.problems[0]
-            raise Refusal("duplicate.online.rack_refused", rule=problem.rule,
-                          reason=t(f"duplicate.racks.{problem.code}", **problem.params))
-        rack, left, source = check.rack, dict(check.bag), "arbiter"
-        draw: dict[str, Any] = {"outcome": "drawn", "rule": profile.racks.rule, "rejected": []}
+        rack, left, draw = _typed_rack(event, typed, bag, leave, number)
+        source = "arbiter"
     else:
         drawn = draw_rack(game.seed, number, bag, leave, tiles.rack_vowels, profile)
         if drawn.ended:
@@ -164,7 +163,8 @@ def _open(tx: Tx, event: Event, game: DupGame, typed: str | None,
         draw = {"outcome": drawn.outcome, "rule": drawn.rule,
                 "rejected": ["".join(r) for r in drawn.rejected]}
     deadline = tx.now + timedelta(seconds=event.settings.move_seconds)
-    rnd = add_round(tx.db, game, _by(tx, admin, f"round {number}"), number=number,
+    by = _by(tx, admin, t("duplicate.audit.round_open", SLOVAK, game=game.number, round=number))
+    rnd = add_round(tx.db, game, by, number=number,
                     part=event.settings.part_of(number), rack="".join(rack), source=source,
                     draw=draw, bag=left, deadline=deadline, board_before=board)
     if event.settings.mode == "online":
@@ -178,6 +178,74 @@ def _open(tx: Tx, event: Event, game: DupGame, typed: str | None,
              image=image(event, board, rnd.rack, highlight_of(prev)))
     return RoundOpened(game.number, number, rnd.part, rnd.rack, deadline, board, source,
                        str(draw["rule"]))
+
+
+def _typed_rack(event: Event, typed: str, bag: dict[str, int], leave: tuple[str, ...],
+                number: int) -> tuple[str, dict[str, int], dict[str, Any]]:
+    """A rack the arbiter typed, checked against the bag and the leave (003 r. 11–13): the
+    rack, the bag after it, the draw's record. Refusal with the rule it breaks."""
+    if len(typed) > RACK_TEXT_LIMIT:
+        raise Refusal("duplicate.online.rack_too_long", n=len(typed))
+    tiles, profile = event.tiles, event.profile
+    check = check_rack(typed, tiles.bag, bag, leave, tiles.rack_vowels, profile, number)
+    if not check.ok:
+        problem = check.problems[0]
+        raise Refusal("duplicate.online.rack_refused", rule=problem.rule,
+                      reason=t(f"duplicate.racks.{problem.code}", **problem.params))
+    draw: dict[str, Any] = {"outcome": "drawn", "rule": profile.racks.rule, "rejected": []}
+    return "".join(check.rack), dict(check.bag), draw
+
+
+@dataclass(frozen=True, slots=True)
+class RackCorrected:
+    opened: RoundOpened
+    was: str  # the rack as first typed
+    slips: int  # slips already typed: judged at the close on the corrected rack
+    changed: bool  # False: the rack was already this one (typed again)
+
+
+def correct_rack(tx: Tx, slug: str, round_no: int, typed: str, reason: str, *,
+                 game: int | None = None, admin: str | None = None) -> RackCorrected:
+    """The arbiter mistyped an open round's rack (issue 41.3): the rack is replaced — checked
+    against the bag and the leave as if typed first (003 r. 11–13) — and the limit starts
+    again, for the right letters are shown only now (003 r. 15). Nothing is judged before the
+    close, so the top and every slip already typed are judged on the corrected rack. Audited
+    with both racks and `reason`. Refused: a closed round, a rack drawn from the seed (the seed
+    decides it), no reason."""
+    reason = bounds.clean(reason, bounds.field_name("reason"), lines=False)
+    if not reason:
+        raise Refusal("duplicate.online.rack_fix_reason")
+    event = event_of(tx.db, slug)
+    dup_game = game_of(tx.db, event, game)
+    rounds = list_rounds(tx.db, dup_game.id)
+    rnd = next((r for r in rounds if r.number == round_no), None)
+    if rnd is None or not rnd.is_open:
+        raise Refusal("duplicate.online.rack_fix_closed", round=round_no, rule="003 r. 11")
+    if rnd.source != "arbiter":
+        raise Refusal("duplicate.online.rack_fix_seed", round=round_no, rule="003 r. 11")
+    prev = next((r for r in rounds if r.number == round_no - 1), None)
+    bag = dict(prev.bag) if prev else dict(event.tiles.bag)
+    rack, left, draw = _typed_rack(event, typed, bag, leave_of(prev), round_no)
+    typed_slips = len([s for s in list_slips(tx.db, rnd.id) if s.replaced_by is None])
+    if rack == rnd.rack:
+        return RackCorrected(_opened(dup_game, rnd), rnd.rack, typed_slips, False)
+    deadline = tx.now + timedelta(seconds=event.settings.move_seconds)
+    by = _by(tx, admin, t("duplicate.audit.rack_fix", SLOVAK, round=round_no, was=rnd.rack,
+                          rack=rack, reason=reason))
+    if not correct_rack_row(tx.db, rnd, by, event.id, rack=rack, bag=left, draw=draw,
+                            deadline=deadline):
+        raise Refusal("duplicate.online.rack_fix_closed", round=round_no, rule="003 r. 11")
+    fixed = round_of(tx.db, dup_game, round_no)
+    announce(tx, event, "duplicate.online.rack_fixed", timely=Timely(event.id, until=deadline),
+             game=dup_game.number, round=round_no, was=rnd.rack, rack=rack,
+             values=rack_values(event, rack), deadline=deadline,
+             seconds=event.settings.move_seconds, rule="003 r. 14–15")
+    return RackCorrected(_opened(dup_game, fixed), rnd.rack, typed_slips, True)
+
+
+def _opened(game: DupGame, rnd: DupRound) -> RoundOpened:
+    return RoundOpened(game.number, rnd.number, rnd.part, rnd.rack, rnd.deadline,
+                       rnd.board_before, rnd.source, str(rnd.draw.get("rule", "")))
 
 
 def _ended_by_this_draw(event: Event, game: DupGame, rounds: list[DupRound],

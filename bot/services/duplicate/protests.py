@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlite_utils import Database
 
@@ -19,6 +20,7 @@ from bot.i18n import Term, t
 from bot.services import bounds
 from bot.services.app import Tx
 from bot.services.duplicate.context import (
+    Event,
     direct,
     event_of,
     game_of,
@@ -31,6 +33,7 @@ from bot.services.duplicate.results import game_result
 from bot.services.replies import Refusal, Reply, done
 from bot.store import Change
 from bot.store.duplicate import (
+    DupGame,
     DupProtest,
     add_correction,
     add_protest,
@@ -42,6 +45,7 @@ from bot.store.duplicate import (
     get_protest,
     list_games,
     list_protests,
+    list_slips,
 )
 from bot.store.players import get_player
 from bot.store.schema import DUP_CLAIMS
@@ -75,7 +79,7 @@ def file_protest(tx: Tx, slug: str, round_no: int, word: str, claim: str, reason
     if dup_game.state != "preliminary":
         raise Refusal("duplicate.online.protest_closed", game=dup_game.number,
                       rule="003 r. 27–29")
-    round_of(tx.db, dup_game, round_no)
+    rnd = round_of(tx.db, dup_game, round_no)
     if claim not in CLAIMS:
         raise Refusal("duplicate.online.protest_claim")
     text = word.strip().upper()
@@ -83,6 +87,9 @@ def file_protest(tx: Tx, slug: str, round_no: int, word: str, claim: str, reason
         raise Refusal("duplicate.online.protest_word", n=len(word))
     if len(reason) > REASON_LIMIT:
         raise Refusal("duplicate.online.protest_reason", n=len(reason), limit=REASON_LIMIT)
+    if text not in round_words(tx.db, event, dup_game, round_no, rnd.tops):
+        raise Refusal("duplicate.online.protest_word_not_played", word=text, round=round_no,
+                      rule="003 r. 26–27")
     # one who left the game may still protest its results (003 r. 27)
     who = (player_by_discord(tx.db, event, discord_id, playing=False) if discord_id is not None
            else player_by_label(tx.db, event, player or "", playing=False))
@@ -98,6 +105,21 @@ def file_protest(tx: Tx, slug: str, round_no: int, word: str, claim: str, reason
                 claim=t(f"duplicate.online.claim_{claim}"), player=who.name,
                 reason=protest.reason, rule="003 r. 27–29")
     return protest
+
+
+def round_words(db: Database, event: Event, game: DupGame, round_no: int,
+                tops: dict[str, Any]) -> set[str]:
+    """The words a protest may be about (003 r. 27 speaks of the round's list, r. 26): the
+    words the round's slips formed (approved or rejected), their main words as written, and
+    the words of the round's top moves; upper case."""
+    words = {w.word.upper() for w in game_result(db, event, game).words if w.round == round_no}
+    rnd = round_of(db, game, round_no)
+    words |= {"".join(ch for ch in s.word if ch.isalpha()).upper()
+              for s in list_slips(db, rnd.id)}
+    for top in tops.get("tops") or []:
+        words.add(str(top.get("word", "")).upper())
+        words |= {str(w).upper() for w in top.get("words", [])}
+    return words
 
 
 def decide_protest(tx: Tx, slug: str, protest_id: int, upheld: bool, decision: str,

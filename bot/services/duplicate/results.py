@@ -12,6 +12,7 @@ shoot-out as the arbiter entered it (`shootout.enter_shoot_out`, rows `dup_shoot
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,7 @@ from bot.services.duplicate.context import (
     event_of,
     game_of,
     players_of,
+    to_discord,
 )
 from bot.services.replies import Refusal
 from bot.store import TournamentStatus
@@ -124,16 +126,21 @@ def shoot_out_text(s: Standing, rule: str) -> str | None:
              rule=rule)
 
 
-def standing_lines(db: Database, event: Event, rows: list[Standing]) -> list[dict[str, Any]]:
+def standing_lines(db: Database, event: Event, rows: list[Standing], *,
+                   shoot_out_due: bool = False) -> list[dict[str, Any]]:
     """Plain rows for messages: rank, name, points, the top's sum, %, what decided and its
     rule; `shoot_out` (score, seconds, word) and `note` (its words, " — …") when 003 r. 49's
-    shoot-out decided the place, else None and ""."""
+    shoot-out decided the place, else None and "". `shoot_out_due` (the event's final
+    results): players sharing a rank no shoot-out has yet separated are told one is pending."""
     names = {str(p.id): p.name for _, p in players_of(db, event)}
     rule = event.profile.results.shoot_out_rule
+    shared = Counter(s.rank for s in rows)
     lines = []
     for s in rows:
         shot = s.shoot_out
         note = shoot_out_text(s, rule)
+        if shoot_out_due and shared[s.rank] > 1 and s.decided_by != "tied-after-shoot-out":
+            note = t("duplicate.online.shoot_out_pending", rule=rule)
         lines.append({"rank": s.rank, "name": names.get(s.player, s.player),
                       "points": s.points, "top": s.top,
                       "percent": float(percent_text(s.percent, 1)),
@@ -191,8 +198,10 @@ def announce_preliminary(tx: Tx, event: Event, game: DupGame, reason: str, rule:
         moves = [_move_line(r.round, r.top, r.scores[player]) for r in result.rounds]
         direct(tx, event, int(player), "duplicate.online.my_moves", game=game.number, moves=moves,
                text=lines_text("my_move_line", moves), rule="003 r. 25, 27")
-    announce(tx, event, "duplicate.online.protest_window", game=game.number,
-             rule="003 r. 27–29")
+    # a hall without Discord: no /namietka to point to — protests go to the arbiter (r. 27)
+    window = "duplicate.online.protest_window"
+    announce(tx, event, window if to_discord(event, window) else f"{window}_hall",
+             game=game.number, rule="003 r. 27–29")
 
 
 def _move_line(round_no: int, top: int, score: RoundScore) -> dict[str, Any]:
@@ -220,11 +229,20 @@ def finalize_game(tx: Tx, slug: str, game: int | None = None, *,
     moved = set_game_state(tx.db, dup_game, "final", tx.by_admin(admin, "final results"))
     if moved is None:
         raise Refusal("duplicate.online.game_running", game=dup_game.number)
-    lines = standing_lines(tx.db, event, event_standings(tx.db, event))
+    lines = standing_lines(tx.db, event, event_standings(tx.db, event),
+                           shoot_out_due=dup_game.number >= event.settings.games)
     announce(tx, event, "duplicate.online.final", game=dup_game.number, lines=lines,
              text=lines_text("standing_line", lines), rule="003 r. 29, 46–49")
-    announce(tx, event, "duplicate.online.seed", game=dup_game.number, seed=dup_game.seed,
-             commitment=dup_game.commitment, rule="003 r. 29")
+    rounds = list_rounds(tx.db, dup_game.id)
+    typed = [r.number for r in rounds if r.source == "arbiter"]
+    if typed:  # the seed checks only what it drew: say which racks were the hall's (issue 41.3)
+        drawn = [r.number for r in rounds if r.source != "arbiter"]
+        announce(tx, event, "duplicate.online.seed_hall", game=dup_game.number,
+                 seed=dup_game.seed, commitment=dup_game.commitment, typed=rounds_text(typed),
+                 drawn=rounds_text(drawn), rule="003 r. 29")
+    else:
+        announce(tx, event, "duplicate.online.seed", game=dup_game.number, seed=dup_game.seed,
+                 commitment=dup_game.commitment, rule="003 r. 29")
     games = list_games(tx.db, event.id)
     if len(games) >= event.settings.games and all(g.state == "final" for g in games) \
             and event.tournament.status is not TournamentStatus.FINISHED:
@@ -241,11 +259,23 @@ def reveal(tx: Tx, slug: str, game: int | None = None) -> Revealed:
     return Revealed(dup_game.number, dup_game.seed, dup_game.commitment)
 
 
+def rounds_text(numbers: list[int]) -> str:
+    """"1–3, 5": round numbers as ranges ("—" for none)."""
+    spans: list[list[int]] = []
+    for n in numbers:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in spans) or "—"
+
+
 def replay_game(tx: Tx, slug: str, game: int | None = None
-                ) -> tuple[bool, list[tuple[int, str, str]]]:
+                ) -> tuple[bool, list[tuple[int, str, str, str]]]:
     """Anyone's check of a final game: the seed matches the commitment, and every rack drawn
-    from it again (`rules.duplicate.replay`; racks the arbiter typed are taken as typed)
-    equals the one played. Returns (commitment verified, [(round, played, re-drawn)…])."""
+    from it again (`rules.duplicate.replay`; racks the arbiter typed are taken as typed, and
+    so never checked) equals the one played. Returns (commitment verified, [(round, played,
+    re-drawn, source)…]); source "arbiter" marks a rack typed in the hall."""
     event = event_of(tx.db, slug)
     dup_game = game_of(tx.db, event, game)
     if dup_game.state != "final":
@@ -257,4 +287,5 @@ def replay_game(tx: Tx, slug: str, game: int | None = None
     tiles = event.tiles
     draws = replay(dup_game.seed, tiles.bag, tiles.rack_vowels, event.profile, played, typed)
     return (verify(dup_game.seed, dup_game.commitment),
-            [(r.number, r.rack, "".join(d.rack)) for r, d in zip(rounds, draws, strict=False)])
+            [(r.number, r.rack, "".join(d.rack), r.source)
+             for r, d in zip(rounds, draws, strict=False)])

@@ -14,6 +14,7 @@ data, checked, and stored with the tournament (`dup_events`).
     games = 1                     # default: one per [tournament] round_starts time
     mode = "online"               # or "hall" (the arbiter types racks and slips)
     discord = "none"              # a hall: what goes to Discord — "none", "results", "all"
+    double_entry = false          # the desk (`duplicate pult`) checks every slip typed twice
     pause_seconds = 30            # online: between a round's close and the next rack
 
 In a duplicate event [tournament] round_starts are the games' start times ("rounds" their
@@ -30,7 +31,7 @@ from typing import Any
 
 from bot.services.app import Tx
 from bot.services.duplicate import lexicons
-from bot.services.duplicate.context import DISCORD, DISCORD_SETTING
+from bot.services.duplicate.context import DISCORD, DISCORD_SETTING, DOUBLE_ENTRY_SETTING
 from bot.services.duplicate.game import GAME_START
 from bot.store.duplicate import DupEvent, add_event, get_event
 from bot.store.timers import add_timer
@@ -59,6 +60,7 @@ class DuplicateSettings:
     pause_seconds: int = 30
     discord: str = "all"  # what goes to Discord (context.DISCORD); a hall's default "none"
     starts: tuple[datetime, ...] = field(default=())
+    double_entry: bool = False  # the desk's second typing of every slip (issue 41.2)
 
 
 #: [duplicate] keys: (kind, required); kinds: "str", "int", "parts" (an int or a list of ints)
@@ -67,6 +69,7 @@ KEYS: dict[str, tuple[str, bool]] = {
     "move_seconds": ("int", False), "warning_seconds": ("int", False), "parts": ("int", False),
     "rounds_per_part": ("parts", False), "games": ("int", False), "mode": ("str", False),
     "pause_seconds": ("int", False), "discord": ("str", False),
+    "double_entry": ("bool", False),
 }
 #: the ranges a number may take (seconds, parts, rounds, games)
 RANGES: dict[str, tuple[int, int]] = {
@@ -132,11 +135,16 @@ def read_table(data: Any, starts: Sequence[datetime]) -> DuplicateSettings:
     return DuplicateSettings(profile.name, values["lexicon"], tiles, move, warning,
                              tuple(part_rounds), games, mode,
                              values.get("pause_seconds", 30), discord=discord,
-                             starts=tuple(starts))
+                             starts=tuple(starts),
+                             double_entry=values.get("double_entry", False))
 
 
 def _value(key: str, value: Any) -> Any:
     kind = KEYS[key][0]
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise TableError(key, f"očakáva sa true alebo false, je tam {str(value)[:60]!r}")
+        return value
     if kind == "str":
         if not isinstance(value, str) or not value.strip() or len(value) > 500:
             raise TableError(key, f"očakáva sa text, je tam {str(value)[:60]!r}")
@@ -178,7 +186,8 @@ def create_event(tx: Tx, tournament_id: int, settings: DuplicateSettings,
                       by, tournament_id=tournament_id, payload={"game": number})
     tournament = get_tournament(tx.db, tournament_id)  # what a hall sends to Discord
     update_tournament(tx.db, tournament_id, by, settings={
-        **tournament.settings, DISCORD_SETTING: settings.discord})
+        **tournament.settings, DISCORD_SETTING: settings.discord,
+        DOUBLE_ENTRY_SETTING: settings.double_entry})
     return add_event(tx.db, tournament_id, by,
                      profile=profile.name, lexicon=place, lexicon_id=loaded.id,
                      tiles=settings.tiles or profile.tiles,

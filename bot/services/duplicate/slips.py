@@ -91,12 +91,13 @@ def submit_slip(tx: Tx, slug: str, text: str, *, received_at: datetime,
                 round_no: int | None = None, discord_id: int | None = None,
                 player: str | None = None, declared: int | str | None = None,
                 source: str = "discord", late: bool | None = None,
-                correction: bool = False) -> SlipReceipt:
+                correction: bool = False, admin: str | None = None) -> SlipReceipt:
     """Record one slip of the open round (`round_no` None) or of round `round_no` of the
     running game. The player is `discord_id`'s entrant, or `player` as the arbiter names him
     (registration number, name or nick). `late`: the arbiter says the slip came after the
     limit; None = judged by `received_at` against the deadline. `correction`: the arbiter
-    typed the player's latest entry wrong and this replaces it (one slip handed in)."""
+    typed the player's latest entry wrong and this replaces it (one slip handed in). `admin`:
+    who typed it (audited; the CLI's --admin or the OS user)."""
     if source not in SOURCES:
         raise ValueError(f"source: one of {', '.join(SOURCES)}")
     if correction and source not in TYPED:
@@ -110,10 +111,13 @@ def submit_slip(tx: Tx, slug: str, text: str, *, received_at: datetime,
     who = _player(tx, event, discord_id, player)
     number = _declared(declared)
     rule = event.profile.slips
-    if number is None and rule.declared == "required" and source == "discord":
+    # typed or sent, a slip without its score is refused where the profile wants one: taken,
+    # it would score 0 at the close (003 r. 43) though the player wrote a score
+    if number is None and rule.declared == "required":
         raise Refusal("duplicate.online.declared_missing", rule=rule.declared_rule)
     try:
-        parsed = parse_slip(text.strip(), event.tiles.blank_letters)
+        parsed = parse_slip(text.strip(), event.tiles.blank_letters,
+                            event.tiles.blank_letter_rule)
     except DuplicateError as exc:
         raise Refusal("duplicate.online.slip_unreadable",
                       reason=t(f"duplicate.input.{exc.code}", **exc.params)) from None
@@ -131,7 +135,8 @@ def submit_slip(tx: Tx, slug: str, text: str, *, received_at: datetime,
     # the audit's reason: a correction says in Slovak why a second entry is not a second slip
     fixing = t("duplicate.online.fix_reason", SLOVAK, rule=FIX_RULE) if mistyped else None
     by = tx.by_player(who.id, "/tah") if source == "discord" else tx.by_admin(
-        "arbiter", fixing or f"slip ({source})")
+        admin or "arbiter", fixing or t(f"duplicate.audit.slip_{source}", SLOVAK,
+                                        player=who.name))
     earlier = bool(mine)
     slip = add_slip(tx.db, rnd, who.id, by, event.id, text=text.strip(), coord=coord,
                     word=word, declared=number, received_at=stamp, source=source)
@@ -145,7 +150,7 @@ def submit_slip(tx: Tx, slug: str, text: str, *, received_at: datetime,
 
 
 def submit_csv(tx: Tx, slug: str, round_no: int, content: str, *,
-               received_at: datetime) -> list[SlipReceipt]:
+               received_at: datetime, admin: str | None = None) -> list[SlipReceipt]:
     """A round's slips from CSV text: `hráč,ťah[,body]` a line (a header line whose first cell
     is not a player is skipped). All or nothing: the first bad line refuses the whole file,
     naming its line (`RIADOK n: …`)."""
@@ -166,10 +171,12 @@ def submit_csv(tx: Tx, slug: str, round_no: int, content: str, *,
             receipts.append(submit_slip(
                 tx, slug, cells[1], received_at=received_at, round_no=round_no,
                 player=cells[0], declared=cells[2] if len(cells) == 3 and cells[2] else None,
-                source="csv", late=False))
+                source="csv", late=False, admin=admin))
         except Refusal as refusal:
             raise Refusal("duplicate.online.csv_line", line=line_no,
-                          reason=t(refusal.reply.key, **refusal.reply.params)) from None
+                          reason=t(refusal.reply.key, **{**refusal.reply.params,
+                                                         "rule": refusal.reply.rule or ""})
+                          ) from None
     return receipts
 
 

@@ -14,6 +14,11 @@ The head admin's acts (approve, reject, link / relink, unlink) go through the on
 policy (`policy.require_admin`), need a reason, are audited, and tell the player by DM. A DM
 about an account that is not (or no longer) the player's link names it in the message
 parameter `DISCORD_ACCOUNT`: the adapter delivers it there.
+
+A player's account is one for every event he plays (issue 44.4): relinking or unlinking a
+player entered in other unfinished events needs a head admin of each of them, and every event
+concerned gets the audit line and its admin channel a note. A link request is its event's
+(seen and decided by that event's head admin); approving it links the account for all.
 """
 
 from __future__ import annotations
@@ -26,12 +31,14 @@ from bot.services import bounds, lookup
 from bot.services.app import App, Tx
 from bot.services.duplicate.context import event_of, player_by_label
 from bot.services.identity import lookalike
-from bot.services.policy import UNFORESEEN_RULE, AdminRef, require_admin
+from bot.services.policy import UNFORESEEN_RULE, Actor, AdminRef, is_admin, require_admin
 from bot.services.replies import Refusal, Reply, done
 from bot.store import (
+    ActorKind,
     Change,
     Player,
     Tournament,
+    TournamentStatus,
     create_player,
     find_player_by_discord,
     find_player_by_nick,
@@ -39,6 +46,7 @@ from bot.store import (
     get_player,
     list_audit,
     list_players,
+    list_tournaments,
     players_with_discord_names,
     record,
     update_player,
@@ -50,10 +58,12 @@ from bot.store.links import (
     REJECTED,
     LinkRequest,
     add_link_request,
+    asked_before,
     decide_link_request,
     find_link_request,
     get_link_request,
     list_link_requests,
+    pending_for,
     reopen_link_request,
 )
 from bot.store.players import nick_key
@@ -258,7 +268,7 @@ def register(tx: Tx, slug: str, discord_id: int, discord_name: str, herna_nick: 
         return done("play.register_already", to=linked_to(player), tournament=t.name)
     if player.discord_id is not None:  # the real owner is never displaced without the admin
         raise Refusal("play.register_taken", to=linked_to(player, "taken"))
-    earlier = find_link_request(tx.db, player.id, discord_id)
+    earlier = find_link_request(tx.db, t.id, player.id, discord_id)
     if earlier is not None and earlier.status == REJECTED:
         raise Refusal("identity.request_rejected", to=linked_to(player),
                       reason=earlier.reason or "—", rule=UNFORESEEN_RULE)
@@ -268,12 +278,13 @@ def register(tx: Tx, slug: str, discord_id: int, discord_name: str, herna_nick: 
     if earlier is not None and earlier.status == PENDING:
         return pending  # asked again: the same request, the same answer, no new ping
     name = discord_name.strip()[:MAX_NAME] or str(discord_id)
-    if (earlier is None and registry_proves(player, discord_id, name)
+    if (not asked_before(tx.db, player.id, discord_id)
+            and registry_proves(player, discord_id, name)
             and not namesakes(tx, player.discord_name, player.id)  # ambiguous: the admin says
             and not _unlinked_by_admin(tx, player, discord_id)):
         by = tx.by_player(player.id, "Discord účet podľa registra")
         _link(tx, t, player, discord_id, by, how="registry")
-        _close_others(tx, t, player, None, by)
+        _close_others(tx, player, None, by)
         return done("play.registered", name=player.name, to=linked_to(player),
                     tournament=t.name)
     # audited as the asking account: he is not (yet) the player
@@ -281,7 +292,7 @@ def register(tx: Tx, slug: str, discord_id: int, discord_name: str, herna_nick: 
     if earlier is None:
         request = add_link_request(tx.db, t.id, player.id, discord_id, name, by)
     else:  # approved once, unlinked by the admin since: he decides again
-        request = reopen_link_request(tx.db, earlier.id, t.id, name, by)
+        request = reopen_link_request(tx.db, earlier.id, name, by)
     tx.to_admin(t.id, "identity.request_admin", request_id=request.id, player=player.name,
                 herna=herna_of(player), account=name, discord_id=discord_id,
                 recorded=player.discord_name or "—", rule=UNFORESEEN_RULE)
@@ -297,27 +308,72 @@ def _reason(reason: str | None) -> str:
     return bounds.reason(reason)
 
 
-def _link(tx: Tx, t: Tournament, player: Player, discord_id: int, by: Change, how: str) -> None:
+def concerned(tx: Tx, t: Tournament, player: Player) -> list[Tournament]:
+    """The events a change of the player's Discord account concerns: `t` and every other
+    unfinished event he is entered in (his account is one, shared by all of them)."""
+    return [t, *(o for o in list_tournaments(tx.db)
+                 if o.id != t.id and o.status is not TournamentStatus.FINISHED
+                 and get_entry(tx.db, o.id, player.id) is not None)]
+
+
+def require_every_admin(tx: Tx, t: Tournament, player: Player, actor: Actor) -> None:
+    """Taking a player's account away (a relink, an unlink) takes his seat in every event he
+    plays: only a head admin of each of them may (issue 44.4) — one event's head admin
+    could otherwise hand another event's seat to an account of his choosing."""
+    others = [o for o in concerned(tx, t, player)[1:] if not is_admin(o, actor)]
+    if others:
+        raise Refusal("identity.other_events", player=player.name, herna=herna_of(player),
+                      events=", ".join(o.slug for o in others), rule=UNFORESEEN_RULE)
+
+
+def _told_everywhere(tx: Tx, t: Tournament, player: Player, by: Change, action: str,
+                     data: dict[str, Any], old: int | None, new: int | None) -> None:
+    """The link's change in every event it concerns: the audit line in each (`show audit`
+    of any of them shows it) and, for a head admin's act concerning several, a note in each
+    one's admin channel (one event's: his own act, answered to him; the registry's proof
+    linking a player's own account needs nobody's attention)."""
+    events = concerned(tx, t, player)
+    for event in events:
+        record(tx.db, by, action, tournament_id=event.id, subject=f"player:{player.id}",
+               data=data if event.id == t.id else {**data, "via": t.slug})
+        if len(events) > 1 and by.actor is not ActorKind.PLAYER:  # a head admin's act
+            tx.to_admin(event.id, "identity.changed_note", source=t.slug, player=player.name,
+                        herna=herna_of(player), old="—" if old is None else str(old),
+                        new="—" if new is None else str(new), reason=by.reason or "—",
+                        rule=UNFORESEEN_RULE)
+
+
+def _link(tx: Tx, t: Tournament, player: Player, discord_id: int, by: Change, how: str,
+          was: int | None = None) -> None:
     update_player(tx.db, player.id, by, discord_id=discord_id)
-    record(tx.db, by, LINK_ACTION, tournament_id=t.id, subject=f"player:{player.id}",
-           data={"discord_id": discord_id, "how": how})
+    data: dict[str, Any] = {"discord_id": discord_id, "how": how}
+    if was is not None:
+        data["was"] = was
+    _told_everywhere(tx, t, player, by, LINK_ACTION, data, was, discord_id)
 
 
-def _unlink(tx: Tx, t: Tournament, player: Player, by: Change) -> None:
+def _unlink(tx: Tx, t: Tournament, player: Player, by: Change, *, told: bool = True) -> None:
+    """`told`: the change is told to the events (a relink tells it once, as a link)."""
     old = player.discord_id
     update_player(tx.db, player.id, by, discord_id=None)
-    record(tx.db, by, UNLINK_ACTION, tournament_id=t.id, subject=f"player:{player.id}",
-           data={"discord_id": old})
-    tx.direct(player.id, "identity.unlinked_dm", tournament=t.name, to=linked_to(player),
-              reason=by.reason, rule=UNFORESEEN_RULE, **{DISCORD_ACCOUNT: old})
+    if told:
+        _told_everywhere(tx, t, player, by, UNLINK_ACTION, {"discord_id": old}, old, None)
+    else:
+        record(tx.db, by, UNLINK_ACTION, tournament_id=t.id, subject=f"player:{player.id}",
+               data={"discord_id": old})
+    tx.direct(player.id, "identity.unlinked_dm", event=t.id, tournament=t.name,
+              to=linked_to(player), reason=by.reason, rule=UNFORESEEN_RULE,
+              **{DISCORD_ACCOUNT: old})
 
 
-def _close_others(tx: Tx, t: Tournament, player: Player, keep: int | None,
-                  by: Change) -> None:
-    """Once the player is linked, the other accounts' pending requests for him are moot."""
-    for other in list_link_requests(tx.db, t.id):
-        if other.player_id == player.id and other.id != keep:
-            decide_link_request(tx.db, other.id, REJECTED, by)
+def _close_others(tx: Tx, player: Player, keep: int | None, by: Change) -> None:
+    """Once the player is linked, his pending requests in every event are decided: the linked
+    account's approved (his link is one for all events), the other accounts' moot."""
+    linked = get_player(tx.db, player.id).discord_id
+    for other in pending_for(tx.db, player.id):
+        if other.id != keep:
+            decide_link_request(tx.db, other.id,
+                                APPROVED if other.discord_id == linked else REJECTED, by)
 
 
 def _request(tx: Tx, t: Tournament, request_id: int) -> LinkRequest:
@@ -353,8 +409,9 @@ def _approve(tx: Tx, slug: str, admin: AdminRef, request_id: int, reason: str | 
     by = tx.by_admin(actor, why)
     decide_link_request(tx.db, request.id, APPROVED, by)
     _link(tx, t, player, request.discord_id, by, how=f"request:{request.id}")
-    _close_others(tx, t, player, request.id, by)
-    tx.direct(player.id, "identity.linked_dm", tournament=t.name, to=linked_to(player),
+    _close_others(tx, player, request.id, by)
+    tx.direct(player.id, "identity.linked_dm", event=t.id, tournament=t.name,
+              to=linked_to(player),
               reason=why, rule=UNFORESEEN_RULE)
     return done("identity.approved", rule=UNFORESEEN_RULE, player=player.name,
                 herna=herna_of(player), account=request.discord_name)
@@ -373,7 +430,8 @@ def _reject(tx: Tx, slug: str, admin: AdminRef, request_id: int, reason: str) ->
     why = _reason(reason)
     decide_link_request(tx.db, request.id, REJECTED, tx.by_admin(actor, why))
     player = get_player(tx.db, request.player_id)
-    tx.direct(player.id, "identity.rejected_dm", tournament=t.name, to=linked_to(player),
+    tx.direct(player.id, "identity.rejected_dm", event=t.id, tournament=t.name,
+              to=linked_to(player),
               reason=why, rule=UNFORESEEN_RULE, **{DISCORD_ACCOUNT: request.discord_id})
     return done("identity.rejected", rule=UNFORESEEN_RULE, to=linked_to(player, "asked"),
                 account=request.discord_name)
@@ -402,16 +460,15 @@ def _link_by_admin(tx: Tx, slug: str, admin: AdminRef, nick: str, discord_id: in
     if player.discord_id == discord_id:
         return done("identity.already_linked", nick=shown(player), discord_id=discord_id)
     _free_account(tx, player, discord_id)
+    was = player.discord_id
     by = tx.by_admin(actor, why)
-    if player.discord_id is not None:  # relink: the old account is told it is no longer his
-        _unlink(tx, t, player, by)
-    _link(tx, t, player, discord_id, by, how="admin")
-    request = find_link_request(tx.db, player.id, discord_id)
-    if request is not None and request.status == PENDING:
-        decide_link_request(tx.db, request.id, APPROVED, by)
-    _close_others(tx, t, player, request.id if request else None, by)
-    tx.direct(player.id, "identity.linked_dm", tournament=t.name, to=linked_to(player),
-              reason=why, rule=UNFORESEEN_RULE)
+    if was is not None:  # a relink takes his seat from the account holding it, in every event
+        require_every_admin(tx, t, player, actor)
+        _unlink(tx, t, player, by, told=False)  # the old account is told it is no longer his
+    _link(tx, t, player, discord_id, by, how="admin", was=was)
+    _close_others(tx, player, None, by)
+    tx.direct(player.id, "identity.linked_dm", event=t.id, tournament=t.name,
+              to=linked_to(player), reason=why, rule=UNFORESEEN_RULE)
     return done("identity.linked", rule=UNFORESEEN_RULE, player=player.name,
                 herna=herna_of(player), discord_id=discord_id)
 
@@ -430,6 +487,7 @@ def _unlink_by_admin(tx: Tx, slug: str, admin: AdminRef, nick: str, reason: str)
     player = _entered(tx, t, nick)
     if player.discord_id is None:
         raise Refusal("identity.not_linked", nick=shown(player))
+    require_every_admin(tx, t, player, actor)
     old = player.discord_id
     _unlink(tx, t, player, tx.by_admin(actor, why))
     return done("identity.unlinked", rule=UNFORESEEN_RULE, player=player.name,

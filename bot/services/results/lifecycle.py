@@ -317,7 +317,7 @@ def check_exclusions(tx: Tx, t: Tournament, by: Change) -> list[int]:
         name = names.get(player) or get_player(tx.db, player_id).name
         tx.announce(t.id, "result.excluded", player=name, reason=reason,
                     rule=profile.exclusion.rule)
-        tx.direct(player_id, "result.excluded_dm", tournament=t.name, reason=reason,
+        tx.direct(player_id, "result.excluded_dm", event=t.id, tournament=t.name, reason=reason,
                   rule=profile.exclusion.rule)
         newly.append(player_id)
     return newly

@@ -381,7 +381,7 @@ def _exclude(tx: Tx, slug: str, admin_id: AdminRef, player_id: int, reason: str)
     store_exclude(tx.db, t.id, player_id, why, tx.by_admin(admin_id, why))
     name = get_player(tx.db, player_id).name
     tx.announce(t.id, "result.excluded", player=name, reason=why, rule=EXCLUSION_RULE)
-    tx.direct(player_id, "result.excluded_dm", tournament=t.name, reason=why,
+    tx.direct(player_id, "result.excluded_dm", event=t.id, tournament=t.name, reason=why,
               rule=EXCLUSION_RULE)
     return done("admin.excluded", rule=EXCLUSION_RULE, player=name)
 
@@ -412,7 +412,7 @@ def _reinstate(tx: Tx, slug: str, admin_id: AdminRef, player_id: int, reason: st
     reinstate_entry(tx.db, t.id, player_id, tx.by_admin(admin_id, why))
     name = get_player(tx.db, player_id).name
     tx.announce(t.id, "admin.reinstated_announce", player=name, reason=why)
-    tx.direct(player_id, "admin.reinstated_dm", tournament=t.name, reason=why)
+    tx.direct(player_id, "admin.reinstated_dm", event=t.id, tournament=t.name, reason=why)
     return done("admin.reinstated", player=name)
 
 

@@ -259,15 +259,16 @@ def test_a_correction_with_nothing_to_correct_is_refused(
     Slovak line, exit 2, nothing stored; in a closed round the round says it is closed."""
     db, _ = start(capsys, arbiter_hall(tmp_path, ("to",)))
     cli(capsys, db, "duplicate", "rack", "sala", "1", "AEIKLTO")
-    cli(capsys, db, "duplicate", "slip", "sala", "1", "2", "8H TO")
+    cli(capsys, db, "duplicate", "slip", "sala", "1", "2", "8H TO", "--declared", "2")
     code, out, err = cli(capsys, db, "duplicate", "slip", "sala", "1", "1", "8H TO",
-                         "--correction")
+                         "--declared", "2", "--correction")
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
     assert "Oprava zápisu: Ján Novák nemá v 1. kole zapísaný žiadny lístok, ktorý by sa dal " \
            "opraviť (003 r. 42)." in err
     assert rows(db, "SELECT COUNT(*) FROM dup_slips") == [(1,)]
     assert rows(db, "SELECT COUNT(*) FROM dup_slip_fixes") == [(0,)]
     cli(capsys, db, "duplicate", "close", "sala", "1")
-    code, _, err = cli(capsys, db, "duplicate", "slip", "sala", "1", "2", "H8 TO", "--oprava")
+    code, _, err = cli(capsys, db, "duplicate", "slip", "sala", "1", "2", "H8 TO",
+                       "--declared", "2", "--oprava")
     assert code == 2 and "1. kolo je už uzavreté" in err, err
     assert rows(db, "SELECT COUNT(*) FROM dup_slips") == [(1,)]

@@ -152,7 +152,9 @@ async def test_an_undelivered_dm_is_reported_once_per_player_and_round(s: Setup)
 
 async def test_admin_note_goes_to_the_admin_channel(s: Setup) -> None:
     await s.notifier.to_admin(s.tournament.id, Message("common.no_round"))
-    assert _posts(s.harness, ADMIN_CHANNEL_ID) == ["Ešte nie je zverejnené žiadne kolo."]
+    # an admin note names its event: one admin channel may serve several (issue 44.5)
+    assert _posts(s.harness, ADMIN_CHANNEL_ID) == [
+        "**Online 1** · Ešte nie je zverejnené žiadne kolo."]
     assert s.harness.channel_messages == []
 
 
@@ -160,7 +162,8 @@ async def test_admin_channel_in_tournament_settings_wins(tmp_path: Path) -> None
     async for s in _setup(tmp_path, admin_channel=ADMIN_CHANNEL_ID,
                           settings={"admin_channel_id": OTHER_CHANNEL_ID}):
         await s.notifier.to_admin(s.tournament.id, Message("common.no_round"))
-        assert _posts(s.harness, OTHER_CHANNEL_ID) == ["Ešte nie je zverejnené žiadne kolo."]
+        assert _posts(s.harness, OTHER_CHANNEL_ID) == [
+            "**Online 1** · Ešte nie je zverejnené žiadne kolo."]
         assert _posts(s.harness, ADMIN_CHANNEL_ID) == []
 
 
@@ -168,7 +171,7 @@ async def test_admin_note_by_dm_without_an_admin_channel(tmp_path: Path) -> None
     async for s in _setup(tmp_path, admins=True):
         await s.notifier.to_admin(s.tournament.id, Message("common.no_round"))
         [dm] = s.harness.dms(s.harness.head_admin)
-        assert dm.content == "Ešte nie je zverejnené žiadne kolo."
+        assert dm.content == "**Online 1** · Ešte nie je zverejnené žiadne kolo."
         assert s.harness.channel_messages == []
 
 

@@ -189,7 +189,8 @@ async def test_absence_pings_the_opponent_by_dm(w: World) -> None:
     assert ex.content.startswith("Neprítomnosť súpera (Boris Bán) je zaznamenaná")
     assert "(e-SP 4.3)" in ex.content
     [dm] = w.h.dms(w.users["boris"])
-    assert dm.content.startswith("Ana Ábelová ťa čaká pri stole (1. kolo, stôl 1)")
+    assert dm.content.startswith(f"**{w.tournament.name}** · Ana Ábelová ťa čaká pri stole "
+                                 "(1. kolo, stôl 1)")  # named: he may play in two (44.5)
     assert await _evidence(w, 0) == [EvidenceKind.ABSENCE]
 
 

@@ -293,9 +293,10 @@ async def round_1_starts(s: Story) -> None:
     notice = [line for line in s.admin_notes().split("\n") if "Súkromnú správu" in line]
     assert len(notice) == 1 and "Peter Ľalík: Discord účet nie je prepojený" in notice[0]
     assert "Ľubica" not in notice[0]  # the notice does not repeat the DM
-    assert s.dms("janko").startswith("1. kolo, stôl 1: súper: Ľubica Šťastná "
-                                     "(herna.net: lubka), začína: Ján Čierny.")
-    assert s.dms("igi") == "V 1. kole máš voľno (e-SP 4.9)."
+    # every DM names its event: a player may be in several (issue 44.5)
+    assert s.dms("janko").startswith("**Online KT Bratislava** · 1. kolo, stôl 1: súper: "
+                                     "Ľubica Šťastná (herna.net: lubka), začína: Ján Čierny.")
+    assert s.dms("igi") == "**Online KT Bratislava** · V 1. kole máš voľno (e-SP 4.9)."
 
     s.at(2)
     ex = await s.cmd("janko", "stav")

@@ -6,9 +6,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
+from aiohttp import web
 
 from bot.hall.server import make_app, serve
 from rules.lexicon import Lexicon, admissibility, compile_graph, make_lexicon
@@ -21,16 +22,17 @@ def small_lexicon() -> Lexicon:
 
 
 @contextlib.contextmanager
-def running(lexicon: Lexicon, rules: str = "sss") -> Iterator[str]:
-    """The page over `lexicon` served on 127.0.0.1 while inside; yields its base URL."""
+def serving(make: Callable[[], web.Application]) -> Iterator[str]:
+    """The application `make` builds, served on 127.0.0.1 in its own event loop's thread while
+    inside; yields its URL ("http://127.0.0.1:PORT/")."""
     loop = asyncio.new_event_loop()
     ready = threading.Event()
     url: list[str] = []
     stop = asyncio.Event()
 
     async def run() -> None:
-        async with serve(make_app(lexicon, admissibility(rules)), "127.0.0.1", 0) as at:
-            url.append(at.rstrip("/"))
+        async with serve(make(), "127.0.0.1", 0) as at:
+            url.append(at)
             ready.set()
             await stop.wait()
 
@@ -43,6 +45,13 @@ def running(lexicon: Lexicon, rules: str = "sss") -> Iterator[str]:
         loop.call_soon_threadsafe(stop.set)
         thread.join(10)
         loop.close()
+
+
+@contextlib.contextmanager
+def running(lexicon: Lexicon, rules: str = "sss") -> Iterator[str]:
+    """The page over `lexicon` served on 127.0.0.1 while inside; yields its base URL."""
+    with serving(lambda: make_app(lexicon, admissibility(rules))) as url:
+        yield url.rstrip("/")
 
 
 @pytest.fixture

@@ -9,14 +9,16 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import pytest
+from sqlite_utils import Database
 
 from bot.clock import ManualClock
 from bot.scheduler import Scheduler
 from bot.services.app import App
+from bot.services.delivery.outbox import OUTAGE_REPORT, tell_after_outage
 from bot.services.notifier import Message, RecordingNotifier
-from bot.services.tournament import play, rounds
-from bot.store import Store, list_audit
-from bot.store.outbox import OutboxStatus, list_outbox
+from bot.services.tournament import admin, play, rounds
+from bot.store import Change, Store, list_audit
+from bot.store.outbox import OutboxStatus, failed_attempt, list_outbox, mark_sent
 
 from .conftest import ADMIN_ID, START, make_world
 
@@ -109,3 +111,26 @@ async def test_an_outage_loses_no_message(store: Store, outage: timedelta) -> No
     # the head admin's report arrived once, to him, after every late message
     told = [m for w, _, m in discord.sent if m.key == "outbox.outage_report"]
     assert len(told) == 1
+
+
+async def test_an_outage_report_goes_to_the_dms_own_event(store: Store) -> None:
+    """Issue 44.8: a DM an outage delayed is reported to its event's head admin — the DM
+    carries its event — not to the newest tournament's (`max(id)`), another event's."""
+    clock = ManualClock(START)
+    bot = App(store, clock, RecordingNotifier())
+    older = await make_world(bot, slug="kt-a")
+    newer = await make_world(bot, slug="kt-b", players=0)
+    excluded = older.players[0].id
+    cli = App(store, clock, RecordingNotifier(), delivery="queue")
+    assert (await admin.exclude(cli, "kt-a", ADMIN_ID, excluded, "hrubé správanie")).ok
+    [dm] = [r for r in await store.read(list_outbox) if r.destination == "dm"]
+
+    def outage(db: Database) -> None:  # refused once, then delivered late
+        failed_attempt(db, dm.id, "ConnectionError", START, Change.scheduler(START, "test"))
+        mark_sent(db, dm.id, START + timedelta(minutes=30))
+
+    await store.call(outage)
+    assert await store.call(tell_after_outage, START, START + timedelta(minutes=31)) == 1
+    [report] = [r for r in await store.read(list_outbox) if r.message_key == OUTAGE_REPORT]
+    assert (report.destination, report.target) == ("admin", older.tournament.id)
+    assert report.target != newer.tournament.id

@@ -267,5 +267,6 @@ def test_0009_upgrades_a_copy_of_a_database_made_before_it(
         assert store.read_sync(superseded_slips, rnd.id) == {wrong.id}
     original = Database(sqlite3.connect(str(db_path)))
     assert "dup_slip_fixes" not in original.table_names()
+    # 0009 is the first pending (later ones follow it)
     assert next(m.name for m in MIGRATIONS.pending(original)) == "0009_dup_slip_fixes"
     original.close()

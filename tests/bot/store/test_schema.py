@@ -29,6 +29,7 @@ from bot.store import (
     record,
     schema,
 )
+from bot.store.links import add_link_request, list_link_requests
 from bot.store.schema import APPEND_ONLY
 
 from .conftest import START, Seeded
@@ -39,7 +40,7 @@ SECOND = "0002_lookups_and_frozen_results"
 ALL = [FIRST, SECOND, "0003_outbox", "0004_identity",
        "0005_outbox_reports_and_bot_lease", "0006_duplicate", "0007_duplicate_shoot_out",
        "0008_lease_generation", "0009_dup_slip_fixes", "0010_season_ladders",
-       "0011_rating_chain"]
+       "0011_rating_chain", "0012_link_requests_per_event"]
 
 
 @pytest.fixture
@@ -197,3 +198,27 @@ def test_schema_checks_list_exactly_the_python_enums() -> None:
              (schema.SYNC_OUTCOMES, SyncOutcome)]
     for listed, enum in pairs:
         assert listed == tuple(member.value for member in enum), enum.__name__
+
+
+def test_0012_keeps_the_link_requests_and_makes_them_each_events(
+        db_path: Path, seed_fn, admin) -> None:  # type: ignore[no-untyped-def]
+    """Issue 44.8: a request written before 0012 stays as it was; after it, the same account
+    may ask for the same player in another event — a request of that event."""
+    old = Database(sqlite3.connect(str(db_path), isolation_level=None))
+    old.execute("PRAGMA foreign_keys = ON")
+    MIGRATIONS.apply(old, stop_before="0012_link_requests_per_event")
+    old.execute("BEGIN")
+    first: Seeded = seed_fn(old, admin)
+    second: Seeded = seed_fn(old, admin, slug="kt-druhy")
+    player = first.players[0]
+    add_link_request(old, first.tournament.id, player, 10**17, "ucet", admin)
+    old.execute("COMMIT")
+    with pytest.raises(sqlite3.IntegrityError):  # before: one request per player and account
+        add_link_request(old, second.tournament.id, player, 10**17, "ucet", admin)
+    old.close()
+
+    with Store(db_path) as store:
+        store.call_sync(add_link_request, second.tournament.id, player, 10**17, "ucet", admin)
+        for seeded in (first, second):
+            [request] = store.read_sync(list_link_requests, seeded.tournament.id)
+            assert (request.player_id, request.discord_id) == (player, 10**17)

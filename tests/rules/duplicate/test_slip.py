@@ -53,7 +53,7 @@ def test_blanks_lower_case_or_in_parentheses() -> None:
 @pytest.mark.parametrize(("text", "code"), [
     ("P4 SLOVO", "coord_off_board"), ("16A SO", "coord_off_board"), ("0A SO", "coord_off_board"),
     ("A16 SO", "coord_off_board"), ("8H", "slip_unreadable"), ("H8 X Y SO", "slip_unreadable"),
-    ("HH SO", "coord_unreadable"), ("8H SL(OV)O", "slip_unreadable"), ("8H SL0VO", "slip_letter"),
+    ("HH SO", "coord_unreadable"), ("8H SL(OV)O", "slip_blank_two"), ("8H SL0VO", "slip_letter"),
     ("8H SLßVO", "slip_letter"), ("8H X SLOVO", "slip_unreadable"), ("8HX SO", "coord_unreadable"),
     ("H8VV SO", "coord_unreadable"),
 ])

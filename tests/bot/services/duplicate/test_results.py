@@ -118,7 +118,7 @@ async def test_preliminary_results_protest_correction_final_and_replay(
     checked = await app.run(replay_game, slug)
     assert isinstance(checked, tuple)
     verified, racks = checked
-    assert verified and racks and all(played == drawn for _, played, drawn in racks)
+    assert verified and racks and all(played == drawn for _, played, drawn, _ in racks)
     late = await app.run(file_protest, slug, 1, "kle", "wrongly-rejected", "ešte", player="2")
     assert isinstance(late, Reply) and late.key == "duplicate.online.protest_closed"
     assert app.store.read_sync(event_view, slug).games[0].seed == SEED

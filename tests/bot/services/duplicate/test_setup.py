@@ -61,6 +61,7 @@ async def test_a_duplicate_event_is_created_with_its_settings(
     ("rounds_per_part = [5]\nparts = 3\n", 11, "2 čísel"),
     ("sise = 7\n", 11, "neznámy kľúč"),
     ("tiles = \"sss-999\"\n", 11, "tiles"),
+    ("double_entry = \"áno\"\n", 11, "true alebo false"),
 ])
 async def test_a_bad_duplicate_table_is_refused_on_its_line(
         app: App, tmp_path: Path, words: Path, extra: str, line: int, says: str) -> None:
