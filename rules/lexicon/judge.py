@@ -9,8 +9,10 @@ paste) raises `LexiconError` with one Slovak sentence: it has no verdict to reco
 Order of decision (SSS, SP B1 10.1/10.2; ČAS SŘ 9.4): letters, length, then the exclusive list
 for the word's length — the lexicon's own when the build applied one (a built lexicon is the
 admissible set), else the profile's list at hand; an unavailable list (B6, B7, BLEX) leaves the
-word to the main list and says so. Then the `always` lists (10.1 bod 1, 2, 5, 6: the rule that
-admits the word is named even when the main list has it too), then the lexicon's forms.
+word to the main list and says so. Then the `always` lists (10.1 bod 1, 2, 5, 6, 10.7's
+násobné číslovky: the rule that admits the word is named even when the main list has it too),
+then the families a rule refuses (`refuse`: 10.2 bod 5, 10.4, 10.8 — named even when the main
+list has the form), then the lexicon's forms.
 """
 
 from __future__ import annotations
@@ -137,6 +139,10 @@ def judge(word: str, lexicon: Lexicon, rules: Admissibility) -> WordVerdict:
             return verdict(True, word_list.title, always.rule,
                            f"Slovo je v zozname {word_list.title}: {always.says}."
                            + _bundled_note(word_list))
+    refused = rules.refused(word)
+    if refused is not None:
+        return verdict(False, "pravidlá", refused.rule,
+                       f"Slovo nie je povolené: {refused.says}.{main_note}{note}")
     if word in lexicon.graph:
         return verdict(True, lexicon.title, rules.main.rule,
                        f"Slovo je v zozname „{lexicon.title}“.{main_note}{note}")

@@ -301,13 +301,15 @@ def _counted(forms: list[str], counter: Counter) -> Iterator[str]:
 
 def hybrid(forms: Iterable[str], rules: Admissibility) -> tuple[set[str], dict[int, str]]:
     """The admissible set: each exclusive list at hand replaces the forms of its length
-    (SP B1 10.1 body 3, 4); the `always` lists (B5) add theirs at the other lengths."""
+    (SP B1 10.1 body 3, 4); the families a rule refuses leave the other lengths (so a move
+    generator never plays what `judge` refuses); the `always` lists (B5) add theirs there."""
     exclusive = {}
     for length, rule in rules.exclusive.items():
         word_list = rules.lists.get(rule.list)
         if word_list is not None:
             exclusive[length] = word_list.title
-    result = {form for form in forms if len(form) not in exclusive}
+    result = {form for form in forms if len(form) not in exclusive
+              and (not rules.refuse or rules.refused(form) is None)}
     for length, rule in rules.exclusive.items():
         if length in exclusive:
             result.update(w for w in rules.lists[rule.list].words if len(w) == length)
@@ -330,7 +332,7 @@ def _bundled_source(rules: Admissibility, list_id: str) -> Source:
 def bundled_source_name(spec: ListSpec) -> str:
     """How a built lexicon names a bundled list it applied ("sss/b3.txt (rekonštruované …)");
     the association's own list is named by its file ("b3.txt")."""
-    return f"{spec.file} ({spec.note})"
+    return f"{spec.file or spec.id} ({spec.note})"
 
 
 def lexicon_path(name: str, directory: Path) -> Path:
