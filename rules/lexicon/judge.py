@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from rules.free_text import shown
+from rules.free_text import shown_inline
 from rules.lexicon.admissibility import Admissibility, WordList
 from rules.lexicon.graph import WordGraph
 
@@ -90,10 +90,10 @@ def normalize(query: str) -> str:
                            f"15 písmen).")
     bad = next((ch for ch in word if not ch.isalpha()), None)
     if bad is not None:
-        # quoted escaped (`\\x1b`, `\\u202e`): the line goes to a terminal or a page as it is
-        what = "medzeru" if bad.isspace() else f"znak „{shown(bad)}“"
-        raise LexiconError(f"Slovo „{shown(_short(word))}“ obsahuje {what}: overiť sa dá len "
-                           f"jedno slovo z písmen.")
+        # quoted escaped (`\\n`, `\\u200d`): one line, and an invisible character visible
+        what = "medzeru" if bad == " " else f"znak „{shown_inline(bad)}“"
+        raise LexiconError(f"Slovo „{shown_inline(_short(word))}“ obsahuje {what}: overiť sa "
+                           f"dá len jedno slovo z písmen.")
     return word
 
 
@@ -142,7 +142,7 @@ def judge(word: str, lexicon: Lexicon, rules: Admissibility) -> WordVerdict:
     refused = rules.refused(word)
     if refused is not None:
         return verdict(False, "pravidlá", refused.rule,
-                       f"Slovo nie je povolené: {refused.says}.{main_note}{note}")
+                       f"Slovo nie je povolené: {refused.says}.{note}")
     if word in lexicon.graph:
         return verdict(True, lexicon.title, rules.main.rule,
                        f"Slovo je v zozname „{lexicon.title}“.{main_note}{note}")

@@ -28,6 +28,7 @@ from typing import BinaryIO
 from bot.i18n import SLOVAK, t
 from bot.progress import Counter, StepStart
 from bot.written_file import write_replacing
+from rules.free_text import shown_inline
 from rules.lexicon import (
     Admissibility,
     Lexicon,
@@ -194,10 +195,10 @@ def _take(read: WordFile, seen: set[str], text: str, number: int,
             read.comments.append(text.lstrip("#").strip())
         return
     form = unicodedata.normalize("NFC", text).lower()
-    shown = form if len(form) <= 30 else form[:29] + "…"
+    shown = shown_inline(form if len(form) <= 30 else form[:29] + "…")  # one line, all seen
     if not form.isalpha():  # the C-level test first: millions of lines pass it
         bad = next(ch for ch in form if not ch.isalpha())
-        what = t("lexicon.space", SLOVAK) if bad.isspace() else f"„{bad}“"
+        what = t("lexicon.space", SLOVAK) if bad == " " else f"„{shown_inline(bad)}“"
         _problem(read, t("lexicon.not_letters", SLOVAK, where=where, form=shown, what=what))
         return
     if rules is not None:
@@ -264,10 +265,15 @@ def build(words: Path, rules_name: str, out: Path, lists: Sequence[Path] = (),
     `BUILD_STEPS` steps start and how far it is."""
     step = steps or _quiet
     rules = admissibility(rules_name)
+    check_out_folder(out)
+    if is_built(words):  # its header is binary: read as words it would be "not UTF-8"
+        raise WordListError(t("lexicon.build_from_lexicon", SLOVAK, file=words.name))
     own = short_lists(lists, rules) if lists else []
     rules = rules.with_lists(word_list for word_list, _ in own)
     read = read_word_file(words, rules, strict=strict,
                           counter=step(t("lexicon.step_read", SLOVAK, file=words.name)))
+    if not read.forms:  # only the bundled lists would be in it: surely not what was meant
+        raise WordListError(t("lexicon.no_forms", SLOVAK, file=words.name))
     sources = [read.source(), *(source for _, source in own)]
     own_ids = {word_list.id for word_list, _ in own}
     sources += [_bundled_source(rules, list_id) for list_id in rules.lists
@@ -283,6 +289,16 @@ def build(words: Path, rules_name: str, out: Path, lists: Sequence[Path] = (),
     write_replacing(out, data)
     write(1, 1)
     return BuildReport(lexicon, out, len(data), read.notes())
+
+
+def check_out_folder(out: Path) -> None:
+    """Refuse an output whose folder is missing and could only be made with its parents: one
+    new folder in an existing one is made (`-o lexicons/sk.lex`), a path from the root that
+    does not exist (`/nonexistent/dir/x.lex`: a typo) is refused before any work."""
+    folder = out.parent
+    if not folder.exists() and not folder.parent.is_dir():
+        raise WordListError(t("lexicon.out_folder", SLOVAK, out=str(out),
+                              folder=str(folder.parent)))
 
 
 def _quiet(name: str) -> Counter:
