@@ -8,8 +8,9 @@ its source — so that members the rulebook does not print answer as the printed
   morfémy -krát tvoriace jedno slovo" — every cardinal numeral written as one word + -krát
   (päťkrát, tridsaťpäťkrát, dvestokrát) that fits the board; admitted like the lists of 10.1.
 - `grecke_ine` (10.1 bod 2, r. 461): "Pri hre možno vytvoriť len takéto slová ako názvy písmen
-  gréckej abecedy" — a Greek letter named in another spelling than the rule's (kappa for kapa)
-  in any of its forms.
+  gréckej abecedy. Sú nesklonné okrem …" — a Greek letter named in another spelling than the
+  rule's (kappa for kapa) in any of its forms, and the declined forms of the names the rule
+  makes indeclinable (ióty, omikronu, zetou).
 - `ne_predpona` (10.8 r. 602): the verbs "neleniť, nevražiť, nenávidieť, nedokrviť a
   nedokrvovať, ktoré už obsahujú predponu ne-" take no second ne- (nenenávidí, nenevraží).
 - `ist_zapor` (10.8 r. 605): "u slovesa ísť sa u niektorých tvarov v zápore mení i(i) na j
@@ -32,7 +33,7 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
-from rules.lexicon.declension import cudzi, zena
+from rules.lexicon.declension import cudzi, dub, zena
 
 DATA_DIR = Path(__file__).with_name("data")
 
@@ -92,11 +93,19 @@ def multiplicatives() -> frozenset[str]:
 
 #: another spelling of a letter the rule names (kapa): every form of it is no Greek letter name
 RESPELLED_GREEK = {"kappa": "kapa"}
+#: names the rule makes indeclinable ("Sú nesklonné okrem …") that a dictionary may decline
+#: (ióta, zeta by vzor žena, omikron by vzor dub): their other forms cannot be made
+INDECLINABLE_GREEK = {"ióta": zena, "zeta": zena, "omikron": dub}
 
 
 @cache
 def respelled_greek() -> frozenset[str]:
-    return frozenset().union(*(zena(name) for name in RESPELLED_GREEK))
+    """Greek letter names in forms the rule does not give (`grecke_ine`): kappa in any form,
+    an indeclinable name declined."""
+    forms = set().union(*(zena(name) for name in RESPELLED_GREEK))
+    for name, decline in INDECLINABLE_GREEK.items():
+        forms |= decline(name) - {name}
+    return frozenset(forms)
 
 
 # --- 10.8 r. 602, 605: the negation's own exceptions -----------------------------------------
