@@ -131,7 +131,7 @@ def ne_plus_i_of_ist(word: str) -> bool:
     if not word.startswith(("nei", "neí")):
         return False
     plain = word[2:]
-    return plain in IST_I_FORMS or "i" + plain[1:] in IST_I_FORMS and plain[0] == "í"
+    return plain in IST_I_FORMS or (plain[0] == "í" and "i" + plain[1:] in IST_I_FORMS)
 
 
 # --- 10.4 r. 553: animal nouns' nominative plural in -i / -ovia ------------------------------
@@ -142,7 +142,7 @@ def ne_plus_i_of_ist(word: str) -> bool:
 SOFTENED = {"k": "c", "h": "z", "g": "z", "ď": "d", "ť": "t", "ň": "n", "ľ": "l"}
 
 
-def _soft_plural(stem: str) -> str:
+def soft_plural(stem: str) -> str:
     if stem.endswith("ch"):
         return stem[:-2] + "si"
     return stem[:-1] + SOFTENED.get(stem[-1], stem[-1]) + "i"
@@ -162,13 +162,27 @@ def animal_nouns() -> tuple[tuple[str, str], ...]:
 @cache
 def animal_plurals_i() -> frozenset[str]:
     """The animal nouns' nominative plural in -i (sobi, kocúri, vlci, psi)."""
-    return frozenset(_soft_plural(stem) for _, stem in animal_nouns())
+    return frozenset(soft_plural(stem) for _, stem in animal_nouns())
 
 
 @cache
 def animal_plurals_ovia() -> frozenset[str]:
     """The animal nouns' nominative plural in -ovia (sobovia, vlkovia, psovia)."""
     return frozenset(stem + "ovia" for _, stem in animal_nouns())
+
+
+#: a soft consonant's plural takes -e (medveď – medvede, zajac – zajace), a hard one's -y
+SOFT = {"ď": "d", "ť": "t", "ň": "n", "ľ": "l", "j": "j", "c": "c", "č": "č", "š": "š",
+        "ž": "ž"}
+
+
+@cache
+def animal_plurals_allowed() -> dict[str, str]:
+    """The plural 10.4 allows ("pri slove sob je povolený tvar soby"), by noun: the nominative
+    (= accusative) in -y after a hard stem (soby, kocúry), -e after a soft one (medvede)."""
+    return {noun: (stem[:-1] + SOFT[stem[-1]] + "e" if stem[-1] in SOFT
+                   else stem + "e" if noun[-1] in SOFT else stem + "y")
+            for noun, stem in animal_nouns()}
 
 
 # --- 10.2 bod 5: interjections -----------------------------------------------------------------

@@ -12,6 +12,8 @@ What its own data can tell is decided here by rule:
 - `active_participle_forms`: an active participle hunspell knows in its base form only
   (robiaci beside the transgressive robiac) in every form of vzor cudzí (10.8 r. 596), and
   negated where the negated transgressive is there (nerobiac);
+- `animal_plurals`: the plural 10.4 allows an animal noun (kocúry) hunspell-sk declines like a
+  person (kocúr/C gives kocúri, which the rule refuses, and no kocúry);
 - `symbols`: a lower-case entry without flags and without a syllable (kg, km, pc, fp) — a
   unit mark or an abbreviation kept without its dot (10.2 bod 3, 4), in hunspell-sk and -cs;
 what it cannot tell, the seed's named cases, is data (`data/sss/standin.toml`, `Ruling`).
@@ -26,6 +28,7 @@ from functools import cache
 from pathlib import Path
 
 from rules.lexicon.declension import DECLENSIONS, cudzi
+from rules.lexicon.families import animal_nouns, animal_plurals_allowed, soft_plural
 from rules.profile import ProfileError
 from rules.profile import _build as build
 
@@ -192,3 +195,11 @@ def symbols(entries: Iterable[Entry]) -> set[str]:
     return {e.word for e in entries
             if not e.flags and e.word.islower() and e.word.isalpha()
             and not _has_syllable(e.word)}
+
+
+def animal_plurals(forms: set[str] | frozenset[str]) -> set[str]:
+    """The plural 10.4 allows an animal noun (kocúry) where hunspell-sk declines the noun like
+    a person (kocúr/C: kocúri, no kocúry): added when the -i form is there and it is not."""
+    allowed = animal_plurals_allowed()
+    return {allowed[noun] for noun, stem in animal_nouns()
+            if soft_plural(stem) in forms and allowed[noun] not in forms}

@@ -12,7 +12,9 @@ Then the rules it stands in for (SP B1 10.1–10.8, `rules.lexicon.standin`; iss
 unmunch, the .dic loses the lower-case twins of capitalised noun entries (proper nouns) and the
 entries of the lemmas the seed rules on (only their `keep` forms come back); after hunspell,
 the negated verbal nouns and the forms the seed refuses go; the forms of the active
-participles hunspell gives in the base form only and those the seed names are added.
+participles hunspell gives in the base form only, the animal plurals 10.4 allows where hunspell
+declines the animal like a person, and those the seed names are added; the families the
+profile refuses (`rules.lexicon.families`: 10.2 bod 5, 10.4, 10.8) go, each counted.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from rules.lexicon.standin import (
     Entry,
     active_participle_forms,
     added,
+    animal_plurals,
     kept_of_lemmas,
     negated_verbal_nouns,
     proper_twins,
@@ -166,7 +169,8 @@ def build_standin(language: str, out: Path, folders: Iterable[Path] = DICT_DIRS,
     flagged = {e.word for e in entries if e.flags}
     verbal = negated_verbal_nouns(accepted, flagged) if dictionary.sp_b1 else set()
     out_ruled = (refused(ruled) & accepted) - verbal
-    participles = active_participle_forms(accepted) - accepted if dictionary.sp_b1 else set()
+    participles = (active_participle_forms(accepted) | animal_plurals(accepted)) - accepted \
+        if dictionary.sp_b1 else set()
     into = {form for form in added(ruled) | participles
             if candidate(form, rules) == form} - accepted
     kept_forms = (accepted - verbal - out_ruled) | into
