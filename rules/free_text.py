@@ -67,7 +67,8 @@ def code_point(char: str) -> str:
 
 
 def _escape(found: re.Match[str]) -> str:
-    return _escape_char(found[0])
+    n = ord(found[0])
+    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
 
 
 def shown(text: str) -> str:
@@ -75,20 +76,3 @@ def shown(text: str) -> str:
     (ESC, NUL, a carriage return, a direction override, …) as escapes (`\\x1b`, `\\u202e`);
     line breaks and tabs stay."""
     return _SHOWN_ESCAPED.sub(_escape, text) if _SHOWN_ESCAPED.search(text) else text
-
-
-def shown_inline(text: str) -> str:
-    """`text` on one line with nothing hidden (issue 42): every character that is not
-    printable — a control, a line break or tab, a format character (ZWJ, a soft hyphen, a
-    direction mark), a space other than the plain one — as an escape (`\\n`, `\\u200d`), so a
-    quoted word shows exactly what it holds."""
-    if text.isprintable():
-        return text
-    named = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
-    return "".join(ch if ch.isprintable() else named.get(ch) or _escape_char(ch)
-                   for ch in text)
-
-
-def _escape_char(char: str) -> str:
-    n = ord(char)
-    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}" if n < 0x10000 else f"\\U{n:08x}"

@@ -28,7 +28,6 @@ from typing import BinaryIO
 from bot.i18n import SLOVAK, t
 from bot.progress import Counter, StepStart
 from bot.written_file import write_replacing
-from rules.free_text import shown_inline
 from rules.lexicon import (
     Admissibility,
     Lexicon,
@@ -43,6 +42,7 @@ from rules.lexicon import (
 )
 from rules.lexicon.admissibility import DATA_DIR, ListSpec
 from rules.lexicon.artifact import MAGIC, from_bytes, is_artifact, to_bytes
+from rules.lexicon.judge import shown_inline
 
 MAX_FILE_BYTES = 256 * 2**20  # 3 M forms are ~40 MB; a larger file is no word list
 MAX_LINES = 5_000_000
