@@ -11,9 +11,12 @@
 - `stredisko lexicon build WORDS --rules sss|cas -o OUT [--short-lists DIR|FILE…] [--title
   NÁZOV]`: the compiled lexicon (the admissible set, the exclusive lists applied). Its verdicts
   name the list by --title, else the file's own `# názov: …` line, else its file name (never
-  "the association's list" on the program's word). Exit 0, 2 on bad input.
+  "the association's list" on the program's word). Exit 0, 2 on bad input: a missing or
+  unreadable list, a list without one form, a built lexicon given as the list, an output
+  folder that does not exist with its parent (one new folder in an existing one is made).
 - `stredisko lexicon standin sk|cs -o FILE`: a stand-in word list from hunspell-sk/-cs
-  (bot.services.lexicon.standin). Exit 0, 2 when a tool or dictionary is missing.
+  (bot.services.lexicon.standin), with what each filter left out. Exit 0, 2 when a tool or
+  dictionary is missing or the output cannot be written.
 - build and standin show their steps and counts on stderr as they go (`bot.progress.Steps`).
 - `stredisko lexicon show FILE|ID`: a built lexicon's id, sources and counts.
 """
@@ -50,6 +53,13 @@ def _fail(message: str, as_json: bool = False) -> int:
     else:
         print(shown(message), file=sys.stderr)  # a file's name or title may hold an ESC
     return INPUT_ERROR
+
+
+def _input_error(exc: LexiconError | OSError) -> int:
+    """Every input error of `lexicon` — a list that is missing or unreadable, an output that
+    cannot be written, a list that is no list — one line (or a list's problems), exit 2, as
+    `word` does (issue 42: a missing list was exit 1 with the generic "chyba:" prefix)."""
+    return _fail(os_error(exc) if isinstance(exc, OSError) else str(exc))
 
 
 def _steps(count: int) -> Steps | None:
@@ -107,10 +117,10 @@ def build_command(args: argparse.Namespace) -> int:
         report = service.build(Path(args.words), args.rules, Path(args.out),
                                [Path(p) for p in args.short_lists or ()], args.title,
                                strict=not args.skip_invalid, steps=steps)
-    except LexiconError as exc:
+    except (LexiconError, OSError) as exc:
         if steps is not None:
             steps.stop()
-        return _fail(str(exc))
+        return _input_error(exc)
     for note in report.notes:
         print(note, file=sys.stderr)
     _describe(report.lexicon, report.path, report.bytes, time.monotonic() - started)
@@ -137,8 +147,8 @@ def show_command(args: argparse.Namespace) -> int:
         path = service.lexicon_path(args.lexicon, directory)
         started = time.monotonic()
         lexicon = service.load(path, directory)
-    except LexiconError as exc:
-        return _fail(str(exc))
+    except (LexiconError, OSError) as exc:
+        return _input_error(exc)
     _describe(lexicon, path, path.stat().st_size, time.monotonic() - started, "lexicon.shown")
     return 0
 
@@ -149,16 +159,17 @@ def standin_command(args: argparse.Namespace) -> int:
     try:
         report = (build_standin(args.language, Path(args.out), folders, steps) if folders
                   else build_standin(args.language, Path(args.out), steps=steps))
-    except LexiconError as exc:
+    except (LexiconError, OSError) as exc:
         if steps is not None:
             steps.stop()
-        return _fail(str(exc))
+        return _input_error(exc)
     print(t("lexicon.standin_done", dictionary=report.dictionary, path=str(report.path),
             forms=report.forms, expanded=report.expanded, candidates=report.candidates,
             accepted=report.accepted, seconds=report.seconds))
+    for name, count in report.filters:  # what each filter left out (issue 42)
+        print(t("lexicon.standin_filter", name=name, n=count))
     if report.sp_b1:
-        print(t("lexicon.standin_rules", proper=report.proper_nouns, verbal=report.verbal_nouns,
-                out=report.ruled_out, into=report.ruled_in))
+        print(t("lexicon.standin_added", n=report.ruled_in))
     return 0
 
 

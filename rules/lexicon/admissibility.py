@@ -7,7 +7,10 @@ strictly as the tournament profiles (`rules.profile`). Each rule carries its cit
 - `always`: a list whose forms are admissible whatever the main list says (SSS: 10.1 bod 1
   solmisation and tones, bod 2 Greek letters, bod 5 B5 elements, bod 6 Slovak letters);
 - a list's `declension` names the rule (`rules.lexicon.declension`) that declines its base
-  forms (B5 and the Slovak letter names "možno skloňovať");
+  forms (B5 and the Slovak letter names "možno skloňovať"); `generate` names a rule that makes
+  the list's forms itself (10.7's násobné číslovky, `rules.lexicon.families`);
+- `refuse`: a family of forms a rule refuses whatever the main list says (SSS: 10.2 bod 5
+  interjections, 10.4 animal nouns' -i, 10.8's ne- exceptions; `rules.lexicon.families`);
 - `letters`: the tiles, the letters a blank may also stand for, the digraphs that have no tile
   (ch, dz, dž are two tiles, so a word's length is simply its number of characters).
 A list is `WordList` data: bundled files under `rules/lexicon/data/` (read like the profile
@@ -24,6 +27,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from rules.lexicon.declension import DECLENSIONS, declined
+from rules.lexicon.families import GENERATORS, REFUSALS
 from rules.profile import PROFILE_DIR, ProfileError, bundled_names, read_toml
 from rules.profile import _build as build  # the one strict loader all profiles share
 
@@ -85,12 +89,25 @@ class AlwaysRule:
 
 
 @dataclass(frozen=True, slots=True)
+class RefuseRule:
+    """A family of forms a rule refuses (a name in rules.lexicon.families.REFUSALS)."""
+
+    family: str
+    rule: str
+    says: str
+
+    def refuses(self, word: str) -> bool:
+        return REFUSALS[self.family](word)
+
+
+@dataclass(frozen=True, slots=True)
 class ListSpec:
     id: str
     title: str
     file: str  # relative to rules/lexicon/data; "" = not published with the rules
     note: str
     declension: str = ""  # a name in rules.lexicon.declension.DECLENSIONS; "" = as listed
+    generate: str = ""  # a name in rules.lexicon.families.GENERATORS: made by rule, no file
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +120,7 @@ class _ProfileFile:
     exclusive: list[ExclusiveRule]
     lists: list[ListSpec]
     always: list[AlwaysRule] = field(default_factory=list)
+    refuse: list[RefuseRule] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +136,7 @@ class Admissibility:
     always: tuple[AlwaysRule, ...]
     specs: Mapping[str, ListSpec]
     lists: Mapping[str, WordList]  # the lists at hand, by id (a missing one is unavailable)
+    refuse: tuple[RefuseRule, ...] = ()
     #: every letter a word may hold: the tiles' and those only a blank can stand for
     playable: frozenset[str] = field(init=False)
 
@@ -129,6 +148,10 @@ class Admissibility:
         """The rule that reserves words of `length` to one list, and that list if at hand."""
         rule = self.exclusive.get(length)
         return None if rule is None else (rule, self.lists.get(rule.list))
+
+    def refused(self, word: str) -> RefuseRule | None:
+        """The first refusing family `word` belongs to, if any."""
+        return next((rule for rule in self.refuse if rule.refuses(word)), None)
 
     def with_lists(self, lists: Iterable[WordList]) -> Admissibility:
         """The same rules with the association's own lists in place of the bundled ones."""
@@ -188,11 +211,14 @@ def admissibility_from_dict(data: dict, source: str = "<dict>",
             words = parse_word_list((data_dir / spec.file).read_text(encoding="utf-8"))
             words = declined(words, spec.declension)
             lists[spec.id] = WordList(spec.id, spec.title, words, spec.note, bundled=True)
+        elif spec.generate:  # made by the rule itself: nothing reconstructed to flag
+            lists[spec.id] = WordList(spec.id, spec.title, GENERATORS[spec.generate](),
+                                      spec.note)
     return Admissibility(
         name=raw.name, title=raw.title, main=raw.main, letters=raw.letters, length=raw.length,
         exclusive=MappingProxyType({rule.length: rule for rule in raw.exclusive}),
         always=tuple(raw.always), specs=MappingProxyType(specs),
-        lists=MappingProxyType(lists),
+        lists=MappingProxyType(lists), refuse=tuple(raw.refuse),
     )
 
 
@@ -208,6 +234,11 @@ def _check(p: _ProfileFile, specs: Mapping[str, ListSpec], where: str) -> None:
     for spec in p.lists:
         if spec.declension and spec.declension not in DECLENSIONS:
             fail("lists.declension", f"unknown {spec.declension!r} ({', '.join(DECLENSIONS)})")
+        if spec.generate and (spec.generate not in GENERATORS or spec.file):
+            fail("lists.generate", f"{spec.generate!r}: one of {', '.join(GENERATORS)}, no file")
+    for refuse in p.refuse:
+        if refuse.family not in REFUSALS:
+            fail("refuse.family", f"unknown {refuse.family!r} ({', '.join(REFUSALS)})")
     lengths = [rule.length for rule in p.exclusive]
     if len(set(lengths)) != len(lengths):
         fail("exclusive", "each length once")

@@ -92,11 +92,14 @@ def studium(base: str) -> set[str]:
     return forms
 
 
-def zena(base: str) -> set[str]:
-    """Feminine hard -a (vzor žena); G pl by lengthening the last vowel where that is sure."""
+def zena(base: str, genitive_plural: bool = True) -> set[str]:
+    """Feminine hard -a (vzor žena); G pl by lengthening the last vowel where that is sure
+    (none when `genitive_plural` is False: the caller has it from the rules' text)."""
     stem = base[:-1]
     forms = {base, stem + "y", stem + "e", stem + "u", stem + "ou",
              _rhythmic(stem, "ám", "am"), _rhythmic(stem, "ách", "ach"), stem + "ami"}
+    if not genitive_plural:
+        return forms
     last_vowel = next((i for i in range(len(stem) - 1, -1, -1) if stem[i] in VOWELS
                        or stem[i] in LONG_VOWELS), None)
     if last_vowel is not None and len(stem) - last_vowel == 2:  # one consonant after it
@@ -178,3 +181,26 @@ def cudzi(base: str) -> set[str]:
 
 DECLENSIONS["pekny"] = pekny
 DECLENSIONS["cudzi"] = cudzi
+
+#: SP B1 10.1 bod 2 (seed 000 r. 461): "Sú nesklonné okrem slov alfa …, beta …, gama …, delta
+#: …, epsilon, zéta …, dzeta …, éta …, théta …, kapa …, lambda …, sigma …, omega … a ypsilon,
+#: ktoré … možno ich skloňovať" — the feminine ones in -a by vzor žena, epsilon by vzor dub
+#: (masculine, as ypsilon); ypsilon's forms are bod 6's (the same word, "ypsilon – vzor dub"),
+#: which names the rule for them
+GREEK_DECLINABLE = frozenset({"alfa", "beta", "gama", "delta", "zéta", "dzeta", "éta", "théta",
+                              "kapa", "lambda", "sigma", "omega"})
+GREEK_MASCULINE = frozenset({"epsilon"})
+
+
+def greek_forms(name: str) -> set[str]:
+    """SP B1 10.1 bod 2: a Greek letter name declined where the rule says it declines. The
+    genitive plural is the one the rule prints (álf, sigiem, théth: a line of the list of its
+    own), not a guess; every other name, and every printed genitive, stays as it is."""
+    if name in GREEK_MASCULINE:
+        return dub(name)
+    if name in GREEK_DECLINABLE:
+        return zena(name, genitive_plural=False)
+    return {name}
+
+
+DECLENSIONS["grecke"] = greek_forms

@@ -9,8 +9,10 @@ paste) raises `LexiconError` with one Slovak sentence: it has no verdict to reco
 Order of decision (SSS, SP B1 10.1/10.2; ČAS SŘ 9.4): letters, length, then the exclusive list
 for the word's length — the lexicon's own when the build applied one (a built lexicon is the
 admissible set), else the profile's list at hand; an unavailable list (B6, B7, BLEX) leaves the
-word to the main list and says so. Then the `always` lists (10.1 bod 1, 2, 5, 6: the rule that
-admits the word is named even when the main list has it too), then the lexicon's forms.
+word to the main list and says so. Then the `always` lists (10.1 bod 1, 2, 5, 6, 10.7's
+násobné číslovky: the rule that admits the word is named even when the main list has it too),
+then the families a rule refuses (`refuse`: 10.2 bod 5, 10.4, 10.8 — named even when the main
+list has the form), then the lexicon's forms.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from rules.free_text import shown
 from rules.lexicon.admissibility import Admissibility, WordList
 from rules.lexicon.graph import WordGraph
 
@@ -88,10 +89,10 @@ def normalize(query: str) -> str:
                            f"15 písmen).")
     bad = next((ch for ch in word if not ch.isalpha()), None)
     if bad is not None:
-        # quoted escaped (`\\x1b`, `\\u202e`): the line goes to a terminal or a page as it is
-        what = "medzeru" if bad.isspace() else f"znak „{shown(bad)}“"
-        raise LexiconError(f"Slovo „{shown(_short(word))}“ obsahuje {what}: overiť sa dá len "
-                           f"jedno slovo z písmen.")
+        # quoted escaped (`\\n`, `\\u200d`): one line, and an invisible character visible
+        what = "medzeru" if bad == " " else f"znak „{shown_inline(bad)}“"
+        raise LexiconError(f"Slovo „{shown_inline(_short(word))}“ obsahuje {what}: overiť sa "
+                           f"dá len jedno slovo z písmen.")
     return word
 
 
@@ -137,6 +138,10 @@ def judge(word: str, lexicon: Lexicon, rules: Admissibility) -> WordVerdict:
             return verdict(True, word_list.title, always.rule,
                            f"Slovo je v zozname {word_list.title}: {always.says}."
                            + _bundled_note(word_list))
+    refused = rules.refused(word)
+    if refused is not None:
+        return verdict(False, "pravidlá", refused.rule,
+                       f"Slovo nie je povolené: {refused.says}.{note}")
     if word in lexicon.graph:
         return verdict(True, lexicon.title, rules.main.rule,
                        f"Slovo je v zozname „{lexicon.title}“.{main_note}{note}")
@@ -166,6 +171,23 @@ def _digraph_note(word: str, rules: Admissibility) -> str:
     listed = ", ".join(found)
     return (f" Dvojzložkové písmeno {listed} sa počíta ako dve písmená (dva kamene; "
             f"{rules.letters.digraph_rule}).")
+
+
+def shown_inline(text: str) -> str:
+    """`text` on one line with nothing hidden (issue 42): every character that is not
+    printable — a control, a line break or tab, a format character (ZWJ, a soft hyphen, a
+    direction mark), a space other than the plain one — as an escape (`\\n`, `\\u200d`), so
+    a quoted word shows exactly what it holds (`rules.free_text.shown` keeps line breaks for
+    texts of several lines)."""
+    if text.isprintable():
+        return text
+    named = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+    return "".join(ch if ch.isprintable() else named.get(ch) or _code(ch) for ch in text)
+
+
+def _code(char: str) -> str:
+    n = ord(char)
+    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}" if n < 0x10000 else f"\\U{n:08x}"
 
 
 def _short(word: str) -> str:

@@ -12,6 +12,10 @@ What its own data can tell is decided here by rule:
 - `active_participle_forms`: an active participle hunspell knows in its base form only
   (robiaci beside the transgressive robiac) in every form of vzor cudzí (10.8 r. 596), and
   negated where the negated transgressive is there (nerobiac);
+- `animal_plurals`: the plural 10.4 allows an animal noun (kocúry) hunspell-sk declines like a
+  person (kocúr/C gives kocúri, which the rule refuses, and no kocúry);
+- `symbols`: a lower-case entry without flags and without a syllable (kg, km, pc, fp) — a
+  unit mark or an abbreviation kept without its dot (10.2 bod 3, 4), in hunspell-sk and -cs;
 what it cannot tell, the seed's named cases, is data (`data/sss/standin.toml`, `Ruling`).
 """
 
@@ -24,6 +28,7 @@ from functools import cache
 from pathlib import Path
 
 from rules.lexicon.declension import DECLENSIONS, cudzi
+from rules.lexicon.families import animal_nouns, animal_plurals_allowed, soft_plural
 from rules.profile import ProfileError
 from rules.profile import _build as build
 
@@ -168,3 +173,33 @@ def refused(ruled: Iterable[Ruling]) -> set[str]:
 
 def added(ruled: Iterable[Ruling]) -> set[str]:
     return set().union(*(ruling.added() for ruling in ruled))
+
+
+#: the vowels of Czech and Slovak words; a syllable without one has a syllabic r, l (ŕ, ĺ)
+SYLLABLE_VOWELS = frozenset("aáäeéěiíoóôöuúůüyýŕĺ")
+
+
+def _has_syllable(word: str) -> bool:
+    """Whether `word` has a syllable: a vowel, or r/l between two consonants (vlk, smrt)."""
+    if SYLLABLE_VOWELS.intersection(word):
+        return True
+    return any(word[i] in "rl" and 0 < i < len(word) - 1 for i in range(len(word)))
+
+
+def symbols(entries: Iterable[Entry]) -> set[str]:
+    """Lower-case entries without flags and without a syllable: unit marks and abbreviations
+    kept without their dot (kg, km, cm, mg, ml, hl, pc, fp, dkg) — "značky (km, hl)" and
+    "skratky" are no words (SP B1 10.2 bod 3, 4; seed 002's principle for ČAS, whose own rules
+    are not in the seeds). A word always has a syllable; an interjection without one (pst,
+    hm) goes with them."""
+    return {e.word for e in entries
+            if not e.flags and e.word.islower() and e.word.isalpha()
+            and not _has_syllable(e.word)}
+
+
+def animal_plurals(forms: set[str] | frozenset[str]) -> set[str]:
+    """The plural 10.4 allows an animal noun (kocúry) where hunspell-sk declines the noun like
+    a person (kocúr/C: kocúri, no kocúry): added when the -i form is there and it is not."""
+    allowed = animal_plurals_allowed()
+    return {allowed[noun] for noun, stem in animal_nouns()
+            if soft_plural(stem) in forms and allowed[noun] not in forms}

@@ -256,6 +256,7 @@ def test_a_refused_output_names_the_file_asked_for_not_its_part(
     words = _write(tmp_path / "slova.txt", WORDS)
     out = tmp_path / "x.lex"
     out.mkdir()  # a folder where the lexicon should go: the rename over it is refused
-    assert main(["lexicon", "build", str(words), "--rules", "sss", "-o", str(out)]) == 1
-    assert capsys.readouterr().err == f"stredisko: chyba: {out}: je to priečinok, nie súbor\n"
+    # an input error like any other (issue 42): one line, exit 2
+    assert main(["lexicon", "build", str(words), "--rules", "sss", "-o", str(out)]) == 2
+    assert capsys.readouterr().err == f"{out}: je to priečinok, nie súbor\n"
     assert not (tmp_path / "x.lex.part").exists()

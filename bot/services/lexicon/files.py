@@ -42,6 +42,7 @@ from rules.lexicon import (
 )
 from rules.lexicon.admissibility import DATA_DIR, ListSpec
 from rules.lexicon.artifact import MAGIC, from_bytes, is_artifact, to_bytes
+from rules.lexicon.judge import shown_inline
 
 MAX_FILE_BYTES = 256 * 2**20  # 3 M forms are ~40 MB; a larger file is no word list
 MAX_LINES = 5_000_000
@@ -194,10 +195,10 @@ def _take(read: WordFile, seen: set[str], text: str, number: int,
             read.comments.append(text.lstrip("#").strip())
         return
     form = unicodedata.normalize("NFC", text).lower()
-    shown = form if len(form) <= 30 else form[:29] + "…"
+    shown = shown_inline(form if len(form) <= 30 else form[:29] + "…")  # one line, all seen
     if not form.isalpha():  # the C-level test first: millions of lines pass it
         bad = next(ch for ch in form if not ch.isalpha())
-        what = t("lexicon.space", SLOVAK) if bad.isspace() else f"„{bad}“"
+        what = t("lexicon.space", SLOVAK) if bad == " " else f"„{shown_inline(bad)}“"
         _problem(read, t("lexicon.not_letters", SLOVAK, where=where, form=shown, what=what))
         return
     if rules is not None:
@@ -264,10 +265,15 @@ def build(words: Path, rules_name: str, out: Path, lists: Sequence[Path] = (),
     `BUILD_STEPS` steps start and how far it is."""
     step = steps or _quiet
     rules = admissibility(rules_name)
+    check_out_folder(out)
+    if is_built(words):  # its header is binary: read as words it would be "not UTF-8"
+        raise WordListError(t("lexicon.build_from_lexicon", SLOVAK, file=words.name))
     own = short_lists(lists, rules) if lists else []
     rules = rules.with_lists(word_list for word_list, _ in own)
     read = read_word_file(words, rules, strict=strict,
                           counter=step(t("lexicon.step_read", SLOVAK, file=words.name)))
+    if not read.forms:  # only the bundled lists would be in it: surely not what was meant
+        raise WordListError(t("lexicon.no_forms", SLOVAK, file=words.name))
     sources = [read.source(), *(source for _, source in own)]
     own_ids = {word_list.id for word_list, _ in own}
     sources += [_bundled_source(rules, list_id) for list_id in rules.lists
@@ -283,6 +289,16 @@ def build(words: Path, rules_name: str, out: Path, lists: Sequence[Path] = (),
     write_replacing(out, data)
     write(1, 1)
     return BuildReport(lexicon, out, len(data), read.notes())
+
+
+def check_out_folder(out: Path) -> None:
+    """Refuse an output whose folder is missing and could only be made with its parents: one
+    new folder in an existing one is made (`-o lexicons/sk.lex`), a path from the root that
+    does not exist (`/nonexistent/dir/x.lex`: a typo) is refused before any work."""
+    folder = out.parent
+    if not folder.exists() and not folder.parent.is_dir():
+        raise WordListError(t("lexicon.out_folder", SLOVAK, out=str(out),
+                              folder=str(folder.parent)))
 
 
 def _quiet(name: str) -> Counter:
@@ -301,13 +317,15 @@ def _counted(forms: list[str], counter: Counter) -> Iterator[str]:
 
 def hybrid(forms: Iterable[str], rules: Admissibility) -> tuple[set[str], dict[int, str]]:
     """The admissible set: each exclusive list at hand replaces the forms of its length
-    (SP B1 10.1 body 3, 4); the `always` lists (B5) add theirs at the other lengths."""
+    (SP B1 10.1 body 3, 4); the families a rule refuses leave the other lengths (so a move
+    generator never plays what `judge` refuses); the `always` lists (B5) add theirs there."""
     exclusive = {}
     for length, rule in rules.exclusive.items():
         word_list = rules.lists.get(rule.list)
         if word_list is not None:
             exclusive[length] = word_list.title
-    result = {form for form in forms if len(form) not in exclusive}
+    result = {form for form in forms if len(form) not in exclusive
+              and (not rules.refuse or rules.refused(form) is None)}
     for length, rule in rules.exclusive.items():
         if length in exclusive:
             result.update(w for w in rules.lists[rule.list].words if len(w) == length)
@@ -330,7 +348,7 @@ def _bundled_source(rules: Admissibility, list_id: str) -> Source:
 def bundled_source_name(spec: ListSpec) -> str:
     """How a built lexicon names a bundled list it applied ("sss/b3.txt (rekonštruované …)");
     the association's own list is named by its file ("b3.txt")."""
-    return f"{spec.file} ({spec.note})"
+    return f"{spec.file or spec.id} ({spec.note})"
 
 
 def lexicon_path(name: str, directory: Path) -> Path:

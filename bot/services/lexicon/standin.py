@@ -12,7 +12,9 @@ Then the rules it stands in for (SP B1 10.1–10.8, `rules.lexicon.standin`; iss
 unmunch, the .dic loses the lower-case twins of capitalised noun entries (proper nouns) and the
 entries of the lemmas the seed rules on (only their `keep` forms come back); after hunspell,
 the negated verbal nouns and the forms the seed refuses go; the forms of the active
-participles hunspell gives in the base form only and those the seed names are added.
+participles hunspell gives in the base form only, the animal plurals 10.4 allows where hunspell
+declines the animal like a person, and those the seed names are added; the families the
+profile refuses (`rules.lexicon.families`: 10.2 bod 5, 10.4, 10.8) go, each counted.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import BinaryIO, NoReturn
 
 from bot.i18n import SLOVAK, t
 from bot.progress import Counter, StepStart
+from bot.services.lexicon.files import check_out_folder
 from bot.written_file import ensure_folder, write_replacing
 from rules.lexicon import Admissibility, admissibility
 from rules.lexicon.judge import LexiconError
@@ -38,11 +41,13 @@ from rules.lexicon.standin import (
     Entry,
     active_participle_forms,
     added,
+    animal_plurals,
     kept_of_lemmas,
     negated_verbal_nouns,
     proper_twins,
     refused,
     rulings,
+    symbols,
 )
 
 DICT_DIRS = (Path("/usr/share/hunspell"), Path("/usr/share/myspell/dicts"))
@@ -80,6 +85,8 @@ class StandinReport:
     ruled_in: int = 0  # forms the seed's named cases add
     forms: int = 0  # the list written
     sp_b1: bool = False  # whether SP B1 10.1–10.8 filtered it (sk)
+    #: what each filter left out, in the order applied: (its name, the entries or forms)
+    filters: tuple[tuple[str, int], ...] = ()
 
 
 def candidate(line: str, rules: Admissibility) -> str | None:
@@ -123,6 +130,7 @@ def build_standin(language: str, out: Path, folders: Iterable[Path] = DICT_DIRS,
     started = time.monotonic()
     dictionary = DICTIONARIES[language]
     dic, aff = find_dictionary(dictionary, folders)
+    check_out_folder(out)
     ensure_folder(out)  # a folder that cannot be made fails now, not after a minute's work
     unmunch = _tool("unmunch", "hunspell-tools")
     hunspell = _tool("hunspell", "hunspell")
@@ -131,11 +139,13 @@ def build_standin(language: str, out: Path, folders: Iterable[Path] = DICT_DIRS,
     encoding = _encoding(aff)
     entries = [Entry.parse(line) for line in _dic_lines(dic, encoding)]
     twins = proper_twins(entries) if dictionary.sp_b1 else set()
+    marks = symbols(entries)  # unit marks and abbreviations: both dictionaries hold them
     lemmas = kept_of_lemmas(ruled)
     with tempfile.TemporaryDirectory(prefix="stredisko-standin-") as work:
         folder = Path(work)
         kept_dic = _write_dic(folder / "kept.dic", encoding, (e for e in entries
                                                               if e.word not in twins
+                                                              and e.word not in marks
                                                               and e.word not in lemmas))
         unmunched = step(t("lexicon.step_unmunch", SLOVAK, dictionary=dic.name))
         expanded_path = folder / "expanded.txt"
@@ -159,17 +169,28 @@ def build_standin(language: str, out: Path, folders: Iterable[Path] = DICT_DIRS,
     flagged = {e.word for e in entries if e.flags}
     verbal = negated_verbal_nouns(accepted, flagged) if dictionary.sp_b1 else set()
     out_ruled = (refused(ruled) & accepted) - verbal
-    participles = active_participle_forms(accepted) - accepted if dictionary.sp_b1 else set()
+    participles = (active_participle_forms(accepted) | animal_plurals(accepted)) - accepted \
+        if dictionary.sp_b1 else set()
     into = {form for form in added(ruled) | participles
             if candidate(form, rules) == form} - accepted
-    forms = sorted((accepted - verbal - out_ruled) | into)
+    kept_forms = (accepted - verbal - out_ruled) | into
+    # the families the profile's rules refuse (rules.lexicon.families), each counted
+    by_family = [(refuse, {form for form in kept_forms if refuse.refuses(form)})
+                 for refuse in rules.refuse]
+    forms = sorted(kept_forms.difference(*(found for _, found in by_family)))
+    filters = [(t("lexicon.filter_symbols", SLOVAK), len(marks))]
+    if dictionary.sp_b1:
+        filters += [(t("lexicon.filter_proper", SLOVAK), len(twins)),
+                    (t("lexicon.filter_verbal", SLOVAK), len(verbal)),
+                    (t("lexicon.filter_ruled", SLOVAK,
+                       file=f"{dictionary.rules}/standin.toml"), len(out_ruled))]
+    filters += [(f"{refuse.rule}: {refuse.says}", len(found)) for refuse, found in by_family]
     what = f"{dictionary.package} ({dic.name} sha256 {_sha256(dic)[:16]})"
-    applied = [
-        f"# pravidlá SP B1 10.1–10.8 (rules.lexicon.standin): bez vlastných mien v malých "
-        f"písmenách ({len(twins)} hesiel, 10.2 bod 1), bez slovesných podstatných mien so "
-        f"záporom ({len(verbal)} tvarov, 10.8), pomenované prípady semienka 000 "
-        f"(−{len(out_ruled)} tvarov; data/{dictionary.rules}/standin.toml), tvary činných "
-        f"prídavných mien a pomenované tvary (+{len(into)}, 10.8)"] if dictionary.sp_b1 else []
+    applied = [f"# vynechané — {name}: −{count}" for name, count in filters]
+    if dictionary.sp_b1:
+        applied.append(f"# pridané podľa SP B1 10.8 (tvary činných prídavných mien, tvary, "
+                       f"ktoré pravidlá menujú; data/{dictionary.rules}/standin.toml): "
+                       f"+{len(into)}")
     header = [
         "# stredisko: NÁHRADNÝ zoznam slov (stand-in), nie je zoznamom spolku.",
         f"# stand-in: {dictionary.package}",
@@ -186,7 +207,8 @@ def build_standin(language: str, out: Path, folders: Iterable[Path] = DICT_DIRS,
     return StandinReport(out, dictionary.package, expanded, len(kept), hunspell_accepted,
                          round(time.monotonic() - started, 1), proper_nouns=len(twins),
                          verbal_nouns=len(verbal), ruled_out=len(out_ruled),
-                         ruled_in=len(into), forms=len(forms), sp_b1=dictionary.sp_b1)
+                         ruled_in=len(into), forms=len(forms), sp_b1=dictionary.sp_b1,
+                         filters=tuple(filters))
 
 
 def _encoding(aff: Path) -> str:
