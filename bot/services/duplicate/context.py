@@ -3,6 +3,7 @@ the rules (game profile, tile set) — each refused with one Slovak line when it
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from bot.services.app import Tx
+from bot.services.bounds import NICK_MAX
 from bot.services.replies import Refusal
 from bot.store import NotFoundError, Tournament
 from bot.store.duplicate import (
@@ -118,8 +120,19 @@ def _still_in(event: Event, entry: Entry, player: Player) -> Player:
 
 def no_herna_nick(slug: str, file_id: str) -> str:
     """The registry's nick of a duplicate entrant without a herna.net account: it names the
-    event and his id in its file (a ':' no herna.net nick has, so it never matches one)."""
-    return f"{slug}:{file_id}"[:40]
+    event and his id in its file (a ':' no herna.net nick has, so it never matches one).
+    Within a nick's 40 characters as written; a longer one keeps the event's start and a
+    digest of the whole (issue 44.8: cut at 40, two events whose slugs share 39 characters,
+    or `p1` and `p10` of one long slug, were one registry player). A slug has no ':', so the
+    short form is one pair only, and the digested form (`:#`, 10 hex digits) stays apart."""
+    whole = f"{slug}:{file_id}"
+    if len(whole) <= NICK_MAX:
+        return whole
+    digest = hashlib.sha256(whole.encode("utf-8")).hexdigest()[:_DIGEST]
+    return f"{slug[:NICK_MAX - _DIGEST - 2]}:#{digest}"
+
+
+_DIGEST = 10  # hex digits: 40 bits, no two entrants of a registry alike
 
 
 def player_by_label(db: Database, event: Event, label: str, *, playing: bool = True
