@@ -4,12 +4,14 @@ the rules (game profile, tile set) — each refused with one Slovak line when it
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from sqlite_utils import Database
 
+from bot.i18n import Term
 from bot.services.app import Tx
 from bot.services.bounds import NICK_MAX
 from bot.services.replies import Refusal
@@ -175,9 +177,29 @@ def to_discord(event: Event, key: str) -> bool:
     return chosen == "all" or (chosen == "results" and key in RESULT_KEYS)
 
 
+def cited(rule: str) -> str:
+    """A profile's citation as players read it (issue 44.7): the audit and the stored score
+    keep the whole ("003 r. 41 (Interpretation); slips.several_online = last"), a message
+    shows the rule — without our reading's label and the setting's name — and says when it
+    applies by analogy ("004 §7 (analogy)" → "004 §7 per analógiu"; its note dropped)."""
+    text = _SETTING.sub("", rule).replace(" (Interpretation)", "")
+    shown, analogies = _ANALOGY.subn("", text)
+    return Term("duplicate.online.by_analogy", rule=shown) if analogies else shown
+
+
+_SETTING = re.compile(r";\s*[a-z_]+(?:\.[a-z_]+)+ = [^;]*")  # "; slips.several = none"
+_ANALOGY = re.compile(r" \(analogy[^)]*\)")  # "(analogy)", "(analogy; 004 silent)"
+
+
+def _cited(params: dict[str, Any]) -> dict[str, Any]:
+    """A message's citations (`rule`, `…_rule`) as players read them."""
+    return {k: cited(v) if (k == "rule" or k.endswith("_rule")) and isinstance(v, str) else v
+            for k, v in params.items()}
+
+
 def announce(tx: Tx, event: Event, key: str, **params: Any) -> None:
     """An announcement on the event's channel, or (`to_discord`) at the console only."""
-    tx.announce(event.id, key, local=not to_discord(event, key), **params)
+    tx.announce(event.id, key, local=not to_discord(event, key), **_cited(params))
 
 
 def direct(tx: Tx, event: Event, player_id: int, key: str, **params: Any) -> None:
@@ -185,4 +207,4 @@ def direct(tx: Tx, event: Event, player_id: int, key: str, **params: Any) -> Non
     evaluation is on the arbiter's screen and the results page); at the console only when
     the event sends it no Discord message (`to_discord`)."""
     if get_player(tx.db, player_id).discord_id is not None:
-        tx.direct(player_id, key, local=not to_discord(event, key), **params)
+        tx.direct(player_id, key, local=not to_discord(event, key), **_cited(params))

@@ -128,6 +128,26 @@ def test_the_bundled_example_tells_its_story() -> None:
     assert sum(r["top_score"] for r in document["games"][0]["rounds"]) == 98
 
 
+def test_players_read_clean_citations_the_data_keeps_the_whole(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 44.7: a player reads "004 §7 per analógiu" and "003 r. 41" — our reading's
+    label and the setting's name stay in the stored scores; a duplicate entrant who leaves is
+    told 004 §7, not the classic e-SP 3.6."""
+    assert cli_main(["rehearse", str(EXAMPLE)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert not [ln for ln in lines if "(analogy)" in ln or "Interpretation" in ln
+                or "slips." in ln]
+    assert "[DM Boris Kováč] 1. partia, 7. kolo: tvoj ťah bez lístka — 0 bodov: hráč odišiel " \
+           "z partie: 0 bodov za zvyšné kolá (004 §7 per analógiu)." in " ".join(lines)
+    replaced = next(ln for ln in lines if "/tah Emil Žiak C2 LAMPA 16 →" in ln)
+    assert replaced.endswith("Nahrádza tvoj predchádzajúci lístok tohto kola (003 r. 41).")
+    left = [ln for ln in lines if "Boris Kováč" in ln and "dstúpeni" in ln]
+    assert len(left) == 2 and all(ln.endswith("(004 §7 per analógiu).") for ln in left), left
+    assert not any("e-SP" in ln for ln in lines)  # nothing of the classic rules
+    got = outcomes(rehearse_json(EXAMPLE))
+    assert got[(7, "Boris Kováč")] == ("left", 0, "004 §7 (analogy)")
+
+
 def test_an_event_in_a_round_the_game_never_reaches_is_a_scenario_error(tmp_path: Path) -> None:
     """The small game ends after round 5 (no move): a slip in round 9 names its line, exit 2."""
     text = SMALL.read_text(encoding="utf-8") + (
