@@ -125,7 +125,8 @@ class SeasonRehearsal:
                     sc, self.app, self.clock, self.sim, self.herna, self.transcript, self.names,
                     first_game_id=first_game)
                 running.classic._stuck = self.stuck
-                running.classic_steps = running.classic.steps(polls=False)
+                running.classic_steps = _finished_at(running.classic.steps(polls=False),
+                                                     part.finish)
                 first_game += GAMES_APART
             else:
                 running.duplicate = dup.DuplicateRehearsal(
@@ -339,6 +340,15 @@ class SeasonRehearsal:
         assert isinstance(summary, Summary)
         summary = replace(summary, refusals=tuple(r.duplicate.refusals))
         return {**head, "kind": "duplicate", **summary.document()}, summary.lines()
+
+
+def _finished_at(steps: list[engine.Step], finish: datetime | None) -> list[engine.Step]:
+    """A classic part's steps with its end moved to the [[part]]'s `finish` (checked to be
+    no earlier than its own)."""
+    if finish is None:
+        return steps
+    return sorted(((finish, order, n, action) if order == END else (moment, order, n, action)
+                   for moment, order, n, action in steps), key=lambda s: s[:3])
 
 
 # -- running it ---------------------------------------------------------------------------
