@@ -16,10 +16,11 @@ meanwhile is polled from its first round on, with nothing restarted. The transcr
 whenever the set it covers changes.
 
 An event with `created` is created while the others run, by the operator's
-`stredisko create FILE` (`setup.create_from_file`), then given its channel. Finishing a
-qualifier the season file names recomputes the season (the App's `season_files`), announces
-who moved (`season.ladder_moved`) and rewrites `<html>/<stem>/index.html`; the transcript says
-whether the page changed.
+`stredisko create FILE` (`setup.create_from_file`), then given its channel. A classic part with
+`finish` is finished then instead of at its own end (two events may end in either order).
+Finishing a qualifier the season file names recomputes the season (the App's `season_files`),
+announces who moved (`season.ladder_moved`) and rewrites `<html>/<stem>/index.html`; the
+transcript says whether the page changed.
 
 Each transcript line names its event — `[slug #channel]` — as the chat layer routes it: an
 announcement or admin note by its tournament, a player's command and its DMs by the event it

@@ -131,12 +131,17 @@ def test_the_two_variants_finish_in_either_order(runs: dict[str, Any]) -> None:
     assert game.startswith("[18:40]")
 
 
+def _both(runs: dict[str, Any], variant: str, slug: str) -> tuple[dict[str, Any],
+                                                                  dict[str, Any]]:
+    """Event `slug` of `variant` rehearsed together with the others, and alone."""
+    return _event(runs["together"][variant], slug), runs["alone"][(variant, slug)]
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("slug", QUALIFIERS)
 def test_every_event_stands_as_it_does_alone(runs: dict[str, Any], variant: str,
                                              slug: str) -> None:
-    together = _event(runs["together"][variant], slug)
-    alone = runs["alone"][(variant, slug)]
+    together, alone = _both(runs, variant, slug)
     assert together["standings"] == alone["standings"]
 
 
@@ -144,10 +149,8 @@ def test_every_event_stands_as_it_does_alone(runs: dict[str, Any], variant: str,
 @pytest.mark.parametrize("slug", QUALIFIERS)
 def test_every_event_has_the_results_it_has_alone(runs: dict[str, Any], variant: str,
                                                   slug: str) -> None:
-    together = _event(runs["together"][variant], slug)
-    alone = runs["alone"][(variant, slug)]
-    for key in RESULTS:
-        assert together[key] == alone[key], key
+    together, alone = _both(runs, variant, slug)
+    assert {k: together[k] for k in RESULTS} == {k: alone[k] for k in RESULTS}
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
