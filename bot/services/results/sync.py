@@ -180,6 +180,9 @@ class Placed:
     # read back from `platform_records` (held as finished), not fetched again: placed where it
     # belongs if it is not yet, never counted as seen again
     held: bool = False
+    # a finished event whose pairing it matches: explained, so no stray here; kept as a shared
+    # record, but never placed there (a finished event's results do not change, DESIGN.md 3)
+    settled: Tournament | None = None
 
 
 @dataclass(slots=True)
@@ -470,9 +473,11 @@ def _batches(plan: Plan, placed: list[Placed]
     the order their latest game came to be (ended, or started while unfinished), so results
     found in one pass are announced oldest first, as they were played."""
     by_table: dict[int, list[Placed]] = {}
-    loose = []
+    loose, settled = [], []
     for p in placed:
-        if p.table is None:
+        if p.settled is not None:
+            settled.append(p)
+        elif p.table is None:
             loose.append(p)
         else:
             by_table.setdefault(p.table.id, []).append(p)
@@ -481,6 +486,8 @@ def _batches(plan: Plan, placed: list[Placed]
         (_store_table, table_id, items) for table_id, items in tables]
     if loose:
         batches.append((_store_loose, plan.tournament.id, loose))
+    if settled:
+        batches.append((_store_settled, plan.tournament.id, settled))
     return batches
 
 
@@ -572,13 +579,15 @@ def _plan(tx: Tx, slug: str, round_no: int | None, kind: SyncKind) -> Plan:
 
 def _other_rounds(tx: Tx, t: Tournament, windows: Sequence[RoundWindow]
                   ) -> tuple[EventRound, ...]:
-    """The paired rounds of every other running classic event whose window meets the pass's:
-    the pairings a record read by this pass may belong to instead (issue 44.3)."""
+    """The paired rounds of every other classic event whose window meets the pass's: the
+    pairings a record read by this pass may belong to instead (issue 44.3). A finished one
+    counts too: an event finishing before its sibling's last pass still explains its games."""
     since = min(w.starts_at for w in windows) - EARLY
     until = max(w.limit_at for w in windows) + LATE
     found = []
     for other in list_tournaments(tx.db):
-        if (other.id == t.id or other.status is not TournamentStatus.RUNNING
+        if (other.id == t.id
+                or other.status not in (TournamentStatus.RUNNING, TournamentStatus.FINISHED)
                 or get_event(tx.db, other.id) is not None):  # a duplicate event: no herna.net
             continue
         for rnd in list_rounds(tx.db, other.id):
@@ -665,6 +674,9 @@ def _place(tx: Tx, plan: Plan, record: GameRecord, held: bool = False) -> Placed
         owner = owner_of(_owners(plan), first, second, record.started)
         if owner is not None:
             (o, w), table = (owner[0].tournament, owner[0].window), owner[1]
+            if o.id != t.id and o.status is TournamentStatus.FINISHED:
+                return Placed(record, w.number, None, None, (), _implausible(tx, o, record),
+                              held=held, settled=o)
             return Placed(record, w.number, table, (first, second), _flags(o, w, record),
                           _implausible(tx, o, record), None if o.id == t.id else o, held)
     for w in plan.rounds:
@@ -788,6 +800,18 @@ def _store_loose(tx: Tx, tournament_id: int, items: list[Placed], kind: SyncKind
         if told or not p.held:
             stored.unmatched.append(listing)
     return stored
+
+
+def _store_settled(tx: Tx, tournament_id: int, items: list[Placed], kind: SyncKind) -> Stored:
+    """Records a finished event's pairing explains: kept with every record seen (a refused one
+    keeps its mark), neither placed nor told to anyone. (`tournament_id` and `kind` unused:
+    the signature every batch is stored with.)"""
+    by = tx.by_platform()
+    for p in items:
+        if not p.held:
+            upsert_platform_record(tx.db, p.record.game_id, record_payload(p.record, p.refused),
+                                   by)
+    return Stored()
 
 
 def _listing(p: Placed, change: RecordChange) -> dict[str, Any]:
