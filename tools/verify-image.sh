@@ -123,4 +123,55 @@ echo "$out"
 test "$code" = 2 && echo "$out" | grep -q 'uid 10001' && echo "$out" | grep -q 'chmod 644'
 rm -rf "$config" "$secrets" "$host"
 
+step "issue 43.2: a folder where config.toml should be names rmdir; a relative output lands in /data; a refused write names uid 10001; a quoted env value loses its quotes; --read-only with a tmpfs /tmp rehearses"
+folder=$(mktemp -d)
+mkdir "$folder/config.toml"  # what docker run -v makes of a host file that does not exist yet
+set +e
+out=$(docker run --rm -v "$folder/config.toml:/app/config.toml:ro" -v $VOLUME:/data "$IMAGE" 2>&1)
+code=$?
+set -e
+echo "$out"
+test "$code" = 2 && echo "$out" | grep -q 'rmdir config.toml' && ! echo "$out" | grep -q Errno
+rm -rf "$folder"
+docker run --rm -v $VOLUME:/data "$IMAGE" export screlo -o screlo-export.csv
+docker run --rm -v $VOLUME:/data --entrypoint test "$IMAGE" -f /data/screlo-export.csv
+set +e
+out=$(docker run --rm -v $VOLUME:/data "$IMAGE" export screlo -o /app/screlo.csv 2>&1)
+code=$?
+set -e
+echo "$out"
+test "$code" != 0 && echo "$out" | grep -q 'uid 10001' && ! echo "$out" | grep -q Errno
+docker run --rm -e 'DISCORD_TOKEN="a.b.c"' --entrypoint python "$IMAGE" -P -c \
+    'from bot.config import load_config; assert load_config(None).discord.token == "a.b.c"'
+docker run --rm --read-only --tmpfs /tmp --network none "$IMAGE" \
+    rehearse kt-popoludnie | tail -n 1
+docker run --rm --network none -v $VOLUME:/data "$IMAGE" examples /data/ukazky | head -n 1
+
+step "issue 43.2: docker stop gives the lease back: the next bot on the volume starts at once"
+config=$(mktemp)
+secrets=$(mktemp)
+sed -e 's/^guild_id = 0/guild_id = 1/' -e 's/^tournament = ""/tournament = "kt-2026-11"/' \
+    config.example.toml > "$config"
+chmod 644 "$config"
+sed 's/^DISCORD_TOKEN=$/DISCORD_TOKEN=not.a.token/' examples/stredisko.env > "$secrets"
+chmod 600 "$secrets"
+docker run -d --name $VOLUME --network none --stop-timeout 30 --env-file "$secrets" \
+    -v $VOLUME:/data -v "$config:/app/config.toml:ro" "$IMAGE" >/dev/null
+sleep 8
+docker stop $VOLUME >/dev/null && docker rm $VOLUME >/dev/null
+docker run -d --name $VOLUME --network none --env-file "$secrets" \
+    -v $VOLUME:/data -v "$config:/app/config.toml:ro" "$IMAGE" >/dev/null
+sleep 8
+docker logs $VOLUME 2>&1 | tail -n 2
+test "$(docker inspect -f '{{.State.Running}}' $VOLUME)" = true
+! docker logs $VOLUME 2>&1 | grep -q 'už obsluhuje iný bot'
+docker rm -f $VOLUME >/dev/null
+rm -f "$config" "$secrets"
+
+step "issue 43.2: Dockerfile.lexikon makes a stand-in list inside Docker (needs Debian's mirror)"
+docker build -q -t stredisko-lexikon-verify --build-arg BASE="$IMAGE" -f Dockerfile.lexikon . >/dev/null
+docker run --rm --network none --entrypoint sh stredisko-lexikon-verify -c \
+    'test -x /usr/bin/unmunch && ls /usr/share/hunspell/sk_SK.dic /usr/share/hunspell/cs_CZ.dic'
+docker image rm stredisko-lexikon-verify >/dev/null
+
 step "all checks passed"

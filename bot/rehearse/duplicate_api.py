@@ -98,7 +98,7 @@ async def slip(app: App, slug: str, discord_id: int, move: str, declared: int | 
                     round=receipt.round)
     if receipt.replaced:
         return done("rehearse.duplicate.slip_replaced", line=receipt.line, round=receipt.round,
-                    rule=receipt.several_rule)
+                    rule=receipt.player_rule)
     return done("duplicate.online.slip_received", line=receipt.line, round=receipt.round)
 
 

@@ -12,7 +12,8 @@ from typing import Any
 from bot.i18n import t
 from bot.services.app import Tx
 from bot.services.duplicate.view import EventView, GameView, RoundView, event_view
-from rules.duplicate import percent, percent_text
+from rules.duplicate import RoundScore, duplicate_profile, percent, percent_text, standings
+from rules.duplicate.results import Game, RoundResult, game_result
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,6 +24,7 @@ class PartStanding:
     player: str
     points: int
     top: int
+    rank: int  # shared only by players no tie-break separates
 
     @property
     def percent(self) -> str:
@@ -54,8 +56,8 @@ class Summary:
             rounds = [r for r in game.rounds if r.part <= part]
             last = max(r.number for r in rounds if r.part == part)
             lines.append(t("rehearse.duplicate.part", part=part, last=last))
-            for n, s in enumerate(part_standings(rounds), start=1):
-                lines.append(t("rehearse.duplicate.part_line", rank=n, player=s.player,
+            for s in part_standings(rounds, self.view.profile):
+                lines.append(t("rehearse.duplicate.part_line", rank=s.rank, player=s.player,
                                points=s.points, percent=float(s.percent)))
         return lines
 
@@ -101,7 +103,8 @@ class Summary:
                 "parts": {str(part): [{"player": s.player, "points": s.points, "top": s.top,
                                        "percent": s.percent}
                                       for s in part_standings([r for r in g.rounds
-                                                               if r.part <= part])]
+                                                               if r.part <= part],
+                                                              v.profile)]
                           for part in sorted({r.part for r in g.rounds})},
             } for g in v.games],
             "standings": [{"rank": s.rank, "player": s.player, "points": s.points,
@@ -118,15 +121,23 @@ def found(rnd: RoundView) -> int:
     return sum(1 for s in rnd.slips if rnd.top_score and s.points == rnd.top_score)
 
 
-def part_standings(rounds: list[RoundView]) -> list[PartStanding]:
-    """Points and the tops' total over `rounds`, best first (then by name)."""
-    points: dict[str, int] = {}
-    for rnd in rounds:
-        for s in rnd.slips:
-            points[s.player] = points.get(s.player, 0) + s.points
-    top = sum(r.top_score for r in rounds)
-    return sorted((PartStanding(p, n, top) for p, n in points.items()),
-                  key=lambda s: (-s.points, s.player))
+def part_standings(rounds: list[RoundView], profile: str) -> list[PartStanding]:
+    """Points and the tops' total over `rounds`, in the order — and with the ranks — the
+    rules give the final results (`rules.duplicate.standings`: the points, then the profile's
+    tie-breaks, 003 r. 48's sum of round percentages; issue 44.7: equal points were listed by
+    name, unlike the channel's standings and the final's)."""
+    players = tuple(sorted({s.player for rnd in rounds for s in rnd.slips}))
+    results = []
+    for no, rnd in enumerate(rounds, start=1):
+        got = {s.player: s for s in rnd.slips}
+        results.append(RoundResult(no, rnd.top_score, {
+            p: RoundScore(p, no, got[p].points if p in got else 0,
+                          got[p].outcome if p in got else "no-slip",
+                          got[p].rule if p in got else "")
+            for p in players}))
+    played = Game("part", players, tuple(r.top_score for r in rounds))
+    order = standings([game_result(played, results)], duplicate_profile(profile))
+    return [PartStanding(s.player, s.points, s.top, s.rank) for s in order]
 
 
 def summary_tx(tx: Tx, slug: str) -> Summary:

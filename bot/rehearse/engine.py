@@ -133,8 +133,7 @@ class Rehearsal:
             while polls and self._in_poll_window(n, moment, until):
                 at(moment, POLL, self._bind(self._poll, n))
                 moment += POLL_EVERY
-        last_event = max((e.at for e in sc.events), default=sc.last_limit)
-        at(max(sc.last_limit + POLL_AFTER_LIMIT, last_event), END, self._end)
+        at(end_of(sc), END, self._end)
         return sorted(out, key=lambda s: s[:3])
 
     def _in_poll_window(self, n: int, moment: datetime, until: datetime) -> bool:
@@ -422,6 +421,13 @@ async def rehearse(scenario: Scenario, db: Path, *, html: Path | None = None,
         return Outcome(rehearsal.slug, document, transcript.lines, standings, page)
     finally:
         await store.close()
+
+
+def end_of(scenario: Scenario) -> datetime:
+    """When the rehearsal finishes the tournament: 10 minutes after the last round's limit,
+    or at its last event if later."""
+    last_event = max((e.at for e in scenario.events), default=scenario.last_limit)
+    return max(scenario.last_limit + POLL_AFTER_LIMIT, last_event)
 
 
 def start_time(scenario: Scenario) -> datetime:

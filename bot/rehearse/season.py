@@ -16,10 +16,11 @@ meanwhile is polled from its first round on, with nothing restarted. The transcr
 whenever the set it covers changes.
 
 An event with `created` is created while the others run, by the operator's
-`stredisko create FILE` (`setup.create_from_file`), then given its channel. Finishing a
-qualifier the season file names recomputes the season (the App's `season_files`), announces
-who moved (`season.ladder_moved`) and rewrites `<html>/<stem>/index.html`; the transcript says
-whether the page changed.
+`stredisko create FILE` (`setup.create_from_file`), then given its channel. A classic part with
+`finish` is finished then instead of at its own end (two events may end in either order).
+Finishing a qualifier the season file names recomputes the season (the App's `season_files`),
+announces who moved (`season.ladder_moved`) and rewrites `<html>/<stem>/index.html`; the
+transcript says whether the page changed.
 
 Each transcript line names its event — `[slug #channel]` — as the chat layer routes it: an
 announcement or admin note by its tournament, a player's command and its DMs by the event it
@@ -125,7 +126,8 @@ class SeasonRehearsal:
                     sc, self.app, self.clock, self.sim, self.herna, self.transcript, self.names,
                     first_game_id=first_game)
                 running.classic._stuck = self.stuck
-                running.classic_steps = running.classic.steps(polls=False)
+                running.classic_steps = _finished_at(running.classic.steps(polls=False),
+                                                     part.finish)
                 first_game += GAMES_APART
             else:
                 running.duplicate = dup.DuplicateRehearsal(
@@ -339,6 +341,15 @@ class SeasonRehearsal:
         assert isinstance(summary, Summary)
         summary = replace(summary, refusals=tuple(r.duplicate.refusals))
         return {**head, "kind": "duplicate", **summary.document()}, summary.lines()
+
+
+def _finished_at(steps: list[engine.Step], finish: datetime | None) -> list[engine.Step]:
+    """A classic part's steps with its end moved to the [[part]]'s `finish` (checked to be
+    no earlier than its own)."""
+    if finish is None:
+        return steps
+    return sorted(((finish, order, n, action) if order == END else (moment, order, n, action)
+                   for moment, order, n, action in steps), key=lambda s: s[:3])
 
 
 # -- running it ---------------------------------------------------------------------------

@@ -8,7 +8,9 @@ names its parts → checked, frozen data.
   file, checked by its own loader); `channel`, its Discord channel id (`events.set_channel`);
   `created`, when the operator creates it while the others run (`stredisko create FILE`;
   without it the event exists when the rehearsal starts); `start`, for a duplicate game, when
-  it starts instead of its file's time (its rounds follow from its own timers).
+  it starts instead of its file's time (its rounds follow from its own timers); `finish`, for
+  an online tournament, when the head admin finishes it, later than its own rehearsal would
+  (10 minutes after the last round's limit): two events can end in either order (issue 44).
 
 One person is one account across the parts: a player's Discord id follows his name, so the
 duplicate game's Anna Nováková is the qualifier's (`events.discord_id` honours an id the
@@ -29,6 +31,7 @@ from bot.rehearse.duplicate_scenario import (
     is_duplicate_file,
     load_duplicate_scenario,
 )
+from bot.rehearse.engine import end_of
 from bot.rehearse.events import DISCORD_BASE
 from bot.rehearse.scenario import Scenario, check_tables, load_scenario
 from bot.rehearse.scenario import _array as array_of
@@ -41,7 +44,7 @@ from bot.services.tournament.setup import key_lines as _key_lines
 TABLES = ("season", "part")
 _SEASON_KEYS = {"file": ("str", True), "html": ("str", True)}
 _PART_KEYS = {"file": ("str", True), "channel": ("int", False), "created": ("time", False),
-              "start": ("time", False)}
+              "start": ("time", False), "finish": ("time", False)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,7 @@ class Part:
     line: int
     channel: int | None = None
     created: datetime | None = None  # None: before anything runs
+    finish: datetime | None = None  # None: when its own rehearsal finishes it
 
     @property
     def slug(self) -> str:
@@ -152,10 +156,18 @@ def _part(lines: Any, index: int, table: Any, here: Path) -> Part:
                                  "skúška sezóny berie len online duplikát")
         if not scenario.settings.starts:
             raise r.fail("file", "[duplicate] starts: skúška potrebuje čas začiatku hry")
-    part = Part(file, scenario, r.line(), r.get("channel"), r.get("created"))
+    part = Part(file, scenario, r.line(), r.get("channel"), r.get("created"), r.get("finish"))
     if part.created is not None and part.created > part.first_moment:
         raise r.fail("created", f"udalosť treba vytvoriť najneskôr {_hm(part.first_moment)} "
                                 "(vtedy sa v nej prvýkrát niečo deje)")
+    if part.finish is not None:
+        if not isinstance(scenario, Scenario):
+            raise r.fail("finish", "koniec sa určuje len online turnaju (duplikátna partia "
+                                   "sa končí podľa svojich časovačov)")
+        if part.finish < end_of(scenario):
+            raise r.fail("finish", f"turnaj sa dá ukončiť najskôr {_hm(end_of(scenario))} "
+                                   "(10 minút po časovom limite posledného kola a po jeho "
+                                   "poslednej udalosti)")
     return part
 
 

@@ -74,6 +74,7 @@ NUMBERS: dict[str, Range] = {
     # identity rules say (`identity.is_discord_id`, a line of its own)
     "discord_id": Range(0, 2**63 - 1),
     "channel": Range(1, 2**63 - 1),  # a Discord channel id (a season rehearsal's [[part]])
+    "channel_id": Range(1, 2**63 - 1),  # the propozície's event channel (issue 44.7)
     "port": Range(0, 65535),  # a TCP port; 0 lets the system choose (`word --serve`)
 }
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -93,8 +95,30 @@ def test_errors_end_in_one_line_and_a_non_zero_exit(cli, tmp_path: Path) -> None
     assert code == 1 and err.startswith("stredisko: chyba:") and len(err.splitlines()) == 1
 
 
+def test_the_channel_in_the_propozicie_as_the_readme_writes_it(cli, tmp_path: Path) -> None:  # type: ignore
+    """README step 5: the event's channel as `channel_id = …` in the propozície (issue 44.7:
+    it crashed `create` with a KeyError traceback)."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "`channel_id = …` v propozíciách" in readme
+    example = (EXAMPLES / "propozicie.toml").read_text(encoding="utf-8")
+    commented = next(line for line in example.splitlines() if line.startswith("# channel_id = "))
+    written = tmp_path / "propozicie.toml"
+    written.write_text(example.replace(commented, commented[2:]), encoding="utf-8")
+    code, out, err = cli("create", str(written))
+    assert code == 0 and "je založený" in out and "Traceback" not in err
+    with contextlib.closing(sqlite3.connect(tmp_path / "cli.db")) as db:
+        stored = db.execute("SELECT channel_id FROM tournaments WHERE slug = ?", (SLUG,))
+        assert stored.fetchall() == [(123456789012345679,)]
+    bad = tmp_path / "zly-kanal.toml"
+    for wrong in ("12", str(2**64)):  # not a channel; beyond SQLite's integers
+        bad.write_text(example.replace(commented, f"channel_id = {wrong}"), encoding="utf-8")
+        code, out, err = cli("create", str(bad))
+        assert code == 1 and out == "" and "Traceback" not in err
+        assert err.strip().splitlines()[-1].startswith(f"Propozície {bad}, riadok 20: "
+                                                       "[tournament]: channel_id: ")
+
+
 def main_with_bad_db(tmp_path: Path) -> tuple[int, str, str]:
-    import contextlib
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

@@ -76,7 +76,7 @@ def slip_answer(receipt: SlipReceipt, late_rule: str, locale: Any) -> str:
                line=literal(receipt.line))]
     if receipt.replaced:
         key = "slip_replaced_none" if receipt.several == "none" else "slip_replaced_last"
-        lines.append(t(f"chat.duplicate.{key}", locale, rule=receipt.several_rule))
+        lines.append(t(f"chat.duplicate.{key}", locale, rule=receipt.player_rule))
     if receipt.late:
         lines.append(t("chat.duplicate.slip_late", locale, rule=late_rule))
     return "\n".join(lines)

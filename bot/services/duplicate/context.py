@@ -3,13 +3,17 @@ the rules (game profile, tile set) — each refused with one Slovak line when it
 
 from __future__ import annotations
 
+import hashlib
+import re
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from sqlite_utils import Database
 
+from bot.i18n import Term
 from bot.services.app import Tx
+from bot.services.bounds import NICK_MAX
 from bot.services.replies import Refusal
 from bot.store import NotFoundError, Tournament
 from bot.store.duplicate import (
@@ -121,8 +125,19 @@ def _still_in(event: Event, entry: Entry, player: Player) -> Player:
 
 def no_herna_nick(slug: str, file_id: str) -> str:
     """The registry's nick of a duplicate entrant without a herna.net account: it names the
-    event and his id in its file (a ':' no herna.net nick has, so it never matches one)."""
-    return f"{slug}:{file_id}"[:40]
+    event and his id in its file (a ':' no herna.net nick has, so it never matches one).
+    Within a nick's 40 characters as written; a longer one keeps the event's start and a
+    digest of the whole (issue 44.8: cut at 40, two events whose slugs share 39 characters,
+    or `p1` and `p10` of one long slug, were one registry player). A slug has no ':', so the
+    short form is one pair only, and the digested form (`:#`, 10 hex digits) stays apart."""
+    whole = f"{slug}:{file_id}"
+    if len(whole) <= NICK_MAX:
+        return whole
+    digest = hashlib.sha256(whole.encode("utf-8")).hexdigest()[:_DIGEST]
+    return f"{slug[:NICK_MAX - _DIGEST - 2]}:#{digest}"
+
+
+_DIGEST = 10  # hex digits: 40 bits, no two entrants of a registry alike
 
 
 def player_by_label(db: Database, event: Event, label: str, *, playing: bool = True
@@ -168,9 +183,29 @@ def to_discord(event: Event, key: str) -> bool:
     return chosen == "all" or (chosen == "results" and key in RESULT_KEYS)
 
 
+def cited(rule: str) -> str:
+    """A profile's citation as players read it (issue 44.7): the audit and the stored score
+    keep the whole ("003 r. 41 (Interpretation); slips.several_online = last"), a message
+    shows the rule — without our reading's label and the setting's name — and says when it
+    applies by analogy ("004 §7 (analogy)" → "004 §7 per analógiu"; its note dropped)."""
+    text = _SETTING.sub("", rule).replace(" (Interpretation)", "")
+    shown, analogies = _ANALOGY.subn("", text)
+    return Term("duplicate.online.by_analogy", rule=shown) if analogies else shown
+
+
+_SETTING = re.compile(r";\s*[a-z_]+(?:\.[a-z_]+)+ = [^;]*")  # "; slips.several = none"
+_ANALOGY = re.compile(r" \(analogy[^)]*\)")  # "(analogy)", "(analogy; 004 silent)"
+
+
+def _cited(params: dict[str, Any]) -> dict[str, Any]:
+    """A message's citations (`rule`, `…_rule`) as players read them."""
+    return {k: cited(v) if (k == "rule" or k.endswith("_rule")) and isinstance(v, str) else v
+            for k, v in params.items()}
+
+
 def announce(tx: Tx, event: Event, key: str, **params: Any) -> None:
     """An announcement on the event's channel, or (`to_discord`) at the console only."""
-    tx.announce(event.id, key, local=not to_discord(event, key), **params)
+    tx.announce(event.id, key, local=not to_discord(event, key), **_cited(params))
 
 
 def direct(tx: Tx, event: Event, player_id: int, key: str, **params: Any) -> None:
@@ -178,4 +213,5 @@ def direct(tx: Tx, event: Event, player_id: int, key: str, **params: Any) -> Non
     evaluation is on the arbiter's screen and the results page); at the console only when
     the event sends it no Discord message (`to_discord`)."""
     if get_player(tx.db, player_id).discord_id is not None:
-        tx.direct(player_id, key, event=event.id, local=not to_discord(event, key), **params)
+        tx.direct(player_id, key, event=event.id, local=not to_discord(event, key),
+                  **_cited(params))

@@ -29,6 +29,7 @@ from bot.services.app import Tx
 from bot.services.duplicate.close import rescore_straggler
 from bot.services.duplicate.context import (
     Event,
+    cited,
     event_of,
     game_of,
     player_by_discord,
@@ -85,6 +86,12 @@ class SlipReceipt:
         key = "duplicate.online.slip_line_declared" if self.declared is not None \
             else "duplicate.online.slip_line"
         return t(key, coord=self.coord, word=self.word, n=self.declared or 0)
+
+    @property
+    def player_rule(self) -> str:
+        """`several_rule` as the player reads it ("003 r. 41"; the arbiter's console shows
+        the setting that applied too)."""
+        return cited(self.several_rule)
 
 
 def submit_slip(tx: Tx, slug: str, text: str, *, received_at: datetime,

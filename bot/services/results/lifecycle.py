@@ -273,8 +273,10 @@ def confirm_round(tx: Tx, tournament_id: int, round_no: int, by: Change) -> list
     Returns what is still open (pending, proposed or disputed results), so the caller can warn
     that the admin has yet to rule them. Then exclusions are checked (e-SP 3.6).
     It may run again for the same round (the last round's timer, then finishing; a proposal
-    applied late): the confirmation is announced only when this call confirmed a result, or
-    when something is still open and the round's confirmation was never announced.
+    applied late): the window's end is announced once per round, by the first call that
+    confirmed a result or found one still open (issue 44: a late ruling confirmed at the finish
+    announced "Lehota na námietky … uplynula" a second time; its result was announced when
+    ruled).
     """
     still_open, confirmed = [], 0
     for result in refresh_round(tx, tournament_id, round_no, by):
@@ -289,7 +291,7 @@ def confirm_round(tx: Tx, tournament_id: int, round_no: int, by: Change) -> list
     subject = f"round:{round_no}"
     announced = any(a.subject == subject for a in list_audit(
         tx.db, tournament_id=t.id, action=CONFIRMATION_ANNOUNCED))
-    if confirmed or (still_open and not announced):
+    if (confirmed or still_open) and not announced:
         tx.announce(t.id, "result.round_confirmed", round=round_no, open=len(still_open),
                     rule=profile.timing.dispute_rule)
         record(tx.db, by, CONFIRMATION_ANNOUNCED, tournament_id=t.id, subject=subject,

@@ -31,7 +31,7 @@ from datetime import datetime
 
 from bot.services.app import Tx
 from bot.services.results.plan import EventRound, Plan, RoundWindow
-from bot.store import TablePairing, Tournament, find_player_by_nick
+from bot.store import TablePairing, Tournament, TournamentStatus, find_player_by_nick
 from rules.plausibility import Implausible, check_game
 from scrapers.herna import GameRecord
 
@@ -82,6 +82,9 @@ class Placed:
     # read back from `platform_records` (held as finished), not fetched again: placed where it
     # belongs if it is not yet, never counted as seen again
     held: bool = False
+    # a finished event whose pairing it matches: explained, so no stray here; kept as a shared
+    # record, but never placed there (a finished event's results do not change, DESIGN.md 3)
+    settled: Tournament | None = None
 
 
 def place_all(tx: Tx, plan: Plan, records: Iterable[GameRecord],
@@ -112,6 +115,9 @@ def _place(tx: Tx, plan: Plan, record: GameRecord, held: bool = False) -> Placed
         owner = owner_of(_owners(plan), first, second, record.started)
         if owner is not None:
             (o, w), table = (owner[0].tournament, owner[0].window), owner[1]
+            if o.id != t.id and o.status is TournamentStatus.FINISHED:
+                return Placed(record, w.number, None, None, (), _implausible(tx, o, record),
+                              held=held, settled=o)
             return Placed(record, w.number, table, (first, second), _flags(o, w, record),
                           _implausible(tx, o, record), None if o.id == t.id else o, held)
     for w in plan.rounds:

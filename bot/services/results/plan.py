@@ -179,13 +179,15 @@ def plan_pass(tx: Tx, slug: str, round_no: int | None, kind: SyncKind) -> Plan:
 
 def _other_rounds(tx: Tx, t: Tournament, windows: Sequence[RoundWindow]
                   ) -> tuple[EventRound, ...]:
-    """The paired rounds of every other running classic event whose window meets the pass's:
-    the pairings a record read by this pass may belong to instead (issue 44.3)."""
+    """The paired rounds of every other classic event whose window meets the pass's: the
+    pairings a record read by this pass may belong to instead (issue 44.3). A finished one
+    counts too: an event finishing before its sibling's last pass still explains its games."""
     since = min(w.starts_at for w in windows) - EARLY
     until = max(w.limit_at for w in windows) + LATE
     found = []
     for other in list_tournaments(tx.db):
-        if (other.id == t.id or other.status is not TournamentStatus.RUNNING
+        if (other.id == t.id
+                or other.status not in (TournamentStatus.RUNNING, TournamentStatus.FINISHED)
                 or get_event(tx.db, other.id) is not None):  # a duplicate event: no herna.net
             continue
         for rnd in list_rounds(tx.db, other.id):

@@ -135,6 +135,18 @@ def store_loose(tx: Tx, tournament_id: int, items: list[Placed], kind: SyncKind)
     return stored
 
 
+def store_settled(tx: Tx, tournament_id: int, items: list[Placed], kind: SyncKind) -> Stored:
+    """Records a finished event's pairing explains: kept with every record seen (a refused one
+    keeps its mark), neither placed nor told to anyone. (`tournament_id` and `kind` unused:
+    the signature every batch is stored with.)"""
+    by = tx.by_platform()
+    for p in items:
+        if not p.held:
+            upsert_platform_record(tx.db, p.record.game_id, record_payload(p.record, p.refused),
+                                   by)
+    return Stored()
+
+
 def _listing(p: Placed, change: RecordChange) -> dict[str, Any]:
     r = p.record
     return {"game_id": r.game_id, "round": p.round_no,

@@ -49,6 +49,7 @@ from bot.services.results.records import (
     Stored,
     has_counting_game,
     store_loose,
+    store_settled,
     store_table,
     tell_unmatched,
 )
@@ -148,9 +149,11 @@ def _batches(plan: Plan, placed: list[Placed]
     the order their latest game came to be (ended, or started while unfinished), so results
     found in one pass are announced oldest first, as they were played."""
     by_table: dict[int, list[Placed]] = {}
-    loose = []
+    loose, settled = [], []
     for p in placed:
-        if p.table is None:
+        if p.settled is not None:
+            settled.append(p)
+        elif p.table is None:
             loose.append(p)
         else:
             by_table.setdefault(p.table.id, []).append(p)
@@ -159,6 +162,8 @@ def _batches(plan: Plan, placed: list[Placed]
         (store_table, table_id, items) for table_id, items in tables]
     if loose:
         batches.append((store_loose, plan.tournament.id, loose))
+    if settled:
+        batches.append((store_settled, plan.tournament.id, settled))
     return batches
 
 

@@ -11,6 +11,7 @@ from typing import Any, NoReturn
 from bot.services import bounds, lookup
 from bot.services.app import App, Tx
 from bot.services.delivery.outbox import Timely
+from bot.services.duplicate.context import cited, mode_profile
 from bot.services.identity import accounts as identity
 from bot.services.replies import Refusal, Reply, done
 from bot.services.results.lifecycle import (
@@ -47,6 +48,7 @@ from bot.store import check_in as store_check_in
 from bot.store import (
     withdraw as store_withdraw,
 )
+from bot.store.duplicate import get_event
 from rules import Profile
 from rules.evidence import RoundClock
 
@@ -453,16 +455,19 @@ def _withdraw(tx: Tx, slug: str, discord_id: int, confirmed: bool) -> Reply:
     t = lookup.tournament(tx, slug)
     player = lookup.player_by_discord(tx, discord_id)
     entry = get_entry(tx.db, t.id, player.id)
+    # a duplicate entrant leaves by 004 §7 (0 for the remaining rounds), not by e-SP 3.6
+    dup = get_event(tx.db, t.id)
+    rule = mode_profile(dup.profile, dup.mode).slips.left_rule if dup else WITHDRAW_RULE
     if confirmed and entry is not None and entry.withdrawn_at is not None:
-        return done("play.withdrawn_ok", rule=WITHDRAW_RULE, tournament=t.name)  # a repeat
+        return done("play.withdrawn_ok", rule=cited(rule), tournament=t.name)  # a repeat
     lookup.entry(tx, t, player)
     if not confirmed:
-        return done("play.withdraw_confirm", rule=WITHDRAW_RULE,
-                    data={"needs_confirmation": True}, tournament=t.name)
-    reason = f"odstúpenie z turnaja ({WITHDRAW_RULE})"
+        key = "play.withdraw_confirm_duplicate" if dup else "play.withdraw_confirm"
+        return done(key, rule=cited(rule), data={"needs_confirmation": True}, tournament=t.name)
+    reason = f"odstúpenie z turnaja ({rule})"
     store_withdraw(tx.db, t.id, player.id, reason, tx.by_player(player.id, reason))
-    tx.announce(t.id, "play.withdrawn", player=player.name, rule=WITHDRAW_RULE)
-    return done("play.withdrawn_ok", rule=WITHDRAW_RULE, tournament=t.name)
+    tx.announce(t.id, "play.withdrawn", player=player.name, rule=cited(rule))
+    return done("play.withdrawn_ok", rule=cited(rule), tournament=t.name)
 
 
 async def withdraw(app: App, slug: str, discord_id: int, confirmed: bool = False) -> Reply:

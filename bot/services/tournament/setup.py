@@ -521,7 +521,7 @@ def _create(tx: Tx, prop: Propozicie, admin_id: str,
                 discord_name=spec.discord, discord_id=spec.discord_id,
                 sss_member=spec.member, screlo=spec.screlo, rated_games=spec.games)
         else:  # the registry keeps the current online screlo (e-SP 2.4)
-            known.append(player.herna_nick)
+            known.append(identity.shown(player))  # a duplicate entrant's placeholder: his name
             identity.complete_registry(tx, player, spec.discord, spec.discord_id, by,
                                        f"riadok {spec.line}")
         file_ids[spec.file_id] = player.id

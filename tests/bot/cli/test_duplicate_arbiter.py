@@ -91,15 +91,17 @@ def test_two_slips_in_a_hall_count_neither_citing_the_setting(
            "slips.several = none)" in out
 
 
-@pytest.mark.parametrize(("profile", "rule"), [
-    ("cas-duplicate", "003 r. 3"),  # "dokud počítač vytvořil bodované slovo"
-    ("greek-duplicate", "004 §5B.2 (Interpretation)"),
+@pytest.mark.parametrize(("profile", "rule", "announced"), [
+    ("cas-duplicate", "003 r. 3", "003 r. 3"),  # "dokud počítač vytvořil bodované slovo"
+    ("greek-duplicate", "004 §5B.2 (Interpretation)", "004 §5B.2"),
 ])
 def test_no_scoring_move_ends_the_game_by_the_profiles_rule(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], profile: str, rule: str) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], profile: str, rule: str,
+        announced: str) -> None:
     """Round 2's rack has no T and no O: the computer finds no move with 91 tiles in the bag. The
     round closes saying so (not "bez lístka"), the game ends citing the rule of that reason in
-    its profile, never 004 §5B's empty bag."""
+    its profile, never 004 §5B's empty bag. The arbiter's console and the store keep the
+    profile's citation; the announcement shows it as players read it (issue 44.7)."""
     db, _ = start(capsys, arbiter_hall(tmp_path, ("to",), profile=profile))
     cli(capsys, db, "duplicate", "rack", "sala", "1", "AEIKLTO")
     cli(capsys, db, "duplicate", "close", "sala", "1")
@@ -109,8 +111,8 @@ def test_no_scoring_move_ends_the_game_by_the_profiles_rule(
     assert f"2. kolo uzavreté. Najlepší ťah: žiadny — počítač nenašiel bodovaný ťah ({rule})." \
         in out.splitlines()
     assert "bez lístka." not in out
-    assert f"[v sále] 1. partia sa skončila: počítač nenašiel žiadny bodovaný ťah ({rule})." \
-        in out.splitlines()
+    assert f"[v sále] 1. partia sa skončila: počítač nenašiel žiadny bodovaný ťah " \
+           f"({announced})." in out.splitlines()
     assert rows(db, "SELECT state, ended_rule FROM dup_games") == [("preliminary", rule)]
     [(bag,)] = rows(db, "SELECT bag FROM dup_rounds WHERE number = 2")
     assert sum(json.loads(str(bag)).values()) == 91  # far from empty: not 004 §5B.1

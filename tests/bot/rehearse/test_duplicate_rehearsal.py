@@ -128,6 +128,47 @@ def test_the_bundled_example_tells_its_story() -> None:
     assert sum(r["top_score"] for r in document["games"][0]["rounds"]) == 98
 
 
+def test_players_read_clean_citations_the_data_keeps_the_whole(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 44.7: a player reads "004 §7 per analógiu" and "003 r. 41" — our reading's
+    label and the setting's name stay in the stored scores; a duplicate entrant who leaves is
+    told 004 §7, not the classic e-SP 3.6."""
+    assert cli_main(["rehearse", str(EXAMPLE)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert not [ln for ln in lines if "(analogy)" in ln or "Interpretation" in ln
+                or "slips." in ln]
+    assert "[DM Boris Kováč] 1. partia, 7. kolo: tvoj ťah bez lístka — 0 bodov: hráč odišiel " \
+           "z partie: 0 bodov za zvyšné kolá (004 §7 per analógiu)." in " ".join(lines)
+    replaced = next(ln for ln in lines if "/tah Emil Žiak C2 LAMPA 16 →" in ln)
+    assert replaced.endswith("Nahrádza tvoj predchádzajúci lístok tohto kola (003 r. 41).")
+    left = [ln for ln in lines if "Boris Kováč" in ln and "dstúpeni" in ln]
+    assert len(left) == 2 and all(ln.endswith("(004 §7 per analógiu).") for ln in left), left
+    assert not any("e-SP" in ln for ln in lines)  # nothing of the classic rules
+    got = outcomes(rehearse_json(EXAMPLE))
+    assert got[(7, "Boris Kováč")] == ("left", 0, "004 §7 (analogy)")
+
+
+def test_part_standings_break_ties_as_the_final_results_do(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 44.7: after part 2 Boris and Dana are level on 43 points; 003 r. 48 (the sum of
+    round percentages) puts Dana first — in the channel's standings, in the final's order and
+    in the rehearsal's summary and JSON alike (the summary listed them by name)."""
+    assert cli_main(["rehearse", str(EXAMPLE)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    # the channel's: after parts 1 and 2, then the game's end (its last part)
+    heads = ("Priebežné poradie po 1. časti", "Priebežné poradie po 2. časti",
+             "Predbežné výsledky 1. partie")
+    for part, head in enumerate(heads, start=1):
+        start = next(i for i, ln in enumerate(lines) if head in ln)
+        channel = [ln.split("] ", 1)[1].split(" — ")[0] for ln in lines[start + 1:start + 7]]
+        summary = next(i for i, ln in enumerate(lines) if ln.startswith(f"Poradie po {part}."))
+        listed = [ln.strip().split(":")[0] for ln in lines[summary + 1:summary + 7]]
+        assert listed == channel, (part, listed, channel)
+    document = rehearse_json(EXAMPLE)
+    second = [(s["player"], s["points"]) for s in document["games"][0]["parts"]["2"]]
+    assert second[3:5] == [("Dana Šimková", 43), ("Boris Kováč", 43)]
+
+
 def test_an_event_in_a_round_the_game_never_reaches_is_a_scenario_error(tmp_path: Path) -> None:
     """The small game ends after round 5 (no move): a slip in round 9 names its line, exit 2."""
     text = SMALL.read_text(encoding="utf-8") + (

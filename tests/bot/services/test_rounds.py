@@ -318,6 +318,7 @@ async def test_finish_confirms_an_earlier_round_s_proposal_applied_late(
     assert {r.status for r in results} == {ResultStatus.CONFIRMED}
     confirmations = [text for _, key, text in sent(notifier, "channel")
                      if key == "result.round_confirmed"]
-    # round 1 when round 2 was paired (one still open), again for the late result; round 2
+    # round 1 when round 2 was paired (one still open), not again for the late result
+    # (issue 44: announced twice); round 2
     assert [text.split(" kole")[0] for text in confirmations] == [
-        "Lehota na námietky v 1.", "Lehota na námietky v 1.", "Lehota na námietky v 2."]
+        "Lehota na námietky v 1.", "Lehota na námietky v 2."]

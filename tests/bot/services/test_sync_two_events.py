@@ -192,8 +192,10 @@ async def test_an_unexplained_record_is_told_once_across_polls(
 async def test_a_stray_rewrite_keeps_the_refused_mark_of_a_shared_record(
         app: App, clock: ManualClock, sim: Simulator, herna: HernaClient) -> None:
     """C stores an impossible record of its table as refused; after C has finished, A's poll
-    reads the same record as a game of two of its players with no table. The shared record
-    keeps its "refused" mark (else it would pass as a finished, valid game)."""
+    reads it again — C's finished pairing still explains it, so it is no stray of A's (the
+    evening rehearsal's A finishing after B) — and an impossible game of two A players that
+    no pairing explains is A's stray. Each shared record keeps its "refused" mark (else it
+    would pass as a finished, valid game)."""
     await build(app, A, C)
     at(clock, 45)
     sim.add_game(game("301", NICKS[0], NICKS[2], 21, 40, (377, -5)))  # a negative score
@@ -205,10 +207,12 @@ async def test_a_stray_rewrite_keeps_the_refused_mark_of_a_shared_record(
         t = tx.db.execute("SELECT id FROM tournaments WHERE slug = ?", [C]).fetchone()[0]
         set_status(tx.db, t, TournamentStatus.FINISHED, Change.admin(1, tx.now, "test"))
     await app.run(finish_c)
+    sim.add_game(game("309", NICKS[0], NICKS[3], 10, 30, (-7, 350)))  # paired nowhere
     summary = await sync_round(app, A, 1, herna)
-    assert [u["game_id"] for u in summary.unmatched] == ["301"]
-    stored = await app.run(lambda tx: get_platform_record(tx.db, "301"))
-    assert stored is not None and stored.payload["refused"][0]["code"] == "score_negative"
+    assert [u["game_id"] for u in summary.unmatched] == ["309"]
+    for game_id in ("301", "309"):
+        stored = await app.run(lambda tx, g=game_id: get_platform_record(tx.db, g))
+        assert stored is not None and stored.payload["refused"][0]["code"] == "score_negative"
 
 
 # -- the nightly catch-up is per event ----------------------------------------------------

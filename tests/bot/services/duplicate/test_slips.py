@@ -9,11 +9,14 @@ from pathlib import Path
 import pytest
 
 from bot.clock import ManualClock
+from bot.i18n import t
 from bot.services.app import App
 from bot.services.duplicate.close import close_round
 from bot.services.duplicate.game import open_round, start_game
 from bot.services.duplicate.slips import SlipReceipt, submit_csv, submit_slip
+from bot.services.notifier import RecordingNotifier
 from bot.services.replies import Reply
+from bot.services.tournament import play
 from bot.store import Change
 from bot.store.entries import withdraw
 
@@ -179,6 +182,26 @@ async def test_a_player_who_left_hands_in_no_more_slips(
                             discord_id=discord(0), declared=6)
     assert isinstance(refused, Reply) and refused.key == "duplicate.online.left_event"
     assert "004 §7" in render(refused.key, refused.params, refused.rule)
+
+
+async def test_a_duplicate_entrant_leaving_is_told_004_7_not_e_sp_3_6(
+        app: App, words: Path, notifier: RecordingNotifier) -> None:
+    """/odstupit in a duplicate event (issue 44.7): its consequence and rule are the
+    duplicate's (0 for the remaining rounds, 004 §7), not the classic qualifier's e-SP 3.6;
+    the audit keeps the profile's own citation."""
+    slug = await opened(app, words, mode="online")
+    ask = await play.withdraw(app, slug, discord(0))
+    asked = render(ask.key, ask.params, ask.rule)
+    assert ask.ok and "Za zvyšné kolá dostaneš 0 bodov" in asked, asked
+    assert asked.endswith("(004 §7 per analógiu).") and "kvalifikačné" not in asked
+    assert "(004 §7 by analogy)" in t(ask.key, "en-US", **ask.params, rule=ask.rule)
+    done = await play.withdraw(app, slug, discord(0), confirmed=True)
+    assert render(done.key, done.params, done.rule).endswith("(004 §7 per analógiu).")
+    posted = [render(m.key, m.params) for _, _, m in notifier.sent if m.key == "play.withdrawn"]
+    assert len(posted) == 1 and posted[0].endswith("(004 §7 per analógiu).")
+    reasons = app.store.read_sync(lambda db: [r[0] for r in db.execute(
+        "SELECT reason FROM audit WHERE reason LIKE 'odstúpenie%'")])
+    assert reasons and all(r == "odstúpenie z turnaja (004 §7 (analogy))" for r in reasons)
 
 
 async def test_a_straggler_goes_to_the_round_it_was_sent_in(
