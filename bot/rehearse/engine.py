@@ -42,8 +42,8 @@ from bot.services.replies import Reply
 from bot.services.results import round_poll, sync
 from bot.services.results.lifecycle import apply_proposal
 from bot.services.results.plan import SyncRefused
-from bot.services.tournament import admin, play, rounds, setup, views
-from bot.services.tournament.setup import SetupError
+from bot.services.tournament import admin, checkin, play, rounds, setup, views
+from bot.services.tournament.propozicie import SetupError
 from bot.store import (
     Store,
     SyncOutcome,
@@ -225,10 +225,10 @@ class Rehearsal:
             self.transcript.command(f"admin {command}", ADMIN_LABEL, "", reply)
 
     async def _open_checkin(self) -> None:
-        self._admin_reply(await setup.open_checkin(self.app, self.slug, ADMIN), "otvor")
+        self._admin_reply(await checkin.open_checkin(self.app, self.slug, ADMIN), "otvor")
 
     async def _close_checkin(self) -> None:
-        self._admin_reply(await setup.close_checkin(self.app, self.slug, ADMIN), "zatvor")
+        self._admin_reply(await checkin.close_checkin(self.app, self.slug, ADMIN), "zatvor")
 
     # -- rounds and the sync --------------------------------------------------------------
 

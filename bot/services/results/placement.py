@@ -88,7 +88,7 @@ class Placed:
 
 
 def place_all(tx: Tx, plan: Plan, records: Iterable[GameRecord],
-               held: frozenset[str] = frozenset()) -> list[Placed]:
+              held: frozenset[str] = frozenset()) -> list[Placed]:
     placed = (_place(tx, plan, r, r.game_id in held)
               for r in sorted(records, key=lambda r: r.started))
     return [p for p in placed if p is not None]

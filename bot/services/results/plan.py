@@ -200,7 +200,7 @@ def _other_rounds(tx: Tx, t: Tournament, windows: Sequence[RoundWindow]
 
 
 def start_run(tx: Tx, kind: SyncKind, by: Change, *, tournament_id: int | None = None
-               ) -> SyncRun:
+              ) -> SyncRun:
     """A new run, after closing as failed every run whose process died (`run_owner`)."""
     for run in running_sync_runs(tx.db):
         reason = why_dead(run, tx.now)

@@ -71,7 +71,7 @@ async def poll_current_rounds(
             try:
                 round_no = await run_or_refuse(app, _current_round_no, slug)
                 if round_no is None or not await run_or_refuse(app, _worth_polling, slug, round_no,
-                                                      margin):
+                                                               margin):
                     continue
                 if client is None:
                     client = await stack.enter_async_context(open_client())
