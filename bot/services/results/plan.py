@@ -49,14 +49,6 @@ EARLY = timedelta(minutes=60)
 LATE = timedelta(minutes=30)
 
 
-class SyncRefused(Exception):
-    """The sync cannot start (unknown tournament, round not paired, …); `reply` says why."""
-
-    def __init__(self, reply: Reply) -> None:
-        super().__init__(reply.key)
-        self.reply = reply
-
-
 @dataclass(frozen=True, slots=True)
 class RoundWindow:
     """One round of the pass: its clock and who sits where."""
@@ -92,6 +84,14 @@ class EventRound:
 
     tournament: Tournament
     window: RoundWindow
+
+
+class SyncRefused(Exception):
+    """The sync cannot start (unknown tournament, round not paired, …); `reply` says why."""
+
+    def __init__(self, reply: Reply) -> None:
+        super().__init__(reply.key)
+        self.reply = reply
 
 
 @dataclass(frozen=True, slots=True)
