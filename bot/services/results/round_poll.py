@@ -15,7 +15,7 @@ from datetime import timedelta
 
 from bot.services import lookup
 from bot.services.app import App, Tx
-from bot.services.results import sync
+from bot.services.results import sync  # sync.sync_round: bench/rehearse.py times it there
 from bot.services.results.fetch import Herna
 from bot.services.results.plan import SyncSummary, round_window, run_or_refuse
 from bot.services.results.records import has_counting_game
