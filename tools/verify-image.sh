@@ -9,6 +9,20 @@ IMAGE=${1:-stredisko}
 VOLUME=stredisko-verify
 trap 'docker rm -f $VOLUME >/dev/null 2>&1 || true; docker volume rm $VOLUME >/dev/null 2>&1 || true' EXIT
 step() { printf '\n== %s\n' "$*"; }
+# The README's first run on volume $1: the tournament and its head admin on it, a config.toml
+# ($config, readable by uid 10001) and the secrets apart ($secrets, chmod 600).
+first_run() {
+    docker run --rm -v "$1":/data -v "$PWD/examples/propozicie.toml:/app/propozicie.toml:ro" \
+        "$IMAGE" create /app/propozicie.toml
+    docker run --rm -v "$1":/data "$IMAGE" admins kt-2026-11 --add 123456789012345678
+    config=$(mktemp)
+    secrets=$(mktemp)
+    sed -e 's/^guild_id = 0/guild_id = 1/' -e 's/^tournament = ""/tournament = "kt-2026-11"/' \
+        config.example.toml > "$config"
+    chmod 644 "$config"
+    sed 's/^DISCORD_TOKEN=$/DISCORD_TOKEN=not.a.token/' examples/stredisko.env > "$secrets"
+    chmod 600 "$secrets"
+}
 
 step "size"
 docker image ls "$IMAGE"
@@ -83,16 +97,7 @@ test "$first" = healthy && test "$second" = unhealthy
 docker rm -f $VOLUME >/dev/null
 
 step "the README's first run: tournament and admins on the volume; secrets from --env-file; no network: the bot retries, never exits, says nothing of voice libraries"
-docker run --rm -v $VOLUME:/data -v "$PWD/examples/propozicie.toml:/app/propozicie.toml:ro" \
-    "$IMAGE" create /app/propozicie.toml
-docker run --rm -v $VOLUME:/data "$IMAGE" admins kt-2026-11 --add 123456789012345678
-config=$(mktemp)
-secrets=$(mktemp)
-sed -e 's/^guild_id = 0/guild_id = 1/' -e 's/^tournament = ""/tournament = "kt-2026-11"/' \
-    config.example.toml > "$config"
-chmod 644 "$config"
-sed 's/^DISCORD_TOKEN=$/DISCORD_TOKEN=not.a.token/' examples/stredisko.env > "$secrets"
-chmod 600 "$secrets"
+first_run $VOLUME
 docker run --rm -v $VOLUME:/data --entrypoint rm "$IMAGE" -f /data/heartbeat  # the step above's
 docker run -d --name $VOLUME --network none --env-file "$secrets" \
     -v $VOLUME:/data -v "$config:/app/config.toml:ro" "$IMAGE" >/dev/null
@@ -148,19 +153,18 @@ docker run --rm --read-only --tmpfs /tmp --network none "$IMAGE" \
 docker run --rm --network none -v $VOLUME:/data "$IMAGE" examples /data/ukazky | head -n 1
 
 step "issue 43.2: docker stop gives the lease back: the next bot on the volume starts at once"
-config=$(mktemp)
-secrets=$(mktemp)
-sed -e 's/^guild_id = 0/guild_id = 1/' -e 's/^tournament = ""/tournament = "kt-2026-11"/' \
-    config.example.toml > "$config"
-chmod 644 "$config"
-sed 's/^DISCORD_TOKEN=$/DISCORD_TOKEN=not.a.token/' examples/stredisko.env > "$secrets"
-chmod 600 "$secrets"
+# a volume of its own: the first-run step above ended its bot with rm -f (SIGKILL), which
+# leaves the lease held for a minute — the case the README's update procedure avoids
+LEASED=$VOLUME-lease
+trap 'docker rm -f $VOLUME >/dev/null 2>&1 || true; docker volume rm $VOLUME $LEASED >/dev/null 2>&1 || true' EXIT
+first_run $LEASED >/dev/null
 docker run -d --name $VOLUME --network none --stop-timeout 30 --env-file "$secrets" \
-    -v $VOLUME:/data -v "$config:/app/config.toml:ro" "$IMAGE" >/dev/null
+    -v $LEASED:/data -v "$config:/app/config.toml:ro" "$IMAGE" >/dev/null
 sleep 8
+test "$(docker inspect -f '{{.State.Running}}' $VOLUME)" = true  # the first one holds it
 docker stop $VOLUME >/dev/null && docker rm $VOLUME >/dev/null
 docker run -d --name $VOLUME --network none --env-file "$secrets" \
-    -v $VOLUME:/data -v "$config:/app/config.toml:ro" "$IMAGE" >/dev/null
+    -v $LEASED:/data -v "$config:/app/config.toml:ro" "$IMAGE" >/dev/null
 sleep 8
 docker logs $VOLUME 2>&1 | tail -n 2
 test "$(docker inspect -f '{{.State.Running}}' $VOLUME)" = true
