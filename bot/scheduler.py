@@ -27,7 +27,7 @@ from apscheduler.triggers.cron import CronTrigger
 
 from bot.clock import BRATISLAVA
 from bot.services.app import App, Tx
-from bot.services.results.sync import nightly_due
+from bot.services.results.nightly import nightly_due
 from bot.services.tournament.timers import handle_timer, prepare_timer
 from bot.store import Timer, due_timers, fire_timer, next_due, record
 
@@ -142,7 +142,7 @@ class Scheduler:
 
     async def nightly_due(self) -> bool:
         """Whether some event's successful nightly run is older than the last scheduled time
-        (per event: one event's run does not cover another's, `results.sync.nightly_due`)."""
+        (per event: one event's run does not cover another's, `results.nightly.nightly_due`)."""
         scheduled = last_scheduled(self.app.clock.now(), self.nightly_at)
         return bool(await self.app.run(nightly_due, scheduled))
 

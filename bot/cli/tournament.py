@@ -15,7 +15,16 @@ from bot.services.app import App
 from bot.services.identity.accounts import is_discord_id
 from bot.services.policy import Actor
 from bot.services.replies import Reply
-from bot.services.tournament import events, payments, rounds, setup
+from bot.services.tournament import (
+    checkin,
+    decay,
+    events,
+    payments,
+    player_import,
+    rounds,
+    screlo_import,
+    setup,
+)
 
 
 def _create(a: argparse.Namespace, who: Actor) -> UseCase:
@@ -37,11 +46,11 @@ def _channel(a: argparse.Namespace, who: Actor) -> UseCase:
 
 
 def _import_players(a: argparse.Namespace, who: Actor) -> UseCase:
-    return lambda app: setup.import_players_csv(app, a.slug, a.file, who)
+    return lambda app: player_import.import_players_csv(app, a.slug, a.file, who)
 
 
 def _import_screlo(a: argparse.Namespace, who: Actor) -> UseCase:
-    return lambda app: setup.import_screlo_list(app, a.file, who)
+    return lambda app: screlo_import.import_screlo_list(app, a.file, who)
 
 
 def _payment(paid: bool) -> Callable[[argparse.Namespace, Actor], UseCase]:
@@ -51,7 +60,7 @@ def _payment(paid: bool) -> Callable[[argparse.Namespace, Actor], UseCase]:
 
 
 def _checkin(a: argparse.Namespace, who: Actor) -> UseCase:
-    fn = setup.open_checkin if a.action == "open" else setup.close_checkin
+    fn = checkin.open_checkin if a.action == "open" else checkin.close_checkin
     return lambda app: fn(app, a.slug, who)
 
 
@@ -72,7 +81,7 @@ def _finish(a: argparse.Namespace, who: Actor) -> UseCase:
 
 
 def _decay(a: argparse.Namespace, who: Actor) -> UseCase:
-    return lambda app: setup.decay_season(app, a.season, who)
+    return lambda app: decay.decay_season(app, a.season, who)
 
 
 def _sync(a: argparse.Namespace, who: Actor) -> UseCase:

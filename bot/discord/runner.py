@@ -57,7 +57,8 @@ from bot.scheduler import Scheduler
 from bot.services.app import App
 from bot.services.delivery import lease, periodic
 from bot.services.lexicon import word_check
-from bot.services.results.sync import nightly, poll_current_round, poll_current_rounds
+from bot.services.results.nightly import nightly
+from bot.services.results.round_poll import poll_current_round, poll_current_rounds
 from bot.services.season.on_finish import repair_pages
 from bot.services.tournament import events
 from bot.store import (

@@ -29,7 +29,7 @@ from bot.rehearse.scenario import load_scenario
 from bot.rehearse.season import SeasonOutcome, rehearse_season
 from bot.rehearse.season_scenario import SeasonScenario, is_season_file, load_season_scenario
 from bot.services.replies import Refusal
-from bot.services.tournament.setup import SetupError
+from bot.services.tournament.propozicie import SetupError
 
 SCENARIO_ERROR = 2
 FAILED = 1

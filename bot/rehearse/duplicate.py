@@ -46,7 +46,7 @@ from bot.services.duplicate.slips import SlipReceipt
 from bot.services.policy import Actor
 from bot.services.replies import Reply
 from bot.services.tournament import setup
-from bot.services.tournament.setup import SetupError
+from bot.services.tournament.propozicie import SetupError
 from bot.store import Store, Tournament, due_timers
 
 OPERATOR = Actor.operator("skúška")

@@ -1,7 +1,7 @@
 """A duplicate rehearsal scenario (issue 24.7): one TOML file → checked, frozen data.
 
 [tournament] (with `format = "duplicate"`), [duplicate] and [[player]] are a propozície file's
-(`setup.parse_propozicie`, no second parser). This module checks the rehearsal's own tables in
+(`propozicie.parse_propozicie`, no second parser). This module checks the rehearsal's own tables in
 the same `SetupError(line, reason)` style with Slovak reasons:
 
 - [rehearsal] `seed` — the rack seed (hex, at least 16 bytes): fixed, so every run draws the
@@ -41,9 +41,9 @@ from bot.rehearse.scenario import check_tables, event_type
 from bot.services.duplicate.protests import CLAIM_WORDS, REASON_LIMIT, VERDICT_WORDS, WORD_LIMIT
 from bot.services.duplicate.setup import DuplicateSettings
 from bot.services.tournament.csv_text import decode_utf8
-from bot.services.tournament.setup import Propozicie, SetupError, parse_propozicie
-from bot.services.tournament.setup import Reader as _Reader
-from bot.services.tournament.setup import key_lines as _key_lines
+from bot.services.tournament.propozicie import Propozicie, SetupError, parse_propozicie
+from bot.services.tournament.propozicie import Reader as _Reader
+from bot.services.tournament.propozicie import key_lines as _key_lines
 from rules.duplicate.racks import SeedError, seed_bytes
 
 FORMAT = "duplicate"

@@ -39,10 +39,11 @@ from bot.services import lookup, policy
 from bot.services.app import App, Tx
 from bot.services.policy import Actor
 from bot.services.replies import Reply
-from bot.services.results import sync
+from bot.services.results import round_poll, sync
 from bot.services.results.lifecycle import apply_proposal
-from bot.services.tournament import admin, play, rounds, setup, views
-from bot.services.tournament.setup import SetupError
+from bot.services.results.plan import SyncRefused
+from bot.services.tournament import admin, checkin, play, rounds, setup, views
+from bot.services.tournament.propozicie import SetupError
 from bot.store import (
     Store,
     SyncOutcome,
@@ -224,10 +225,10 @@ class Rehearsal:
             self.transcript.command(f"admin {command}", ADMIN_LABEL, "", reply)
 
     async def _open_checkin(self) -> None:
-        self._admin_reply(await setup.open_checkin(self.app, self.slug, ADMIN), "otvor")
+        self._admin_reply(await checkin.open_checkin(self.app, self.slug, ADMIN), "otvor")
 
     async def _close_checkin(self) -> None:
-        self._admin_reply(await setup.close_checkin(self.app, self.slug, ADMIN), "zatvor")
+        self._admin_reply(await checkin.close_checkin(self.app, self.slug, ADMIN), "zatvor")
 
     # -- rounds and the sync --------------------------------------------------------------
 
@@ -280,7 +281,7 @@ class Rehearsal:
     async def _sync(self, n: int) -> None:
         try:
             await sync.sync_round(self.app, self.slug, n, self.herna)
-        except sync.SyncRefused as refused:
+        except SyncRefused as refused:
             self._admin_reply(refused.reply, "synchronizuj")
 
     async def _poll(self, n: int) -> None:
@@ -289,7 +290,7 @@ class Rehearsal:
         shown = self._as_read(n, now)
         if self.skip_idle_polls and self._idle(n, now, shown):
             return
-        summary = await sync.poll_round(self.app, self.slug, n, self.herna)
+        summary = await round_poll.poll_round(self.app, self.slug, n, self.herna)
         self.passes += summary is not None
         if summary is not None and summary.outcome is SyncOutcome.OK:
             self._seen[n] = (now, shown)

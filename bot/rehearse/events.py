@@ -17,7 +17,7 @@ from bot.services import lookup
 from bot.services.app import App, Tx
 from bot.services.replies import Reply
 from bot.services.tournament import admin, play
-from bot.services.tournament.setup import Propozicie
+from bot.services.tournament.propozicie import Propozicie
 from bot.store import find_pairing, get_pairing
 from rules import End
 from rules.scoring import END_NAMES_SK

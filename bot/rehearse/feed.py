@@ -40,7 +40,7 @@ from bot.rehearse.scenario import DEFAULT_MOVES, GAME_ENDS, MAX_SCORE, Event, pa
 from bot.services import bounds
 from bot.services.replies import Refusal
 from bot.services.tournament.csv_text import decode_csv, decode_utf8, delimiter_of
-from bot.services.tournament.setup import PlayerSpec, Propozicie, SetupError, parse_propozicie
+from bot.services.tournament.propozicie import PlayerSpec, Propozicie, SetupError, parse_propozicie
 from scrapers.herna.records import ENDS_ON_PLAYER, EndKind, GameRecord
 
 REQUIRED = ("kolo", "prvy", "druhy", "skore", "koniec")

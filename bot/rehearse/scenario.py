@@ -1,6 +1,6 @@
 """A rehearsal scenario: one TOML file → checked, frozen data (docs: prompts' rehearse spec).
 
-[tournament] and [[player]] are a propozície file's (`setup.parse_propozicie`, no second
+[tournament] and [[player]] are a propozície file's (`propozicie.parse_propozicie`, no second
 parser); [[round]] and [[event]] are checked here in the same `SetupError(line, reason)` style,
 with Slovak reasons. Every check that needs no running store happens before anything runs;
 the few that need the tournament's state (who is still playing in a round) are the engine's.
@@ -17,9 +17,9 @@ from typing import Any
 from bot import toml_text
 from bot.clock import local
 from bot.services.tournament.csv_text import decode_utf8
-from bot.services.tournament.setup import Propozicie, SetupError, parse_propozicie
-from bot.services.tournament.setup import Reader as _Reader
-from bot.services.tournament.setup import key_lines as _key_lines
+from bot.services.tournament.propozicie import Propozicie, SetupError, parse_propozicie
+from bot.services.tournament.propozicie import Reader as _Reader
+from bot.services.tournament.propozicie import key_lines as _key_lines
 from rules import End
 from rules.model import ENDS_WITH_LOSER
 from scrapers.herna import EndKind

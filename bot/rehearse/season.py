@@ -52,7 +52,7 @@ from bot.rehearse.season_scenario import Part, SeasonScenario
 from bot.scheduler import Scheduler
 from bot.services.app import App
 from bot.services.replies import Reply
-from bot.services.results import sync
+from bot.services.results import round_poll
 from bot.services.season.file import parse_season
 from bot.services.tournament import events, setup, views
 from bot.store import Store, Timer, due_timers
@@ -284,7 +284,7 @@ class SeasonRehearsal:
         for event in running:
             r = by_slug.get(event.slug)
             if r is None or r.classic is None:  # not the rehearsal's: polled as the bot does
-                await sync.poll_current_round(self.app, event.slug,
+                await round_poll.poll_current_round(self.app, event.slug,
                                               lambda: contextlib.nullcontext(self.herna))
                 continue
             n = r.classic.poll_due(self.clock.now())

@@ -37,9 +37,9 @@ from bot.rehearse.scenario import Scenario, check_tables, load_scenario
 from bot.rehearse.scenario import _array as array_of
 from bot.services.season.file import parse_season
 from bot.services.tournament.csv_text import decode_utf8
-from bot.services.tournament.setup import Reader as _Reader
-from bot.services.tournament.setup import SetupError
-from bot.services.tournament.setup import key_lines as _key_lines
+from bot.services.tournament.propozicie import Reader as _Reader
+from bot.services.tournament.propozicie import SetupError
+from bot.services.tournament.propozicie import key_lines as _key_lines
 
 TABLES = ("season", "part")
 _SEASON_KEYS = {"file": ("str", True), "html": ("str", True)}

@@ -33,7 +33,7 @@ from bot.services.duplicate.context import Event, players_of
 from bot.services.duplicate.results import game_result as stored_result
 from bot.services.duplicate.results import shoot_outs_of
 from bot.services.replies import Reply
-from bot.services.tournament.setup import SetupError
+from bot.services.tournament.propozicie import SetupError
 from bot.services.tournament.views import build_report
 from bot.store.duplicate import (
     DupEvent,

@@ -51,7 +51,7 @@ from sqlite_utils import Database
 
 from bot.services import bounds
 from bot.services.duplicate.feed import duplicate_event, event_results, finished_order
-from bot.services.tournament.setup import Reader, SetupError, key_lines, load_toml, only_tables
+from bot.services.tournament.propozicie import Reader, SetupError, key_lines, load_toml, only_tables
 from bot.services.tournament.views import ranking
 from bot.store import NotFoundError, TournamentStatus, find_player_by_nick, get_player
 from bot.store import get_tournament_by_slug as tournament_by_slug

@@ -23,7 +23,7 @@ from bot.services.app import App
 from bot.services.replies import Refusal, Reply, refused
 from bot.services.season.file import ResolvedSeason, parse_season, resolve_season
 from bot.services.tournament.csv_text import decode_utf8
-from bot.services.tournament.setup import SetupError
+from bot.services.tournament.propozicie import SetupError
 from bot.store import (
     Store,
     find_player_by_discord,

@@ -44,7 +44,7 @@ from bot.services.season.ladder import (
     load,
     read_text,
 )
-from bot.services.tournament.setup import SetupError
+from bot.services.tournament.propozicie import SetupError
 from bot.store import Tournament, get_tournament
 from bot.store.seasons import (
     owe_page,

@@ -1,2 +1,3 @@
-"""A tournament from its propozície to its end: setup and imports, rounds, payments, timers, the
-players' and the head administrator's use cases, and what the tournament looks like now."""
+"""A tournament from its propozície to its end: the propozície, its creation, the players' and the
+screlo imports, check-in, rounds, payments, timers, the season's decay, the players' and the head
+administrator's use cases, and what the tournament looks like now."""

@@ -18,12 +18,7 @@ from bot.services.identity.accounts import link_requests_view
 from bot.services.policy import RULINGS_RULE, AdminRef, require_admin
 from bot.services.replies import Refusal, Reply, done
 from bot.services.results.evidence_map import case_to_dict, pairing_evidence
-from bot.services.results.lifecycle import (
-    add_ruling,
-    apply_proposal,
-    describe,
-    refresh_pairing,
-)
+from bot.services.results.lifecycle import add_ruling, apply_proposal, describe, refresh_pairing
 from bot.store import (
     Change,
     Entry,
@@ -48,12 +43,8 @@ from bot.store import (
     record,
     to_text,
 )
-from bot.store import (
-    exclude as store_exclude,
-)
-from bot.store import (
-    resolve_discrepancy as store_resolve_discrepancy,
-)
+from bot.store import exclude as store_exclude
+from bot.store import resolve_discrepancy as store_resolve_discrepancy
 from rules import Case, End, Profile, score
 from rules.evidence import EvidenceError
 from rules.reconcile import allowed_rulings, evidence_at

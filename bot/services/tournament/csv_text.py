@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import csv
 import unicodedata
+from pathlib import Path
 
+from bot.os_errors import input_reason
 from bot.services.replies import Refusal
 
 WINDOWS_SLOVAK = "cp1250"
@@ -72,3 +74,10 @@ def delimiter_of(text: str) -> str:
     except csv.Error:
         first = sample.lstrip("\r\n").split("\n", 1)[0]
         return max(DELIMITERS, key=lambda d: (first.count(d), d == ","))
+
+
+def read_bytes(path: str | Path) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise Refusal("setup.unreadable", file=str(path), reason=input_reason(exc, path)) from None

@@ -45,9 +45,7 @@ from bot.store import (
     put_result,
 )
 from bot.store import check_in as store_check_in
-from bot.store import (
-    withdraw as store_withdraw,
-)
+from bot.store import withdraw as store_withdraw
 from bot.store.duplicate import get_event
 from rules import Profile
 from rules.evidence import RoundClock

@@ -14,12 +14,7 @@ from datetime import datetime, timedelta
 from bot.services.app import App, Tx
 from bot.services.delivery.outbox import Timely, round_over
 from bot.services.duplicate import timers as duplicate_timers
-from bot.services.results.lifecycle import (
-    apply_proposal,
-    confirm_round,
-    refresh_round,
-    round_clock,
-)
+from bot.services.results.lifecycle import apply_proposal, confirm_round, refresh_round, round_clock
 from bot.store import (
     Change,
     EvidenceKind,

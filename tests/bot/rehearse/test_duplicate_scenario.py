@@ -14,7 +14,7 @@ from bot.rehearse.duplicate_scenario import (
     load_duplicate_scenario,
     parse_duplicate_scenario,
 )
-from bot.services.tournament.setup import SetupError
+from bot.services.tournament.propozicie import SetupError
 
 SMALL = Path(__file__).parent / "scenarios" / "duplicate-small.toml"
 EXAMPLE = Path(__file__).parents[3] / "examples" / "rehearsal" / "duplicate-skuska.toml"

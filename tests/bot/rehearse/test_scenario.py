@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.rehearse.scenario import Scenario, load_scenario, parse_scenario, ruling_round
-from bot.services.tournament.setup import SetupError
+from bot.services.tournament.propozicie import SetupError
 
 SMALL = Path(__file__).parent / "scenarios" / "small.toml"
 

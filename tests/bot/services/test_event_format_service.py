@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.services.app import App
+from bot.services.tournament.propozicie import SetupError, parse_propozicie
 from bot.services.tournament.rounds import pair_round
-from bot.services.tournament.setup import SetupError, parse_propozicie
 from bot.services.tournament.views import ranking
 from bot.store import get_tournament_by_slug
 from rules import Profile

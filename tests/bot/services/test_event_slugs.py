@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.services.app import App
-from bot.services.tournament.setup import SetupError, create_from_file, parse_propozicie
+from bot.services.tournament.propozicie import SetupError, parse_propozicie
+from bot.services.tournament.setup import create_from_file
 from bot.store import list_tournaments
 
 from .test_rounds import ADMIN, SLUG, propozicie, read

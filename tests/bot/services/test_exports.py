@@ -12,7 +12,7 @@ from bot.services.app import App
 from bot.services.exports.association import MACHINE, results_csv, screlo_list_csv
 from bot.services.exports.spreadsheet import BOM, FORMULA_STARTS
 from bot.services.tournament.rounds import import_pairings, publish_round
-from bot.services.tournament.setup import import_screlo_list
+from bot.services.tournament.screlo_import import import_screlo_list
 
 from .test_rounds import ADMIN, SLUG, create, play, player, propozicie
 

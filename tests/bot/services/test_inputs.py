@@ -18,13 +18,9 @@ from bot.services.notifier import RecordingNotifier
 from bot.services.replies import Refusal
 from bot.services.results.lifecycle import refresh_pairing
 from bot.services.tournament import admin, play
-from bot.services.tournament.setup import (
-    SetupError,
-    import_screlo_list,
-    parse_players_csv,
-    parse_propozicie,
-    parse_screlo_csv,
-)
+from bot.services.tournament.player_import import parse_players_csv
+from bot.services.tournament.propozicie import SetupError, parse_propozicie
+from bot.services.tournament.screlo_import import import_screlo_list, parse_screlo_csv
 from bot.store import get_entry, list_audit, list_evidence
 
 from .conftest import ADMIN_ID, START, World, add_game, said

@@ -9,7 +9,8 @@ from itertools import permutations
 import pytest
 
 from bot.services.app import App, Tx
-from bot.services.results.placement import EventRound, RoundWindow, owner_of
+from bot.services.results.placement import owner_of
+from bot.services.results.plan import EventRound, RoundWindow
 from bot.store import Change, TablePairing, Tournament, create_tournament
 
 SEVEN = datetime(2025, 3, 1, 19, 0, tzinfo=UTC)

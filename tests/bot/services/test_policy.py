@@ -13,7 +13,7 @@ from bot.services.app import App
 from bot.services.identity import accounts as identity
 from bot.services.policy import Actor, actor_of, set_admins
 from bot.services.replies import Reply
-from bot.services.tournament import admin, rounds, setup
+from bot.services.tournament import admin, checkin, rounds
 from bot.store import get_tournament, list_audit
 from rules import End
 
@@ -42,8 +42,8 @@ USE_CASES: list[tuple[str, UseCase]] = [
     ("publish", lambda app, w, who: rounds.publish_round(app, w.slug, 2, who)),
     ("close", lambda app, w, who: rounds.close_round(app, w.slug, 1, who)),
     ("finish", lambda app, w, who: rounds.finish_tournament(app, w.slug, who)),
-    ("checkin_open", lambda app, w, who: setup.open_checkin(app, w.slug, who)),
-    ("checkin_close", lambda app, w, who: setup.close_checkin(app, w.slug, who)),
+    ("checkin_open", lambda app, w, who: checkin.open_checkin(app, w.slug, who)),
+    ("checkin_close", lambda app, w, who: checkin.close_checkin(app, w.slug, who)),
     ("link_approve", lambda app, w, who: identity.approve_request(app, w.slug, who, 1)),
     ("link_reject", lambda app, w, who: identity.reject_request(app, w.slug, who, 1, "x")),
     ("link", lambda app, w, who: identity.link(

@@ -26,8 +26,8 @@ from bot.publish.html import render
 from bot.services.app import App, Tx
 from bot.services.notifier import RecordingNotifier
 from bot.services.tournament import admin
+from bot.services.tournament.decay import decay_season
 from bot.services.tournament.rounds import finish_tournament
-from bot.services.tournament.setup import decay_season
 from bot.services.tournament.views import report, rules_results, tables_of
 from bot.store import Change, Store, TournamentStatus, rating_history
 from bot.store.entries import add_entry, list_entries

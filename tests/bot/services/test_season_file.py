@@ -10,7 +10,7 @@ import pytest
 
 from bot.services.app import App, Tx
 from bot.services.season.file import parse_season, resolve_season
-from bot.services.tournament.setup import SetupError
+from bot.services.tournament.propozicie import SetupError
 from bot.store import Change, TournamentStatus, exclude, withdraw
 
 from .conftest import ADMIN_ID, make_world

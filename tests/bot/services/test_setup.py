@@ -11,19 +11,18 @@ import pytest
 from bot.clock import ManualClock
 from bot.services.app import App, Tx
 from bot.services.notifier import RecordingNotifier
-from bot.services.tournament.setup import (
+from bot.services.tournament.checkin import close_checkin, open_checkin
+from bot.services.tournament.decay import decay_season
+from bot.services.tournament.player_import import import_players_csv
+from bot.services.tournament.propozicie import (
     SetupError,
-    close_checkin,
-    create_from_file,
-    decay_season,
-    import_players_csv,
-    import_screlo_list,
-    open_checkin,
     parse_propozicie,
     previous_season,
     season_of,
     slug_of,
 )
+from bot.services.tournament.screlo_import import import_screlo_list
+from bot.services.tournament.setup import create_from_file
 from bot.store import (
     Change,
     TournamentStatus,

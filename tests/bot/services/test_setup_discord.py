@@ -9,13 +9,9 @@ from pathlib import Path
 import pytest
 
 from bot.services.app import App
-from bot.services.tournament.setup import (
-    SetupError,
-    create_from_file,
-    import_players_csv,
-    parse_players_csv,
-    parse_propozicie,
-)
+from bot.services.tournament.player_import import import_players_csv, parse_players_csv
+from bot.services.tournament.propozicie import SetupError, parse_propozicie
+from bot.services.tournament.setup import create_from_file
 from bot.store import find_player_by_discord, list_tournaments
 
 from .conftest import said

@@ -12,7 +12,8 @@ import pytest
 from bot.clock import ManualClock
 from bot.services.app import App
 from bot.services.notifier import RecordingNotifier
-from bot.services.tournament import setup
+from bot.services.tournament import checkin, setup
+from bot.services.tournament.propozicie import Reader, SetupError, key_lines, parse_propozicie
 from bot.store import TournamentStatus, get_tournament_by_slug, list_players
 
 from .conftest import START, make_world, said
@@ -23,12 +24,12 @@ async def test_closing_the_checkin_twice_is_refused(
         app: App, clock: ManualClock, notifier: RecordingNotifier) -> None:
     world = await make_world(app, status=TournamentStatus.DRAFT, published=False)
     assert world.tournament.status is TournamentStatus.DRAFT
-    assert (await setup.open_checkin(app, world.slug, str(ADMIN))).ok
+    assert (await checkin.open_checkin(app, world.slug, str(ADMIN))).ok
     clock.set(START + timedelta(minutes=1))
-    assert (await setup.close_checkin(app, world.slug, str(ADMIN))).ok
+    assert (await checkin.close_checkin(app, world.slug, str(ADMIN))).ok
     sent_before = len(notifier.sent)
     clock.set(START + timedelta(minutes=2))
-    again = await setup.close_checkin(app, world.slug, str(ADMIN))
+    again = await checkin.close_checkin(app, world.slug, str(ADMIN))
     assert (again.ok, again.key) == (False, "setup.checkin_already_closed")
     assert "10:01" in said(again)  # when it was closed, in Bratislava time
     assert len(notifier.sent) == sent_before  # no second announcement, no second DM
@@ -43,7 +44,7 @@ async def test_make_world_builds_a_draft(app: App) -> None:
 
 
 async def test_create_from_checked_propozicie(app: App) -> None:
-    prop = setup.parse_propozicie(propozicie(players=4))
+    prop = parse_propozicie(propozicie(players=4))
     created = await setup.create(app, prop, ADMIN)
     assert created.ok and created.params["players"] == 4
     assert created.data.slug == SLUG and len(await read(app, list_players)) == 4
@@ -53,10 +54,10 @@ async def test_create_from_checked_propozicie(app: App) -> None:
 
 def test_key_lines_and_reader_name_the_line_of_a_bad_value(tmp_path: Path) -> None:
     text = '[[event]]\nat = "9:00"\n\n[[event]]\nat = 5\n'
-    lines = setup.key_lines(text)
+    lines = key_lines(text)
     assert lines[("event", 1, "at")] == 5
-    good = setup.Reader(lines, "event", 0, {"at": "9:00"}, {"at": ("str", True)})
+    good = Reader(lines, "event", 0, {"at": "9:00"}, {"at": ("str", True)})
     assert good.get("at") == "9:00"
-    with pytest.raises(setup.SetupError) as error:
-        setup.Reader(lines, "event", 1, {"at": 5}, {"at": ("str", True)})
+    with pytest.raises(SetupError) as error:
+        Reader(lines, "event", 1, {"at": 5}, {"at": ("str", True)})
     assert error.value.line == 5 and "[[event]] č. 2" in error.value.reason

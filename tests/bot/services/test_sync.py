@@ -14,15 +14,10 @@ from bot.i18n import t
 from bot.services.app import App
 from bot.services.notifier import RecordingNotifier
 from bot.services.results.lifecycle import confirm_round
-from bot.services.results.sync import (
-    RoundPoller,
-    SyncRefused,
-    nightly,
-    poll_round,
-    sync_command,
-    sync_round,
-    sync_tournament,
-)
+from bot.services.results.nightly import nightly
+from bot.services.results.plan import SyncRefused
+from bot.services.results.round_poll import RoundPoller, poll_round
+from bot.services.results.sync import sync_command, sync_round, sync_tournament
 from bot.store import (
     PlatformRecord,
     ResultStatus,
@@ -323,7 +318,7 @@ async def test_nightly_skips_what_is_confirmed_and_rated(
 
 async def test_the_bots_round_poll_logs_in_only_while_there_is_something_to_find(
         app: App, clock: ManualClock, sim: Simulator) -> None:
-    from bot.services.results.sync import poll_current_round
+    from bot.services.results.round_poll import poll_current_round
 
     await setup_tournament(app)
     for record in round_games():

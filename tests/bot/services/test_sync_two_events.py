@@ -14,13 +14,10 @@ from bot.clock import ManualClock
 from bot.scheduler import Scheduler, last_scheduled
 from bot.services.app import App, Tx
 from bot.services.notifier import RecordingNotifier
-from bot.services.results.sync import (
-    nightly,
-    poll_round,
-    record_payload,
-    sync_round,
-    sync_tournament,
-)
+from bot.services.results.nightly import nightly
+from bot.services.results.records import record_payload
+from bot.services.results.round_poll import poll_round
+from bot.services.results.sync import sync_round, sync_tournament
 from bot.store import (
     Change,
     SyncKind,

@@ -70,12 +70,13 @@ from bot.services.delivery import outbox_admin
 from bot.services.identity import accounts as identity
 from bot.services.replies import Reply
 from bot.services.results import sync
+from bot.services.results.fetch import Herna
 from bot.services.tournament import admin as admin_service
-from bot.services.tournament import payments, rounds, setup
+from bot.services.tournament import checkin, payments, rounds
 
 QUEUE_PAGE = 10  # review items shown per /admin poradovnik; the rest after these are decided
 
-HernaFactory = Callable[[], AbstractAsyncContextManager[sync.Herna]]
+HernaFactory = Callable[[], AbstractAsyncContextManager[Herna]]
 
 #: Every persistent button and select of the head admin, registered while the cog is loaded
 #: so the ones on messages sent before a restart keep working.
@@ -196,8 +197,8 @@ class AdminCog(
         interaction: discord.Interaction,
         udalost: Udalost = None,
     ) -> None:
-        await self.answer(interaction, setup.open_checkin(self.app, self.slug,
-                                                          actor(interaction)),
+        await self.answer(interaction, checkin.open_checkin(self.app, self.slug,
+                                                            actor(interaction)),
                           view=checkin_view(interaction.locale))
 
     @_command("zatvor", prezentacia.command)
@@ -206,8 +207,8 @@ class AdminCog(
         interaction: discord.Interaction,
         udalost: Udalost = None,
     ) -> None:
-        await self.answer(interaction, setup.close_checkin(self.app, self.slug,
-                                                           actor(interaction)),
+        await self.answer(interaction, checkin.close_checkin(self.app, self.slug,
+                                                             actor(interaction)),
                           view=checkin_view(interaction.locale))
 
     @_command("prehlad", prezentacia.command)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.services.app import App
 from bot.services.policy import Actor
-from bot.services.results.sync import _nightly_slugs
+from bot.services.results.nightly import _nightly_slugs
 from bot.services.tournament import events
 from bot.store import Change, TournamentStatus, set_status
 

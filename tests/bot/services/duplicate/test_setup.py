@@ -9,7 +9,8 @@ import pytest
 
 from bot.console import render_reply
 from bot.services.app import App
-from bot.services.tournament.setup import create_from_file, import_players_csv
+from bot.services.tournament.player_import import import_players_csv
+from bot.services.tournament.setup import create_from_file
 from bot.store import find_player_by_nick
 from bot.store.duplicate import get_event
 
