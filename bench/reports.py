@@ -10,18 +10,18 @@ the steadier figure) — and, a figure no load moves, the SQL statements one rep
 writer connection's, as SQLite's trace hook reports them: an INSERT … RETURNING counts once
 per step) and the Python function calls one report costs (cProfile on the store's thread and
 the event loop's, in a last untimed run). Targets (issue 21): one report at a time ≤ 0.6 ms
-median; 200 at once p99 < 100 ms with the median "well below it": at most 0.6 of it. (Half, the
-target until session 8, no server can meet that answers callers in the order their reports
-arrive: with 200 reports at once the median caller is answered after about half the burst's
-work plus the start-up, the p99 after all of it plus the start-up, so the median is always a
+median; 200 at once p99 < 100 ms with the median "well below it": at most 0.6 of it. (Half,
+the target until issue 21's fourth round, no server can meet that answers callers in the order
+their reports arrive: with 200 reports at once the median caller is answered after about half the
+burst's work plus the start-up, the p99 after all of it plus the start-up, so the median is always a
 little above half. 0.6 tells "each caller answered after his own commit" (about 0.53) from
 "everyone after everyone's delivery" (1.0, the flaw issue 21 found).) The verdict takes the
 median over the runs. `--discord-ms MS` makes every post to Discord take MS, as a real network
 round trip does (the benches' Discord otherwise answers at once): it prints what a caller then
 waits for, with no verdict — the targets are the bot's own work. `--answer-first` answers each
-caller after his commit and delivers meanwhile, as the bot does since session 10 (the CLI,
-the rehearsal and the tests wait for the delivery). Last, the floor under both targets
-(`sql_floor`): the same reports' SQL statements replayed through the store with no use-case
+caller after his commit and delivers meanwhile, as the bot does since issue 21's answer-first
+change (the CLI, the rehearsal and the tests wait for the delivery). Last, the floor under both
+targets (`sql_floor`): the same reports' SQL statements replayed through the store with no use-case
 Python at all — what no Python implementation of the use case over this schema goes below.
 
     .venv/bin/python bench/reports.py [--tables 200] [--repeat 3] [--discord-ms MS]

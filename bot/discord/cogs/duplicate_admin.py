@@ -1,4 +1,4 @@
-"""What the head referee's duplicate commands run (issue 24's gap, closed in session 9): the
+"""What the head referee's duplicate commands run (issue 24's gap, closed on 2026-11-26): the
 hall's console commands in chat, as `/admin` is for a classic event.
 
 - `/duplikat koniec` — `final_results`: `stredisko duplicate final` (003 r. 25–29);

@@ -13,8 +13,9 @@ Params = dict[str, Any]
 
 
 def _phrase_of_nick(param: str, key: str) -> Callable[[Params], Params]:
-    """Session 10: a template's "„{nick}“" became the phrase `param`, the catalogue's `key`
-    (`identity.linked_to`, `identity.herna_of`): made from the old `nick`."""
+    """2026-11-26 (nickless entrants named as players): a template's "„{nick}“" became the
+    phrase `param`, the catalogue's `key` (`identity.linked_to`, `identity.herna_of`): made from
+    the old `nick`."""
     def upgrade(params: Params) -> Params:
         if param in params:
             return params
