@@ -54,7 +54,10 @@ def to_db(value: Any) -> Any:
 def rows(db: Database, cls: type[R], sql: str, params: Sequence[Any] = ()) -> list[R]:
     # A plain cursor, not db.query(): that wraps every SELECT in a savepoint, which costs
     # more than the query itself here; we always run inside the store's transaction anyway.
-    cursor = db.execute(sql, [to_db(p) for p in params])
+    try:
+        cursor = db.execute(sql, [to_db(p) for p in params])
+    except OverflowError:  # an integer beyond SQLite's 64 bits (a forged id): no row has it
+        return []
     build = row_builder(cls, tuple(map(_name, cursor.description)))
     return [build(row) for row in cursor.fetchall()]
 

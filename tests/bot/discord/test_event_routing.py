@@ -309,3 +309,33 @@ async def test_the_minute_check_tells_the_head_admin_of_a_broken_channel_once(
         await notifier.announce(s.ids["kt-b"], Message("discord.event.unknown", {"slug": "x"}))
     [notice] = _notices(s)
     assert str(FOREIGN) in notice and "kt-b" in notice
+
+
+BIG = 2**64
+#: every persistent button's template with a number beyond SQLite's range in each group
+FORGED_EVERYWHERE = [
+    f"stredisko:remiza:{BIG}:{{ana}}", f"stredisko:remiza:1:{BIG}",
+    f"stredisko:odstupit:{BIG}", f"stredisko:zrusit:{BIG}",
+    f"stredisko:admin:prepojenie:{BIG}:schval", f"stredisko:admin:schval:{BIG}:1",
+    f"stredisko:admin:schval:1:{BIG}", f"stredisko:admin:rozhodni:{BIG}",
+    f"stredisko:admin:nezhoda:{BIG}:ponechat", f"stredisko:admin:aj-tak:paruj:{BIG}",
+    f"stredisko:admin:zverejni:{BIG}", f"stredisko:admin:zverejni:1:u{BIG}",
+    f"stredisko:dup-namietka:{BIG}:nie",
+]
+
+
+@pytest.mark.parametrize("forged", FORGED_EVERYWHERE)
+@pytest.mark.parametrize("who", ["ana", "head_a"])
+async def test_no_forged_number_in_any_button_gets_a_traceback(
+        season: Season, forged: str, who: str) -> None:
+    """Any number a client can put in any button's custom_id: a refusal in one line (or the
+    button's ordinary answer), never "Niečo sa pokazilo" from SQLite's OverflowError."""
+    s = season
+    proposed = await s.cmd("ana", "remiza", channel=CH_A)
+    [prompt] = proposed.followups
+    custom_id = forged.format(ana=s.users["ana"].id)
+    _forge(prompt, custom_id)
+    clicked = await s.h.click(prompt, s.users[who], custom_id=custom_id, check=False)
+    assert not clicked.errors, clicked.errors
+    assert "Niečo sa pokazilo" not in said(clicked)
+    assert len(await s.evidence("kt-a")) == 1  # the proposal only: nothing confirmed

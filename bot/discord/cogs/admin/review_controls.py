@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from bot.discord.client import Refusal, StrediskoModal, require_head_admin
+from bot.discord.client import Refusal, StrediskoModal, reply_ephemeral, require_head_admin
 from bot.discord.cogs.admin.clicks import AdminHost, actor, event_id, on_click, open_modal
 from bot.discord.cogs.admin.rulings import needs_scores, parse_score, ruling_of, ruling_options
 from bot.discord.current_event import current, enter, tag_id
@@ -67,10 +67,15 @@ class RulingSelect(
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
                              match: Any, /) -> RulingSelect:
         event = match["event"]
-        return cls(int(match["pairing"]), list(item.options), item.placeholder,
-                   int(event) if event else None)
+        # a forged custom_id may put a select's id on a button (which has no options): nothing
+        # to rule on, its callback says so
+        return cls(int(match["pairing"]), list(getattr(item, "options", [])),
+                   getattr(item, "placeholder", None), int(event) if event else None)
 
     async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        if not self.item.values:  # a forged click (a button bearing the select's id): no choice
+            await reply_ephemeral(interaction, t("discord_admin.no_choice", interaction.locale))
+            return
         await open_modal(interaction, lambda: RulingModal(
             self.pairing_id, self.item.values[0], interaction.locale), event=self.event)
 
