@@ -33,11 +33,12 @@ def slip_word(word: str) -> str:
     return word
 
 
-def parse_slip(text: str, known_letters: frozenset[str], blank_rule: str = "003 r. 38"
-               ) -> Slip:
+def parse_slip(text: str, known_letters: frozenset[str], blank_rule: str = "003 r. 38",
+               blanks: int | None = None) -> Slip:
     """Read a move; a letter outside `known_letters`, an unreadable slip, a word all in lower
-    case or a blank in parentheses standing for two letters raises `DuplicateError` (bad input,
-    not a refused move). `blank_rule`: what a blank may stand for (the tile set's rule)."""
+    case, a blank in parentheses standing for two letters, or more blanks than the set has
+    (`blanks`, when given: "Přimetán" would be seven) raises `DuplicateError` (bad input, not a
+    refused move). `blank_rule`: what a blank may stand for (the tile set's rule)."""
     parts = text.split()
     if len(parts) == 3 and parts[1].upper() in DIRECTIONS:
         coord, direction, word = parts
@@ -52,7 +53,12 @@ def parse_slip(text: str, known_letters: frozenset[str], blank_rule: str = "003 
     if "(" not in word and word.lower() == word and any(ch.isalpha() for ch in word):
         raise DuplicateError("slip_all_lower", f"the word of {text!r} is all lower case",
                              move=text, upper=word.upper(), rule="003 r. 38")
-    return Slip(row, col, across, _letters(word, known_letters, text, blank_rule))
+    letters = _letters(word, known_letters, text, blank_rule)
+    marked = sum(1 for _, blank in letters if blank)
+    if blanks is not None and marked > blanks:  # never a move: the set has no more blanks
+        raise DuplicateError("slip_too_many_blanks", f"{marked} blanks in {text!r}", move=text,
+                             count=marked, blanks=blanks, upper=word.upper(), rule="003 r. 38")
+    return Slip(row, col, across, letters)
 
 
 def _letters(word: str, known: frozenset[str], text: str, blank_rule: str

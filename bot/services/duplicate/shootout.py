@@ -157,7 +157,8 @@ def _move(event: Event, word: str | None) -> str | None:
     if len(text) > WORD_LIMIT:
         raise Refusal("duplicate.shoot_out.word_long", n=len(text), limit=WORD_LIMIT)
     try:
-        parse_slip(text, event.tiles.blank_letters, event.tiles.blank_letter_rule)
+        parse_slip(text, event.tiles.blank_letters, event.tiles.blank_letter_rule,
+                   event.tiles.blanks)
     except DuplicateError as exc:
         raise Refusal("duplicate.shoot_out.word_unreadable", move=text,
                       reason=t(f"duplicate.input.{exc.code}", **exc.params)) from None

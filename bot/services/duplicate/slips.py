@@ -124,7 +124,7 @@ def submit_slip(tx: Tx, slug: str, text: str, *, received_at: datetime,
         raise Refusal("duplicate.online.declared_missing", rule=rule.declared_rule)
     try:
         parsed = parse_slip(text.strip(), event.tiles.blank_letters,
-                            event.tiles.blank_letter_rule)
+                            event.tiles.blank_letter_rule, event.tiles.blanks)
     except DuplicateError as exc:
         raise Refusal("duplicate.online.slip_unreadable",
                       reason=t(f"duplicate.input.{exc.code}", **exc.params)) from None

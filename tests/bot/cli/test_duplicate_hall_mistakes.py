@@ -91,6 +91,21 @@ def test_a_word_in_lower_case_is_refused_showing_how_blanks_are_written(
     assert code == 0 and "8H (O)(N)" in out, err
 
 
+@pytest.mark.parametrize("move", ["5C Přimetán", "8H Sl(O)vO"])
+def test_more_blanks_than_the_set_has_is_refused_showing_how_blanks_are_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], move: str) -> None:
+    """A word in sentence case (its lower-case letters would be seven blanks), or three blanks
+    where the set has two, is never a move: one line saying so, nothing stored."""
+    db, _ = start(capsys, arbiter_hall(tmp_path, WORDS))
+    cli(capsys, db, "duplicate", "rack", "sala", "1", "AEKLOSV")
+    code, out, err = cli(capsys, db, "duplicate", "slip", "sala", "1", "1", move,
+                         "--declared", "70")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert "sada má žolíky len 2" in err and f"„{move.split()[1].upper()}“" in err
+    assert "SL(O)VO" in err and "(003 r. 38)" in err
+    assert slips(db) == 0
+
+
 def test_ch_in_one_blank_cites_the_czech_rule(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db, _ = start(capsys, arbiter_hall(tmp_path, WORDS))

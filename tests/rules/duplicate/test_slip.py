@@ -85,3 +85,12 @@ def test_board_file_round_trip_and_errors() -> None:
             parse_board("\n".join(rows), frozenset(TILES.letters), KNOWN)
         assert caught.value.code == code
     assert parse_board(Board.empty().text(), frozenset(TILES.letters), KNOWN).is_empty
+
+
+@pytest.mark.parametrize(("text", "count"), [("5C Přimetán", 7), ("8H Sl(O)vO", 3)])
+def test_more_blanks_than_the_set_has_are_refused(text: str, count: int) -> None:
+    with pytest.raises(DuplicateError) as caught:
+        parse_slip(text, KNOWN, blanks=2)
+    assert caught.value.code == "slip_too_many_blanks"
+    assert (caught.value.params["count"], caught.value.params["blanks"]) == (count, 2)
+    assert parse_slip("8H Sl(O)VO", KNOWN, blanks=2).letters[1] == ("l", True)  # two: taken
