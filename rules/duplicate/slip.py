@@ -10,6 +10,7 @@ citing the tile set's rule (ČAS SŘ 16.41: a blank is any letter except CH).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rules.duplicate.coords import DIRECTIONS, parse_coord
@@ -36,9 +37,10 @@ def slip_word(word: str) -> str:
 def parse_slip(text: str, known_letters: frozenset[str], blank_rule: str = "003 r. 38",
                blanks: int | None = None) -> Slip:
     """Read a move; a letter outside `known_letters`, an unreadable slip, a word all in lower
-    case, a blank in parentheses standing for two letters, or more blanks than the set has
-    (`blanks`, when given: "Přimetán" would be seven) raises `DuplicateError` (bad input, not a
-    refused move). `blank_rule`: what a blank may stand for (the tile set's rule)."""
+    case, a blank in parentheses standing for two letters, or more bare lower-case letters than
+    the set has blanks (`blanks`, when given: "Přimetán" would be seven) raises
+    `DuplicateError` (bad input, not a refused move). `blank_rule`: what a blank may stand for
+    (the tile set's rule)."""
     parts = text.split()
     if len(parts) == 3 and parts[1].upper() in DIRECTIONS:
         coord, direction, word = parts
@@ -53,12 +55,15 @@ def parse_slip(text: str, known_letters: frozenset[str], blank_rule: str = "003 
     if "(" not in word and word.lower() == word and any(ch.isalpha() for ch in word):
         raise DuplicateError("slip_all_lower", f"the word of {text!r} is all lower case",
                              move=text, upper=word.upper(), rule="003 r. 38")
-    letters = _letters(word, known_letters, text, blank_rule)
-    marked = sum(1 for _, blank in letters if blank)
-    if blanks is not None and marked > blanks:  # never a move: the set has no more blanks
-        raise DuplicateError("slip_too_many_blanks", f"{marked} blanks in {text!r}", move=text,
-                             count=marked, blanks=blanks, upper=word.upper(), rule="003 r. 38")
-    return Slip(row, col, across, letters)
+    # lower-case letters outside parentheses: more of them than the set has blanks is a word
+    # typed in the wrong case ("Přimetán"), never a move; blanks in parentheses are written on
+    # purpose (a board's earlier blanks too), so they are read as written and judged at close
+    bare = sum(1 for ch in re.sub(r"\([^)]*\)", "", word) if ch.isalpha() and ch.islower())
+    if blanks is not None and bare > blanks:
+        raise DuplicateError("slip_too_many_blanks", f"{bare} lower-case letters in {text!r}",
+                             move=text, count=bare, blanks=blanks, upper=word.upper(),
+                             rule="003 r. 38")
+    return Slip(row, col, across, _letters(word, known_letters, text, blank_rule))
 
 
 def _letters(word: str, known: frozenset[str], text: str, blank_rule: str
