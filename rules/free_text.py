@@ -34,9 +34,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
+#: refused whole; the direction controls and marks and every other invisible format
+#: character are category Cf, refused but inside an emoji sequence (`_in_emoji`)
 REFUSED_CATEGORIES = frozenset({"Cc", "Cs", "Co", "Cn", "Zl", "Zp"})
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-DIRECTION_MARKS = frozenset("\u200e\u200f\u061c")
 #: printed as nothing though not format characters: the Hangul fillers (Lo), the combining
 #: grapheme joiner (Mn), the Braille blank (So)
 BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u034f\u2800")
@@ -49,12 +49,11 @@ TAGS = range(0xE0020, 0xE0080)
 #: what a multi-line free text may hold of the refused characters
 LINE_WHITESPACE = frozenset("\n\t")
 
-# What `shown` escapes: C0 and C1 controls but the line break and the tab, DEL, the direction
-# controls and marks, the line/paragraph separators and lone surrogates (which a UTF-8 stream
-# cannot even write). Private-use and unassigned code points print as themselves.
-_SHOWN_ESCAPED = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-    "\ud800-\udfff]")
+# What `shown` escapes by pattern: C0 and C1 controls but the line break and the tab, DEL,
+# the line/paragraph separators and lone surrogates (which a UTF-8 stream cannot even write);
+# the format characters (the direction controls and marks among them) and the blanks are
+# `_invisible`'s. Private-use and unassigned code points print as themselves.
+_SHOWN_ESCAPED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
 
 def is_refused(char: str, *, lines: bool = False) -> bool:
@@ -64,8 +63,7 @@ def is_refused(char: str, *, lines: bool = False) -> bool:
     if lines and char in LINE_WHITESPACE:
         return False
     category = unicodedata.category(char)
-    return (char in BIDI_CONTROLS or char in DIRECTION_MARKS or char in BLANKS
-            or category in REFUSED_CATEGORIES or category == "Cf")
+    return category in REFUSED_CATEGORIES or category == "Cf" or char in BLANKS
 
 
 def _pictograph(char: str) -> bool:
@@ -88,18 +86,12 @@ def _in_emoji(text: str, at: int) -> bool:
     return False
 
 
-def refused_positions(text: str, *, lines: bool = False) -> list[int]:
-    """Where `text` holds a character the rule refuses."""
-    return [i for i, c in enumerate(text)
-            if is_refused(c, lines=lines) and not _in_emoji(text, i)]
-
-
 def refused_character(text: str, *, lines: bool = False) -> str | None:
     """The first character of `text` the rule refuses, or None."""
     if text.isascii() and text.isprintable():  # the common case, at C speed
         return None
-    found = refused_positions(text, lines=lines)
-    return text[found[0]] if found else None
+    return next((c for i, c in enumerate(text)
+                 if is_refused(c, lines=lines) and not _in_emoji(text, i)), None)
 
 
 def lines_of(text: str) -> str:
@@ -122,6 +114,20 @@ def _escape_char(char: str) -> str:
 
 def _escape(found: re.Match[str]) -> str:
     return _escape_char(found[0])
+
+
+_NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def shown_inline(text: str) -> str:
+    """`text` on one line with nothing hidden (issue 42): every character that is not
+    printable — a control, a line break or tab, a format character (ZWJ, a soft hyphen, a
+    direction mark), a space other than the plain one — as an escape (`\\n`, `\\u200d`), so
+    a quoted word shows exactly what it holds (`shown` keeps line breaks for texts of several
+    lines)."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _NAMED.get(ch) or _escape_char(ch) for ch in text)
 
 
 def _invisible(text: str) -> list[int]:

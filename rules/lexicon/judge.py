@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from rules.free_text import shown_inline
 from rules.lexicon.admissibility import Admissibility, WordList
 from rules.lexicon.graph import WordGraph
 
@@ -171,23 +172,6 @@ def _digraph_note(word: str, rules: Admissibility) -> str:
     listed = ", ".join(found)
     return (f" Dvojzložkové písmeno {listed} sa počíta ako dve písmená (dva kamene; "
             f"{rules.letters.digraph_rule}).")
-
-
-def shown_inline(text: str) -> str:
-    """`text` on one line with nothing hidden (issue 42): every character that is not
-    printable — a control, a line break or tab, a format character (ZWJ, a soft hyphen, a
-    direction mark), a space other than the plain one — as an escape (`\\n`, `\\u200d`), so
-    a quoted word shows exactly what it holds (`rules.free_text.shown` keeps line breaks for
-    texts of several lines)."""
-    if text.isprintable():
-        return text
-    named = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
-    return "".join(ch if ch.isprintable() else named.get(ch) or _code(ch) for ch in text)
-
-
-def _code(char: str) -> str:
-    n = ord(char)
-    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}" if n < 0x10000 else f"\\U{n:08x}"
 
 
 def _short(word: str) -> str:

@@ -28,6 +28,7 @@ from typing import BinaryIO
 from bot.i18n import SLOVAK, t
 from bot.progress import Counter, StepStart
 from bot.written_file import write_replacing
+from rules.free_text import shown_inline
 from rules.lexicon import (
     Admissibility,
     Lexicon,
@@ -42,7 +43,6 @@ from rules.lexicon import (
 )
 from rules.lexicon.admissibility import DATA_DIR, ListSpec
 from rules.lexicon.artifact import MAGIC, from_bytes, is_artifact, to_bytes
-from rules.lexicon.judge import shown_inline
 
 MAX_FILE_BYTES = 256 * 2**20  # 3 M forms are ~40 MB; a larger file is no word list
 MAX_LINES = 5_000_000
@@ -195,16 +195,16 @@ def _take(read: WordFile, seen: set[str], text: str, number: int,
             read.comments.append(text.lstrip("#").strip())
         return
     form = unicodedata.normalize("NFC", text).lower()
-    shown = shown_inline(form if len(form) <= 30 else form[:29] + "…")  # one line, all seen
     if not form.isalpha():  # the C-level test first: millions of lines pass it
         bad = next(ch for ch in form if not ch.isalpha())
         what = t("lexicon.space", SLOVAK) if bad == " " else f"„{shown_inline(bad)}“"
-        _problem(read, t("lexicon.not_letters", SLOVAK, where=where, form=shown, what=what))
+        _problem(read, t("lexicon.not_letters", SLOVAK, where=where, form=_shown(form),
+                         what=what))
         return
     if rules is not None:
         if not rules.playable.issuperset(form):
             stray = next(ch for ch in form if ch not in rules.playable)
-            _problem(read, t("lexicon.not_in_alphabet", SLOVAK, where=where, form=shown,
+            _problem(read, t("lexicon.not_in_alphabet", SLOVAK, where=where, form=_shown(form),
                              letter=stray, rule=rules.letters.rule))
             return
         if not rules.length.min <= len(form) <= rules.length.max:
@@ -215,6 +215,12 @@ def _take(read: WordFile, seen: set[str], text: str, number: int,
         read.first_duplicate = read.first_duplicate or number
         return
     seen.add(form)
+
+
+def _shown(form: str) -> str:
+    """A problem line's form: cut short, on one line, nothing hidden (only for a line with a
+    problem: millions of good lines need none of it)."""
+    return shown_inline(form if len(form) <= 30 else form[:29] + "…")
 
 
 def _problem(read: WordFile, message: str) -> None:
