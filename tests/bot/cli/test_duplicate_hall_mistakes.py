@@ -69,22 +69,28 @@ def test_a_mistyped_rack_is_corrected_while_the_round_is_open(
     assert code == 2 and "1. kolo nie je otvorené" in err
 
 
-@pytest.mark.parametrize("argv", [
-    ("slip", "sala", "1", "1", "5c přimetán", "--declared", "70"),
-    ("slip", "sala", "1", "1", "8H kosa", "--declared", "7"),
-])
-def test_a_word_in_lower_case_is_refused_showing_how_blanks_are_written(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]) -> None:
-    """Never silently all blanks: one Slovak line that shows the word in capitals and how a
-    blank is written; nothing stored."""
+def refused_slip(tmp_path: Path, capsys: pytest.CaptureFixture[str], *slip: str
+                 ) -> tuple[Path, str]:
+    """A hall game at its first round (rack AEKLOSV) where the slip typed is refused: one
+    line, nothing printed, nothing stored. (The database, the line.)"""
     db, _ = start(capsys, arbiter_hall(tmp_path, WORDS))
     cli(capsys, db, "duplicate", "rack", "sala", "1", "AEKLOSV")
-    code, out, err = cli(capsys, db, "duplicate", *argv)
+    code, out, err = cli(capsys, db, "duplicate", "slip", "sala", "1", "1", *slip)
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
-    word = argv[4].split()[1]
+    assert slips(db) == 0
+    return db, err
+
+
+@pytest.mark.parametrize("slip", [("5c přimetán", "--declared", "70"),
+                                  ("8H kosa", "--declared", "7")])
+def test_a_word_in_lower_case_is_refused_showing_how_blanks_are_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], slip: tuple[str, ...]) -> None:
+    """Never silently all blanks: one Slovak line that shows the word in capitals and how a
+    blank is written; nothing stored."""
+    db, err = refused_slip(tmp_path, capsys, *slip)
+    word = slip[0].split()[1]
     assert f"„{word.upper()}“" in err and "SL(O)VO" in err and "malými písmenami" in err
     assert "(003 r. 38)" in err
-    assert slips(db) == 0
     # all blanks written in parentheses are taken (the explicit confirmation)
     code, out, err = cli(capsys, db, "duplicate", "slip", "sala", "1", "1", "8H (O)(N)",
                          "--declared", "0")
@@ -97,35 +103,21 @@ def test_more_blanks_than_the_set_has_is_refused_showing_how_blanks_are_written(
     """A word in sentence case (its lower-case letters would be seven blanks), or any three
     bare lower-case letters where the set has two blanks, is never a move: one line saying
     so, nothing stored."""
-    db, _ = start(capsys, arbiter_hall(tmp_path, WORDS))
-    cli(capsys, db, "duplicate", "rack", "sala", "1", "AEKLOSV")
-    code, out, err = cli(capsys, db, "duplicate", "slip", "sala", "1", "1", move,
-                         "--declared", "70")
-    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+    _, err = refused_slip(tmp_path, capsys, move, "--declared", "70")
     assert "sada má žolíky len 2" in err and f"„{move.split()[1].upper()}“" in err
     assert "SL(O)VO" in err and "(003 r. 38)" in err
-    assert slips(db) == 0
 
 
 def test_ch_in_one_blank_cites_the_czech_rule(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    db, _ = start(capsys, arbiter_hall(tmp_path, WORDS))
-    cli(capsys, db, "duplicate", "rack", "sala", "1", "AEKLOSV")
-    code, _, err = cli(capsys, db, "duplicate", "slip", "sala", "1", "1", "8H (CH)ATA",
-                       "--declared", "5")
-    assert code == 2 and len(err.strip().splitlines()) == 1
+    _, err = refused_slip(tmp_path, capsys, "8H (CH)ATA", "--declared", "5")
     assert "žolík „(CH)“ nahrádza viac písmen" in err and "(ČAS SŘ 16.41)" in err
-    assert slips(db) == 0
 
 
 def test_a_cas_slip_without_its_score_is_refused_as_from_discord(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    db, _ = start(capsys, arbiter_hall(tmp_path, WORDS))
-    cli(capsys, db, "duplicate", "rack", "sala", "1", "AEKLOSV")
-    code, out, err = cli(capsys, db, "duplicate", "slip", "sala", "1", "1", "8H KOSA")
-    assert code == 2 and out == ""
+    _, err = refused_slip(tmp_path, capsys, "8H KOSA")
     assert "Na lístku chýba bodová hodnota ťahu (003 r. 45)" in err
-    assert slips(db) == 0
 
 
 def test_the_audit_names_the_arbiter_and_says_why_in_slovak(
