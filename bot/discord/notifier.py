@@ -37,7 +37,7 @@ from bot.discord.markdown import literal
 from bot.discord.render import IMAGE_PARAM, Outgoing, render_message
 from bot.services.identity.accounts import DISCORD_ACCOUNT
 from bot.services.notifier import Message
-from bot.services.season.on_finish import SEASON_CHANNEL
+from bot.services.season.on_finish import SEASON_CHANNEL, season_channel
 from bot.store import (
     NotFoundError,
     Player,
@@ -138,10 +138,8 @@ class DiscordNotifier:
     def _channel_of(self, tournament: Tournament | None, message: Message) -> int | None:
         """Where an announcement goes: its tournament's channel, else the default one; a
         season's news in the season's channel (issue 37.3)."""
-        season = message.params.get(SEASON_CHANNEL)
-        if isinstance(season, int) and not isinstance(season, bool) and season:
-            return season
-        return (tournament.channel_id if tournament else None) or self.default_channel_id
+        return (season_channel(message.params)
+                or (tournament.channel_id if tournament else None) or self.default_channel_id)
 
     async def _shared(self, tournament: Tournament | None, channel_id: int,
                       message: Message) -> bool:

@@ -348,13 +348,14 @@ async def serve(
         herna = herna_factory(config)
         seasons = config.season.files
         bot = build_bot(holder, slug, herna, seasons, config.lexicon)  # every file (44.8)
+        confirm = partial(leased[0].confirm, store, SystemClock())
         # discord.py builds its session at login from this: every attempt it sends, its own
         # retries after a 429 included, confirms the lease first (issue 43.4)
-        bot.http.http_trace = lease_trace(partial(leased[0].confirm, store, SystemClock()))
+        bot.http.http_trace = lease_trace(confirm)
         admin_channel = config.discord.admin_channel_id or None
         notifier = DiscordNotifier(bot, store, admin_channel_id=admin_channel,
                                    tournament_id=tournament.id if tournament else None,
-                                   before_post=partial(leased[0].confirm, store, SystemClock()))
+                                   before_post=confirm)
         # a player is answered once his change is committed; its messages go out meanwhile
         app = App(store, SystemClock(), notifier, answer_first=True, lease=leased[0],
                   season_files=seasons, season_html_dir=config.season.html_dir)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from bot.clock import ManualClock
 from bot.rehearse.output import Transcript
 from bot.services.notifier import Message
-from bot.services.season.on_finish import SEASON_CHANNEL
+from bot.services.season.on_finish import season_channel
 
 
 class SeasonTranscript(Transcript):
@@ -33,8 +33,8 @@ class SeasonTranscript(Transcript):
 
     async def announce(self, tournament_id: int, message: Message) -> None:
         self._speaking = self.tag_of(tournament_id)
-        channel = message.params.get(SEASON_CHANNEL)
-        if isinstance(channel, int) and not isinstance(channel, bool) and channel:
+        channel = season_channel(message.params)
+        if channel is not None:
             # a season's ladder goes to the season's own channel (issue 37.3), as the chat
             # layer posts it: labelled with that channel, not the event's
             self._speaking = f"{self._speaking.split(' #')[0]} #{channel}"

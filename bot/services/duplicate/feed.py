@@ -178,21 +178,15 @@ async def page_report(app: App, slug: str) -> DuplicateReport | TournamentReport
 # -- the season ladder -----------------------------------------------------------------------
 
 
-def finished_order(db: Database, event: Event, line: int, read: EventResults | None = None
+def finished_order(db: Database, event: Event, line: int, read: EventResults
                    ) -> tuple[tuple[str, ...], tuple[int, ...] | None]:
     """A finished duplicate event's order for a season ladder (the ČAS duplicate cup): each
     player's herna nick from the first place down, and the places when some are shared (a tie
     no criterion separated: 003 r. 49's shoot-out not entered for all of a level group, or
     level again after it). The order is the one 003 r. 49's shoot-out decided, where it was
-    entered (`shootout.enter_shoot_out`). Only final results count
-    (003 r. 29): `SetupError` on `line` otherwise, with the reason. `read`: the results when
-    the caller has read them already."""
-    read = read or event_results(db, event)
+    entered (`shootout.enter_shoot_out`). `read`: the event's results, final (003 r. 29: the
+    season counts an event whose results are not final yet as pending, before asking)."""
     tournament = event.tournament
-    if read.status != "final":
-        raise SetupError(line, t("duplicate_page.season_not_final", slug=tournament.slug,
-                                 status=t(f"duplicate_page.state.{read.status}"),
-                                 rule=STATUS_RULES["final"]))
     nicks = []
     for s in read.standings:
         player = read.players[s.player]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -59,6 +59,13 @@ log = logging.getLogger(__name__)
 #: a message's parameter: the Discord channel the adapter posts it to instead of the
 #: tournament's own (a season's channel)
 SEASON_CHANNEL = "season_channel_id"
+
+
+def season_channel(params: Mapping[str, Any]) -> int | None:
+    """The season's own channel a message goes to (`SEASON_CHANNEL`), or None: the event's."""
+    channel = params.get(SEASON_CHANNEL)
+    return channel if isinstance(channel, int) and not isinstance(channel, bool) and channel \
+        else None
 
 
 @dataclass(frozen=True, slots=True)
