@@ -20,7 +20,7 @@ from sqlite_utils import Database
 
 from bot.store.audit import record
 from bot.store.rows import ActorKind, Change
-from bot.store.sql import insert_row, must, one, rows, to_db
+from bot.store.sql import first_value, insert_row, must, one, rows, to_db
 
 
 @dataclass(frozen=True, slots=True)
@@ -419,9 +419,9 @@ def get_protest(db: Database, protest_id: int) -> DupProtest | None:
 
 def protest_event_id(db: Database, protest_id: int) -> int | None:
     """The tournament a protest was filed in (its decision buttons carry only the protest)."""
-    row = db.execute("SELECT g.tournament_id FROM dup_protests p JOIN dup_games g "
-                     "ON g.id = p.game_id WHERE p.id = ?", [protest_id]).fetchone()
-    return None if row is None else int(row[0])
+    found = first_value(db, "SELECT g.tournament_id FROM dup_protests p JOIN dup_games g "
+                            "ON g.id = p.game_id WHERE p.id = ?", [protest_id])
+    return None if found is None else int(found)
 
 
 def list_protests(db: Database, game_id: int, status: str | None = None) -> list[DupProtest]:

@@ -62,6 +62,16 @@ def rows(db: Database, cls: type[R], sql: str, params: Sequence[Any] = ()) -> li
     return [build(row) for row in cursor.fetchall()]
 
 
+def first_value(db: Database, sql: str, params: Sequence[Any] = ()) -> Any:
+    """The first column of the first row (None: no row) — like `rows`, an integer SQLite cannot
+    hold matches none."""
+    try:
+        row = db.execute(sql, [to_db(p) for p in params]).fetchone()
+    except OverflowError:
+        return None
+    return None if row is None else row[0]
+
+
 def one(db: Database, cls: type[R], sql: str, params: Sequence[Any] = ()) -> R | None:
     found = rows(db, cls, sql, params)
     return found[0] if found else None

@@ -54,7 +54,6 @@ from bot.services.duplicate.protests import CLAIMS
 from bot.services.duplicate.shootout import SCORE_LIMIT as SHOOT_OUT_SCORE_LIMIT
 from bot.services.duplicate.slips import SlipReceipt, submit_slip
 from bot.services.replies import Reply, done
-from bot.services.tournament import events
 from bot.store.duplicate import get_event, protest_event_id
 from bot.store.tournaments import get_tournament_by_slug
 
@@ -158,8 +157,6 @@ class DuplicateCog(EventScoped, commands.Cog, name=COG_NAME):
     async def protest_event(self, protest: int) -> int | None:
         """The event a protest belongs to (None: no such protest, a forged id out of SQLite's
         range included)."""
-        if not 0 < protest <= events.ID_MAX:
-            return None
         return await self.app.store.read(protest_event_id, protest)
 
     async def is_duplicate(self) -> bool:
