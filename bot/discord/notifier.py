@@ -48,6 +48,7 @@ from bot.store import (
     get_player,
     get_tournament,
     list_tournaments,
+    unfinished_in_channel,
 )
 
 log = logging.getLogger("stredisko.discord.notifier")
@@ -147,13 +148,12 @@ class DiscordNotifier:
         another unfinished event's announcements — then a reader must be told which event it
         is about. In an event's own channel it needs no name (the channel says it), nor does
         a season's news in the season's channel (it is the season's, not one event's)."""
-        if tournament is None or channel_id != (tournament.channel_id
-                                                or self.default_channel_id):
+        if (tournament is None or SEASON_CHANNEL in message.params
+                or channel_id != (tournament.channel_id or self.default_channel_id)):
             return False
-        others = await self.store.read(list_tournaments)
-        return any(o.id != tournament.id and o.status is not TournamentStatus.FINISHED
-                   and (o.channel_id or self.default_channel_id) == channel_id
-                   for o in others) and SEASON_CHANNEL not in message.params
+        here = await self.store.read(unfinished_in_channel, channel_id,
+                                     self.default_channel_id)
+        return any(o.id != tournament.id for o in here)
 
     def foreign(self, channel_id: int) -> bool:
         """Whether the channel is another server's: the bot is on that server too (else it

@@ -117,6 +117,7 @@ from bot.store.tournaments import (
     list_rounds,
     list_tournaments,
     set_status,
+    unfinished_in_channel,
     update_round,
     update_tournament,
 )
@@ -214,6 +215,7 @@ __all__ = [
     "set_status",
     "start_sync_run",
     "to_text",
+    "unfinished_in_channel",
     "update_player",
     "update_round",
     "update_tournament",

@@ -95,6 +95,16 @@ def list_tournaments(db: Database, status: TournamentStatus | None = None) -> li
                 [status])
 
 
+def unfinished_in_channel(db: Database, channel_id: int, default_channel_id: int | None
+                          ) -> list[Tournament]:
+    """The unfinished tournaments announcing in `channel_id` — their own channel, or the
+    default one (`default_channel_id`) for those without."""
+    return rows(db, Tournament,
+                "SELECT * FROM tournaments WHERE status <> ? AND (channel_id = ? OR "
+                "(channel_id IS NULL AND ? = ?)) ORDER BY id",
+                [TournamentStatus.FINISHED, channel_id, default_channel_id, channel_id])
+
+
 def update_tournament(db: Database, tournament_id: int, by: Change, **changes: Any) -> Tournament:
     """Change propozície settings (the `EDITABLE` columns). Round times: `update_round`."""
     check_columns(changes, EDITABLE, "update_tournament")
