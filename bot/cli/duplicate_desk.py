@@ -42,7 +42,9 @@ from bot.services.replies import Refusal, Reply
 from bot.store.duplicate import list_games, list_rounds, list_slips
 
 #: the actions a desk line may name (the one-shot CLI's, the board excepted)
-DESK_ACTIONS = tuple(a for a in duplicate_hall.ACTIONS if a != "tabula")
+# the desk runs the hall's actions but the two that are programs of their own: the board and
+# the desk itself (`pult` typed at the desk started a second desk on the same input)
+DESK_ACTIONS = tuple(a for a in duplicate_hall.ACTIONS if a not in ("tabula", "pult"))
 HELP = ("pomoc", "help", "?")
 QUIT = ("koniec", "quit", "exit")
 ROUND_NOW = ("slips", "close")  # the open round implied
@@ -55,11 +57,10 @@ class Checks:
 
     round_id: int | None = None
     differ: dict[int, tuple[str, str, str]] = field(default_factory=dict)  # name, first, 2nd
-    confirmed: set[int] = field(default_factory=set)
 
     def for_round(self, round_id: int) -> None:
         if round_id != self.round_id:
-            self.round_id, self.differ, self.confirmed = round_id, {}, set()
+            self.round_id, self.differ = round_id, {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,10 +215,8 @@ class Desk:
         typed = _slip_key(argv[4], declared)
         if typed == stored:
             self.checks.differ.pop(player_id, None)
-            self.checks.confirmed.add(player_id)
             return t("duplicate.desk.confirmed", name=name, slip=stored)
         self.checks.differ[player_id] = (name, stored, typed)
-        self.checks.confirmed.discard(player_id)
         self.failed += 1
         return t("duplicate.desk.mismatch", name=name, first=stored, second=typed)
 

@@ -166,3 +166,14 @@ close
 """)
     assert code == 0 and "≠ Ján Novák" in out and "zápisy lístkov sa líšia (1)" in err
     assert stored(db) == [("Ján Novák", "8H KOSA", 7)]
+
+
+def test_pult_typed_at_the_desk_starts_no_second_desk(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`pult` at the desk is no action of it (as `tabula`): it started a second desk reading
+    the same input, so one `koniec` ended that one and the next the first."""
+    db = created(tmp_path)
+    capsys.readouterr()
+    code, out, err = desk(monkeypatch, capsys, db, "pult\nkoniec\nkoniec\n")
+    assert code == 0 and (out + err).count("Stôl rozhodcu ukončený") == 1, out + err
