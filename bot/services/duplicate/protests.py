@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlite_utils import Database
 
@@ -35,6 +34,7 @@ from bot.store import Change
 from bot.store.duplicate import (
     DupGame,
     DupProtest,
+    DupRound,
     add_correction,
     add_protest,
     add_score,
@@ -87,7 +87,7 @@ def file_protest(tx: Tx, slug: str, round_no: int, word: str, claim: str, reason
         raise Refusal("duplicate.online.protest_word", n=len(word))
     if len(reason) > REASON_LIMIT:
         raise Refusal("duplicate.online.protest_reason", n=len(reason), limit=REASON_LIMIT)
-    if text not in round_words(tx.db, event, dup_game, round_no, rnd.tops):
+    if text not in round_words(tx.db, event, dup_game, rnd):
         raise Refusal("duplicate.online.protest_word_not_played", word=text, round=round_no,
                       rule="003 r. 26–27")
     # one who left the game may still protest its results (003 r. 27)
@@ -107,16 +107,15 @@ def file_protest(tx: Tx, slug: str, round_no: int, word: str, claim: str, reason
     return protest
 
 
-def round_words(db: Database, event: Event, game: DupGame, round_no: int,
-                tops: dict[str, Any]) -> set[str]:
+def round_words(db: Database, event: Event, game: DupGame, rnd: DupRound) -> set[str]:
     """The words a protest may be about (003 r. 27 speaks of the round's list, r. 26): the
     words the round's slips formed (approved or rejected), their main words as written, and
     the words of the round's top moves; upper case."""
-    words = {w.word.upper() for w in game_result(db, event, game).words if w.round == round_no}
-    rnd = round_of(db, game, round_no)
+    words = {w.word.upper() for w in game_result(db, event, game).words
+             if w.round == rnd.number}
     words |= {"".join(ch for ch in s.word if ch.isalpha()).upper()
               for s in list_slips(db, rnd.id)}
-    for top in tops.get("tops") or []:
+    for top in rnd.tops.get("tops") or []:
         words.add(str(top.get("word", "")).upper())
         words |= {str(w).upper() for w in top.get("words", [])}
     return words
