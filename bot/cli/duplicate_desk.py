@@ -38,7 +38,7 @@ from bot.cli.args import Parser
 from bot.i18n import t
 from bot.services.app import App
 from bot.services.duplicate.context import DOUBLE_ENTRY_SETTING, event_of, player_by_label
-from bot.services.replies import Refusal, Reply
+from bot.services.replies import Refusal, Reply, reason_of
 from bot.store.duplicate import list_games, list_rounds, list_slips
 
 #: the actions a desk line may name (the one-shot CLI's, the board excepted)
@@ -151,11 +151,11 @@ class Desk:
                     setattr(ns, name, getattr(self.args, name))
             outcome = await duplicate_hall.handle(self.app, ns)
         except Refusal as refusal:
-            return self._error(duplicate_hall.refusal_reason(refusal.reply))
+            return self._error(reason_of(refusal.reply))
         except (ValueError, OSError) as exc:
             return self._error(str(exc))
         if isinstance(outcome, Reply):
-            return self._error(duplicate_hall.refusal_reason(outcome))
+            return self._error(reason_of(outcome))
         if argv[0] == "slip" and self.double and now.open_id is not None:
             # a slip stored (a first typing or a correction) settles the player's difference:
             # it waits for its own second typing

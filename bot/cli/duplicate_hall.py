@@ -45,7 +45,7 @@ from bot.services.app import App, Tx
 from bot.services.duplicate import close, game, protests, results, shootout, slips
 from bot.services.duplicate.context import event_of, players_of
 from bot.services.duplicate.game import GameEnded, RoundOpened, rack_values
-from bot.services.replies import Reply
+from bot.services.replies import Reply, reason_of
 
 ACTIONS = ("start", "rack", "draw", "slip", "slips", "close", "standings", "protest", "decide",
            "final", "reveal", "replay", "shootout", "tabula", "pult")
@@ -129,7 +129,7 @@ def run_action(args: argparse.Namespace) -> int:
     except OSError as exc:
         return _fail(os_error(exc))
     if isinstance(outcome, Reply):
-        return _fail(refusal_reason(outcome))
+        return _fail(reason_of(outcome))
     for line in outcome:
         print(line)
     return 0
@@ -139,11 +139,6 @@ async def handle(app: App, args: argparse.Namespace) -> list[str] | Reply:
     """One parsed hall action on `app`: the lines to print, or the refusal (the CLI runs it on
     its own store and clock; the kill campaign on its simulated ones)."""
     return await _HANDLERS[args.duplicate_action](app, args)
-
-
-def refusal_reason(reply: Reply) -> str:
-    """A refused action's reason, as the `cli.error` line says it."""
-    return t(reply.key, **{**reply.params, "rule": reply.rule or ""})
 
 
 def _admin(a: argparse.Namespace) -> str:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.i18n import t
+
 
 @dataclass(frozen=True, slots=True)
 class Reply:
@@ -16,6 +18,12 @@ class Reply:
     params: dict[str, Any] = field(default_factory=dict)
     rule: str | None = None  # e.g. "e-SP 4.7" when a rule decided the answer
     data: Any = None  # structured payload for the adapter (a pairing, a standings list, …)
+
+
+def reason_of(reply: Reply) -> str:
+    """A reply said as one reason, its rule in its place: the line a console prints after
+    "chyba:", or quoted inside another refusal (a slips CSV's line)."""
+    return t(reply.key, **{**reply.params, "rule": reply.rule or ""})
 
 
 def done(key: str, rule: str | None = None, data: Any = None, **params: Any) -> Reply:

@@ -36,7 +36,7 @@ from bot.services.duplicate.context import (
     player_by_label,
     round_of,
 )
-from bot.services.replies import Refusal
+from bot.services.replies import Refusal, reason_of
 from bot.store.duplicate import (
     DupRound,
     DupSlip,
@@ -181,9 +181,7 @@ def submit_csv(tx: Tx, slug: str, round_no: int, content: str, *,
                 source="csv", late=False, admin=admin))
         except Refusal as refusal:
             raise Refusal("duplicate.online.csv_line", line=line_no,
-                          reason=t(refusal.reply.key, **{**refusal.reply.params,
-                                                         "rule": refusal.reply.rule or ""})
-                          ) from None
+                          reason=reason_of(refusal.reply)) from None
     return receipts
 
 

@@ -65,7 +65,7 @@ from bot.rehearse.duplicate_scenario import (
 from bot.rehearse.events import discord_id
 from bot.services.app import App
 from bot.services.duplicate.protests import CLAIM_WORDS, VERDICT_WORDS
-from bot.services.replies import Reply
+from bot.services.replies import Reply, reason_of
 
 #: round 1's rack as the arbiter drew it from the bag (the seed would draw the same tiles)
 HALL_RACK = '\n[[event]]\ntype = "rack"\nround = 1\nrack = "ŤRKNIÁA"\n'
@@ -102,7 +102,7 @@ async def answer(app: App, argv: list[str]) -> tuple[int, list[str]]:
     except ValueError as exc:
         return USAGE_ERROR, [t("cli.error", reason=str(exc))]
     if isinstance(outcome, Reply):
-        return USAGE_ERROR, [t("cli.error", reason=duplicate_hall.refusal_reason(outcome))]
+        return USAGE_ERROR, [t("cli.error", reason=reason_of(outcome))]
     return 0, list(outcome)
 
 
