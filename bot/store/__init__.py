@@ -109,6 +109,7 @@ from bot.store.timers import (
 )
 from bot.store.times import from_text, to_text
 from bot.store.tournaments import (
+    classic_rounds_between,
     create_tournament,
     get_round,
     get_tournament,
@@ -164,6 +165,7 @@ __all__ = [
     "apply_rating",
     "cancel_timer",
     "check_in",
+    "classic_rounds_between",
     "connect",
     "create_player",
     "create_tournament",

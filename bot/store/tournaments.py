@@ -133,6 +133,19 @@ def list_rounds(db: Database, tournament_id: int) -> list[Round]:
                 [tournament_id])
 
 
+def classic_rounds_between(db: Database, since: datetime, until: datetime, *,
+                           besides: int) -> list[Round]:
+    """The rounds of the running and finished classic tournaments (duplicate ones play on no
+    herna.net) but `besides` that are under way at some moment of `since` … `until`: limit
+    not before `since`, start not after `until`; by tournament, then number."""
+    return rows(db, Round,
+                "SELECT r.* FROM rounds r JOIN tournaments t ON t.id = r.tournament_id "
+                "WHERE r.tournament_id <> ? AND t.status IN (?, ?) "
+                "AND NOT EXISTS (SELECT 1 FROM dup_events d WHERE d.tournament_id = t.id) "
+                "AND r.limit_at >= ? AND r.starts_at <= ? ORDER BY t.id, r.number",
+                [besides, TournamentStatus.RUNNING, TournamentStatus.FINISHED, since, until])
+
+
 def last_published_round(db: Database, tournament_id: int) -> Round | None:
     """The round being played: the highest-numbered published one (None before round 1)."""
     return cached(db, ("last published round", tournament_id), lambda: one(

@@ -26,17 +26,16 @@ from bot.store import (
     SyncRun,
     TablePairing,
     Tournament,
-    TournamentStatus,
+    classic_rounds_between,
     finish_sync_run,
     get_player,
+    get_tournament,
     list_discrepancies,
     list_rounds,
-    list_tournaments,
     pairings_of_round,
     running_sync_runs,
     start_sync_run,
 )
-from bot.store.duplicate import get_event
 from bot.store.players import nick_key
 
 T = TypeVar("T")
@@ -108,11 +107,17 @@ class Plan:
 
     @property
     def since(self) -> datetime:
-        return min(w.starts_at for w in self.rounds) - EARLY
+        return span(self.rounds)[0]
 
     @property
     def until(self) -> datetime:
-        return max(w.limit_at for w in self.rounds) + LATE
+        return span(self.rounds)[1]
+
+
+def span(windows: Sequence[RoundWindow]) -> tuple[datetime, datetime]:
+    """When games of these rounds may have started: from `EARLY` before the first start to
+    `LATE` after the last limit."""
+    return (min(w.starts_at for w in windows) - EARLY, max(w.limit_at for w in windows) + LATE)
 
 
 @dataclass(slots=True)
@@ -182,20 +187,14 @@ def _other_rounds(tx: Tx, t: Tournament, windows: Sequence[RoundWindow]
     """The paired rounds of every other classic event whose window meets the pass's: the
     pairings a record read by this pass may belong to instead (issue 44.3). A finished one
     counts too: an event finishing before its sibling's last pass still explains its games."""
-    since = min(w.starts_at for w in windows) - EARLY
-    until = max(w.limit_at for w in windows) + LATE
+    since, until = span(windows)
     found = []
-    for other in list_tournaments(tx.db):
-        if (other.id == t.id
-                or other.status not in (TournamentStatus.RUNNING, TournamentStatus.FINISHED)
-                or get_event(tx.db, other.id) is not None):  # a duplicate event: no herna.net
-            continue
-        for rnd in list_rounds(tx.db, other.id):
-            if rnd.limit_at + LATE < since or rnd.starts_at - EARLY > until:
-                continue
-            w = round_window(tx, other, rnd)
-            if w.tables:
-                found.append(EventRound(other, w))
+    # a round's own window reaches EARLY before its start and LATE after its limit
+    for rnd in classic_rounds_between(tx.db, since - LATE, until + EARLY, besides=t.id):
+        other = get_tournament(tx.db, rnd.tournament_id)
+        w = round_window(tx, other, rnd)
+        if w.tables:
+            found.append(EventRound(other, w))
     return tuple(found)
 
 
