@@ -16,7 +16,7 @@ e-SP 2.4 (its final standings are out).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 import discord
@@ -126,16 +126,15 @@ class EventRouter:
             found = await self.read(lambda db: events.named(db, self.pinned))
             return [app_commands.Choice(name=e.label, value=e.slug)
                     for e in ([found] if found is not None else [])]
-        uid, command = interaction.user.id, _callback_name(interaction)
-        acting = command not in getattr(getattr(interaction.command, "binding", None),
-                                        "LOOKS", frozenset())
-        mine = await self.read(lambda db: events.of_user(db, uid, typed, acting=acting))
+        uid, acting = interaction.user.id, acts_of(interaction)
+        register = _callback_name(interaction) == REGISTER_COMMAND
+        mine, others = await self.read(lambda db: (
+            events.of_user(db, uid, typed, acting=acting),
+            events.registrable(db, uid, typed) if register else []))
         choices = [app_commands.Choice(name=e.label, value=e.slug) for e in mine]
-        if command == REGISTER_COMMAND:
-            mark = t("discord.event.to_register", interaction.locale)
-            others = await self.read(lambda db: events.registrable(db, uid, typed))
-            choices += [app_commands.Choice(name=f"{e.name} · {e.slug}"[:99 - len(mark)]
-                                            + f" {mark}", value=e.slug) for e in others]
+        mark = t("discord.event.to_register", interaction.locale)
+        choices += [app_commands.Choice(name=f"{e.name} · {e.slug}"[:99 - len(mark)]
+                                        + f" {mark}", value=e.slug) for e in others]
         return choices[:events.CHOICES]
 
 
@@ -149,6 +148,15 @@ def listed(found: list[Event], locale: Any) -> str:
             return ", ".join([*shown, rest])
         shown.append(event.slug)
     return ", ".join(shown) or "—"
+
+
+def acts_of(interaction: discord.Interaction, looks: Collection[str] | None = None) -> bool:
+    """Whether the interaction's command acts on its event — not one of `looks` (by default
+    its cog's `LOOKS`), which only show it (a withdrawn player may still look at his event's
+    standings)."""
+    if looks is None:
+        looks = getattr(getattr(interaction.command, "binding", None), "LOOKS", frozenset())
+    return _callback_name(interaction) not in looks
 
 
 def _callback_name(interaction: discord.Interaction) -> str:

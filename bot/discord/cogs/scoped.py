@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
-from bot.discord.routing import EventRouter, current_slug
+from bot.discord.routing import EventRouter, acts_of, current_slug
 from bot.services.app import App
 from bot.services.tournament.events import SLUG_MAX, Event
 
@@ -50,9 +50,7 @@ class EventScoped:
         """Find and enter the interaction's event; `acts` defaults to "the command is not one
         of `LOOKS`"."""
         if acts is None:
-            command = interaction.command
-            name = getattr(getattr(command, "callback", None), "__name__", "")
-            acts = name not in self.LOOKS
+            acts = acts_of(interaction, self.LOOKS)
         return await self.router.resolve(interaction, acts=acts, event_id=event_id)
 
     async def scope_in_time(self, interaction: discord.Interaction, *, acts: bool | None = None,
