@@ -176,7 +176,7 @@ class DiscordNotifier:
                  slug=tournament.slug, reason=reason, rule=CONTROL_CENTRE_RULE)
         log.error("%s", text)
         try:
-            await self._to_admin(tournament.id, [Outgoing(content=text)], None,
+            await self._to_admin(tournament.id, tournament, [Outgoing(content=text)], None,
                                  "discord.event.channel_fault")
         except Undeliverable as exc:
             log.warning("the notice of a broken channel reached nobody: %s", exc)
@@ -215,18 +215,20 @@ class DiscordNotifier:
         if tournament is not None:
             text = t("discord.event.named", self.locale, event=literal(tournament.name)) + text
         try:
-            await self._to_admin(tournament_id, [Outgoing(content=text)], message.ref, key)
+            await self._to_admin(tournament_id, tournament, [Outgoing(content=text)],
+                                 message.ref, key)
         except Undeliverable as exc:  # the DM itself is done with; the notice is best effort
             log.warning("notice of an undelivered DM reached nobody: %s", exc)
 
     async def to_admin(self, tournament_id: int, message: Message) -> None:
         tournament = await self._tournament(tournament_id)
-        await self._to_admin(tournament_id, await self._rendered(message, tournament),
+        await self._to_admin(tournament_id, tournament, await self._rendered(message, tournament),
                              message.ref, message.key)
 
-    async def _to_admin(self, tournament_id: int, pieces: list[Outgoing], ref: str | None,
-                        key: str) -> None:
-        tournament = await self._tournament(tournament_id)
+    async def _to_admin(self, tournament_id: int, tournament: Tournament | None,
+                        pieces: list[Outgoing], ref: str | None, key: str) -> None:
+        """`pieces` to the head admin of `tournament` (read by the caller: every caller has it
+        already) — his channel, else his DMs."""
         channel_id = self._admin_channel(tournament)
         if channel_id is not None and not self.foreign(channel_id):  # else his DMs
             await self._post(channel_id, pieces, QUIET, ref)
