@@ -52,7 +52,7 @@ def score_move(board: Board, rack: str, move: str | Slip, graph: WordGraph, tile
     """Check `move` (slip text or a parsed `Slip`) against `board`, `rack` (upper-case
     letters, '?' a blank) and the lexicon `graph`; score it if valid."""
     slip = move if isinstance(move, Slip) else parse_slip(move, tiles.blank_letters,
-                                                          tiles.blank_letter_rule, tiles.blanks)
+                                                          tiles.blank_letter_rule)
     dr, dc = (0, 1) if slip.across else (1, 0)
     end_r, end_c = slip.row + dr * (len(slip.letters) - 1), slip.col + dc * (len(slip.letters) - 1)
     if end_r >= SIZE or end_c >= SIZE:
